@@ -1,0 +1,241 @@
+//! Data access for SQLite and PostgreSQL with one copy of every query.
+//!
+//! `Db` wraps the pool of the configured backend. The `db_run!` macro expands the same
+//! query body once per backend, so each query is written once with `$1, $2` placeholders
+//! (SQLite accepts them too) and decodes into native types on both sides.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{PgPool, SqlitePool};
+
+pub mod contacts;
+pub mod downloads;
+pub mod folders;
+pub mod lists;
+pub mod providers;
+pub mod sessions;
+pub mod tags;
+pub mod uploads;
+pub mod users;
+
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// The database of the running portal: the embedded SQLite file or a PostgreSQL server.
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs the same block against whichever pool `$db` holds; `$pool` names the pool inside.
+#[macro_export]
+macro_rules! db_run {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Sqlite($pool) => $body,
+            $crate::db::Db::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// Which backend a database URL selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Option<Backend> {
+        if url.starts_with("sqlite:") {
+            Some(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
+impl Db {
+    /// Opens the SQLite file at `path`, creating it (and its folder) when missing.
+    pub async fn open_sqlite(path: &Path) -> anyhow::Result<Db> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .foreign_keys(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        Ok(Db::Sqlite(pool))
+    }
+
+    /// Connects to the database a URL names (`postgres://…` or `sqlite:…`).
+    pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        match Backend::of_url(url) {
+            Some(Backend::Postgres) => {
+                let options = PgConnectOptions::from_str(url)?;
+                let pool = PgPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_with(options)
+                    .await?;
+                Ok(Db::Postgres(pool))
+            }
+            Some(Backend::Sqlite) => {
+                let options = SqliteConnectOptions::from_str(url)?
+                    .create_if_missing(true)
+                    .foreign_keys(true)
+                    .busy_timeout(Duration::from_secs(10));
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(8)
+                    .connect_with(options)
+                    .await?;
+                Ok(Db::Sqlite(pool))
+            }
+            None => anyhow::bail!("DATABASE_URL muss mit postgres:// oder sqlite: beginnen"),
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Brings the schema up to the newest migration.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        match self {
+            Db::Sqlite(pool) => SQLITE_MIGRATOR.run(pool).await?,
+            Db::Postgres(pool) => POSTGRES_MIGRATOR.run(pool).await?,
+        }
+        Ok(())
+    }
+
+    /// A cheap round trip that proves the database answers (used by /healthz).
+    pub async fn ping(&self) -> Result<(), sqlx::Error> {
+        db_run!(self, pool => sqlx::query("select 1").execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn close(&self) {
+        db_run!(self, pool => pool.close().await)
+    }
+}
+
+/// The current time as the database stores it: UTC, truncated to whole microseconds (the
+/// precision of PostgreSQL's `timestamptz`), so a value written to SQLite and to PostgreSQL reads
+/// back identically. Every timestamp is passed to SQL as a parameter; no query calls `now()`.
+pub fn now() -> chrono::DateTime<chrono::Utc> {
+    use chrono::SubsecRound;
+    chrono::Utc::now().trunc_subsecs(6)
+}
+
+/// Removes duplicates from `items`, keeping the first occurrence of each (order preserved).
+pub(crate) fn dedup_keep_order<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(items.len());
+    for item in items {
+        if !out.contains(item) {
+            out.push(item.clone());
+        }
+    }
+    out
+}
+
+/// True when an error is a unique-constraint violation (mapped to 409 by the API layer).
+pub fn is_unique_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(e) if e.is_unique_violation())
+}
+
+/// True when an error is a foreign-key violation.
+pub fn is_foreign_key_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(e) if e.is_foreign_key_violation())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    const SQLITE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite");
+    const POSTGRES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres");
+
+    /// Tables with their column names, and index names, as a migration file declares them.
+    fn schema_outline(sql: &str) -> (BTreeMap<String, Vec<String>>, Vec<String>) {
+        let mut tables = BTreeMap::new();
+        let mut indexes = Vec::new();
+        let mut current: Option<(String, Vec<String>)> = None;
+        for line in sql.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("create table ") {
+                let name = rest.split_whitespace().next().unwrap().to_string();
+                current = Some((name, Vec::new()));
+            } else if line.starts_with(");") {
+                let (name, columns) = current.take().expect("table open");
+                tables.insert(name, columns);
+            } else if let Some((_, columns)) = current.as_mut() {
+                let word = line.split_whitespace().next().unwrap_or("");
+                if !word.is_empty() && word != "primary" && !word.starts_with("--") {
+                    columns.push(word.to_string());
+                }
+            } else if line.starts_with("create index ") || line.starts_with("create unique index ")
+            {
+                let name = line
+                    .split_whitespace()
+                    .find(|w| w.ends_with("_idx") || w.ends_with("_key"));
+                indexes.push(name.unwrap().to_string());
+            }
+        }
+        (tables, indexes)
+    }
+
+    #[test]
+    fn both_migrations_declare_the_same_schema() {
+        let sqlite = std::fs::read_dir(SQLITE_DIR).unwrap();
+        for entry in sqlite {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_owned();
+            let postgres = std::path::Path::new(POSTGRES_DIR).join(&name);
+            let (lite_tables, lite_indexes) =
+                schema_outline(&std::fs::read_to_string(&path).unwrap());
+            let (pg_tables, mut pg_indexes) =
+                schema_outline(&std::fs::read_to_string(&postgres).unwrap());
+            assert_eq!(lite_tables, pg_tables, "{name:?}");
+            assert!(!lite_tables.is_empty());
+            // PostgreSQL's case-insensitive provider names need an expression index; SQLite
+            // declares `collate nocase unique` on the column instead.
+            pg_indexes.retain(|i| i != "providers_name_lower_key");
+            assert_eq!(lite_indexes, pg_indexes, "{name:?}");
+            for (table, columns) in &lite_tables {
+                assert!(
+                    columns.iter().any(|c| c == "created_at"),
+                    "{table} lacks created_at"
+                );
+                assert!(
+                    columns.iter().any(|c| c == "updated_at"),
+                    "{table} lacks updated_at"
+                );
+            }
+        }
+        assert_eq!(
+            std::fs::read_dir(SQLITE_DIR).unwrap().count(),
+            std::fs::read_dir(POSTGRES_DIR).unwrap().count()
+        );
+    }
+
+    #[test]
+    fn now_has_microsecond_precision() {
+        use chrono::Timelike;
+        assert_eq!(super::now().nanosecond() % 1_000, 0);
+    }
+}

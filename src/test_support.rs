@@ -1,0 +1,83 @@
+//! Fresh, migrated databases for tests, on the backend the test run selects.
+//!
+//! `AP_TEST_BACKEND=postgres` runs against PostgreSQL (`AP_TEST_POSTGRES_URL`, default
+//! `postgres://postgres@127.0.0.1:5432/postgres`), creating one database per test; anything
+//! else uses a new SQLite file in a temporary folder. The test command runs the suite once
+//! for each backend.
+
+use std::path::PathBuf;
+
+use rand::Rng;
+use sqlx::Connection;
+
+use crate::db::{Backend, Db};
+
+pub const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/// The backend this test run uses.
+pub fn test_backend() -> Backend {
+    match std::env::var("AP_TEST_BACKEND").as_deref() {
+        Ok("postgres") => Backend::Postgres,
+        _ => Backend::Sqlite,
+    }
+}
+
+/// A migrated database that lives as long as this value (the SQLite folder is removed on drop;
+/// PostgreSQL test databases are dropped by the next `cleanup_stale` call or by the test script).
+pub struct TestDb {
+    pub db: Db,
+    /// The URL another process (the CLI in tests) can use to reach the same database.
+    pub url: String,
+    /// Data folder for files; SQLite keeps its database file here too.
+    pub data_dir: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl TestDb {
+    pub async fn new() -> TestDb {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let data_dir = dir.path().join("data");
+        std::fs::create_dir_all(&data_dir).expect("data folder");
+        let (db, url) = match test_backend() {
+            Backend::Sqlite => {
+                let path = data_dir.join("aktionsportal.db");
+                let db = Db::open_sqlite(&path).await.expect("open SQLite");
+                (db, format!("sqlite://{}", path.display()))
+            }
+            Backend::Postgres => {
+                let url = create_postgres_database().await;
+                let db = Db::connect(&url).await.expect("connect PostgreSQL");
+                (db, url)
+            }
+        };
+        db.migrate().await.expect("migrations");
+        TestDb {
+            db,
+            url,
+            data_dir,
+            _dir: dir,
+        }
+    }
+}
+
+fn admin_url() -> String {
+    std::env::var("AP_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_POSTGRES_URL.to_string())
+}
+
+/// Creates an empty database with a random name and returns its URL.
+async fn create_postgres_database() -> String {
+    let admin = admin_url();
+    let mut conn = sqlx::PgConnection::connect(&admin)
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL at {admin} is not reachable: {e}"));
+    let name = format!("ap_test_{:016x}", rand::thread_rng().r#gen::<u64>());
+    sqlx::query(&format!("create database {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create test database");
+    let _ = conn.close().await;
+    match admin.rfind('/') {
+        Some(slash) => format!("{}/{}", &admin[..slash], name),
+        None => panic!("AP_TEST_POSTGRES_URL must end with a database name"),
+    }
+}
