@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import AccountMenu from './AccountMenu';
+import type { AccountMenuProps } from './AccountMenu';
+
+const user = { name: 'Erika Mustermann', customerNumber: 123456, email: 'erika@example.org' };
+
+function setup(props: Partial<AccountMenuProps> = {}) {
+  render(
+    <div>
+      <AccountMenu user={user} showViewLinks={false} loginUrl="/login" logoutUrl="/api/auth/logout" {...props} />
+      <p>Außerhalb</p>
+    </div>,
+  );
+  return screen.getByTestId('account-menu-toggle');
+}
+
+describe('AccountMenu', () => {
+  it('starts closed and toggles the panel with the button', () => {
+    const toggle = setup();
+    expect(toggle.textContent).toContain('Mein Konto');
+    expect(toggle.querySelector('.bi-person-circle')).not.toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByTestId('account-menu-panel')).toBeNull();
+
+    fireEvent.click(toggle);
+    const panel = screen.getByTestId('account-menu-panel');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(toggle.getAttribute('aria-controls')).toBe(panel.id);
+
+    fireEvent.click(toggle);
+    expect(screen.queryByTestId('account-menu-panel')).toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('shows the profile and the logout link', () => {
+    fireEvent.click(setup());
+    const panel = screen.getByTestId('account-menu-panel');
+
+    expect(panel.textContent).toContain('Erika Mustermann');
+    expect(panel.textContent).toContain('Kundennummer: 123456');
+    expect(panel.textContent).toContain('erika@example.org');
+    expect(screen.getByRole('link', { name: 'Abmelden' }).getAttribute('href')).toBe('/api/auth/logout');
+    expect(screen.queryByRole('link', { name: 'Kundenansicht' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Adminansicht' })).toBeNull();
+  });
+
+  it('shows the view links only when allowed', () => {
+    fireEvent.click(setup({ showViewLinks: true }));
+
+    expect(screen.getByRole('link', { name: 'Kundenansicht' }).getAttribute('href')).toBe('/user/');
+    expect(screen.getByRole('link', { name: 'Adminansicht' }).getAttribute('href')).toBe('/admin/');
+  });
+
+  it('leaves out the customer number line for users without one', () => {
+    fireEvent.click(setup({ user: { ...user, customerNumber: null } }));
+
+    expect(screen.getByTestId('account-menu-panel').textContent).not.toContain('Kundennummer');
+  });
+
+  it('offers the login when nobody is logged in', () => {
+    fireEvent.click(setup({ user: null, showViewLinks: true, loginUrl: '/api/auth/login' }));
+    const panel = screen.getByTestId('account-menu-panel');
+
+    expect(panel.textContent).toContain('Sie sind nicht angemeldet.');
+    expect(screen.getByRole('link', { name: 'Anmelden' }).getAttribute('href')).toBe('/api/auth/login');
+    expect(screen.queryByRole('link', { name: 'Abmelden' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Adminansicht' })).toBeNull();
+  });
+
+  it('closes on a click outside but not on a click inside', () => {
+    const toggle = setup();
+    fireEvent.click(toggle);
+
+    fireEvent.pointerDown(screen.getByText('Erika Mustermann'));
+    expect(screen.queryByTestId('account-menu-panel')).not.toBeNull();
+
+    fireEvent.pointerDown(screen.getByText('Außerhalb'));
+    expect(screen.queryByTestId('account-menu-panel')).toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes on Escape and gives the focus back to the button', () => {
+    const toggle = setup();
+    fireEvent.click(toggle);
+
+    fireEvent.keyDown(document, { key: 'Escape' });
+
+    expect(screen.queryByTestId('account-menu-panel')).toBeNull();
+    expect(document.activeElement).toBe(toggle);
+  });
+});

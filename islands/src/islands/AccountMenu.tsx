@@ -1,0 +1,109 @@
+// The header's "Mein Konto" dropdown: profile details, or a login button when not logged in.
+// Own React state instead of Bootstrap's JS; closes on a click outside and on Escape.
+import { useEffect, useId, useRef, useState } from 'react';
+
+export interface AccountUser {
+  name: string;
+  customerNumber: number | null;
+  email: string;
+}
+
+export interface AccountMenuProps {
+  user: AccountUser | null;
+  /** Links to the customer and admin views (Developer, Admin, BU-Moderator). */
+  showViewLinks: boolean;
+  loginUrl: string;
+  logoutUrl: string;
+}
+
+export default function AccountMenu({ user, showViewLinks, loginUrl, logoutUrl }: AccountMenuProps) {
+  const [open, setOpen] = useState(false);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    function onPointerDown(event: PointerEvent) {
+      const target = event.target;
+      if (target instanceof Node && containerRef.current?.contains(target)) return;
+      setOpen(false);
+    }
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    }
+    // pointerdown covers mouse, touch and pen.
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  return (
+    <div className="dropdown ap-account-menu" ref={containerRef}>
+      <button
+        ref={toggleRef}
+        type="button"
+        className="btn btn-outline-secondary dropdown-toggle"
+        aria-expanded={open}
+        aria-controls={panelId}
+        data-testid="account-menu-toggle"
+        onClick={() => setOpen((value) => !value)}
+      >
+        <i className="bi bi-person-circle me-1" aria-hidden="true" />
+        Mein Konto
+      </button>
+      {open && (
+        <div
+          id={panelId}
+          className="dropdown-menu dropdown-menu-end show p-3 ap-account-panel"
+          // Bootstrap positions the menu below the toggle with this attribute (no Popper needed).
+          data-bs-popper="static"
+          data-testid="account-menu-panel"
+        >
+          {user ? (
+            <>
+              <p className="fw-semibold mb-1" data-testid="account-menu-name">
+                {user.name}
+              </p>
+              {user.customerNumber !== null && (
+                <p className="mb-1 small">Kundennummer: {user.customerNumber}</p>
+              )}
+              <p className="mb-2 small text-body-secondary text-break">{user.email}</p>
+              {showViewLinks && (
+                <>
+                  <hr className="dropdown-divider" />
+                  <a className="dropdown-item rounded" href="/user/">
+                    <i className="bi bi-person-badge me-2" aria-hidden="true" />
+                    Kundenansicht
+                  </a>
+                  <a className="dropdown-item rounded" href="/admin/">
+                    <i className="bi bi-tools me-2" aria-hidden="true" />
+                    Adminansicht
+                  </a>
+                </>
+              )}
+              <hr className="dropdown-divider" />
+              <a className="dropdown-item rounded" href={logoutUrl}>
+                <i className="bi bi-box-arrow-right me-2" aria-hidden="true" />
+                Abmelden
+              </a>
+            </>
+          ) : (
+            <>
+              <p className="mb-2">Sie sind nicht angemeldet.</p>
+              <a className="btn btn-primary w-100" href={loginUrl}>
+                <i className="bi bi-box-arrow-in-right me-1" aria-hidden="true" />
+                Anmelden
+              </a>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

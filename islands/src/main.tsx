@@ -1,0 +1,21 @@
+// The one entry of the islands build. The server links its CSS and loads this script on every
+// page; the script mounts the React islands the page contains, each loaded on demand.
+import 'bootstrap/dist/css/bootstrap.min.css';
+import 'bootstrap-icons/font/bootstrap-icons.css';
+import '../../style/main.css';
+
+import { mountIslands } from './lib/islandLoader';
+import type { IslandModule } from './lib/islandLoader';
+
+// One lazy chunk per island; tests living beside the islands are not islands.
+const islands = import.meta.glob<IslandModule>(['./islands/*.tsx', '!./islands/*.test.tsx']);
+
+function start(): void {
+  void mountIslands(document, islands);
+}
+
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', start, { once: true });
+} else {
+  start();
+}
