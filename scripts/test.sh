@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test: formatting and lints, the islands' type check, lint and unit tests, the
+# Rust tests on SQLite and on PostgreSQL, and the browser tests in Chromium.
+# PostgreSQL: AP_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+# If it is unreachable the run fails; locally, AP_SKIP_POSTGRES=1 skips it and says so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export AP_TEST_POSTGRES_URL="${AP_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+step() { echo; echo "==> $*"; }
+
+step "Islands: installieren, Typprüfung, Lint, Unit-Tests, Build"
+(cd islands && npm ci --no-audit --no-fund && npm run typecheck && npm run lint && npm test && npm run build)
+
+step "Rust: Formatierung und Clippy"
+cargo fmt --all -- --check
+cargo clippy --locked --all-targets -- -D warnings
+
+step "Rust-Tests auf SQLite"
+AP_TEST_BACKEND=sqlite cargo test --locked
+
+step "Rust-Tests auf PostgreSQL"
+if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
+  AP_TEST_BACKEND=postgres cargo test --locked
+  # Test databases are throw-away; remove them so runs do not pile up.
+  psql "$AP_TEST_POSTGRES_URL" -qtAc "select datname from pg_database where datname like 'ap\_test\_%'" \
+    | while read -r name; do [ -n "$name" ] && psql "$AP_TEST_POSTGRES_URL" -qc "drop database if exists $name" >/dev/null; done
+elif [ "${CI:-}" != "true" ] && [ "${AP_SKIP_POSTGRES:-}" = "1" ]; then
+  echo "!! PostgreSQL nicht erreichbar: Tests auf PostgreSQL wurden NICHT ausgeführt (AP_SKIP_POSTGRES=1)."
+else
+  echo "!! PostgreSQL unter $AP_TEST_POSTGRES_URL nicht erreichbar." >&2
+  exit 1
+fi
+
+step "Browser-Tests (Chromium)"
+scripts/e2e.sh

@@ -1,0 +1,203 @@
+//! Header, footer and the admin menu around every page (spec §2 "Layout").
+
+use chrono::{Datelike, Utc};
+use leptos::prelude::*;
+use serde::Serialize;
+
+use super::island::{Island, props_json};
+use super::{app_state, current_user};
+use crate::domain::branding::logo_for;
+use crate::domain::roles::{ADMIN_ONLY, VIEW_LINKS};
+use crate::domain::user::User;
+use crate::integrations::content_site::MenuItem;
+
+pub const LOGIN_URL: &str = "/api/auth/login";
+pub const LOGOUT_URL: &str = "/api/auth/logout";
+
+/// The page frame: header, the page's own content, footer.
+#[component]
+pub fn Layout(children: Children) -> impl IntoView {
+    view! {
+        <Header/>
+        <main class="ap-main container py-4">{children()}</main>
+        <Footer/>
+    }
+}
+
+/// Frame of the admin pages: the admin menu above the page content.
+#[component]
+pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
+    let is_admin = current_user().is_some_and(|u| u.satisfies(ADMIN_ONLY));
+    view! {
+        <Layout>
+            <nav class="ap-admin-menu nav nav-pills mb-4" aria-label="Adminmenü">
+                <a class="nav-link" href="/admin/contacts"><i class="bi bi-people"></i>" Händler"</a>
+                <span class="nav-link disabled" aria-disabled="true">
+                    <i class="bi bi-building"></i>" Anbieter"
+                </span>
+                {is_admin.then(|| view! {
+                    <span class="nav-link disabled" aria-disabled="true">
+                        <i class="bi bi-plus-circle"></i>" Neuer Anbieter"
+                    </span>
+                })}
+                <a class="nav-link" href="/admin/downloads"><i class="bi bi-download"></i>" Downloads"</a>
+            </nav>
+            <h1 class="h3 mb-3">{title}</h1>
+            {children()}
+        </Layout>
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountMenuProps<'a> {
+    user: Option<&'a User>,
+    show_view_links: bool,
+    login_url: &'static str,
+    logout_url: &'static str,
+}
+
+#[component]
+fn Header() -> impl IntoView {
+    let state = app_state();
+    let logo = logo_for(Utc::now());
+    let menu = state.menus.header_menu().unwrap_or_default();
+    let user = current_user();
+    let props = props_json(&AccountMenuProps {
+        user: user.as_ref(),
+        show_view_links: user.as_ref().is_some_and(|u| u.satisfies(VIEW_LINKS)),
+        login_url: LOGIN_URL,
+        logout_url: LOGOUT_URL,
+    });
+    let customer_center = state.config.customer_center_url.clone();
+    view! {
+        <header class="ap-header border-bottom bg-white">
+            <div class="container d-flex flex-wrap align-items-center gap-3 py-2">
+                <a class="ap-logo me-3" href="/">
+                    <img src=logo alt="Aktionsportal" height="44"/>
+                </a>
+                <nav class="ap-site-menu flex-grow-1" aria-label="Hauptmenü">
+                    {menu_list(menu)}
+                </nav>
+                <a class="btn btn-outline-primary btn-sm" href=customer_center>
+                    <i class="bi bi-shop"></i>" Kundencenter"
+                </a>
+                <Island name="AccountMenu" props=props class="ap-account">
+                    <AccountFallback user=user/>
+                </Island>
+            </div>
+        </header>
+    }
+}
+
+/// The my-account area without JavaScript: the profile, or a login link.
+#[component]
+fn AccountFallback(user: Option<User>) -> impl IntoView {
+    match user {
+        Some(user) => view! {
+            <div class="ap-account-fallback small text-end">
+                <div class="fw-semibold">{user.name}</div>
+                <div>{user.customer_number.map(|n| format!("Kundennummer: {n}"))}</div>
+                <a href=LOGOUT_URL>"Abmelden"</a>
+            </div>
+        }
+        .into_any(),
+        None => view! {
+            <a class="btn btn-primary btn-sm" href=LOGIN_URL>
+                <i class="bi bi-person-circle"></i>" Anmelden"
+            </a>
+        }
+        .into_any(),
+    }
+}
+
+/// A nested `<ul>` of content-site menu items; submenus open on hover and focus (CSS only).
+fn menu_list(items: Vec<MenuItem>) -> AnyView {
+    if items.is_empty() {
+        return ().into_any();
+    }
+    view! {
+        <ul class="ap-menu">
+            {items
+                .into_iter()
+                .map(|item| {
+                    let has_children = !item.children.is_empty();
+                    view! {
+                        <li class:ap-has-children=has_children>
+                            <a href=item.url>{item.title}</a>
+                            {menu_list(item.children)}
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+    .into_any()
+}
+
+#[component]
+fn Footer() -> impl IntoView {
+    let state = app_state();
+    let config = &state.config;
+    let socials = [
+        ("Facebook", "bi-facebook", &config.social_facebook_url),
+        ("Instagram", "bi-instagram", &config.social_instagram_url),
+        ("YouTube", "bi-youtube", &config.social_youtube_url),
+        ("LinkedIn", "bi-linkedin", &config.social_linkedin_url),
+    ]
+    .into_iter()
+    .filter_map(|(name, icon, url)| url.clone().map(|url| (name, icon, url)))
+    .map(|(name, icon, url)| {
+        view! {
+            <a class="ap-social me-3" href=url title=name aria-label=name rel="noopener">
+                <i class=format!("bi {icon}")></i>
+            </a>
+        }
+    })
+    .collect_view();
+    let footer_menu = state
+        .menus
+        .footer_menu()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|item| view! { <li class="list-inline-item"><a href=item.url>{item.title}</a></li> })
+        .collect_view();
+    let customer_center = config.customer_center_url.clone();
+    let partner_signup = config.partner_signup_url.clone();
+    let year = Utc::now().year();
+    let product = config.product_name.clone();
+    view! {
+        <footer class="ap-footer mt-5">
+            <div class="container py-4">
+                <div class="row g-4">
+                    <div class="col-sm-6 col-lg-3">
+                        <h2 class="h6">"Folgen Sie uns"</h2>
+                        <div class="ap-socials fs-4">{socials}</div>
+                    </div>
+                    <div class="col-sm-6 col-lg-3">
+                        <h2 class="h6">"Service"</h2>
+                        <ul class="list-unstyled">
+                            <li><a href=customer_center>"Kundencenter"</a></li>
+                            <li><a href=partner_signup>"Partner werden"</a></li>
+                        </ul>
+                    </div>
+                    <div class="col-sm-6 col-lg-3">
+                        <h2 class="h6">"Aktionsportal"</h2>
+                        <ul class="list-unstyled">
+                            <li><a href="/user/downloads">"Downloads"</a></li>
+                            <li><a href="/login">"Anmelden"</a></li>
+                        </ul>
+                    </div>
+                    <div class="col-sm-6 col-lg-3">
+                        <h2 class="h6">"Hilfe"</h2>
+                        <ul class="list-unstyled">
+                            <li><a href="/unauthorized">"Zugang beantragen"</a></li>
+                        </ul>
+                    </div>
+                </div>
+                <ul class="ap-footer-menu list-inline mt-3 mb-0 small">{footer_menu}</ul>
+                <p class="small mt-2 mb-0">{format!("© {year} {product} Aktionsportal")}</p>
+            </div>
+        </footer>
+    }
+}

@@ -1,0 +1,124 @@
+//! Pages anyone may open; they work without JavaScript (spec §2).
+
+use axum::http::StatusCode;
+use leptos::prelude::*;
+use leptos_meta::Meta;
+use serde::Serialize;
+
+use crate::app::island::{Island, props_json};
+use crate::app::layout::{LOGIN_URL, Layout};
+use crate::app::{app_state, no_store, set_status};
+
+/// Seconds the server-down page waits before it tries the portal again (spec §9).
+pub const SERVER_DOWN_COUNTDOWN_SECONDS: u32 = 10;
+
+#[component]
+pub fn Login() -> impl IntoView {
+    no_store();
+    let partner_signup = app_state().config.partner_signup_url.clone();
+    view! {
+        <Meta http_equiv="refresh" content=format!("0;url={LOGIN_URL}")/>
+        <Layout>
+            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+                <div class="card-body p-4 text-center">
+                    <h1 class="h3">"Anmeldung"</h1>
+                    <p>"Sie werden zur Anmeldung weitergeleitet. Falls nichts passiert, melden Sie sich bitte über den folgenden Link an."</p>
+                    <a class="btn btn-primary" href=LOGIN_URL>
+                        <i class="bi bi-box-arrow-in-right"></i>" Jetzt anmelden"
+                    </a>
+                    <hr/>
+                    <p class="mb-1">"Sie sind noch kein Partner?"</p>
+                    <a href=partner_signup rel="noopener">"Jetzt Partner werden"</a>
+                </div>
+            </section>
+        </Layout>
+    }
+}
+
+#[component]
+pub fn LoginFailed() -> impl IntoView {
+    no_store();
+    view! {
+        <Layout>
+            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+                <div class="card-body p-4 text-center">
+                    <h1 class="h3">"Anmeldung fehlgeschlagen"</h1>
+                    <p>"Die Anmeldung hat leider nicht funktioniert. Bitte wenden Sie sich an Ihren Account Manager."</p>
+                    <a class="btn btn-primary" href="/login">"Erneut versuchen"</a>
+                </div>
+            </section>
+        </Layout>
+    }
+}
+
+#[component]
+pub fn Unauthorized() -> impl IntoView {
+    no_store();
+    view! {
+        <Layout>
+            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+                <div class="card-body p-4 text-center">
+                    <h1 class="h3">"Keine Berechtigung"</h1>
+                    <p>"Ihnen fehlen die nötigen Berechtigungen für diesen Bereich. Bitte beantragen Sie den Zugang über ein Helpdesk-Ticket."</p>
+                    <a class="btn btn-primary" href="/">"Zurück zum Portal"</a>
+                </div>
+            </section>
+        </Layout>
+    }
+}
+
+#[derive(Serialize)]
+struct CountdownProps {
+    seconds: u32,
+    target: &'static str,
+    text: &'static str,
+}
+
+const SERVER_DOWN_REDIRECT_TEXT: &str = "Sie werden in {s} Sekunden zum Portal weitergeleitet.";
+
+/// Shown when the portal's server could not be reached. Answers 503 so that monitors and
+/// caches treat it as an outage; the meta refresh returns to `/` without JavaScript.
+#[component]
+pub fn ServerDown() -> impl IntoView {
+    set_status(StatusCode::SERVICE_UNAVAILABLE);
+    no_store();
+    let seconds = SERVER_DOWN_COUNTDOWN_SECONDS;
+    let props = props_json(&CountdownProps {
+        seconds,
+        target: "/",
+        text: SERVER_DOWN_REDIRECT_TEXT,
+    });
+    view! {
+        <Meta http_equiv="refresh" content=format!("{seconds};url=/")/>
+        <Layout>
+            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+                <div class="card-body p-4 text-center">
+                    <p class="display-3 fw-bold text-danger mb-0">"500"</p>
+                    <h1 class="h3">"Server nicht erreichbar"</h1>
+                    <p>"Wir führen gerade Wartungsarbeiten durch. Bitte versuchen Sie es in wenigen Minuten erneut."</p>
+                    <Island name="Countdown" props=props>
+                        <p>{SERVER_DOWN_REDIRECT_TEXT.replace("{s}", &seconds.to_string())}</p>
+                    </Island>
+                    <a href="/">"Zum Portal"</a>
+                </div>
+            </section>
+        </Layout>
+    }
+}
+
+#[component]
+pub fn NotFound() -> impl IntoView {
+    set_status(StatusCode::NOT_FOUND);
+    view! {
+        <Layout>
+            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+                <div class="card-body p-4 text-center">
+                    <p class="display-3 fw-bold text-secondary mb-0">"404"</p>
+                    <h1 class="h3">"Seite nicht gefunden"</h1>
+                    <p>"Die angeforderte Seite existiert nicht oder wurde verschoben."</p>
+                    <a class="btn btn-primary" href="/">"Zum Portal"</a>
+                </div>
+            </section>
+        </Layout>
+    }
+}

@@ -1,0 +1,142 @@
+//! Sessions: a random token in the cookie, only its SHA-256 in the database.
+
+use axum::http::HeaderMap;
+use chrono::{DateTime, Duration, Utc};
+use rand::RngCore;
+
+use crate::db::sessions::hash_token;
+use crate::db::{self, Db};
+use crate::domain::user::User;
+
+pub const SESSION_COOKIE: &str = "ap_session";
+/// A session ends after this long without a request.
+pub const IDLE_TIMEOUT: Duration = Duration::hours(8);
+/// A session ends this long after login, however active.
+pub const ABSOLUTE_TIMEOUT: Duration = Duration::hours(24);
+/// `last_seen_at` is written at most this often, not on every request.
+const TOUCH_INTERVAL: Duration = Duration::minutes(1);
+
+fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The session token from the request's `Cookie` headers, if any.
+pub fn token_from_headers(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.trim().to_string())
+        .filter(|v| !v.is_empty() && v.len() <= 128)
+}
+
+/// Starts a session for `user` and returns the cookie token.
+pub async fn create(
+    db: &Db,
+    user_id: Option<i64>,
+    subject: &str,
+    user: &User,
+    now: DateTime<Utc>,
+) -> Result<String, sqlx::Error> {
+    let token = new_token();
+    db::sessions::create(
+        db,
+        &db::sessions::NewSession {
+            id_hash: hash_token(&token),
+            user_id,
+            subject: subject.to_string(),
+            name: user.name.clone(),
+            email: user.email.clone(),
+            customer_number: user.customer_number,
+            roles: user.roles.clone(),
+            created_at: now,
+            expires_at: now + ABSOLUTE_TIMEOUT,
+        },
+    )
+    .await?;
+    Ok(token)
+}
+
+/// The user a live session belongs to; expired or idle sessions count as none.
+pub async fn user_for_token(
+    db: &Db,
+    token: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<User>, sqlx::Error> {
+    let id_hash = hash_token(token);
+    let Some(session) = db::sessions::find(db, &id_hash).await? else {
+        return Ok(None);
+    };
+    if session.expires_at <= now || session.last_seen_at + IDLE_TIMEOUT <= now {
+        db::sessions::delete(db, &id_hash).await?;
+        return Ok(None);
+    }
+    if session.last_seen_at + TOUCH_INTERVAL <= now {
+        db::sessions::touch(db, &id_hash, now).await?;
+    }
+    Ok(Some(User {
+        name: session.name,
+        customer_number: session.customer_number,
+        email: session.email,
+        roles: session.roles,
+    }))
+}
+
+/// The `Set-Cookie` value that stores a session token in the browser.
+pub fn cookie_for(token: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+        ABSOLUTE_TIMEOUT.num_seconds()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn token_is_read_from_any_cookie_header() {
+        let mut headers = HeaderMap::new();
+        headers.append("cookie", HeaderValue::from_static("theme=dark"));
+        headers.append(
+            "cookie",
+            HeaderValue::from_static("a=1; ap_session=abc123 ; b=2"),
+        );
+        assert_eq!(token_from_headers(&headers).as_deref(), Some("abc123"));
+    }
+
+    #[test]
+    fn no_or_empty_cookie_is_no_token() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(token_from_headers(&headers), None);
+        headers.append("cookie", HeaderValue::from_static("ap_session="));
+        assert_eq!(token_from_headers(&headers), None);
+    }
+
+    #[test]
+    fn tokens_are_random_and_stored_hashed() {
+        let a = new_token();
+        assert_ne!(a, new_token());
+        assert_eq!(a.len(), 64);
+        assert_eq!(hash_token(&a).len(), 64);
+        assert_ne!(hash_token(&a), a);
+    }
+
+    #[test]
+    fn cookie_is_http_only_and_lax() {
+        let cookie = cookie_for("t", true);
+        assert!(
+            cookie.contains("HttpOnly")
+                && cookie.contains("SameSite=Lax")
+                && cookie.ends_with("Secure")
+        );
+        assert!(!cookie_for("t", false).contains("Secure"));
+    }
+}

@@ -1,0 +1,292 @@
+//! The command line: `serve` (default), `migrate`, `user …`, `seed-demo`.
+
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::auth::password::generate_password;
+use crate::config::{Config, LogFormat, Overrides};
+use crate::db::Db;
+use crate::domain::roles;
+use crate::services::accounts::{self, AccountInput};
+use crate::startup::{self, AppState};
+use crate::storage::FileStore;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "aktionsportal",
+    version,
+    about = "Aktionsportal: Download-Portal für Werbematerial"
+)]
+pub struct Cli {
+    /// Data folder (SQLite file and uploaded files); overrides the configuration.
+    #[arg(long = "data", global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Configuration file (default: aktionsportal.toml in the working folder, if present).
+    #[arg(long, global = true, value_name = "FILE", env = "AP_CONFIG")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the portal (default). Migrations run first.
+    Serve {
+        /// Listen address HOST:PORT; overrides the configuration.
+        #[arg(long)]
+        addr: Option<SocketAddr>,
+    },
+    /// Bring the database schema up to date and exit.
+    Migrate,
+    /// Manage local accounts.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Create the German demo data set and demo accounts (once; prints their passwords).
+    SeedDemo,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UserCommand {
+    /// Create an account; the password is read from the first line of standard input.
+    Add(UserAdd),
+    /// List the accounts.
+    List,
+    /// Delete an account and end its sessions.
+    Remove {
+        #[arg(long)]
+        login: String,
+    },
+    /// Set a new password (read from standard input) and end the account's sessions.
+    SetPassword {
+        #[arg(long)]
+        login: String,
+        #[arg(long, required = true)]
+        password_stdin: bool,
+    },
+    /// Replace the account's roles and end its sessions.
+    SetRoles {
+        #[arg(long)]
+        login: String,
+        #[arg(long, value_delimiter = ',', required = true)]
+        roles: Vec<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct UserAdd {
+    #[arg(long)]
+    pub login: String,
+    /// Read the password from standard input (required: passwords never go on the command line).
+    #[arg(long, required = true)]
+    pub password_stdin: bool,
+    /// Comma-separated roles, e.g. GS-Aktionsportal-Admin,GS-Aktionsportal.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub roles: Vec<String>,
+    #[arg(long)]
+    pub customer_number: Option<i64>,
+    #[arg(long)]
+    pub email: String,
+    /// Display name (default: the login).
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+/// Runs the command line and returns the process exit code.
+pub async fn run(cli: Cli) -> i32 {
+    let addr = match &cli.command {
+        Some(Command::Serve { addr }) => *addr,
+        _ => None,
+    };
+    let overrides = Overrides {
+        data_dir: cli.data_dir.clone(),
+        addr,
+    };
+    let config = match Config::load(cli.config.as_deref(), &overrides) {
+        Ok(config) => config,
+        Err(err) => {
+            eprintln!("{err}");
+            return 2;
+        }
+    };
+    init_tracing(config.log_format);
+    match execute(cli.command.unwrap_or(Command::Serve { addr: None }), config).await {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("Fehler: {err:#}");
+            1
+        }
+    }
+}
+
+fn init_tracing(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Text => builder.try_init(),
+    };
+}
+
+async fn open_migrated(config: &Config) -> anyhow::Result<Db> {
+    let db = startup::open_database(config).await.map_err(|e| {
+        anyhow::anyhow!(
+            "Datenbank ({}) nicht erreichbar: {e}",
+            config.database_description()
+        )
+    })?;
+    db.migrate().await?;
+    Ok(db)
+}
+
+async fn execute(command: Command, config: Config) -> anyhow::Result<()> {
+    let db = open_migrated(&config).await?;
+    let result = match command {
+        Command::Serve { .. } => serve(config, db.clone()).await,
+        Command::Migrate => {
+            println!(
+                "Datenbank ist auf dem neuesten Stand ({}).",
+                config.database_description()
+            );
+            Ok(())
+        }
+        Command::User(command) => user(&db, command).await,
+        Command::SeedDemo => seed_demo(&config, &db).await,
+    };
+    db.close().await;
+    result
+}
+
+async fn serve(config: Config, db: Db) -> anyhow::Result<()> {
+    let addr = config.addr;
+    tracing::info!(database = %config.database_description(), data = %config.data_dir.display(), "starting");
+    let state = AppState::new(config, db)?;
+    let server = startup::serve(state, addr, startup::shutdown_signal()).await?;
+    tracing::info!("Aktionsportal läuft auf http://{}", server.addr);
+    server.task.await??;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn read_password_from_stdin() -> anyhow::Result<String> {
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    let password = line.trim_end_matches(['\r', '\n']).to_string();
+    anyhow::ensure!(
+        !password.is_empty(),
+        "Kein Passwort auf der Standardeingabe erhalten."
+    );
+    Ok(password)
+}
+
+async fn user(db: &Db, command: UserCommand) -> anyhow::Result<()> {
+    match command {
+        UserCommand::Add(add) => {
+            let user = accounts::add(
+                db,
+                AccountInput {
+                    login: add.login,
+                    password: read_password_from_stdin()?,
+                    name: add.name,
+                    email: add.email,
+                    customer_number: add.customer_number,
+                    roles: add.roles,
+                },
+            )
+            .await?;
+            println!(
+                "Konto {} angelegt (Rollen: {}).",
+                user.login,
+                user.roles.join(", ")
+            );
+        }
+        UserCommand::List => {
+            let users = crate::db::users::list(db).await?;
+            if users.is_empty() {
+                println!("Keine Konten vorhanden.");
+            }
+            for user in users {
+                let number = user
+                    .customer_number
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|| "-".into());
+                println!(
+                    "{}\t{}\t{}\t{}\t{}",
+                    user.login,
+                    user.name,
+                    user.email,
+                    number,
+                    user.roles.join(",")
+                );
+            }
+        }
+        UserCommand::Remove { login } => {
+            accounts::remove(db, &login).await?;
+            println!("Konto {} gelöscht.", login.trim());
+        }
+        UserCommand::SetPassword { login, .. } => {
+            accounts::set_password(db, &login, &read_password_from_stdin()?).await?;
+            println!("Passwort für {} geändert.", login.trim());
+        }
+        UserCommand::SetRoles { login, roles } => {
+            accounts::set_roles(db, &login, &roles).await?;
+            println!("Rollen für {} geändert.", login.trim());
+        }
+    }
+    Ok(())
+}
+
+/// Demo accounts created by `seed-demo`: login, display name, roles, customer number.
+const DEMO_ACCOUNTS: [(&str, &str, &[&str], Option<i64>); 3] = [
+    (
+        "admin",
+        "Anna Admin",
+        &[roles::ADMIN, roles::DEVELOPER],
+        None,
+    ),
+    (
+        "moderator",
+        "Moritz Moderator",
+        &[roles::BU_MODERATOR, "GS-Aktionsportal-BU-Glasfaser"],
+        None,
+    ),
+    ("haendler", "Hanna Händler", &[roles::PORTAL], Some(100_001)),
+];
+
+async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
+    let files = FileStore::new(config.files_dir())?;
+    let summary = crate::services::seed::seed_demo(db, &files).await?;
+    println!("{summary}");
+    for (login, name, account_roles, customer_number) in DEMO_ACCOUNTS {
+        if crate::db::users::find_by_login(db, login).await?.is_some() {
+            println!(
+                "Konto {login} existiert bereits (neues Passwort: aktionsportal user set-password --login {login} --password-stdin)."
+            );
+            continue;
+        }
+        let password = generate_password();
+        accounts::add(
+            db,
+            AccountInput {
+                login: login.into(),
+                password: password.clone(),
+                name: Some(name.into()),
+                email: format!("{login}@aktionsportal.example"),
+                customer_number,
+                roles: account_roles.iter().map(|r| r.to_string()).collect(),
+            },
+        )
+        .await?;
+        println!(
+            "Konto angelegt: Login {login}, Passwort {password} (Rollen: {})",
+            account_roles.join(", ")
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,375 @@
+//! One typed configuration: built-in defaults, then the config file, then environment
+//! variables (`AP_*`, plus `DATABASE_URL`), then command-line flags. Validated at start;
+//! an invalid value stops the start with a message naming the setting.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+
+use crate::db::Backend;
+use crate::integrations::content_site::MenuApi;
+
+/// The default config file, read from the working folder when present.
+pub const DEFAULT_CONFIG_FILE: &str = "aktionsportal.toml";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Address the server listens on (`AP_ADDR`).
+    pub addr: SocketAddr,
+    /// Data folder: the SQLite file and uploaded files (`AP_DATA_DIR`).
+    pub data_dir: PathBuf,
+    /// PostgreSQL URL; when unset the SQLite file `<data_dir>/aktionsportal.db` is used
+    /// (`DATABASE_URL`).
+    pub database_url: Option<String>,
+    /// Product name; the page title is "<product name> Aktionsportal" (`AP_PRODUCT_NAME`).
+    pub product_name: String,
+    /// Folder holding the islands' vite build (`AP_ASSETS_DIR`).
+    pub assets_dir: PathBuf,
+    /// Base URL of the company content site whose menus fill header and footer
+    /// (`AP_CONTENT_SITE_URL`); unset: no menus.
+    pub content_site_url: Option<String>,
+    /// Menu plugin of the content site: `menus-v1` or `wp-api-menus` (`AP_CONTENT_MENU_API`).
+    pub content_menu_api: MenuApi,
+    /// Time limit of one menu request in milliseconds (`AP_CONTENT_TIMEOUT_MS`).
+    pub content_timeout_ms: u64,
+    /// How long fetched menus are kept before they are fetched again, in seconds
+    /// (`AP_CONTENT_CACHE_TTL_SECS`).
+    pub content_cache_ttl_secs: u64,
+    /// Target of the header's customer-center link (`AP_CUSTOMER_CENTER_URL`).
+    pub customer_center_url: String,
+    /// Target of the login page's "become a partner" link (`AP_PARTNER_SIGNUP_URL`).
+    pub partner_signup_url: String,
+    /// Social links in the footer; unset ones are not shown
+    /// (`AP_SOCIAL_FACEBOOK_URL`, `AP_SOCIAL_INSTAGRAM_URL`, `AP_SOCIAL_YOUTUBE_URL`,
+    /// `AP_SOCIAL_LINKEDIN_URL`).
+    pub social_facebook_url: Option<String>,
+    pub social_instagram_url: Option<String>,
+    pub social_youtube_url: Option<String>,
+    pub social_linkedin_url: Option<String>,
+    /// Log format: `text` or `json` (`AP_LOG_FORMAT`); the level comes from `RUST_LOG`.
+    pub log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 3000)),
+            data_dir: PathBuf::from("./data"),
+            database_url: None,
+            product_name: "Netzvermarktung".into(),
+            assets_dir: PathBuf::from("islands/dist"),
+            content_site_url: None,
+            content_menu_api: MenuApi::MenusV1,
+            content_timeout_ms: 1500,
+            content_cache_ttl_secs: 600,
+            customer_center_url: "https://www.example.com/kundencenter/".into(),
+            partner_signup_url: "https://www.example.com/partner-werden/".into(),
+            social_facebook_url: None,
+            social_instagram_url: None,
+            social_youtube_url: None,
+            social_linkedin_url: None,
+            log_format: LogFormat::Text,
+        }
+    }
+}
+
+/// Values from the command line; they win over file and environment.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub data_dir: Option<PathBuf>,
+    pub addr: Option<SocketAddr>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("Ungültige Konfiguration: {0}")]
+pub struct ConfigError(pub String);
+
+impl Config {
+    /// Loads defaults, the config file (`path`, or `aktionsportal.toml` when present), the
+    /// environment, then `overrides`, and validates the result.
+    pub fn load(path: Option<&Path>, overrides: &Overrides) -> Result<Config, ConfigError> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        match path {
+            Some(path) if !path.exists() => {
+                return Err(ConfigError(format!(
+                    "Konfigurationsdatei {} nicht gefunden",
+                    path.display()
+                )));
+            }
+            Some(path) => figment = figment.merge(Toml::file(path)),
+            None => figment = figment.merge(Toml::file(DEFAULT_CONFIG_FILE)),
+        }
+        Self::from_figment(figment.merge(Self::env()), overrides)
+    }
+
+    /// `AP_*` variables except those the config file path and the test tooling use.
+    fn env() -> Figment {
+        let ours = Env::prefixed("AP_").filter(|key| {
+            let key = key.as_str().to_ascii_lowercase();
+            key != "config"
+                && !key.starts_with("test_")
+                && !key.starts_with("e2e_")
+                && key != "base_url"
+        });
+        // `DATABASE_URL` is read without the prefix, as every tool around PostgreSQL names it.
+        Figment::from(ours).merge(Env::raw().only(&["DATABASE_URL"]))
+    }
+
+    fn from_figment(figment: Figment, overrides: &Overrides) -> Result<Config, ConfigError> {
+        let mut config: Config = figment.extract().map_err(describe)?;
+        if let Some(dir) = &overrides.data_dir {
+            config.data_dir = dir.clone();
+        }
+        if let Some(addr) = overrides.addr {
+            config.addr = addr;
+        }
+        config.normalise();
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Empty strings from the environment mean "not set".
+    fn normalise(&mut self) {
+        for value in [
+            &mut self.database_url,
+            &mut self.content_site_url,
+            &mut self.social_facebook_url,
+            &mut self.social_instagram_url,
+            &mut self.social_youtube_url,
+            &mut self.social_linkedin_url,
+        ] {
+            if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
+                *value = None;
+            }
+        }
+        if let Some(url) = &mut self.content_site_url {
+            *url = url.trim_end_matches('/').to_string();
+        }
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let fail = |setting: &str, why: &str| Err(ConfigError(format!("{setting}: {why}")));
+        if let Some(url) = &self.database_url
+            && Backend::of_url(url).is_none()
+        {
+            return fail("DATABASE_URL", "muss mit postgres:// oder sqlite: beginnen");
+        }
+        if self.product_name.trim().is_empty() {
+            return fail("AP_PRODUCT_NAME", "darf nicht leer sein");
+        }
+        if self.data_dir.as_os_str().is_empty() {
+            return fail("AP_DATA_DIR", "darf nicht leer sein");
+        }
+        let urls = [
+            ("AP_CONTENT_SITE_URL", self.content_site_url.as_deref()),
+            (
+                "AP_CUSTOMER_CENTER_URL",
+                Some(self.customer_center_url.as_str()),
+            ),
+            (
+                "AP_PARTNER_SIGNUP_URL",
+                Some(self.partner_signup_url.as_str()),
+            ),
+            (
+                "AP_SOCIAL_FACEBOOK_URL",
+                self.social_facebook_url.as_deref(),
+            ),
+            (
+                "AP_SOCIAL_INSTAGRAM_URL",
+                self.social_instagram_url.as_deref(),
+            ),
+            ("AP_SOCIAL_YOUTUBE_URL", self.social_youtube_url.as_deref()),
+            (
+                "AP_SOCIAL_LINKEDIN_URL",
+                self.social_linkedin_url.as_deref(),
+            ),
+        ];
+        for (setting, url) in urls {
+            if let Some(url) = url
+                && !is_http_url(url)
+            {
+                return fail(setting, "muss eine http- oder https-Adresse sein");
+            }
+        }
+        if self.content_timeout_ms == 0 || self.content_timeout_ms > 60_000 {
+            return fail("AP_CONTENT_TIMEOUT_MS", "muss zwischen 1 und 60000 liegen");
+        }
+        if self.content_cache_ttl_secs == 0 {
+            return fail("AP_CONTENT_CACHE_TTL_SECS", "muss größer als 0 sein");
+        }
+        Ok(())
+    }
+
+    /// The SQLite file used when no `DATABASE_URL` is set.
+    pub fn sqlite_path(&self) -> PathBuf {
+        self.data_dir.join("aktionsportal.db")
+    }
+
+    /// Folder of uploaded and seeded files.
+    pub fn files_dir(&self) -> PathBuf {
+        self.data_dir.join("files")
+    }
+
+    pub fn content_timeout(&self) -> Duration {
+        Duration::from_millis(self.content_timeout_ms)
+    }
+
+    pub fn content_cache_ttl(&self) -> Duration {
+        Duration::from_secs(self.content_cache_ttl_secs)
+    }
+
+    /// Where the config says the data lives, in words for logs (no credentials).
+    pub fn database_description(&self) -> String {
+        match &self.database_url {
+            Some(url) if url.starts_with("sqlite:") => url.clone(),
+            Some(_) => "PostgreSQL (DATABASE_URL)".into(),
+            None => format!("SQLite {}", self.sqlite_path().display()),
+        }
+    }
+}
+
+/// Names the setting in its environment-variable spelling, e.g. "AP_ADDR: …".
+fn describe(errors: figment::Error) -> ConfigError {
+    let lines: Vec<String> = errors
+        .into_iter()
+        .map(|error| {
+            let key = error.path.join("_");
+            let setting = match key.as_str() {
+                "" => String::new(),
+                "database_url" => "DATABASE_URL: ".into(),
+                key => format!("AP_{} ({key}): ", key.to_ascii_uppercase()),
+            };
+            format!("{setting}{}", error.kind)
+        })
+        .collect();
+    ConfigError(lines.join("; "))
+}
+
+fn is_http_url(url: &str) -> bool {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    rest.is_some_and(|r| !r.is_empty() && !r.contains(char::is_whitespace))
+}
+
+#[cfg(test)]
+// figment::Jail fixes the closures' error type to figment::Error.
+#[allow(clippy::result_large_err)]
+mod tests {
+    use super::*;
+    use figment::Jail;
+
+    fn load(
+        jail: &mut Jail,
+        pairs: &[(&str, &str)],
+        overrides: &Overrides,
+    ) -> Result<Config, ConfigError> {
+        for (key, value) in pairs {
+            jail.set_env(key, value);
+        }
+        Config::load(None, overrides)
+    }
+
+    #[test]
+    fn defaults_are_valid() {
+        Jail::expect_with(|jail| {
+            let config = load(jail, &[], &Overrides::default()).unwrap();
+            assert_eq!(config.addr.to_string(), "127.0.0.1:3000");
+            assert_eq!(config.data_dir, PathBuf::from("./data"));
+            assert_eq!(
+                config.sqlite_path(),
+                PathBuf::from("./data/aktionsportal.db")
+            );
+            assert_eq!(config.content_menu_api, MenuApi::MenusV1);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn environment_and_file_values_are_read() {
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                DEFAULT_CONFIG_FILE,
+                "product_name = \"Datei\"\ncontent_timeout_ms = 900\n",
+            )?;
+            let config = load(
+                jail,
+                &[
+                    ("AP_ADDR", "0.0.0.0:8080"),
+                    ("AP_PRODUCT_NAME", "Glasfaser"),
+                    ("AP_CONTENT_SITE_URL", "https://www.example.de/"),
+                    ("AP_CONTENT_MENU_API", "wp-api-menus"),
+                    ("AP_TEST_BACKEND", "postgres"),
+                    ("DATABASE_URL", "postgres://localhost/portal"),
+                ],
+                &Overrides::default(),
+            )
+            .unwrap();
+            assert_eq!(config.addr.port(), 8080);
+            assert_eq!(
+                config.product_name, "Glasfaser",
+                "environment wins over the file"
+            );
+            assert_eq!(config.content_timeout_ms, 900);
+            assert_eq!(
+                config.content_site_url.as_deref(),
+                Some("https://www.example.de")
+            );
+            assert_eq!(config.content_menu_api, MenuApi::WpApiMenus);
+            assert!(config.database_url.is_some());
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn command_line_wins() {
+        Jail::expect_with(|jail| {
+            let overrides = Overrides {
+                data_dir: Some(PathBuf::from("/srv/portal")),
+                addr: Some("127.0.0.1:4000".parse().unwrap()),
+            };
+            let config = load(jail, &[("AP_DATA_DIR", "/tmp/x")], &overrides).unwrap();
+            assert_eq!(config.data_dir, PathBuf::from("/srv/portal"));
+            assert_eq!(config.addr.port(), 4000);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn invalid_values_name_the_setting() {
+        let cases: [(&str, &str, &str); 6] = [
+            ("AP_ADDR", "nirgendwo", "AP_ADDR"),
+            ("DATABASE_URL", "mysql://x", "DATABASE_URL"),
+            ("AP_CONTENT_SITE_URL", "ftp://x", "AP_CONTENT_SITE_URL"),
+            ("AP_CONTENT_TIMEOUT_MS", "0", "AP_CONTENT_TIMEOUT_MS"),
+            ("AP_CONTENT_MENU_API", "joomla", "AP_CONTENT_MENU_API"),
+            ("AP_PORTT", "1", "portt"),
+        ];
+        for (key, value, named) in cases {
+            Jail::expect_with(|jail| {
+                let err = load(jail, &[(key, value)], &Overrides::default()).unwrap_err();
+                assert!(err.to_string().contains(named), "{key}: {err}");
+                Ok(())
+            });
+        }
+    }
+
+    #[test]
+    fn missing_config_file_is_an_error() {
+        let err =
+            Config::load(Some(Path::new("/nicht/da.toml")), &Overrides::default()).unwrap_err();
+        assert!(err.to_string().contains("/nicht/da.toml"));
+    }
+}

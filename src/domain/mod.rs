@@ -1,0 +1,7 @@
+//! Pure business rules: roles and route access (spec §6), the layout's logo choice.
+//! Nothing here does I/O; every rule has its unit tests beside it.
+
+pub mod access;
+pub mod branding;
+pub mod roles;
+pub mod user;

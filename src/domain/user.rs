@@ -1,0 +1,24 @@
+//! The signed-in user as pages and calls see it (spec §3 "User").
+
+use serde::{Deserialize, Serialize};
+
+use super::roles::RoleRule;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub name: String,
+    pub customer_number: Option<i64>,
+    pub email: String,
+    pub roles: Vec<String>,
+}
+
+impl User {
+    pub fn satisfies(&self, rule: RoleRule) -> bool {
+        rule.allows(&self.roles)
+    }
+}
+
+/// The user of the current request, if any; put into request extensions by the session loader.
+#[derive(Clone, Debug, Default)]
+pub struct CurrentUser(pub Option<User>);

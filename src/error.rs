@@ -1,0 +1,142 @@
+//! The HTTP layer's error: every failed call answers `{ "message", "code" }` with the right
+//! status. Causes of 500s are logged, never sent.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("nicht angemeldet")]
+    Unauthorized { code: &'static str },
+    #[error("keine Berechtigung")]
+    Forbidden,
+    #[error("nicht gefunden")]
+    NotFound,
+    #[error("{message}")]
+    Validation { message: String },
+    #[error("{message}")]
+    Conflict { message: String },
+    #[error("{message}")]
+    PayloadTooLarge { message: String },
+    #[error("{message}")]
+    Unprocessable { message: String },
+    #[error("Dienst nicht verfügbar")]
+    Unavailable,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+/// The body of every error answer.
+#[derive(Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct ErrorBody {
+    pub message: String,
+    pub code: String,
+}
+
+impl ApiError {
+    pub fn validation(message: impl Into<String>) -> Self {
+        ApiError::Validation {
+            message: message.into(),
+        }
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        ApiError::Conflict {
+            message: message.into(),
+        }
+    }
+
+    fn status_code_message(&self) -> (StatusCode, &'static str, String) {
+        match self {
+            ApiError::Unauthorized { code } => (
+                StatusCode::UNAUTHORIZED,
+                code,
+                "Sie sind nicht angemeldet.".into(),
+            ),
+            ApiError::Forbidden => (
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "Ihnen fehlt die Berechtigung für diese Aktion.".into(),
+            ),
+            ApiError::NotFound => (
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "Kein Eintrag gefunden!".into(),
+            ),
+            ApiError::Validation { message } => {
+                (StatusCode::BAD_REQUEST, "validation_error", message.clone())
+            }
+            ApiError::Conflict { message } => (StatusCode::CONFLICT, "conflict", message.clone()),
+            ApiError::PayloadTooLarge { message } => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                message.clone(),
+            ),
+            ApiError::Unprocessable { message } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unprocessable",
+                message.clone(),
+            ),
+            ApiError::Unavailable => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Der Dienst ist gerade nicht erreichbar. Bitte versuchen Sie es später erneut."
+                    .into(),
+            ),
+            ApiError::Internal(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
+                "Ein unerwarteter Fehler ist aufgetreten!".into(),
+            ),
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        if crate::db::is_unique_violation(&err) {
+            return ApiError::conflict("Der Eintrag existiert bereits.");
+        }
+        ApiError::Internal(err.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(cause) = &self {
+            tracing::error!(error = ?cause, "request failed");
+        }
+        let (status, code, message) = self.status_code_message();
+        let body = ErrorBody {
+            message,
+            code: code.to_string(),
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_errors_hide_their_cause() {
+        let err = ApiError::Internal(anyhow::anyhow!("password=geheim in SQL"));
+        let (status, code, message) = err.status_code_message();
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(code, "internal_error");
+        assert!(!message.contains("geheim"));
+    }
+
+    #[test]
+    fn unauthorized_carries_the_calls_code() {
+        let err = ApiError::Unauthorized {
+            code: "not_logged_in",
+        };
+        let (status, code, _) = err.status_code_message();
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert_eq!(code, "not_logged_in");
+    }
+}

@@ -1,0 +1,20 @@
+//! Aktionsportal: the library behind the `aktionsportal` binary.
+//!
+//! Layers (see README): `domain` holds pure rules, `db` the data access for SQLite and
+//! PostgreSQL, `services` the use cases, `integrations` third-party clients, `storage` the
+//! file store, `auth` sessions and guards, `api` the REST handlers, `app` the Leptos SSR pages.
+
+pub mod api;
+pub mod app;
+pub mod assets;
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod integrations;
+pub mod services;
+pub mod startup;
+pub mod storage;
+pub mod test_support;

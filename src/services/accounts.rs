@@ -1,0 +1,277 @@
+//! Local accounts: the embedded sign-in when no OpenID provider is configured.
+//! Used by the CLI (`user add/list/remove/set-password/set-roles`) and the login.
+
+use crate::auth::password::{MIN_PASSWORD_LENGTH, hash_password};
+use crate::db::{self, Db};
+
+/// An account request as typed on the command line, before validation.
+#[derive(Clone, Debug, Default)]
+pub struct AccountInput {
+    pub login: String,
+    pub password: String,
+    pub name: Option<String>,
+    pub email: String,
+    pub customer_number: Option<i64>,
+    pub roles: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("Ein Konto mit dem Login {0} existiert bereits.")]
+    Exists(String),
+    #[error("Kein Konto mit dem Login {0} gefunden.")]
+    NotFound(String),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for AccountError {
+    fn from(err: sqlx::Error) -> Self {
+        AccountError::Other(err.into())
+    }
+}
+
+pub fn validate_login(login: &str) -> Result<String, AccountError> {
+    let login = login.trim();
+    let valid_chars = login
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'));
+    if login.len() < 2 || login.len() > 100 || !valid_chars {
+        return Err(AccountError::Invalid(
+            "Der Login muss 2 bis 100 Zeichen lang sein und darf nur Buchstaben, Ziffern und . _ - @ enthalten.".into(),
+        ));
+    }
+    Ok(login.to_string())
+}
+
+pub fn validate_password(password: &str) -> Result<(), AccountError> {
+    if password.chars().count() < MIN_PASSWORD_LENGTH {
+        return Err(AccountError::Invalid(format!(
+            "Das Passwort muss mindestens {MIN_PASSWORD_LENGTH} Zeichen lang sein."
+        )));
+    }
+    if password.len() > 1024 {
+        return Err(AccountError::Invalid("Das Passwort ist zu lang.".into()));
+    }
+    Ok(())
+}
+
+/// Trims, drops empty entries and duplicates; at least one role is required.
+pub fn validate_roles(roles: &[String]) -> Result<Vec<String>, AccountError> {
+    let mut clean: Vec<String> = Vec::new();
+    for role in roles.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
+        if role.len() > 200 {
+            return Err(AccountError::Invalid(format!(
+                "Die Rolle {role} ist zu lang."
+            )));
+        }
+        if !clean.iter().any(|r| r == role) {
+            clean.push(role.to_string());
+        }
+    }
+    if clean.is_empty() {
+        return Err(AccountError::Invalid(
+            "Es muss mindestens eine Rolle angegeben werden.".into(),
+        ));
+    }
+    Ok(clean)
+}
+
+pub fn validate_email(email: &str) -> Result<String, AccountError> {
+    let email = email.trim();
+    let valid = email.len() <= 254
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        })
+        && !email.contains(char::is_whitespace);
+    if !valid {
+        return Err(AccountError::Invalid(format!(
+            "{email} ist keine gültige E-Mail-Adresse."
+        )));
+    }
+    Ok(email.to_lowercase())
+}
+
+pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::User, AccountError> {
+    let login = validate_login(&input.login)?;
+    validate_password(&input.password)?;
+    let roles = validate_roles(&input.roles)?;
+    let email = validate_email(&input.email)?;
+    if let Some(n) = input.customer_number
+        && n <= 0
+    {
+        return Err(AccountError::Invalid(
+            "Die Kundennummer muss eine positive Zahl sein.".into(),
+        ));
+    }
+    let name = input
+        .name
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| login.clone());
+    if db::users::find_by_login(db, &login).await?.is_some() {
+        return Err(AccountError::Exists(login));
+    }
+    let new = db::users::NewUser {
+        login: login.clone(),
+        password_hash: hash_password(&input.password)?,
+        name,
+        email,
+        customer_number: input.customer_number,
+        roles,
+    };
+    db::users::create(db, &new).await.map_err(|err| {
+        if db::is_unique_violation(&err) {
+            AccountError::Exists(login)
+        } else {
+            err.into()
+        }
+    })
+}
+
+/// Removes an account and, through the foreign key, every session it had.
+pub async fn remove(db: &Db, login: &str) -> Result<(), AccountError> {
+    if db::users::delete_by_login(db, login.trim()).await? {
+        Ok(())
+    } else {
+        Err(AccountError::NotFound(login.trim().to_string()))
+    }
+}
+
+/// Sets a new password and ends the account's sessions.
+pub async fn set_password(db: &Db, login: &str, password: &str) -> Result<(), AccountError> {
+    validate_password(password)?;
+    let user = find(db, login).await?;
+    db::users::set_password_hash(db, user.id, &hash_password(password)?).await?;
+    db::sessions::delete_for_user(db, user.id).await?;
+    Ok(())
+}
+
+/// Replaces the account's roles and ends its sessions (they carry the old roles).
+pub async fn set_roles(db: &Db, login: &str, roles: &[String]) -> Result<(), AccountError> {
+    let roles = validate_roles(roles)?;
+    let user = find(db, login).await?;
+    db::users::set_roles(db, user.id, &roles).await?;
+    db::sessions::delete_for_user(db, user.id).await?;
+    Ok(())
+}
+
+async fn find(db: &Db, login: &str) -> Result<db::users::User, AccountError> {
+    db::users::find_by_login(db, login.trim())
+        .await?
+        .ok_or_else(|| AccountError::NotFound(login.trim().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TestDb;
+
+    fn input(login: &str) -> AccountInput {
+        AccountInput {
+            login: login.into(),
+            password: "Sommer-Aktion-2026".into(),
+            name: Some("Erika Admin".into()),
+            email: "Erika@Example.de".into(),
+            customer_number: Some(10042),
+            roles: vec![
+                "GS-Aktionsportal-Admin".into(),
+                " GS-Aktionsportal-Admin ".into(),
+                "".into(),
+            ],
+        }
+    }
+
+    #[test]
+    fn validation_messages_are_german() {
+        assert!(validate_login("a b").is_err());
+        assert!(
+            matches!(validate_password("kurz"), Err(AccountError::Invalid(m)) if m.contains("mindestens 10"))
+        );
+        assert!(validate_roles(&[" ".into()]).is_err());
+        assert!(validate_email("kein-at.de").is_err());
+        assert_eq!(
+            validate_email(" Max@Example.DE ").unwrap(),
+            "max@example.de"
+        );
+    }
+
+    #[tokio::test]
+    async fn add_list_and_remove_an_account() {
+        let test = TestDb::new().await;
+        let user = add(&test.db, input("erika")).await.unwrap();
+        assert_eq!(user.roles, vec!["GS-Aktionsportal-Admin".to_string()]);
+        assert_eq!(user.email, "erika@example.de");
+        assert!(user.password_hash.starts_with("$argon2id$"));
+        assert!(matches!(
+            add(&test.db, input("erika")).await,
+            Err(AccountError::Exists(_))
+        ));
+        remove(&test.db, "erika").await.unwrap();
+        assert!(matches!(
+            remove(&test.db, "erika").await,
+            Err(AccountError::NotFound(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn invalid_input_writes_nothing() {
+        let test = TestDb::new().await;
+        let mut bad = input("max");
+        bad.password = "kurz".into();
+        assert!(add(&test.db, bad).await.is_err());
+        assert!(
+            db::users::find_by_login(&test.db, "max")
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[tokio::test]
+    async fn changing_roles_or_password_ends_sessions() {
+        let test = TestDb::new().await;
+        let user = add(&test.db, input("erika")).await.unwrap();
+        let session_user = crate::domain::user::User {
+            name: user.name.clone(),
+            customer_number: user.customer_number,
+            email: user.email.clone(),
+            roles: user.roles.clone(),
+        };
+        let now = chrono::Utc::now();
+        let token =
+            crate::auth::session::create(&test.db, Some(user.id), "local:1", &session_user, now)
+                .await
+                .unwrap();
+        set_roles(&test.db, "erika", &["GS-Aktionsportal".into()])
+            .await
+            .unwrap();
+        assert!(
+            crate::auth::session::user_for_token(&test.db, &token, now)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let reloaded = db::users::find_by_login(&test.db, "erika")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(reloaded.roles, vec!["GS-Aktionsportal".to_string()]);
+        set_password(&test.db, "erika", "Winter-Aktion-2026")
+            .await
+            .unwrap();
+        let reloaded = db::users::find_by_login(&test.db, "erika")
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(crate::auth::password::verify_password(
+            "Winter-Aktion-2026",
+            &reloaded.password_hash
+        ));
+    }
+}

@@ -1,0 +1,5 @@
+//! Use cases: business rules combined with data access and third parties. REST handlers,
+//! server functions, pages and the CLI call these; none of them talks SQL directly.
+
+pub mod accounts;
+pub mod seed;

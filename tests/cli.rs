@@ -1,0 +1,288 @@
+//! The binary as an operator uses it: configuration errors, migrations, local accounts, the
+//! demo data, and a server that starts, answers and stops cleanly on SIGTERM.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use aktionsportal::db::Backend;
+use aktionsportal::test_support::{TestDb, test_backend};
+
+const BIN: &str = env!("CARGO_BIN_EXE_aktionsportal");
+
+/// The binary pointed at the test database (`--data` for SQLite, `DATABASE_URL` for PostgreSQL).
+fn portal(test: &TestDb) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "warn")
+        .current_dir(test.data_dir.parent().unwrap())
+        .arg("--data")
+        .arg(&test.data_dir);
+    if test_backend() == Backend::Postgres {
+        command.env("DATABASE_URL", &test.url);
+    }
+    command
+}
+
+fn run(mut command: Command, stdin: &str) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start binary");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("binary output")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[tokio::test]
+async fn invalid_configuration_stops_the_start_naming_the_setting() {
+    let test = TestDb::new().await;
+    let mut command = portal(&test);
+    command
+        .env("AP_CONTENT_SITE_URL", "ftp://inhalte")
+        .arg("migrate");
+    let output = run(command, "");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("Ungültige Konfiguration"), "{stderr}");
+    assert!(stderr.contains("AP_CONTENT_SITE_URL"), "{stderr}");
+
+    let mut command = portal(&test);
+    command.arg("--config").arg("/nicht/da.toml").arg("migrate");
+    let output = run(command, "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("/nicht/da.toml"));
+}
+
+#[tokio::test]
+async fn migrate_creates_the_sqlite_file_in_the_data_folder() {
+    let test = TestDb::new().await;
+    let fresh = test.data_dir.join("neu");
+    let mut command = Command::new(BIN);
+    command
+        .env_remove("DATABASE_URL")
+        .arg("migrate")
+        .arg("--data")
+        .arg(&fresh);
+    let output = run(command, "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("Datenbank ist auf dem neuesten Stand"));
+    assert!(fresh.join("aktionsportal.db").exists());
+}
+
+#[tokio::test]
+async fn accounts_are_added_listed_changed_and_removed() {
+    let test = TestDb::new().await;
+    let add = |login: &str, password: &str| {
+        let mut command = portal(&test);
+        command.args([
+            "user",
+            "add",
+            "--login",
+            login,
+            "--password-stdin",
+            "--roles",
+            "GS-Aktionsportal-Admin,GS-Aktionsportal",
+            "--customer-number",
+            "100001",
+            "--email",
+            "Erika@Example.de",
+        ]);
+        run(command, &format!("{password}\n"))
+    };
+    let output = add("erika", "Sommer-Aktion-2026");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("Konto erika angelegt"));
+
+    let output = add("erika", "Sommer-Aktion-2026");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("existiert bereits"));
+
+    let output = add("max", "kurz");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("mindestens 10 Zeichen"));
+
+    let mut command = portal(&test);
+    command.args(["user", "list"]);
+    let listing = text(&run(command, "").stdout);
+    assert!(
+        listing.contains(
+            "erika\terika\terika@example.de\t100001\tGS-Aktionsportal,GS-Aktionsportal-Admin"
+        ) || listing.contains(
+            "erika\terika\terika@example.de\t100001\tGS-Aktionsportal-Admin,GS-Aktionsportal"
+        ),
+        "{listing}"
+    );
+    assert!(!listing.contains("max"));
+    assert!(!listing.contains("Sommer"), "passwords are never printed");
+
+    let user = aktionsportal::db::users::find_by_login(&test.db, "erika")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(aktionsportal::auth::password::verify_password(
+        "Sommer-Aktion-2026",
+        &user.password_hash
+    ));
+
+    let mut command = portal(&test);
+    command.args([
+        "user",
+        "set-roles",
+        "--login",
+        "erika",
+        "--roles",
+        "GS-Provision",
+    ]);
+    assert!(run(command, "").status.success());
+    let mut command = portal(&test);
+    command.args([
+        "user",
+        "set-password",
+        "--login",
+        "erika",
+        "--password-stdin",
+    ]);
+    assert!(run(command, "Winter-Aktion-2026\n").status.success());
+    let user = aktionsportal::db::users::find_by_login(&test.db, "erika")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(user.roles, vec!["GS-Provision".to_string()]);
+    assert!(aktionsportal::auth::password::verify_password(
+        "Winter-Aktion-2026",
+        &user.password_hash
+    ));
+
+    let mut command = portal(&test);
+    command.args(["user", "remove", "--login", "erika"]);
+    assert!(run(command, "").status.success());
+    let mut command = portal(&test);
+    command.args(["user", "remove", "--login", "erika"]);
+    let output = run(command, "");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("Kein Konto mit dem Login erika"));
+}
+
+#[tokio::test]
+async fn seed_demo_creates_data_and_prints_the_admin_login_once() {
+    let test = TestDb::new().await;
+    let mut command = portal(&test);
+    command.arg("seed-demo");
+    let output = run(command, "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("Demo-Daten angelegt"), "{stdout}");
+    let password_line = stdout
+        .lines()
+        .find(|l| l.starts_with("Konto angelegt: Login admin, Passwort "))
+        .expect("admin login printed");
+    let password = password_line
+        .trim_start_matches("Konto angelegt: Login admin, Passwort ")
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let admin = aktionsportal::db::users::find_by_login(&test.db, "admin")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(aktionsportal::auth::password::verify_password(
+        password,
+        &admin.password_hash
+    ));
+    assert!(admin.roles.contains(&"GS-Aktionsportal-Admin".to_string()));
+    assert!(aktionsportal::db::providers::count(&test.db).await.unwrap() >= 3);
+
+    let mut command = portal(&test);
+    command.arg("seed-demo");
+    let again = text(&run(command, "").stdout);
+    assert!(again.contains("Konto admin existiert bereits"), "{again}");
+    assert!(!again.contains("Passwort "), "{again}");
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn wait_for_health(port: u16) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if let Ok(response) = reqwest::get(format!("http://127.0.0.1:{port}/healthz")).await
+            && response.status() == 200
+        {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn serve_answers_and_stops_gracefully_on_sigterm() {
+    let test = TestDb::new().await;
+    let port = free_port();
+    let mut command = portal(&test);
+    command
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("start server");
+    assert!(wait_for_health(port).await, "server did not come up");
+
+    let response = reqwest::get(format!("http://127.0.0.1:{port}/login-failed"))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "server did not stop after SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "exit status {status:?}");
+    assert!(
+        reqwest::get(format!("http://127.0.0.1:{port}/healthz"))
+            .await
+            .is_err()
+    );
+}
+
+#[test]
+fn the_data_flag_is_accepted_by_every_subcommand() {
+    for args in [
+        &["serve", "--help"][..],
+        &["migrate", "--help"],
+        &["user", "list", "--help"],
+        &["user", "add", "--help"],
+        &["seed-demo", "--help"],
+    ] {
+        let output = Command::new(BIN).args(args).output().unwrap();
+        assert!(output.status.success());
+        assert!(text(&output.stdout).contains("--data <DIR>"), "{args:?}");
+    }
+}
