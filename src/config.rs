@@ -26,6 +26,9 @@ pub struct Config {
     /// PostgreSQL URL; when unset the SQLite file `<data_dir>/aktionsportal.db` is used
     /// (`DATABASE_URL`).
     pub database_url: Option<String>,
+    /// Address under which users reach the portal, e.g. `https://aktionsportal.example.de`
+    /// (`AP_PUBLIC_URL`); with https, cookies are marked Secure.
+    pub public_url: Option<String>,
     /// Product name; the page title is "<product name> Aktionsportal" (`AP_PRODUCT_NAME`).
     pub product_name: String,
     /// Folder holding the islands' vite build (`AP_ASSETS_DIR`).
@@ -68,6 +71,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 3000)),
             data_dir: PathBuf::from("./data"),
             database_url: None,
+            public_url: None,
             product_name: "Netzvermarktung".into(),
             assets_dir: PathBuf::from("islands/dist"),
             content_site_url: None,
@@ -144,6 +148,7 @@ impl Config {
     fn normalise(&mut self) {
         for value in [
             &mut self.database_url,
+            &mut self.public_url,
             &mut self.content_site_url,
             &mut self.social_facebook_url,
             &mut self.social_instagram_url,
@@ -173,6 +178,7 @@ impl Config {
             return fail("AP_DATA_DIR", "darf nicht leer sein");
         }
         let urls = [
+            ("AP_PUBLIC_URL", self.public_url.as_deref()),
             ("AP_CONTENT_SITE_URL", self.content_site_url.as_deref()),
             (
                 "AP_CUSTOMER_CENTER_URL",

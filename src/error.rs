@@ -12,6 +12,11 @@ pub enum ApiError {
     Unauthorized { code: &'static str },
     #[error("keine Berechtigung")]
     Forbidden,
+    /// A state-changing request from another site (CSRF protection).
+    #[error("fremde Herkunft")]
+    CrossSite,
+    #[error("{message}")]
+    TooManyRequests { message: String },
     #[error("nicht gefunden")]
     NotFound,
     #[error("{message}")]
@@ -59,6 +64,17 @@ impl ApiError {
                 StatusCode::FORBIDDEN,
                 "forbidden",
                 "Ihnen fehlt die Berechtigung für diese Aktion.".into(),
+            ),
+            ApiError::CrossSite => (
+                StatusCode::FORBIDDEN,
+                "cross_site_request",
+                "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt."
+                    .into(),
+            ),
+            ApiError::TooManyRequests { message } => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_requests",
+                message.clone(),
             ),
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,

@@ -22,6 +22,7 @@ use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::app::{App, shell};
 use crate::assets::EntryAssets;
+use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
 use crate::db::Db;
 use crate::integrations::content_site::{ContentSiteConfig, MenuService};
@@ -37,6 +38,7 @@ pub struct AppInner {
     pub assets: EntryAssets,
     pub leptos_options: LeptosOptions,
     pub http: reqwest::Client,
+    pub throttle: LoginThrottle,
 }
 
 impl Deref for AppState {
@@ -69,6 +71,18 @@ pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
 }
 
 impl AppState {
+    /// Whether the browser talks to us over https (directly or through a proxy), so that
+    /// cookies are marked Secure.
+    pub fn uses_https(&self, headers: &axum::http::HeaderMap) -> bool {
+        self.config
+            .public_url
+            .as_deref()
+            .is_some_and(|url| url.starts_with("https://"))
+            || headers
+                .get("x-forwarded-proto")
+                .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"))
+    }
+
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
         let http = reqwest::Client::builder()
             .user_agent(concat!("Aktionsportal/", env!("CARGO_PKG_VERSION")))
@@ -92,6 +106,7 @@ impl AppState {
             assets,
             leptos_options,
             http,
+            throttle: LoginThrottle::default(),
         })))
     }
 }
@@ -130,6 +145,7 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             crate::auth::load_current_user,
         ))
+        .layer(axum::middleware::from_fn(crate::auth::csrf::protect))
         // 5xx answers are logged where they arise; the trace line itself is a warning.
         .layer(
             TraceLayer::new_for_http()
@@ -157,6 +173,9 @@ pub async fn serve(
     let addr = listener.local_addr()?;
     let menus = state.menus.clone();
     tokio::spawn(async move { menus.refresh().await });
+    tokio::spawn(crate::auth::session::clean_up_periodically(
+        state.db.clone(),
+    ));
     let app = NormalizePathLayer::trim_trailing_slash().layer(router(state));
     let service =
         axum::ServiceExt::<Request>::into_make_service_with_connect_info::<SocketAddr>(app);

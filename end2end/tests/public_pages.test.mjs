@@ -8,13 +8,16 @@ const pathOf = (url) => new URL(url).pathname;
 
 test('login page shows the prompt and forwards to the login endpoint', () =>
   withPage(async ({ page }) => {
-    const forwarded = page.waitForRequest((req) => pathOf(req.url()) === '/api/auth/login', { timeout: 10_000 });
-    const response = await page.goto('/login', { waitUntil: 'commit' });
+    // The prompt itself, as served (the browser leaves it at once).
+    const response = await page.request.get('/login', { maxRedirects: 0 });
     assert.equal(response.status(), 200);
     const html = await response.text();
     assert.match(html, /Jetzt anmelden/);
     assert.match(html, /Jetzt Partner werden/);
-    await forwarded;
+    // The browser is sent on to the login endpoint without any click.
+    await page.goto('/login');
+    await page.waitForURL('**/api/auth/login');
+    await page.getByLabel('Passwort').waitFor();
   }));
 
 test('unknown paths show the 404 page with a link to the portal', () =>

@@ -1,5 +1,6 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
+pub mod auth;
 pub mod health;
 pub mod static_files;
 
@@ -9,5 +10,7 @@ use crate::error::ApiError;
 use crate::startup::AppState;
 
 pub fn router() -> Router<AppState> {
-    Router::new().fallback(|| async { ApiError::NotFound })
+    Router::new()
+        .merge(auth::router())
+        .fallback(|| async { ApiError::NotFound })
 }

@@ -62,6 +62,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/admin/download/add") view=admin::DownloadAdd/>
                 <Route path=path!("/admin/download/edit/:id") view=admin::DownloadEdit/>
                 <Route path=path!("/login") view=public::Login/>
+                <Route path=path!("/api/auth/login") view=public::LocalLogin/>
                 <Route path=path!("/login-failed") view=public::LoginFailed/>
                 <Route path=path!("/unauthorized") view=public::Unauthorized/>
                 <Route path=path!("/serverDown") view=public::ServerDown/>

@@ -1,8 +1,11 @@
 //! Who is asking: server-side sessions behind an HttpOnly cookie, and the request
 //! extension that carries the signed-in user to pages and calls.
 
+pub mod csrf;
+pub mod local;
 pub mod password;
 pub mod session;
+pub mod throttle;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;

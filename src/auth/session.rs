@@ -87,6 +87,23 @@ pub async fn user_for_token(
     }))
 }
 
+/// Deletes expired and idle sessions every few minutes, for as long as the server runs.
+pub async fn clean_up_periodically(db: Db) {
+    let mut interval = tokio::time::interval(std::time::Duration::from_secs(300));
+    loop {
+        interval.tick().await;
+        let now = Utc::now();
+        match db::sessions::delete_expired(&db, now, now - IDLE_TIMEOUT).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(sessions = n, "expired sessions removed"),
+            Err(err) => tracing::warn!(error = %err, "session clean-up failed"),
+        }
+    }
+}
+
+/// The `Set-Cookie` value that removes the session cookie.
+pub const CLEAR_COOKIE: &str = "ap_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0";
+
 /// The `Set-Cookie` value that stores a session token in the browser.
 pub fn cookie_for(token: &str, secure: bool) -> String {
     let secure = if secure { "; Secure" } else { "" };

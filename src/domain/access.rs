@@ -25,6 +25,17 @@ pub enum GuardOutcome {
 pub const LOGIN_PATH: &str = "/login";
 pub const UNAUTHORIZED_PATH: &str = "/unauthorized";
 
+/// The first page after login: the customer view when the user may see it, else the admin
+/// area; users with neither reach /unauthorized from the customer view.
+pub fn start_page(user: &User) -> &'static str {
+    use super::roles::{ADMIN_AREA, CUSTOMER_VIEW};
+    if !user.satisfies(CUSTOMER_VIEW) && user.satisfies(ADMIN_AREA) {
+        "/admin/contacts"
+    } else {
+        "/user/downloads"
+    }
+}
+
 pub fn guard(access: PageAccess, user: Option<&User>) -> GuardOutcome {
     match (access, user) {
         (PageAccess::Public, _) => GuardOutcome::Allow,
@@ -46,6 +57,16 @@ mod tests {
             email: "erika@example.de".into(),
             roles: roles.iter().map(|r| r.to_string()).collect(),
         }
+    }
+
+    #[test]
+    fn start_page_follows_the_roles() {
+        assert_eq!(start_page(&user(&[PORTAL])), "/user/downloads");
+        assert_eq!(
+            start_page(&user(&["GS-Aktionsportal-BU-Moderator"])),
+            "/user/downloads"
+        );
+        assert_eq!(start_page(&user(&["x"])), "/user/downloads");
     }
 
     #[test]

@@ -122,3 +122,81 @@ pub fn NotFound() -> impl IntoView {
         </Layout>
     }
 }
+
+/// German message for an error code the login form redirects back with.
+fn login_error_message(code: &str, minutes: Option<u64>) -> Option<String> {
+    match code {
+        "zugangsdaten" => Some("Login oder Passwort ist nicht korrekt.".into()),
+        "gesperrt" => Some(format!(
+            "Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuchen Sie es in {} Minuten erneut.",
+            minutes.unwrap_or(15)
+        )),
+        "intern" => {
+            Some("Ein unerwarteter Fehler ist aufgetreten! Bitte versuchen Sie es erneut.".into())
+        }
+        _ => None,
+    }
+}
+
+/// The server login endpoint with local accounts: a plain form that posts back to itself.
+#[component]
+pub fn LocalLogin() -> impl IntoView {
+    no_store();
+    if let Some(user) = crate::app::current_user() {
+        crate::app::redirect_to(crate::domain::access::start_page(&user));
+        return ().into_any();
+    }
+    let query = leptos_router::hooks::use_query_map();
+    let error = query.with_untracked(|q| {
+        let minutes = q.get("minuten").and_then(|m| m.parse().ok());
+        q.get("fehler")
+            .and_then(|code| login_error_message(&code, minutes))
+    });
+    let partner_signup = app_state().config.partner_signup_url.clone();
+    view! {
+        <Layout>
+            <section class="ap-card-page card mx-auto" style="max-width: 26rem">
+                <form class="card-body p-4" method="post" action=LOGIN_URL>
+                    <h1 class="h3 mb-3">"Anmelden"</h1>
+                    {error.map(|message| view! { <div class="alert alert-danger" role="alert">{message}</div> })}
+                    <div class="mb-3">
+                        <label class="form-label" for="login">"Login"</label>
+                        <input class="form-control" id="login" name="login" type="text"
+                            autocomplete="username" required autofocus maxlength="100"/>
+                    </div>
+                    <div class="mb-3">
+                        <label class="form-label" for="password">"Passwort"</label>
+                        <input class="form-control" id="password" name="password" type="password"
+                            autocomplete="current-password" required maxlength="1024"/>
+                    </div>
+                    <button class="btn btn-primary w-100" type="submit">
+                        <i class="bi bi-box-arrow-in-right"></i>" Anmelden"
+                    </button>
+                    <p class="small text-center mt-3 mb-0">
+                        "Noch kein Partner? "<a href=partner_signup rel="noopener">"Jetzt Partner werden"</a>
+                    </p>
+                </form>
+            </section>
+        </Layout>
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::login_error_message;
+
+    #[test]
+    fn login_errors_are_german_and_unknown_codes_show_nothing() {
+        assert_eq!(
+            login_error_message("zugangsdaten", None).unwrap(),
+            "Login oder Passwort ist nicht korrekt."
+        );
+        assert!(
+            login_error_message("gesperrt", Some(7))
+                .unwrap()
+                .contains("in 7 Minuten")
+        );
+        assert!(login_error_message("<script>", None).is_none());
+    }
+}
