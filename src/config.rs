@@ -54,6 +54,26 @@ pub struct Config {
     pub social_instagram_url: Option<String>,
     pub social_youtube_url: Option<String>,
     pub social_linkedin_url: Option<String>,
+    /// OpenID Connect issuer URL (`AP_OIDC_ISSUER`); unset: local accounts sign in.
+    pub oidc_issuer: Option<String>,
+    /// Client id registered at the provider (`AP_OIDC_CLIENT_ID`).
+    pub oidc_client_id: Option<String>,
+    /// Client secret (`AP_OIDC_CLIENT_SECRET`); unset for public clients.
+    pub oidc_client_secret: Option<String>,
+    /// Where the provider sends the browser back (`AP_OIDC_REDIRECT_URL`); default
+    /// `<AP_PUBLIC_URL>/api/auth/callback`.
+    pub oidc_redirect_url: Option<String>,
+    /// Scopes requested, separated by spaces (`AP_OIDC_SCOPES`).
+    pub oidc_scopes: String,
+    /// Claim with the user's directory groups = portal roles; dots address nested claims,
+    /// e.g. `realm_access.roles` (`AP_OIDC_GROUPS_CLAIM`).
+    pub oidc_groups_claim: String,
+    /// Claim with the display name (`AP_OIDC_NAME_CLAIM`).
+    pub oidc_name_claim: String,
+    /// Claim with the email address (`AP_OIDC_EMAIL_CLAIM`).
+    pub oidc_email_claim: String,
+    /// Claim with the customer number (`AP_OIDC_CUSTOMER_NUMBER_CLAIM`).
+    pub oidc_customer_number_claim: String,
     /// Log format: `text` or `json` (`AP_LOG_FORMAT`); the level comes from `RUST_LOG`.
     pub log_format: LogFormat,
 }
@@ -84,6 +104,15 @@ impl Default for Config {
             social_instagram_url: None,
             social_youtube_url: None,
             social_linkedin_url: None,
+            oidc_issuer: None,
+            oidc_client_id: None,
+            oidc_client_secret: None,
+            oidc_redirect_url: None,
+            oidc_scopes: "openid profile email".into(),
+            oidc_groups_claim: "groups".into(),
+            oidc_name_claim: "name".into(),
+            oidc_email_claim: "email".into(),
+            oidc_customer_number_claim: "customer_number".into(),
             log_format: LogFormat::Text,
         }
     }
@@ -154,6 +183,10 @@ impl Config {
             &mut self.social_instagram_url,
             &mut self.social_youtube_url,
             &mut self.social_linkedin_url,
+            &mut self.oidc_issuer,
+            &mut self.oidc_client_id,
+            &mut self.oidc_client_secret,
+            &mut self.oidc_redirect_url,
         ] {
             if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
                 *value = None;
@@ -209,6 +242,23 @@ impl Config {
                 return fail(setting, "muss eine http- oder https-Adresse sein");
             }
         }
+        if self.oidc_issuer.is_some() {
+            if self.oidc_client_id.is_none() {
+                return fail(
+                    "AP_OIDC_CLIENT_ID",
+                    "muss gesetzt sein, wenn AP_OIDC_ISSUER gesetzt ist",
+                );
+            }
+            if self.oidc_redirect_url().is_none() {
+                return fail(
+                    "AP_OIDC_REDIRECT_URL",
+                    "muss gesetzt sein (oder AP_PUBLIC_URL), wenn AP_OIDC_ISSUER gesetzt ist",
+                );
+            }
+            if !self.oidc_scopes.split_whitespace().any(|s| s == "openid") {
+                return fail("AP_OIDC_SCOPES", "muss den Scope openid enthalten");
+            }
+        }
         if self.content_timeout_ms == 0 || self.content_timeout_ms > 60_000 {
             return fail("AP_CONTENT_TIMEOUT_MS", "muss zwischen 1 und 60000 liegen");
         }
@@ -216,6 +266,15 @@ impl Config {
             return fail("AP_CONTENT_CACHE_TTL_SECS", "muss größer als 0 sein");
         }
         Ok(())
+    }
+
+    /// The OIDC redirect URL: configured, or derived from the public URL.
+    pub fn oidc_redirect_url(&self) -> Option<String> {
+        self.oidc_redirect_url.clone().or_else(|| {
+            self.public_url
+                .as_deref()
+                .map(|url| format!("{}/api/auth/callback", url.trim_end_matches('/')))
+        })
     }
 
     /// The SQLite file used when no `DATABASE_URL` is set.

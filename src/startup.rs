@@ -6,7 +6,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{FromRef, Request};
+use axum::extract::{FromRef, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::Redirect;
 use axum::routing::get;
@@ -22,6 +22,7 @@ use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::app::{App, shell};
 use crate::assets::EntryAssets;
+use crate::auth::oidc::{Oidc, OidcSettings};
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
 use crate::db::Db;
@@ -39,6 +40,8 @@ pub struct AppInner {
     pub leptos_options: LeptosOptions,
     pub http: reqwest::Client,
     pub throttle: LoginThrottle,
+    /// The OpenID provider; `None` when local accounts sign in.
+    pub oidc: Option<Oidc>,
 }
 
 impl Deref for AppState {
@@ -99,6 +102,8 @@ impl AppState {
         );
         let assets = EntryAssets::load(&config.assets_dir);
         let leptos_options = leptos_options(&config)?;
+        let oidc =
+            OidcSettings::from_config(&config).map(|settings| Oidc::new(settings, http.clone()));
         Ok(AppState(Arc::new(AppInner {
             config,
             db,
@@ -107,6 +112,7 @@ impl AppState {
             leptos_options,
             http,
             throttle: LoginThrottle::default(),
+            oidc,
         })))
     }
 }
@@ -119,8 +125,19 @@ pub fn router(state: AppState) -> Router {
     let shell_state = state.clone();
     let app_shell = move || shell(shell_state.clone());
     // The route list is collected by rendering the app once, which needs the same context.
-    let (routes, _) =
-        generate_route_list_with_exclusions_and_ssg_and_context(App, None, context.clone());
+    // The login endpoint is routed below: it renders the local form or goes to the provider.
+    let (routes, _) = generate_route_list_with_exclusions_and_ssg_and_context(
+        App,
+        Some(vec![crate::api::auth::LOGIN_PATH.to_string()]),
+        context.clone(),
+    );
+    let ssr = leptos_axum::render_app_to_stream_with_context(context.clone(), app_shell.clone());
+    let login_page = {
+        let ssr = ssr.clone();
+        move |State(state): State<AppState>, request: Request| {
+            crate::api::auth::login_page(state, request, ssr.clone())
+        }
+    };
 
     let assets = Router::new()
         .fallback_service(ServeDir::new(state.config.assets_dir.join("assets")))
@@ -133,6 +150,7 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(|| async { Redirect::to("/user/downloads") }))
         .route("/user", get(|| async { Redirect::to("/user/downloads") }))
         .route("/admin", get(|| async { Redirect::to("/admin/contacts") }))
+        .route(crate::api::auth::LOGIN_PATH, get(login_page))
         .nest("/api", crate::api::router())
         .route("/healthz", get(crate::api::health::healthz))
         .route("/static/{name}", get(crate::api::static_files::serve))

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::island::{Island, props_json};
 use super::{app_state, current_user};
 use crate::domain::branding::logo_for;
-use crate::domain::roles::{ADMIN_ONLY, VIEW_LINKS};
+use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::integrations::content_site::MenuItem;
 
@@ -27,7 +27,7 @@ pub fn Layout(children: Children) -> impl IntoView {
 /// Frame of the admin pages: the admin menu above the page content.
 #[component]
 pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
-    let is_admin = current_user().is_some_and(|u| u.satisfies(ADMIN_ONLY));
+    let is_admin = current_user().is_some_and(|u| Capability::AdminOnly.allows(&u));
     view! {
         <Layout>
             <nav class="ap-admin-menu nav nav-pills mb-4" aria-label="Adminmenü">
@@ -65,7 +65,9 @@ fn Header() -> impl IntoView {
     let user = current_user();
     let props = props_json(&AccountMenuProps {
         user: user.as_ref(),
-        show_view_links: user.as_ref().is_some_and(|u| u.satisfies(VIEW_LINKS)),
+        show_view_links: user
+            .as_ref()
+            .is_some_and(|u| Capability::ViewLinks.allows(u)),
         login_url: LOGIN_URL,
         logout_url: LOGOUT_URL,
     });
@@ -139,7 +141,7 @@ fn menu_list(items: Vec<MenuItem>) -> AnyView {
 fn Footer() -> impl IntoView {
     let state = app_state();
     let config = &state.config;
-    let socials = [
+    let socials: Vec<_> = [
         ("Facebook", "bi-facebook", &config.social_facebook_url),
         ("Instagram", "bi-instagram", &config.social_instagram_url),
         ("YouTube", "bi-youtube", &config.social_youtube_url),
@@ -147,14 +149,26 @@ fn Footer() -> impl IntoView {
     ]
     .into_iter()
     .filter_map(|(name, icon, url)| url.clone().map(|url| (name, icon, url)))
-    .map(|(name, icon, url)| {
+    .collect();
+    // Without configured links the column is left out rather than shown empty.
+    let socials = (!socials.is_empty()).then(|| {
+        let links = socials
+            .into_iter()
+            .map(|(name, icon, url)| {
+                view! {
+                    <a class="ap-social me-3" href=url title=name aria-label=name rel="noopener">
+                        <i class=format!("bi {icon}")></i>
+                    </a>
+                }
+            })
+            .collect_view();
         view! {
-            <a class="ap-social me-3" href=url title=name aria-label=name rel="noopener">
-                <i class=format!("bi {icon}")></i>
-            </a>
+            <div class="col-sm-6 col-lg-3">
+                <h2 class="h6">"Folgen Sie uns"</h2>
+                <div class="ap-socials fs-4">{links}</div>
+            </div>
         }
-    })
-    .collect_view();
+    });
     let footer_menu = state
         .menus
         .footer_menu()
@@ -170,10 +184,7 @@ fn Footer() -> impl IntoView {
         <footer class="ap-footer mt-5">
             <div class="container py-4">
                 <div class="row g-4">
-                    <div class="col-sm-6 col-lg-3">
-                        <h2 class="h6">"Folgen Sie uns"</h2>
-                        <div class="ap-socials fs-4">{socials}</div>
-                    </div>
+                    {socials}
                     <div class="col-sm-6 col-lg-3">
                         <h2 class="h6">"Service"</h2>
                         <ul class="list-unstyled">

@@ -3,7 +3,9 @@
 
 pub mod csrf;
 pub mod local;
+pub mod oidc;
 pub mod password;
+pub mod require;
 pub mod session;
 pub mod throttle;
 

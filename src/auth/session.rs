@@ -87,7 +87,7 @@ pub async fn user_for_token(
     }))
 }
 
-/// Deletes expired and idle sessions every few minutes, for as long as the server runs.
+/// Deletes expired and idle sessions (and abandoned OpenID logins) every few minutes, for as long as the server runs.
 pub async fn clean_up_periodically(db: Db) {
     let mut interval = tokio::time::interval(std::time::Duration::from_secs(300));
     loop {
@@ -97,6 +97,10 @@ pub async fn clean_up_periodically(db: Db) {
             Ok(0) => {}
             Ok(n) => tracing::info!(sessions = n, "expired sessions removed"),
             Err(err) => tracing::warn!(error = %err, "session clean-up failed"),
+        }
+        let abandoned = now - crate::auth::oidc::LOGIN_TIMEOUT;
+        if let Err(err) = db::oidc_logins::delete_older_than(&db, abandoned).await {
+            tracing::warn!(error = %err, "clean-up of abandoned logins failed");
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod contacts;
 pub mod downloads;
 pub mod folders;
 pub mod lists;
+pub mod oidc_logins;
 pub mod providers;
 pub mod sessions;
 pub mod tags;

@@ -1,6 +1,6 @@
 //! Route guard of spec §2: who may open which page.
 
-use super::roles::RoleRule;
+use super::permissions::Capability;
 use super::user::User;
 
 /// What a page requires.
@@ -8,8 +8,8 @@ use super::user::User;
 pub enum PageAccess {
     /// Anyone, signed in or not (login, login failed, double opt-in, error pages).
     Public,
-    /// A signed-in user who satisfies the rule.
-    Roles(RoleRule),
+    /// A signed-in user with the capability.
+    Requires(Capability),
 }
 
 /// What the guard decides for one request.
@@ -28,8 +28,7 @@ pub const UNAUTHORIZED_PATH: &str = "/unauthorized";
 /// The first page after login: the customer view when the user may see it, else the admin
 /// area; users with neither reach /unauthorized from the customer view.
 pub fn start_page(user: &User) -> &'static str {
-    use super::roles::{ADMIN_AREA, CUSTOMER_VIEW};
-    if !user.satisfies(CUSTOMER_VIEW) && user.satisfies(ADMIN_AREA) {
+    if !Capability::CustomerDownloads.allows(user) && Capability::AdminArea.allows(user) {
         "/admin/contacts"
     } else {
         "/user/downloads"
@@ -39,16 +38,20 @@ pub fn start_page(user: &User) -> &'static str {
 pub fn guard(access: PageAccess, user: Option<&User>) -> GuardOutcome {
     match (access, user) {
         (PageAccess::Public, _) => GuardOutcome::Allow,
-        (PageAccess::Roles(_), None) => GuardOutcome::Login,
-        (PageAccess::Roles(rule), Some(user)) if user.satisfies(rule) => GuardOutcome::Allow,
-        (PageAccess::Roles(_), Some(_)) => GuardOutcome::Unauthorized,
+        (PageAccess::Requires(_), None) => GuardOutcome::Login,
+        (PageAccess::Requires(capability), Some(user)) if capability.allows(user) => {
+            GuardOutcome::Allow
+        }
+        (PageAccess::Requires(_), Some(_)) => GuardOutcome::Unauthorized,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::roles::{ADMIN_AREA, BU_DOI, CONTACT_EDIT, PORTAL};
+    use crate::domain::roles::{BU_DOI, PORTAL};
+    const ADMIN_AREA: PageAccess = PageAccess::Requires(Capability::AdminArea);
+    const CONTACT_EDIT: PageAccess = PageAccess::Requires(Capability::ContactEdit);
 
     fn user(roles: &[&str]) -> User {
         User {
@@ -76,25 +79,16 @@ mod tests {
 
     #[test]
     fn no_user_goes_to_login() {
-        assert_eq!(
-            guard(PageAccess::Roles(ADMIN_AREA), None),
-            GuardOutcome::Login
-        );
+        assert_eq!(guard(ADMIN_AREA, None), GuardOutcome::Login);
     }
 
     #[test]
     fn missing_role_goes_to_unauthorized() {
         let doi = user(&[BU_DOI]);
+        assert_eq!(guard(ADMIN_AREA, Some(&doi)), GuardOutcome::Unauthorized);
+        assert_eq!(guard(CONTACT_EDIT, Some(&doi)), GuardOutcome::Allow);
         assert_eq!(
-            guard(PageAccess::Roles(ADMIN_AREA), Some(&doi)),
-            GuardOutcome::Unauthorized
-        );
-        assert_eq!(
-            guard(PageAccess::Roles(CONTACT_EDIT), Some(&doi)),
-            GuardOutcome::Allow
-        );
-        assert_eq!(
-            guard(PageAccess::Roles(CONTACT_EDIT), Some(&user(&[PORTAL]))),
+            guard(CONTACT_EDIT, Some(&user(&[PORTAL]))),
             GuardOutcome::Unauthorized
         );
     }

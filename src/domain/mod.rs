@@ -3,5 +3,6 @@
 
 pub mod access;
 pub mod branding;
+pub mod permissions;
 pub mod roles;
 pub mod user;

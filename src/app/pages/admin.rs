@@ -8,7 +8,7 @@ use crate::app::admit;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::AdminLayout;
 use crate::domain::access::PageAccess;
-use crate::domain::roles::{ADMIN_AREA, CONTACT_EDIT};
+use crate::domain::permissions::Capability;
 
 /// An admin page frame: guard, admin menu, title and the island placeholder.
 #[component]
@@ -38,33 +38,33 @@ fn param(name: &'static str) -> String {
 
 #[component]
 pub fn Contacts() -> impl IntoView {
-    view! { <AdminFrame title="Händler" access=PageAccess::Roles(ADMIN_AREA)/> }
+    view! { <AdminFrame title="Händler" access=PageAccess::Requires(Capability::AdminArea)/> }
 }
 
 #[component]
 pub fn ContactEdit() -> impl IntoView {
     let subtitle = format!("Kundennummer: {}", param("customer_number"));
-    view! { <AdminFrame title="Kontakte bearbeiten" access=PageAccess::Roles(CONTACT_EDIT) subtitle=subtitle/> }
+    view! { <AdminFrame title="Kontakte bearbeiten" access=PageAccess::Requires(Capability::ContactEdit) subtitle=subtitle/> }
 }
 
 #[component]
 pub fn Provider() -> impl IntoView {
     let subtitle = format!("Anbieter-ID: {}", param("id"));
-    view! { <AdminFrame title="Kriterien" access=PageAccess::Roles(ADMIN_AREA) subtitle=subtitle/> }
+    view! { <AdminFrame title="Kriterien" access=PageAccess::Requires(Capability::AdminArea) subtitle=subtitle/> }
 }
 
 #[component]
 pub fn Downloads() -> impl IntoView {
-    view! { <AdminFrame title="Downloads" access=PageAccess::Roles(ADMIN_AREA)/> }
+    view! { <AdminFrame title="Downloads" access=PageAccess::Requires(Capability::AdminArea)/> }
 }
 
 #[component]
 pub fn DownloadAdd() -> impl IntoView {
-    view! { <AdminFrame title="Download anlegen" access=PageAccess::Roles(ADMIN_AREA)/> }
+    view! { <AdminFrame title="Download anlegen" access=PageAccess::Requires(Capability::AdminArea)/> }
 }
 
 #[component]
 pub fn DownloadEdit() -> impl IntoView {
     let subtitle = format!("Download-ID: {}", param("id"));
-    view! { <AdminFrame title="Download bearbeiten" access=PageAccess::Roles(ADMIN_AREA) subtitle=subtitle/> }
+    view! { <AdminFrame title="Download bearbeiten" access=PageAccess::Requires(Capability::AdminArea) subtitle=subtitle/> }
 }

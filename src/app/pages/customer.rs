@@ -7,11 +7,11 @@ use crate::app::admit;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::Layout;
 use crate::domain::access::PageAccess;
-use crate::domain::roles::CUSTOMER_VIEW;
+use crate::domain::permissions::Capability;
 
 #[component]
 pub fn Downloads() -> impl IntoView {
-    if !admit(PageAccess::Roles(CUSTOMER_VIEW)) {
+    if !admit(PageAccess::Requires(Capability::CustomerDownloads)) {
         return ().into_any();
     }
     view! {

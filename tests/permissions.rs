@@ -1,0 +1,135 @@
+//! Every role against every page and API call that exists, with the expected answer
+//! (spec §6). Later issues add their rows here.
+
+mod common;
+
+use aktionsportal::domain::roles::{ADMIN, BU_DOI, BU_MODERATOR, DEVELOPER, PORTAL, PROVISION};
+use common::spawn_app;
+
+/// A provider role as spec §6 describes them (free text in `allowedRoles`).
+const PROVIDER_ROLE: &str = "GS-Aktionsportal-BU-Glasfaser";
+
+#[derive(Clone, Copy)]
+enum Who {
+    Anonymous,
+    Roles(&'static [&'static str]),
+}
+
+const WHO: [Who; 8] = [
+    Who::Anonymous,
+    Who::Roles(&[ADMIN]),
+    Who::Roles(&[BU_MODERATOR]),
+    Who::Roles(&[BU_DOI]),
+    Who::Roles(&[PORTAL]),
+    Who::Roles(&[PROVISION]),
+    Who::Roles(&[DEVELOPER]),
+    Who::Roles(&[PROVIDER_ROLE]),
+];
+
+/// Expected status for each entry of `WHO`, in order:
+/// anonymous, admin, moderator, DOI, portal, provision, developer, provider role.
+struct Row {
+    method: &'static str,
+    path: &'static str,
+    expect: [u16; 8],
+}
+
+const ROWS: &[Row] = &[
+    // Pages: 302 is the guard's redirect (to /login without a session, else /unauthorized).
+    Row {
+        method: "GET",
+        path: "/user/downloads",
+        expect: [302, 200, 200, 302, 200, 200, 302, 302],
+    },
+    Row {
+        method: "GET",
+        path: "/admin/contacts",
+        expect: [302, 200, 200, 302, 302, 302, 302, 302],
+    },
+    Row {
+        method: "GET",
+        path: "/admin/contact/edit/100001",
+        expect: [302, 200, 200, 200, 302, 302, 302, 302],
+    },
+    Row {
+        method: "GET",
+        path: "/admin/provider/1",
+        expect: [302, 200, 200, 302, 302, 302, 302, 302],
+    },
+    Row {
+        method: "GET",
+        path: "/admin/downloads",
+        expect: [302, 200, 200, 302, 302, 302, 302, 302],
+    },
+    Row {
+        method: "GET",
+        path: "/admin/download/add",
+        expect: [302, 200, 200, 302, 302, 302, 302, 302],
+    },
+    Row {
+        method: "GET",
+        path: "/admin/download/edit/1",
+        expect: [302, 200, 200, 302, 302, 302, 302, 302],
+    },
+    Row {
+        method: "GET",
+        path: "/user/verify-double-opt-in/abc",
+        expect: [200; 8],
+    },
+    Row {
+        method: "GET",
+        path: "/login-failed",
+        expect: [200; 8],
+    },
+    Row {
+        method: "GET",
+        path: "/unauthorized",
+        expect: [200; 8],
+    },
+    // API calls.
+    Row {
+        method: "GET",
+        path: "/api/auth/responseUserData",
+        expect: [401, 200, 200, 200, 200, 200, 200, 200],
+    },
+    Row {
+        method: "GET",
+        path: "/api/login/user",
+        expect: [401, 200, 200, 200, 200, 200, 200, 200],
+    },
+];
+
+#[tokio::test]
+async fn every_role_gets_the_expected_answer_everywhere() {
+    let app = spawn_app().await;
+    let mut tokens = Vec::new();
+    for who in WHO {
+        tokens.push(match who {
+            Who::Anonymous => None,
+            Who::Roles(roles) => Some(app.session_with_roles(roles).await),
+        });
+    }
+    let mut wrong = Vec::new();
+    for row in ROWS {
+        for (i, token) in tokens.iter().enumerate() {
+            let mut request = app
+                .client
+                .request(row.method.parse().unwrap(), app.url(row.path));
+            if let Some(token) = token {
+                request = request.header("cookie", format!("ap_session={token}"));
+            }
+            let status = request.send().await.unwrap().status().as_u16();
+            if status != row.expect[i] {
+                let who = match WHO[i] {
+                    Who::Anonymous => "anonym".to_string(),
+                    Who::Roles(roles) => roles.join("+"),
+                };
+                wrong.push(format!(
+                    "{} {} as {who}: {status}, expected {}",
+                    row.method, row.path, row.expect[i]
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
