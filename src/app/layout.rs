@@ -90,6 +90,7 @@ fn Header() -> impl IntoView {
             </div>
         </header>
     }
+    .into_any()
 }
 
 /// The my-account area without JavaScript: the profile, or a login link.
@@ -168,6 +169,7 @@ fn Footer() -> impl IntoView {
                 <div class="ap-socials fs-4">{links}</div>
             </div>
         }
+        .into_any()
     });
     let footer_menu = state
         .menus
@@ -211,4 +213,5 @@ fn Footer() -> impl IntoView {
             </div>
         </footer>
     }
+    .into_any()
 }
