@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 [ -f islands/dist/.vite/manifest.json ] || (cd islands && npm run build)
 cargo build --locked
-bin=target/debug/aktionsportal
+bin="${CARGO_TARGET_DIR:-target}/debug/aktionsportal"
 
 data=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')

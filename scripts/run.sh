@@ -10,7 +10,7 @@ echo "==> Islands (npm) installieren und bauen"
 echo "==> Server bauen (cargo, release)"
 cargo build --release --locked
 
-bin=target/release/aktionsportal
+bin="${CARGO_TARGET_DIR:-target}/release/aktionsportal"
 echo "==> Datenbank migrieren und Demo-Daten anlegen"
 "$bin" migrate
 "$bin" seed-demo
