@@ -1,1 +1,2 @@
+pub mod brevo;
 pub mod content_site;

@@ -3,6 +3,8 @@
 //! redirects, so tests see exactly what a browser is told.
 #![allow(dead_code)]
 
+pub mod fake_brevo;
+
 use std::net::SocketAddr;
 
 use aktionsportal::config::Config;
