@@ -54,6 +54,11 @@ pub struct Config {
     pub social_instagram_url: Option<String>,
     pub social_youtube_url: Option<String>,
     pub social_linkedin_url: Option<String>,
+    /// Brevo API key (`AP_BREVO_API_KEY`); unset: local mode, folders and lists live only in
+    /// the portal's database.
+    pub brevo_api_key: Option<String>,
+    /// Brevo API base URL (`AP_BREVO_BASE_URL`).
+    pub brevo_base_url: String,
     /// OpenID Connect issuer URL (`AP_OIDC_ISSUER`); unset: local accounts sign in.
     pub oidc_issuer: Option<String>,
     /// Client id registered at the provider (`AP_OIDC_CLIENT_ID`).
@@ -104,6 +109,8 @@ impl Default for Config {
             social_instagram_url: None,
             social_youtube_url: None,
             social_linkedin_url: None,
+            brevo_api_key: None,
+            brevo_base_url: "https://api.brevo.com/v3".into(),
             oidc_issuer: None,
             oidc_client_id: None,
             oidc_client_secret: None,
@@ -183,6 +190,7 @@ impl Config {
             &mut self.social_instagram_url,
             &mut self.social_youtube_url,
             &mut self.social_linkedin_url,
+            &mut self.brevo_api_key,
             &mut self.oidc_issuer,
             &mut self.oidc_client_id,
             &mut self.oidc_client_secret,

@@ -22,7 +22,10 @@ pub enum ApiError {
     #[error("{message}")]
     Validation { message: String },
     #[error("{message}")]
-    Conflict { message: String },
+    Conflict { code: &'static str, message: String },
+    /// The marketing service refused or could not be reached; nothing was changed.
+    #[error("{message}")]
+    Upstream { message: String },
     #[error("{message}")]
     PayloadTooLarge { message: String },
     #[error("{message}")]
@@ -49,6 +52,7 @@ impl ApiError {
 
     pub fn conflict(message: impl Into<String>) -> Self {
         ApiError::Conflict {
+            code: "conflict",
             message: message.into(),
         }
     }
@@ -84,7 +88,12 @@ impl ApiError {
             ApiError::Validation { message } => {
                 (StatusCode::BAD_REQUEST, "validation_error", message.clone())
             }
-            ApiError::Conflict { message } => (StatusCode::CONFLICT, "conflict", message.clone()),
+            ApiError::Conflict { code, message } => (StatusCode::CONFLICT, code, message.clone()),
+            ApiError::Upstream { message } => (
+                StatusCode::BAD_GATEWAY,
+                "marketing_service_error",
+                message.clone(),
+            ),
             ApiError::PayloadTooLarge { message } => (
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "payload_too_large",
@@ -106,6 +115,25 @@ impl ApiError {
                 "internal_error",
                 "Ein unerwarteter Fehler ist aufgetreten!".into(),
             ),
+        }
+    }
+}
+
+impl From<crate::services::error::ServiceError> for ApiError {
+    fn from(err: crate::services::error::ServiceError) -> Self {
+        use crate::services::error::ServiceError;
+        match err {
+            ServiceError::NotFound => ApiError::NotFound,
+            ServiceError::Forbidden => ApiError::Forbidden,
+            ServiceError::Invalid(message) => ApiError::Validation { message },
+            ServiceError::Conflict { code, message } => ApiError::Conflict { code, message },
+            ServiceError::Marketing(err) => {
+                tracing::warn!(error = %err, "marketing service call failed");
+                ApiError::Upstream {
+                    message: err.user_message(),
+                }
+            }
+            ServiceError::Internal(err) => ApiError::Internal(err),
         }
     }
 }

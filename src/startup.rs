@@ -26,7 +26,10 @@ use crate::auth::oidc::{Oidc, OidcSettings};
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
 use crate::db::Db;
+use crate::integrations::brevo::{BrevoClient, BrevoConfig};
 use crate::integrations::content_site::{ContentSiteConfig, MenuService};
+use crate::services::marketing::Marketing;
+use crate::storage::FileStore;
 
 /// Everything a request handler or page needs; cheap to clone.
 #[derive(Clone)]
@@ -42,6 +45,10 @@ pub struct AppInner {
     pub throttle: LoginThrottle,
     /// The OpenID provider; `None` when local accounts sign in.
     pub oidc: Option<Oidc>,
+    /// Brevo, or local mode without an API key.
+    pub marketing: Marketing,
+    /// Uploaded files under the data folder.
+    pub files: FileStore,
 }
 
 impl Deref for AppState {
@@ -104,6 +111,18 @@ impl AppState {
         let leptos_options = leptos_options(&config)?;
         let oidc =
             OidcSettings::from_config(&config).map(|settings| Oidc::new(settings, http.clone()));
+        let marketing = match &config.brevo_api_key {
+            Some(key) => Marketing::Brevo(BrevoClient::new(
+                BrevoConfig {
+                    base_url: config.brevo_base_url.clone(),
+                    api_key: key.clone(),
+                    ..BrevoConfig::default()
+                },
+                http.clone(),
+            )),
+            None => Marketing::Local,
+        };
+        let files = FileStore::new(config.files_dir())?;
         Ok(AppState(Arc::new(AppInner {
             config,
             db,
@@ -113,6 +132,8 @@ impl AppState {
             http,
             throttle: LoginThrottle::default(),
             oidc,
+            marketing,
+            files,
         })))
     }
 }
@@ -154,6 +175,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", crate::api::router())
         .route("/healthz", get(crate::api::health::healthz))
         .route("/static/{name}", get(crate::api::static_files::serve))
+        .route("/files/{id}/{name}", get(crate::api::files::serve))
         .nest_service("/assets", assets)
         .leptos_routes_with_context(&state, routes, context.clone(), app_shell.clone())
         .fallback(leptos_axum::render_app_to_stream_with_context(

@@ -36,6 +36,7 @@ struct Row {
 
 const ROWS: &[Row] = &[
     // Pages: 302 is the guard's redirect (to /login without a session, else /unauthorized).
+    // Provider 1 belongs to PROVIDER_ROLE, which the moderator lacks.
     Row {
         method: "GET",
         path: "/user/downloads",
@@ -54,7 +55,7 @@ const ROWS: &[Row] = &[
     Row {
         method: "GET",
         path: "/admin/provider/1",
-        expect: [302, 200, 200, 302, 302, 302, 302, 302],
+        expect: [302, 200, 302, 302, 302, 302, 302, 302],
     },
     Row {
         method: "GET",
@@ -102,6 +103,31 @@ const ROWS: &[Row] = &[
 #[tokio::test]
 async fn every_role_gets_the_expected_answer_everywhere() {
     let app = spawn_app().await;
+    let provider = aktionsportal::db::providers::create(
+        &app.test_db.db,
+        &aktionsportal::db::providers::NewProvider {
+            name: "Glasfaser Süd".into(),
+            allowed_roles: vec![PROVIDER_ROLE.into()],
+            brevo_active_folder_id: None,
+            brevo_inactive_folder_id: None,
+            upload_id: None,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(provider.id, 1);
+    let list = aktionsportal::db::lists::create(
+        &app.test_db.db,
+        &aktionsportal::db::lists::NewList {
+            provider_id: 1,
+            name: "Flyer Herbst".into(),
+            brevo_list_id: None,
+            active: true,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(list.id, 1);
     let mut tokens = Vec::new();
     for who in WHO {
         tokens.push(match who {

@@ -1,8 +1,14 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
 pub mod auth;
+pub mod extract;
+pub mod files;
 pub mod health;
+pub mod lists;
+pub mod marketing;
+pub mod providers;
 pub mod static_files;
+pub mod uploads;
 
 use axum::Router;
 
@@ -12,5 +18,9 @@ use crate::startup::AppState;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(auth::router())
+        .merge(providers::router())
+        .merge(lists::router())
+        .merge(marketing::router())
+        .merge(uploads::router())
         .fallback(|| async { ApiError::NotFound })
 }

@@ -24,24 +24,73 @@ pub fn Layout(children: Children) -> impl IntoView {
     }
 }
 
-/// Frame of the admin pages: the admin menu above the page content.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AdminMenuProps {
+    providers: Vec<ProviderLink>,
+    is_admin: bool,
+    current_path: String,
+}
+
+#[derive(Serialize)]
+struct ProviderLink {
+    id: i64,
+    name: String,
+}
+
+/// Frame of the admin pages: the admin menu (with the providers the user may see) above the
+/// page content.
 #[component]
 pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
-    let is_admin = current_user().is_some_and(|u| Capability::AdminOnly.allows(&u));
+    let state = app_state();
+    let user = current_user();
+    let is_admin = user
+        .as_ref()
+        .is_some_and(|u| Capability::AdminOnly.allows(u));
+    let current_path = use_context::<axum::http::request::Parts>()
+        .map(|parts| parts.uri.path().to_string())
+        .unwrap_or_default();
+    let menu = Suspend::new(async move {
+        let providers = match &user {
+            Some(user) => crate::services::providers::visible(&state.db, user)
+                .await
+                .unwrap_or_else(|err| {
+                    tracing::error!(error = %err, "providers for the admin menu");
+                    Vec::new()
+                }),
+            None => Vec::new(),
+        };
+        let links: Vec<ProviderLink> = providers
+            .into_iter()
+            .map(|p| ProviderLink {
+                id: p.id,
+                name: p.name,
+            })
+            .collect();
+        let fallback_links = links
+            .iter()
+            .map(|p| view! { <a class="nav-link" href=format!("/admin/provider/{}", p.id)>{p.name.clone()}</a> })
+            .collect_view();
+        let props = props_json(&AdminMenuProps {
+            providers: links,
+            is_admin,
+            current_path,
+        });
+        view! {
+            <Island name="AdminMenu" props=props class="mb-4">
+                <nav class="ap-admin-menu nav nav-pills" aria-label="Adminmenü">
+                    <a class="nav-link" href="/admin/contacts"><i class="bi bi-people"></i>" Händler"</a>
+                    {fallback_links}
+                    {is_admin.then(|| view! { <span class="nav-link">"Neuer Anbieter"</span> })}
+                    <a class="nav-link" href="/admin/downloads"><i class="bi bi-download"></i>" Downloads"</a>
+                </nav>
+            </Island>
+        }
+        .into_any()
+    });
     view! {
         <Layout>
-            <nav class="ap-admin-menu nav nav-pills mb-4" aria-label="Adminmenü">
-                <a class="nav-link" href="/admin/contacts"><i class="bi bi-people"></i>" Händler"</a>
-                <span class="nav-link disabled" aria-disabled="true">
-                    <i class="bi bi-building"></i>" Anbieter"
-                </span>
-                {is_admin.then(|| view! {
-                    <span class="nav-link disabled" aria-disabled="true">
-                        <i class="bi bi-plus-circle"></i>" Neuer Anbieter"
-                    </span>
-                })}
-                <a class="nav-link" href="/admin/downloads"><i class="bi bi-download"></i>" Downloads"</a>
-            </nav>
+            <Suspense fallback=|| ()>{menu}</Suspense>
             <h1 class="h3 mb-3">{title}</h1>
             {children()}
         </Layout>

@@ -9,7 +9,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::path;
+use leptos_router::{SsrMode, path};
 
 use crate::domain::access::{GuardOutcome, LOGIN_PATH, PageAccess, UNAUTHORIZED_PATH, guard};
 use crate::domain::user::{CurrentUser, User};
@@ -52,15 +52,16 @@ pub fn App() -> impl IntoView {
     view! {
         <Title text=title/>
         <Router>
+            // Admin pages load their data before the first byte is sent (no streaming script).
             <Routes fallback=public::NotFound>
                 <Route path=path!("/user/downloads") view=customer::Downloads/>
                 <Route path=path!("/user/verify-double-opt-in/:contact_id") view=customer::VerifyDoubleOptIn/>
-                <Route path=path!("/admin/contacts") view=admin::Contacts/>
-                <Route path=path!("/admin/contact/edit/:customer_number") view=admin::ContactEdit/>
-                <Route path=path!("/admin/provider/:id") view=admin::Provider/>
-                <Route path=path!("/admin/downloads") view=admin::Downloads/>
-                <Route path=path!("/admin/download/add") view=admin::DownloadAdd/>
-                <Route path=path!("/admin/download/edit/:id") view=admin::DownloadEdit/>
+                <Route path=path!("/admin/contacts") view=admin::Contacts ssr=SsrMode::Async/>
+                <Route path=path!("/admin/contact/edit/:customer_number") view=admin::ContactEdit ssr=SsrMode::Async/>
+                <Route path=path!("/admin/provider/:id") view=admin::Provider ssr=SsrMode::Async/>
+                <Route path=path!("/admin/downloads") view=admin::Downloads ssr=SsrMode::Async/>
+                <Route path=path!("/admin/download/add") view=admin::DownloadAdd ssr=SsrMode::Async/>
+                <Route path=path!("/admin/download/edit/:id") view=admin::DownloadEdit ssr=SsrMode::Async/>
                 <Route path=path!("/login") view=public::Login/>
                 <Route path=path!("/api/auth/login") view=public::LocalLogin/>
                 <Route path=path!("/login-failed") view=public::LoginFailed/>

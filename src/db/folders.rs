@@ -101,6 +101,36 @@ pub async fn list(db: &Db, limit: i64, offset: i64) -> Result<(Vec<Folder>, i64)
     })
 }
 
+/// Records a marketing-service folder under its own id, or renames the record.
+pub async fn upsert(db: &Db, id: i64, name: &str) -> Result<(), sqlx::Error> {
+    let now = now();
+    let renamed = db_run!(db, pool => {
+        sqlx::query("update marketing_folders set name = $2, updated_at = $3 where id = $1")
+            .bind(id)
+            .bind(name)
+            .bind(now)
+            .execute(pool)
+            .await?
+            .rows_affected()
+    });
+    if renamed == 0 {
+        create_with_id(db, id, name).await?;
+    }
+    Ok(())
+}
+
+/// Deletes a folder record; false when it did not exist.
+pub async fn delete(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
+    let done = db_run!(db, pool => {
+        sqlx::query("delete from marketing_folders where id = $1")
+            .bind(id)
+            .execute(pool)
+            .await?
+            .rows_affected()
+    });
+    Ok(done > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -187,3 +187,280 @@ mod tests {
         assert!(get(&t.db, a.id).await.unwrap().is_none());
     }
 }
+
+/// The list columns with the subscriber and blocked counts computed from the contacts
+/// assigned to the list (`l` is the list), so they are always current.
+macro_rules! live_list_columns {
+    () => {
+        "l.id, l.provider_id, l.brevo_list_id, l.name, l.active, \
+         (select count(*) from contact_lists cl join contacts c on c.id = cl.contact_id \
+          where cl.list_id = l.id and c.email_blacklisted = false) as total_subscribers, \
+         (select count(*) from contact_lists cl join contacts c on c.id = cl.contact_id \
+          where cl.list_id = l.id and c.email_blacklisted = true) as total_blocked, \
+         l.deactivated_at, l.reactivated_at, l.created_at, l.updated_at"
+    };
+}
+
+/// Which lists of a provider a page shows.
+#[derive(Clone, Debug, Default)]
+pub struct ListFilter {
+    pub active: bool,
+    pub inactive: bool,
+    /// Part of the name, any letter case.
+    pub search: Option<String>,
+    /// Newest first (the default) or oldest first.
+    pub ascending: bool,
+}
+
+/// `%term%` for `like … escape '\'`, lower-cased, with the wildcards of the term escaped.
+pub(crate) fn like_pattern(term: &str) -> String {
+    let escaped = term
+        .to_lowercase()
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
+/// One page of a provider's lists with live counts, and how many match in all.
+/// Neither status selected means both (spec §4).
+pub async fn page_of_provider(
+    db: &Db,
+    provider_id: i64,
+    filter: &ListFilter,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<List>, i64), sqlx::Error> {
+    let (active, inactive) = if filter.active || filter.inactive {
+        (filter.active, filter.inactive)
+    } else {
+        (true, true)
+    };
+    let search = filter.search.as_deref().map(str::trim).unwrap_or("");
+    let pattern = like_pattern(search);
+    const WHERE: &str = "where l.provider_id = $1 and (($2 and l.active) or ($3 and not l.active)) \
+                         and ($4 = '' or lower(l.name) like $5 escape '\\')";
+    let order = if filter.ascending { "asc" } else { "desc" };
+    let select = format!(
+        "select {} from lists l {WHERE} order by l.id {order} limit $6 offset $7",
+        live_list_columns!()
+    );
+    let count = format!("select count(*) from lists l {WHERE}");
+    db_run!(db, pool => {
+        let rows = sqlx::query_as::<_, List>(&select)
+            .bind(provider_id)
+            .bind(active)
+            .bind(inactive)
+            .bind(search)
+            .bind(&pattern)
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(pool)
+            .await?;
+        let total: i64 = sqlx::query_scalar(&count)
+            .bind(provider_id)
+            .bind(active)
+            .bind(inactive)
+            .bind(search)
+            .bind(&pattern)
+            .fetch_one(pool)
+            .await?;
+        Ok((rows, total))
+    })
+}
+
+/// One list with live counts.
+pub async fn get_live(db: &Db, id: i64) -> Result<Option<List>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, List>(concat!("select ", live_list_columns!(), " from lists l where l.id = $1"))
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+    })
+}
+
+/// The list mirrored from a marketing-service list, if any.
+pub async fn find_by_brevo_id(db: &Db, brevo_list_id: i64) -> Result<Option<List>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, List>(concat!("select ", list_columns!(), " from lists where brevo_list_id = $1"))
+            .bind(brevo_list_id)
+            .fetch_optional(pool)
+            .await
+    })
+}
+
+/// Renames a list; false when it does not exist.
+pub async fn rename(db: &Db, id: i64, name: &str) -> Result<bool, sqlx::Error> {
+    let now = now();
+    let done = db_run!(db, pool => {
+        sqlx::query("update lists set name = $2, updated_at = $3 where id = $1")
+            .bind(id)
+            .bind(name)
+            .bind(now)
+            .execute(pool)
+            .await?
+            .rows_affected()
+    });
+    Ok(done > 0)
+}
+
+/// Activates or deactivates a list, stamping `reactivated_at` or `deactivated_at`.
+pub async fn set_active(db: &Db, id: i64, active: bool) -> Result<bool, sqlx::Error> {
+    let now = now();
+    let done = db_run!(db, pool => {
+        sqlx::query(
+            "update lists set active = $2, updated_at = $3, \
+             deactivated_at = case when $2 then deactivated_at else $3 end, \
+             reactivated_at = case when $2 then $3 else reactivated_at end \
+             where id = $1",
+        )
+        .bind(id)
+        .bind(active)
+        .bind(now)
+        .execute(pool)
+        .await?
+        .rows_affected()
+    });
+    Ok(done > 0)
+}
+
+/// Brings a mirrored list's name and status in line with the marketing service (no stamps
+/// change when nothing did).
+pub async fn update_from_marketing(
+    db: &Db,
+    id: i64,
+    name: &str,
+    active: bool,
+) -> Result<(), sqlx::Error> {
+    let now = now();
+    db_run!(db, pool => {
+        sqlx::query(
+            "update lists set name = $2, active = $3, updated_at = $4, \
+             deactivated_at = case when active and not $3 then $4 else deactivated_at end, \
+             reactivated_at = case when not active and $3 then $4 else reactivated_at end \
+             where id = $1 and (name <> $2 or active <> $3)",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(active)
+        .bind(now)
+        .execute(pool)
+        .await
+        .map(|_| ())
+    })
+}
+
+#[cfg(test)]
+mod paging_tests {
+    use super::*;
+    use crate::db::providers::{self, NewProvider};
+    use crate::test_support::TestDb;
+
+    async fn provider_with_lists(db: &Db) -> i64 {
+        let provider = providers::create(
+            db,
+            &NewProvider {
+                name: "Glasfaser Süd".into(),
+                allowed_roles: vec!["GS-Aktionsportal-BU-Glasfaser".into()],
+                brevo_active_folder_id: None,
+                brevo_inactive_folder_id: None,
+                upload_id: None,
+            },
+        )
+        .await
+        .unwrap();
+        for (name, active) in [
+            ("Flyer Herbst", true),
+            ("Plakat_100%", true),
+            ("Altaktion Sommer", false),
+        ] {
+            create(
+                db,
+                &NewList {
+                    provider_id: provider.id,
+                    name: name.into(),
+                    brevo_list_id: None,
+                    active,
+                },
+            )
+            .await
+            .unwrap();
+        }
+        provider.id
+    }
+
+    #[tokio::test]
+    async fn pages_filter_by_status_and_search() {
+        let t = TestDb::new().await;
+        let provider = provider_with_lists(&t.db).await;
+        let all = ListFilter::default();
+        let (rows, count) = page_of_provider(&t.db, provider, &all, 20, 0)
+            .await
+            .unwrap();
+        assert_eq!(count, 3);
+        assert!(rows.windows(2).all(|w| w[0].id > w[1].id), "newest first");
+        let active = ListFilter {
+            active: true,
+            ..ListFilter::default()
+        };
+        assert_eq!(
+            page_of_provider(&t.db, provider, &active, 20, 0)
+                .await
+                .unwrap()
+                .1,
+            2
+        );
+        let inactive = ListFilter {
+            inactive: true,
+            ..ListFilter::default()
+        };
+        let (rows, count) = page_of_provider(&t.db, provider, &inactive, 20, 0)
+            .await
+            .unwrap();
+        assert_eq!((count, rows[0].name.as_str()), (1, "Altaktion Sommer"));
+        let search = ListFilter {
+            search: Some("FLYER".into()),
+            ..ListFilter::default()
+        };
+        assert_eq!(
+            page_of_provider(&t.db, provider, &search, 20, 0)
+                .await
+                .unwrap()
+                .1,
+            1
+        );
+        let wildcard = ListFilter {
+            search: Some("%".into()),
+            ..ListFilter::default()
+        };
+        assert_eq!(
+            page_of_provider(&t.db, provider, &wildcard, 20, 0)
+                .await
+                .unwrap()
+                .1,
+            1,
+            "% is literal"
+        );
+        let (page, count) = page_of_provider(&t.db, provider, &all, 2, 2).await.unwrap();
+        assert_eq!((page.len(), count), (1, 3));
+    }
+
+    #[tokio::test]
+    async fn status_changes_are_stamped() {
+        let t = TestDb::new().await;
+        let provider = provider_with_lists(&t.db).await;
+        let list = list_by_provider(&t.db, provider).await.unwrap().remove(0);
+        assert!(set_active(&t.db, list.id, false).await.unwrap());
+        let off = get(&t.db, list.id).await.unwrap().unwrap();
+        assert!(!off.active && off.deactivated_at.is_some());
+        assert!(set_active(&t.db, list.id, true).await.unwrap());
+        let on = get(&t.db, list.id).await.unwrap().unwrap();
+        assert!(on.active && on.reactivated_at.is_some());
+        assert!(rename(&t.db, list.id, "Neuer Name").await.unwrap());
+        assert_eq!(
+            get_live(&t.db, list.id).await.unwrap().unwrap().name,
+            "Neuer Name"
+        );
+        assert!(!rename(&t.db, 999_999, "x").await.unwrap());
+    }
+}

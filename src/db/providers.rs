@@ -165,6 +165,67 @@ pub async fn delete(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
     Ok(done > 0)
 }
 
+/// Replaces a provider's fields and roles in one transaction; `None` when it does not exist.
+pub async fn update(
+    db: &Db,
+    id: i64,
+    changes: &NewProvider,
+) -> Result<Option<Provider>, sqlx::Error> {
+    let now = now();
+    let mut roles = dedup_keep_order(&changes.allowed_roles);
+    roles.sort();
+    let updated = db_run!(db, pool => {
+        let mut tx = pool.begin().await?;
+        let provider = sqlx::query_as::<_, Provider>(concat!(
+            "update providers set name = $2, brevo_active_folder_id = $3, \
+             brevo_inactive_folder_id = $4, upload_id = $5, updated_at = $6 where id = $1 returning ",
+            provider_columns!()
+        ))
+        .bind(id)
+        .bind(&changes.name)
+        .bind(changes.brevo_active_folder_id)
+        .bind(changes.brevo_inactive_folder_id)
+        .bind(changes.upload_id)
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if provider.is_some() {
+            sqlx::query("delete from provider_roles where provider_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            for role in &roles {
+                sqlx::query(
+                    "insert into provider_roles (provider_id, role, created_at, updated_at) \
+                     values ($1, $2, $3, $3)",
+                )
+                .bind(id)
+                .bind(role)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        provider
+    });
+    Ok(updated.map(|mut provider| {
+        provider.allowed_roles = roles;
+        provider
+    }))
+}
+
+/// Whether an upload is some provider's logo (logos are shown to every signed-in user).
+pub async fn is_logo(db: &Db, upload_id: i64) -> Result<bool, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar::<_, i64>("select count(*) from providers where upload_id = $1")
+            .bind(upload_id)
+            .fetch_one(pool)
+            .await
+            .map(|n| n > 0)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

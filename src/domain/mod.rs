@@ -6,3 +6,4 @@ pub mod branding;
 pub mod permissions;
 pub mod roles;
 pub mod user;
+pub mod validation;

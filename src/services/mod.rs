@@ -2,4 +2,9 @@
 //! server functions, pages and the CLI call these; none of them talks SQL directly.
 
 pub mod accounts;
+pub mod error;
+pub mod lists;
+pub mod marketing;
+pub mod providers;
 pub mod seed;
+pub mod uploads;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatFileSize } from './format';
+import { formatCount, formatDate, formatDateTime, formatFileSize } from './format';
 
 // vite.config.ts pins TZ=Europe/Berlin for the tests.
 describe('formatDate', () => {
@@ -60,5 +60,13 @@ describe('formatFileSize', () => {
     expect(formatFileSize(Number.NaN)).toBe('');
     expect(formatFileSize(Number.POSITIVE_INFINITY)).toBe('');
     expect(formatFileSize(null)).toBe('');
+  });
+});
+
+describe('formatCount', () => {
+  it('uses German thousands separators', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(12345)).toBe('12.345');
+    expect(formatCount(null)).toBe('');
   });
 });

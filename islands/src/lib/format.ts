@@ -49,3 +49,11 @@ export function formatFileSize(bytes: number | null | undefined): string {
   }
   return `${sizeNumber.format(value)} ${UNITS[unit]}`;
 }
+
+const countNumber = new Intl.NumberFormat('de-DE', { maximumFractionDigits: 0 });
+
+/** Whole numbers with German thousands separators: `12345` → `12.345`. */
+export function formatCount(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return countNumber.format(value);
+}

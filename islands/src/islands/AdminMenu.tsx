@@ -1,0 +1,182 @@
+// The admin navigation (spec §2 "Layout"): Händler, the Anbieter dropdown, "Neuer Anbieter"
+// (admin only, opens the provider form) and Downloads; the entry of the current page is marked.
+import { useEffect, useId, useRef, useState } from 'react';
+import { onProviderSaved } from '../features/providers/events';
+import { ProviderFormModal } from '../features/providers/ProviderFormModal';
+
+export interface AdminMenuProvider {
+  id: number;
+  name: string;
+}
+
+export interface AdminMenuProps {
+  /** The providers the user may see. */
+  providers: AdminMenuProvider[];
+  /** GS-Aktionsportal-Admin: may add providers. */
+  isAdmin: boolean;
+  /** Path of the current page, e.g. /admin/provider/3. */
+  currentPath: string;
+}
+
+type Section = 'contacts' | 'providers' | 'downloads' | null;
+
+function normalizePath(path: string): string {
+  const clean = path.split(/[?#]/)[0] ?? '';
+  return clean.length > 1 ? clean.replace(/\/+$/, '') : clean;
+}
+
+/** Which entry the current page belongs to. */
+export function activeSection(path: string): Section {
+  const clean = normalizePath(path);
+  if (clean === '/admin' || clean.startsWith('/admin/contact')) return 'contacts';
+  if (clean.startsWith('/admin/provider/')) return 'providers';
+  if (clean.startsWith('/admin/download')) return 'downloads';
+  return null;
+}
+
+export function providerPath(id: number): string {
+  return `/admin/provider/${id}`;
+}
+
+export default function AdminMenu({ providers: initialProviders, isAdmin, currentPath }: AdminMenuProps) {
+  const [providers, setProviders] = useState<AdminMenuProvider[]>(() => initialProviders ?? []);
+  const [open, setOpen] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const dropdownRef = useRef<HTMLLIElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  const section = activeSection(currentPath ?? '');
+  const path = normalizePath(currentPath ?? '');
+
+  useEffect(() => {
+    if (!open) return;
+    function onPointerDown(event: PointerEvent) {
+      const target = event.target;
+      if (target instanceof Node && dropdownRef.current?.contains(target)) return;
+      setOpen(false);
+    }
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    }
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  // A provider renamed elsewhere on the page (the settings modal) shows its new name here.
+  useEffect(
+    () =>
+      onProviderSaved((saved) =>
+        setProviders((current) =>
+          current.map((item) => (item.id === saved.id ? { id: saved.id, name: saved.name } : item)),
+        ),
+      ),
+    [],
+  );
+
+  function linkClass(active: boolean): string {
+    return `nav-link${active ? ' active' : ''}`;
+  }
+
+  return (
+    <nav className="ap-admin-menu mb-4" aria-label="Adminmenü" data-testid="admin-menu">
+      <ul className="nav nav-pills flex-wrap gap-1">
+        <li className="nav-item">
+          <a
+            className={linkClass(section === 'contacts')}
+            href="/admin/contacts"
+            aria-current={section === 'contacts' ? 'page' : undefined}
+            data-testid="admin-menu-contacts"
+          >
+            <i className="bi bi-people me-1" aria-hidden="true" />
+            Händler
+          </a>
+        </li>
+        <li className="nav-item dropdown" ref={dropdownRef}>
+          <button
+            ref={toggleRef}
+            type="button"
+            className={`${linkClass(section === 'providers')} dropdown-toggle`}
+            aria-expanded={open}
+            aria-controls={menuId}
+            onClick={() => setOpen((value) => !value)}
+            data-testid="providers-dropdown-toggle"
+          >
+            <i className="bi bi-building me-1" aria-hidden="true" />
+            Anbieter
+          </button>
+          {open && (
+            <ul id={menuId} className="dropdown-menu show ap-providers-menu" data-bs-popper="static" data-testid="providers-dropdown">
+              {providers.length === 0 ? (
+                <li>
+                  <span className="dropdown-item-text text-body-secondary">Keine Anbieter vorhanden</span>
+                </li>
+              ) : (
+                providers.map((provider) => {
+                  const active = path === providerPath(provider.id);
+                  return (
+                    <li key={provider.id}>
+                      <a
+                        className={`dropdown-item${active ? ' active' : ''}`}
+                        href={providerPath(provider.id)}
+                        aria-current={active ? 'page' : undefined}
+                        data-testid="providers-dropdown-item"
+                        data-provider-id={provider.id}
+                      >
+                        {provider.name}
+                      </a>
+                    </li>
+                  );
+                })
+              )}
+            </ul>
+          )}
+        </li>
+        {isAdmin && (
+          <li className="nav-item">
+            <button
+              type="button"
+              className="nav-link"
+              onClick={() => {
+                setOpen(false);
+                setCreating(true);
+              }}
+              data-testid="new-provider-button"
+            >
+              <i className="bi bi-plus-circle me-1" aria-hidden="true" />
+              Neuer Anbieter
+            </button>
+          </li>
+        )}
+        <li className="nav-item">
+          <a
+            className={linkClass(section === 'downloads')}
+            href="/admin/downloads"
+            aria-current={section === 'downloads' ? 'page' : undefined}
+            data-testid="admin-menu-downloads"
+          >
+            <i className="bi bi-download me-1" aria-hidden="true" />
+            Downloads
+          </a>
+        </li>
+      </ul>
+      {creating && (
+        <ProviderFormModal
+          mode="create"
+          onClose={() => setCreating(false)}
+          onCreated={(created) =>
+            setProviders((current) => [
+              { id: created.id, name: created.name },
+              ...current.filter((item) => item.id !== created.id),
+            ])
+          }
+        />
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,512 @@
+// The criteria (lists) of one provider: /admin/provider/{id} (spec §2 "Provider criteria screen").
+// The first page (id descending, both statuses) comes with the props; filters, sorting and
+// "Mehr laden" fetch from the server, writes update the table in memory (spec §4).
+import { useEffect, useId, useReducer, useRef, useState } from 'react';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { UNEXPECTED_ERROR_MESSAGE } from '../lib/api';
+import { toastReadError, toastWriteError } from '../lib/apiToasts';
+import { formatCount, formatDateTime } from '../lib/format';
+import { allLoaded, pagedListReducer } from '../lib/pagedList';
+import { toast } from '../lib/toast';
+import {
+  createList,
+  deleteList,
+  fetchLists,
+  renameList,
+  setListStatus,
+  syncProviderLists,
+} from '../features/providers/api';
+import { CriterionNameModal } from '../features/providers/CriterionNameModal';
+import { announceProviderSaved } from '../features/providers/events';
+import { applyListFilters, DEFAULT_LIST_FILTERS, withStatus } from '../features/providers/listFilters';
+import type { ListFilters } from '../features/providers/listFilters';
+import { ProviderDeleteModal, REMOVED_MESSAGE } from '../features/providers/ProviderDeleteModal';
+import { CREATED_MESSAGE, ProviderFormModal, UPDATED_MESSAGE } from '../features/providers/ProviderFormModal';
+import { normalizeList, normalizeProvider, uploadUrl } from '../features/providers/types';
+import type { Paged, Provider, ProviderList, RawProvider } from '../features/providers/types';
+import { FOLDER_WARNING_MESSAGE } from '../features/providers/validation';
+
+export const PROVIDER_MISSING_MESSAGE = 'Anbieter existiert nicht!';
+export const SEARCH_DEBOUNCE_MS = 400;
+
+export interface ProviderCriteriaProps {
+  /** null when the provider does not exist (or is not visible to the user). */
+  provider: RawProvider | null;
+  /** First page: id descending, both statuses, no search. */
+  lists: Paged<ProviderList> | null;
+  isAdmin: boolean;
+}
+
+type ModalState =
+  | { kind: 'create' }
+  | { kind: 'rename'; list: ProviderList }
+  | { kind: 'delete'; list: ProviderList }
+  | { kind: 'settings' }
+  | { kind: 'deleteProvider' }
+  | null;
+
+export default function ProviderCriteria({ provider, lists, isAdmin }: ProviderCriteriaProps) {
+  if (!provider) {
+    return (
+      <div className="alert alert-warning" role="alert" data-testid="provider-missing">
+        {PROVIDER_MISSING_MESSAGE}
+      </div>
+    );
+  }
+  return <CriteriaScreen initialProvider={provider} initialLists={lists} isAdmin={isAdmin} />;
+}
+
+interface CriteriaScreenProps {
+  initialProvider: RawProvider;
+  initialLists: Paged<ProviderList> | null;
+  isAdmin: boolean;
+}
+
+function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScreenProps) {
+  const [provider, setProvider] = useState<Provider>(() => normalizeProvider(initialProvider));
+  const [lists, dispatch] = useReducer(pagedListReducer<ProviderList>, initialLists, (initial) => ({
+    items: (initial?.content ?? []).map(normalizeList),
+    count: initial?.count ?? 0,
+  }));
+  const [filters, setFilters] = useState<ListFilters>(DEFAULT_LIST_FILTERS);
+  const [searchText, setSearchText] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [syncing, setSyncing] = useState(false);
+  const [modal, setModal] = useState<ModalState>(null);
+  const [pending, setPending] = useState<ReadonlySet<number>>(() => new Set());
+  const [deleting, setDeleting] = useState(false);
+
+  const searchId = useId();
+  // The filters of the latest request: the debounced search must not bring back old ones.
+  const filtersRef = useRef<ListFilters>(DEFAULT_LIST_FILTERS);
+  const debounceRef = useRef<number | undefined>(undefined);
+  const requestRef = useRef<AbortController | null>(null);
+
+  useEffect(
+    () => () => {
+      window.clearTimeout(debounceRef.current);
+      requestRef.current?.abort();
+    },
+    [],
+  );
+
+  async function load(next: ListFilters, mode: 'reset' | 'append') {
+    requestRef.current?.abort();
+    const controller = new AbortController();
+    requestRef.current = controller;
+    setLoading(true);
+    try {
+      const page = await fetchLists(
+        provider.id,
+        {
+          offset: mode === 'reset' ? 0 : lists.items.length,
+          sort: next.sort,
+          active: next.active,
+          inactive: next.inactive,
+          search: next.search,
+        },
+        controller.signal,
+      );
+      if (!controller.signal.aborted) dispatch({ type: mode, items: page.content, count: page.count });
+    } catch (error) {
+      if (!controller.signal.aborted) toastReadError(error);
+    } finally {
+      if (requestRef.current === controller) {
+        requestRef.current = null;
+        setLoading(false);
+      }
+    }
+  }
+
+  /** New filters: shown at once, data reloaded from offset 0. */
+  function applyFilters(next: ListFilters) {
+    window.clearTimeout(debounceRef.current);
+    filtersRef.current = next;
+    setFilters(next);
+    void load(next, 'reset');
+  }
+
+  function onSearchChange(value: string) {
+    setSearchText(value);
+    window.clearTimeout(debounceRef.current);
+    debounceRef.current = window.setTimeout(() => {
+      const search = value.trim();
+      if (search !== filtersRef.current.search) applyFilters({ ...filtersRef.current, search });
+    }, SEARCH_DEBOUNCE_MS);
+  }
+
+  function setRowPending(id: number, on: boolean) {
+    setPending((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  async function onCreate(name: string) {
+    try {
+      const created = await createList(provider.id, name);
+      dispatch({ type: 'insertFront', item: created });
+      toast.success(CREATED_MESSAGE);
+      setModal(null);
+    } catch (error) {
+      toastWriteError(error);
+    }
+  }
+
+  async function onRename(list: ProviderList, name: string) {
+    try {
+      const renamed = await renameList(list.id, name);
+      dispatch({ type: 'replace', item: renamed });
+      toast.success(UPDATED_MESSAGE);
+      setModal(null);
+    } catch (error) {
+      toastWriteError(error);
+    }
+  }
+
+  async function onToggle(list: ProviderList) {
+    if (pending.has(list.id)) return;
+    setRowPending(list.id, true);
+    try {
+      const answer = await setListStatus(list.id, !list.active);
+      if (answer.kind === 'changed') {
+        dispatch({ type: 'replace', item: answer.list });
+        toast.success(UPDATED_MESSAGE);
+      } else if (answer.kind === 'folder_warning') {
+        toast.warning(FOLDER_WARNING_MESSAGE);
+      } else {
+        toast.error(UNEXPECTED_ERROR_MESSAGE, answer.message || answer.code);
+      }
+    } catch (error) {
+      toastWriteError(error);
+    } finally {
+      setRowPending(list.id, false);
+    }
+  }
+
+  async function onDelete(list: ProviderList) {
+    setDeleting(true);
+    try {
+      await deleteList(list.id);
+      dispatch({ type: 'remove', id: list.id });
+      toast.success(REMOVED_MESSAGE);
+    } catch (error) {
+      toastWriteError(error);
+    } finally {
+      setDeleting(false);
+      setModal(null);
+    }
+  }
+
+  async function onSync() {
+    if (syncing) return;
+    setSyncing(true);
+    requestRef.current?.abort();
+    try {
+      const synced = applyListFilters(await syncProviderLists(provider.id), filtersRef.current);
+      dispatch({ type: 'reset', items: synced, count: synced.length });
+      toast.success(UPDATED_MESSAGE);
+    } catch (error) {
+      toastReadError(error);
+    } finally {
+      setSyncing(false);
+    }
+  }
+
+  function onProviderSaved(saved: Provider) {
+    setProvider(saved);
+    announceProviderSaved(saved);
+    setModal(null);
+  }
+
+  const complete = allLoaded(lists);
+  const sortLabel = filters.sort === 'DESC' ? 'absteigend' : 'aufsteigend';
+
+  return (
+    <section className="ap-criteria" data-testid="provider-criteria" aria-label={`Kriterien von ${provider.name}`}>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3 ap-criteria-toolbar">
+        <div className="me-2 ap-provider-brand" data-testid="provider-brand">
+          {provider.Upload ? (
+            <img src={uploadUrl(provider.Upload.path)} alt={provider.name} height={40} className="ap-provider-logo" />
+          ) : (
+            <span className="h4 mb-0">{provider.name}</span>
+          )}
+        </div>
+
+        <div className="flex-grow-1 ap-criteria-search">
+          <label htmlFor={searchId} className="visually-hidden">
+            Kriterien durchsuchen
+          </label>
+          <div className="input-group">
+            <span className="input-group-text" aria-hidden="true">
+              <i className="bi bi-search" />
+            </span>
+            <input
+              id={searchId}
+              type="search"
+              className="form-control"
+              placeholder="Suchen …"
+              value={searchText}
+              onChange={(event) => onSearchChange(event.target.value)}
+              data-testid="criteria-search"
+            />
+          </div>
+        </div>
+
+        <fieldset className="d-flex align-items-center gap-3 mb-0 px-1">
+          <legend className="visually-hidden">Status</legend>
+          <div className="form-check mb-0">
+            <input
+              id={`${searchId}-active`}
+              type="checkbox"
+              className="form-check-input"
+              checked={filters.active}
+              onChange={(event) => applyFilters(withStatus(filters, 'active', event.target.checked))}
+              data-testid="status-active"
+            />
+            <label htmlFor={`${searchId}-active`} className="form-check-label">
+              Aktiv
+            </label>
+          </div>
+          <div className="form-check mb-0">
+            <input
+              id={`${searchId}-inactive`}
+              type="checkbox"
+              className="form-check-input"
+              checked={filters.inactive}
+              onChange={(event) => applyFilters(withStatus(filters, 'inactive', event.target.checked))}
+              data-testid="status-inactive"
+            />
+            <label htmlFor={`${searchId}-inactive`} className="form-check-label">
+              Inaktiv
+            </label>
+          </div>
+        </fieldset>
+
+        <div className="d-flex flex-wrap gap-2">
+          {isAdmin && (
+            <button
+              type="button"
+              className="btn btn-outline-secondary"
+              onClick={() => setModal({ kind: 'settings' })}
+              aria-label="Anbieter-Einstellungen"
+              title="Anbieter-Einstellungen"
+              data-testid="settings-button"
+            >
+              <i className="bi bi-gear" aria-hidden="true" />
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn-outline-primary"
+            onClick={() => void onSync()}
+            disabled={syncing}
+            data-testid="sync-button"
+          >
+            {syncing ? (
+              <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />
+            ) : (
+              <i className="bi bi-cloud-download me-1" aria-hidden="true" />
+            )}
+            Aus Marketing-Dienst importieren
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setModal({ kind: 'create' })}
+            data-testid="create-criterion"
+          >
+            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            Kriterium anlegen
+          </button>
+        </div>
+      </div>
+
+      <div className="table-responsive">
+        <table className="table table-hover align-middle ap-criteria-table" data-testid="criteria-table" aria-busy={loading || syncing}>
+          <thead>
+            <tr>
+              <th scope="col" aria-sort={filters.sort === 'DESC' ? 'descending' : 'ascending'}>
+                <button
+                  type="button"
+                  className="btn btn-link p-0 fw-semibold text-decoration-none text-reset"
+                  onClick={() => applyFilters({ ...filters, sort: filters.sort === 'DESC' ? 'ASC' : 'DESC' })}
+                  title={`Nach ID sortieren (derzeit ${sortLabel})`}
+                  data-testid="sort-id"
+                >
+                  ID{' '}
+                  <i
+                    className={`bi ${filters.sort === 'DESC' ? 'bi-sort-numeric-down-alt' : 'bi-sort-numeric-down'}`}
+                    aria-hidden="true"
+                  />
+                </button>
+              </th>
+              <th scope="col">Name</th>
+              <th scope="col">Abonnenten</th>
+              <th scope="col">Aktualisiert</th>
+              <th scope="col" className="text-end">
+                Aktionen
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {lists.items.length === 0 && (
+              <tr>
+                <td colSpan={5} className="text-center text-body-secondary py-4" data-testid="criteria-empty">
+                  {loading ? 'Kriterien werden geladen …' : 'Keine Kriterien gefunden.'}
+                </td>
+              </tr>
+            )}
+            {lists.items.map((list) => (
+              <CriterionRow
+                key={list.id}
+                list={list}
+                busy={pending.has(list.id)}
+                onRename={() => setModal({ kind: 'rename', list })}
+                onToggle={() => void onToggle(list)}
+                onDelete={() => setModal({ kind: 'delete', list })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="d-flex justify-content-center">
+        <button
+          type="button"
+          className="btn btn-outline-secondary"
+          onClick={() => void load(filters, 'append')}
+          disabled={complete || loading || syncing}
+          data-testid="load-more"
+        >
+          {loading && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
+          Mehr laden ({lists.items.length}/{lists.count})
+        </button>
+      </div>
+
+      {modal?.kind === 'create' && (
+        <CriterionNameModal mode="create" onSubmit={onCreate} onClose={() => setModal(null)} />
+      )}
+      {modal?.kind === 'rename' && (
+        <CriterionNameModal
+          mode="rename"
+          initialName={modal.list.name}
+          onSubmit={(name) => onRename(modal.list, name)}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'delete' && (
+        <ConfirmModal
+          title="Kriterium löschen"
+          confirmLabel="Löschen"
+          danger
+          busy={deleting}
+          onConfirm={() => void onDelete(modal.list)}
+          onClose={() => setModal(null)}
+          testId="criterion-delete-modal"
+          confirmTestId="confirm-delete-criterion"
+        >
+          <p className="mb-0">Kriterium „{modal.list.name}“ wirklich löschen?</p>
+        </ConfirmModal>
+      )}
+      {modal?.kind === 'settings' && (
+        <ProviderFormModal
+          mode="edit"
+          provider={provider}
+          onClose={() => setModal(null)}
+          onSaved={onProviderSaved}
+          onDelete={() => setModal({ kind: 'deleteProvider' })}
+        />
+      )}
+      {modal?.kind === 'deleteProvider' && (
+        <ProviderDeleteModal provider={provider} onClose={() => setModal(null)} />
+      )}
+    </section>
+  );
+}
+
+interface CriterionRowProps {
+  list: ProviderList;
+  busy: boolean;
+  onRename: () => void;
+  onToggle: () => void;
+  onDelete: () => void;
+}
+
+function CriterionRow({ list, busy, onRename, onToggle, onDelete }: CriterionRowProps) {
+  return (
+    <tr
+      className={list.active ? undefined : 'ap-row-inactive'}
+      data-testid="criteria-row"
+      data-list-id={list.id}
+      data-active={String(list.active)}
+    >
+      <td>{list.id}</td>
+      <td>
+        <span className="ap-criterion-name">{list.name}</span>
+        {!list.active && <span className="badge text-bg-secondary ms-2">inaktiv</span>}
+      </td>
+      <td>
+        {formatCount(list.totalSubscribers)}
+        {list.totalBlocked > 0 && (
+          <small className="text-body-secondary ms-1">({formatCount(list.totalBlocked)} blockiert)</small>
+        )}
+      </td>
+      <td>{formatDateTime(list.updatedAt)}</td>
+      <td className="text-end text-nowrap">
+        <div className="btn-group btn-group-sm" role="group" aria-label={`Aktionen für ${list.name}`}>
+          <button
+            type="button"
+            className="btn btn-outline-secondary"
+            onClick={onRename}
+            disabled={busy}
+            title="Umbenennen"
+            aria-label={`${list.name} umbenennen`}
+            data-testid={`rename-${list.id}`}
+          >
+            <i className="bi bi-pencil" aria-hidden="true" />
+          </button>
+          <a
+            className="btn btn-outline-secondary"
+            href={`/admin/contacts?liste=${list.id}`}
+            title="Kontakte anzeigen"
+            aria-label={`Kontakte von ${list.name} anzeigen`}
+            data-testid={`contacts-${list.id}`}
+          >
+            <i className="bi bi-person-lines-fill" aria-hidden="true" />
+          </a>
+          <button
+            type="button"
+            className={`btn ${list.active ? 'btn-outline-success' : 'btn-outline-secondary'}`}
+            onClick={onToggle}
+            disabled={busy}
+            title={list.active ? 'Deaktivieren' : 'Aktivieren'}
+            aria-label={list.active ? `${list.name} deaktivieren` : `${list.name} aktivieren`}
+            data-testid={`toggle-${list.id}`}
+          >
+            {busy ? (
+              <span className="spinner-border spinner-border-sm" aria-hidden="true" />
+            ) : (
+              <i className={`bi ${list.active ? 'bi-toggle-on' : 'bi-toggle-off'}`} aria-hidden="true" />
+            )}
+          </button>
+          {!list.active && (
+            <button
+              type="button"
+              className="btn btn-outline-danger"
+              onClick={onDelete}
+              disabled={busy}
+              title="Löschen"
+              aria-label={`${list.name} löschen`}
+              data-testid={`delete-${list.id}`}
+            >
+              <i className="bi bi-trash" aria-hidden="true" />
+            </button>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,102 @@
+//! Extractors whose rejections answer like every other error: `{message, code}` in German.
+
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// Query parameters; malformed ones give 400.
+pub struct Query<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| Query(q.0))
+            .map_err(|e| ApiError::validation(format!("Ungültige Parameter: {}", e.body_text())))
+    }
+}
+
+/// Path parameters; an id that is not a number names no record, so 404.
+pub struct Path<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|p| Path(p.0))
+            .map_err(|_| ApiError::NotFound)
+    }
+}
+
+/// A JSON body; a missing content type or malformed JSON gives 400.
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        axum::Json::<T>::from_request(request, state)
+            .await
+            .map(|j| Json(j.0))
+            .map_err(|e| ApiError::validation(format!("Ungültige Anfrage: {}", e.body_text())))
+    }
+}
+
+/// The signed-in user; without one, 401 with code `not_logged_in`.
+pub struct AuthUser(pub crate::domain::user::User);
+
+impl<S: Send + Sync> FromRequestParts<S> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        parts
+            .extensions
+            .get::<crate::domain::user::CurrentUser>()
+            .and_then(|current| current.0.clone())
+            .map(AuthUser)
+            .ok_or(ApiError::Unauthorized {
+                code: "not_logged_in",
+            })
+    }
+}
+
+/// Paging and filter parameters the list calls share (spec §3 "Paging", §9).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageQuery {
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// `ASC` or `DESC` (default).
+    pub sort: Option<String>,
+    pub sort_by: Option<String>,
+    pub search: Option<String>,
+}
+
+/// Page size everywhere in lists (spec §9).
+pub const PAGE_SIZE: i64 = 20;
+
+impl PageQuery {
+    pub fn limit(&self) -> i64 {
+        self.limit.unwrap_or(PAGE_SIZE).clamp(1, 1000)
+    }
+
+    pub fn offset(&self) -> i64 {
+        self.offset.unwrap_or(0).max(0)
+    }
+
+    pub fn ascending(&self) -> bool {
+        self.sort
+            .as_deref()
+            .is_some_and(|s| s.eq_ignore_ascii_case("asc"))
+    }
+
+    pub fn search(&self) -> &str {
+        self.search.as_deref().unwrap_or("").trim()
+    }
+}

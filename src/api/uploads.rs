@@ -1,0 +1,86 @@
+//! `POST /api/upload/`: stores an uploaded image (a provider logo) and answers its id.
+//! Download files are added to this call by the downloads work.
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::response::Json as JsonResponse;
+use axum::routing::post;
+
+use super::extract::AuthUser;
+use crate::auth::require::require;
+use crate::domain::permissions::Capability;
+use crate::error::ApiError;
+use crate::services::uploads::{self, MAX_IMAGE_BYTES, UploadRef};
+use crate::startup::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/upload", post(upload))
+        .route_layer(require(Capability::AdminArea))
+        // Room for the multipart framing around the largest accepted image.
+        .layer(DefaultBodyLimit::max(MAX_IMAGE_BYTES + 64 * 1024))
+}
+
+fn too_large() -> ApiError {
+    ApiError::PayloadTooLarge {
+        message: format!(
+            "Die Datei ist zu groß. Erlaubt sind höchstens {} MB.",
+            MAX_IMAGE_BYTES / (1024 * 1024)
+        ),
+    }
+}
+
+async fn upload(
+    State(state): State<AppState>,
+    AuthUser(_user): AuthUser,
+    mut multipart: Multipart,
+) -> Result<JsonResponse<UploadRef>, ApiError> {
+    let mut new_name: Option<String> = None;
+    let mut file: Option<(Option<String>, Vec<u8>)> = None;
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(err) if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+                return Err(too_large());
+            }
+            Err(_) => {
+                return Err(ApiError::validation(
+                    "Die hochgeladenen Daten sind unvollständig.",
+                ));
+            }
+        };
+        let name = field.name().unwrap_or("").to_string();
+        if name == "newName" {
+            new_name = field
+                .text()
+                .await
+                .ok()
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty());
+        } else if name.starts_with("files") && file.is_none() {
+            let file_name = field.file_name().map(str::to_string);
+            let bytes = match field.bytes().await {
+                Ok(bytes) => bytes,
+                Err(err) if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+                    return Err(too_large());
+                }
+                Err(_) => {
+                    return Err(ApiError::validation(
+                        "Die Datei konnte nicht gelesen werden.",
+                    ));
+                }
+            };
+            if bytes.len() > MAX_IMAGE_BYTES {
+                return Err(too_large());
+            }
+            file = Some((file_name, bytes.to_vec()));
+        }
+    }
+    let (file_name, bytes) =
+        file.ok_or_else(|| ApiError::validation("Es wurde keine Datei hochgeladen."))?;
+    let name = new_name.or(file_name);
+    Ok(JsonResponse(
+        uploads::store_image(&state.db, &state.files, &bytes, name.as_deref()).await?,
+    ))
+}

@@ -1,0 +1,190 @@
+//! Input rules of spec §5 with their German messages. Parsed values are valid everywhere.
+
+use serde_json::Value;
+
+use super::permissions::parse_allowed_roles;
+
+fn length_between(value: &str, min: usize, max: usize) -> Result<String, String> {
+    let value = value.trim();
+    let count = value.chars().count();
+    if count < min {
+        Err(format!("Der Name muss mindestens {min} Zeichen lang sein."))
+    } else if count > max {
+        Err(format!("Der Name darf höchstens {max} Zeichen lang sein."))
+    } else {
+        Ok(value.to_string())
+    }
+}
+
+/// Provider name: 2 to 25 characters.
+pub fn provider_name(value: &str) -> Result<String, String> {
+    length_between(value, 2, 25)
+}
+
+/// Name of a new list (criterion): 5 to 50 characters.
+pub fn new_list_name(value: &str) -> Result<String, String> {
+    length_between(value, 5, 50)
+}
+
+/// New name of an existing list: 5 to 100 characters.
+pub fn list_rename(value: &str) -> Result<String, String> {
+    length_between(value, 5, 100)
+}
+
+pub const ROLES_REQUIRED: &str = "Es muss mindestens eine Gruppe eingetragen werden!";
+pub const FOLDERS_REQUIRED: &str = "Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!";
+
+/// The provider's roles (`allowedRoles`, array or JSON string): at least one, no empty
+/// entry, no duplicate ("… existiert bereits in der Liste!").
+pub fn provider_roles(value: &Value) -> Result<Vec<String>, String> {
+    let roles = parse_allowed_roles(value).ok_or_else(|| ROLES_REQUIRED.to_string())?;
+    let mut clean: Vec<String> = Vec::new();
+    for role in roles {
+        let role = role.trim().to_string();
+        if role.is_empty() {
+            return Err("Eine Gruppe darf nicht leer sein!".into());
+        }
+        if role.chars().count() > 200 {
+            return Err(format!("Die Gruppe {role} ist zu lang!"));
+        }
+        if clean.contains(&role) {
+            return Err(format!("{role} existiert bereits in der Liste!"));
+        }
+        clean.push(role);
+    }
+    if clean.is_empty() {
+        return Err(ROLES_REQUIRED.into());
+    }
+    Ok(clean)
+}
+
+/// A marketing-folder selector's value: create one ('auto'), none, or an existing folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FolderChoice {
+    Auto,
+    None,
+    Existing(i64),
+}
+
+impl FolderChoice {
+    pub fn parse(value: Option<&Value>) -> Result<FolderChoice, String> {
+        match value {
+            None | Some(Value::Null) => Ok(FolderChoice::None),
+            Some(Value::String(s)) if s.trim().is_empty() || s.eq_ignore_ascii_case("none") => {
+                Ok(FolderChoice::None)
+            }
+            Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("auto") => {
+                Ok(FolderChoice::Auto)
+            }
+            Some(Value::String(s)) => s
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|id| *id > 0)
+                .map(FolderChoice::Existing)
+                .ok_or_else(|| "Ungültiger Marketing-Ordner.".to_string()),
+            Some(Value::Number(n)) => n
+                .as_i64()
+                .filter(|id| *id > 0)
+                .map(FolderChoice::Existing)
+                .ok_or_else(|| "Ungültiger Marketing-Ordner.".to_string()),
+            Some(_) => Err("Ungültiger Marketing-Ordner.".into()),
+        }
+    }
+}
+
+/// Both folders must be set (spec §5).
+pub fn provider_folders(active: FolderChoice, inactive: FolderChoice) -> Result<(), String> {
+    if active == FolderChoice::None || inactive == FolderChoice::None {
+        return Err(FOLDERS_REQUIRED.into());
+    }
+    if let (FolderChoice::Existing(a), FolderChoice::Existing(b)) = (active, inactive)
+        && a == b
+    {
+        return Err("Aktiver und inaktiver Marketing-Ordner müssen verschieden sein!".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn provider_names_are_2_to_25_characters() {
+        assert_eq!(provider_name(" Süd ").unwrap(), "Süd");
+        assert_eq!(
+            provider_name("A").unwrap_err(),
+            "Der Name muss mindestens 2 Zeichen lang sein."
+        );
+        assert_eq!(
+            provider_name(&"x".repeat(26)).unwrap_err(),
+            "Der Name darf höchstens 25 Zeichen lang sein."
+        );
+        assert!(
+            provider_name(&"ä".repeat(25)).is_ok(),
+            "characters, not bytes"
+        );
+    }
+
+    #[test]
+    fn list_names_have_their_own_bounds() {
+        assert!(new_list_name("Flyer").is_ok());
+        assert_eq!(
+            new_list_name("Test").unwrap_err(),
+            "Der Name muss mindestens 5 Zeichen lang sein."
+        );
+        assert_eq!(
+            new_list_name(&"x".repeat(51)).unwrap_err(),
+            "Der Name darf höchstens 50 Zeichen lang sein."
+        );
+        assert!(list_rename(&"x".repeat(100)).is_ok());
+        assert_eq!(
+            list_rename(&"x".repeat(101)).unwrap_err(),
+            "Der Name darf höchstens 100 Zeichen lang sein."
+        );
+    }
+
+    #[test]
+    fn roles_need_one_and_no_duplicates() {
+        assert_eq!(provider_roles(&json!(["A", "B"])).unwrap(), vec!["A", "B"]);
+        assert_eq!(provider_roles(&json!("[\"A\"]")).unwrap(), vec!["A"]);
+        assert_eq!(provider_roles(&json!([])).unwrap_err(), ROLES_REQUIRED);
+        assert_eq!(provider_roles(&json!(null)).unwrap_err(), ROLES_REQUIRED);
+        assert_eq!(
+            provider_roles(&json!(["A", " A "])).unwrap_err(),
+            "A existiert bereits in der Liste!"
+        );
+        assert!(provider_roles(&json!(["A", " "])).is_err());
+    }
+
+    #[test]
+    fn folder_choices() {
+        assert_eq!(
+            FolderChoice::parse(Some(&json!("auto"))).unwrap(),
+            FolderChoice::Auto
+        );
+        assert_eq!(
+            FolderChoice::parse(Some(&json!(12))).unwrap(),
+            FolderChoice::Existing(12)
+        );
+        assert_eq!(
+            FolderChoice::parse(Some(&json!("12"))).unwrap(),
+            FolderChoice::Existing(12)
+        );
+        assert_eq!(
+            FolderChoice::parse(Some(&json!(null))).unwrap(),
+            FolderChoice::None
+        );
+        assert_eq!(FolderChoice::parse(None).unwrap(), FolderChoice::None);
+        assert!(FolderChoice::parse(Some(&json!(-3))).is_err());
+        assert!(FolderChoice::parse(Some(&json!([1]))).is_err());
+        assert_eq!(
+            provider_folders(FolderChoice::Auto, FolderChoice::None).unwrap_err(),
+            FOLDERS_REQUIRED
+        );
+        assert!(provider_folders(FolderChoice::Existing(1), FolderChoice::Existing(1)).is_err());
+        assert!(provider_folders(FolderChoice::Auto, FolderChoice::Existing(3)).is_ok());
+    }
+}

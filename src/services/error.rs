@@ -1,0 +1,30 @@
+//! The service layer's error; the API layer maps it to statuses and `{message, code}`.
+
+use crate::integrations::brevo::BrevoError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("nicht gefunden")]
+    NotFound,
+    #[error("keine Berechtigung")]
+    Forbidden,
+    /// Invalid input, with the German message for the user.
+    #[error("{0}")]
+    Invalid(String),
+    /// The request contradicts the current state (e.g. deleting an active list).
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    /// The marketing service refused or was unreachable; nothing was changed.
+    #[error(transparent)]
+    Marketing(#[from] BrevoError),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for ServiceError {
+    fn from(err: sqlx::Error) -> Self {
+        ServiceError::Internal(err.into())
+    }
+}
+
+pub type ServiceResult<T> = Result<T, ServiceError>;

@@ -1,0 +1,266 @@
+//! Lists (criteria) of a provider: create, rename, activate/deactivate (moves between the
+//! provider's active and inactive folders), delete while inactive, and sync from Brevo.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::db::{self, Db};
+use crate::domain::user::User;
+use crate::domain::validation;
+use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::marketing::Marketing;
+use crate::services::providers::managed;
+
+/// A list as the API and the islands see it (spec §3).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ListView {
+    pub id: i64,
+    /// The marketing service's id (spec names it both ways).
+    pub brevo_id: Option<i64>,
+    pub brevo_list_id: Option<i64>,
+    pub name: String,
+    pub active: bool,
+    pub total_subscribers: i64,
+    pub total_blocked: i64,
+    pub deactivated_at: Option<DateTime<Utc>>,
+    pub reactivated_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(rename = "ProviderId")]
+    pub provider_id: i64,
+}
+
+impl From<db::lists::List> for ListView {
+    fn from(list: db::lists::List) -> Self {
+        ListView {
+            id: list.id,
+            brevo_id: list.brevo_list_id,
+            brevo_list_id: list.brevo_list_id,
+            name: list.name,
+            active: list.active,
+            total_subscribers: list.total_subscribers,
+            total_blocked: list.total_blocked,
+            deactivated_at: list.deactivated_at,
+            reactivated_at: list.reactivated_at,
+            created_at: list.created_at,
+            updated_at: list.updated_at,
+            provider_id: list.provider_id,
+        }
+    }
+}
+
+/// What a status change did.
+#[derive(Debug)]
+pub enum StatusChange {
+    Changed(ListView),
+    /// The provider's active and inactive folders are not both set; nothing changed.
+    FoldersMissing,
+}
+
+pub const FOLDER_WARNING: &str =
+    "Aktiver und inaktiver Marketing-Ordner müssen beim Anbieter hinterlegt sein!";
+
+async fn live(db: &Db, id: i64) -> ServiceResult<ListView> {
+    Ok(db::lists::get_live(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?
+        .into())
+}
+
+/// The list and its provider, if the user may manage that provider.
+async fn managed_list(
+    db: &Db,
+    user: &User,
+    id: i64,
+) -> ServiceResult<(db::lists::List, db::providers::Provider)> {
+    let list = db::lists::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let provider = managed(db, user, list.provider_id).await?;
+    Ok((list, provider))
+}
+
+pub async fn page(
+    db: &Db,
+    user: &User,
+    provider_id: i64,
+    filter: &db::lists::ListFilter,
+    limit: i64,
+    offset: i64,
+) -> ServiceResult<(Vec<ListView>, i64)> {
+    managed(db, user, provider_id).await?;
+    let (rows, count) =
+        db::lists::page_of_provider(db, provider_id, filter, limit.clamp(1, 1000), offset.max(0))
+            .await?;
+    Ok((rows.into_iter().map(ListView::from).collect(), count))
+}
+
+/// Creates a list in the provider's active folder, or links an existing marketing-service
+/// list when `brevo_list_id` is given.
+#[tracing::instrument(skip_all, fields(provider = provider_id))]
+pub async fn create(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    provider_id: i64,
+    name: &str,
+    brevo_list_id: Option<i64>,
+) -> ServiceResult<ListView> {
+    let provider = managed(db, user, provider_id).await?;
+    let name = validation::new_list_name(name).map_err(ServiceError::Invalid)?;
+    let (brevo_id, created_here) = match brevo_list_id {
+        Some(id) => {
+            if matches!(marketing, Marketing::Local) {
+                return Err(ServiceError::Invalid(
+                    "Ohne Marketing-Dienst können keine Listen verknüpft werden.".into(),
+                ));
+            }
+            if db::lists::find_by_brevo_id(db, id).await?.is_some() {
+                return Err(ServiceError::Conflict {
+                    code: "list_exists",
+                    message: "Diese Liste ist bereits als Kriterium angelegt.".into(),
+                });
+            }
+            (Some(id), false)
+        }
+        None => {
+            let folder = provider
+                .brevo_active_folder_id
+                .ok_or_else(|| ServiceError::Conflict {
+                    code: "change_folder_warning",
+                    message: FOLDER_WARNING.into(),
+                })?;
+            (marketing.create_list(&name, folder).await?, true)
+        }
+    };
+    let new = db::lists::NewList {
+        provider_id,
+        name,
+        brevo_list_id: brevo_id,
+        active: true,
+    };
+    match db::lists::create(db, &new).await {
+        Ok(list) => live(db, list.id).await,
+        Err(err) => {
+            if created_here {
+                let _ = marketing.delete_list(brevo_id).await;
+            }
+            Err(err.into())
+        }
+    }
+}
+
+#[tracing::instrument(skip_all, fields(list = id))]
+pub async fn rename(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    id: i64,
+    name: &str,
+) -> ServiceResult<ListView> {
+    let (list, _) = managed_list(db, user, id).await?;
+    let name = validation::list_rename(name).map_err(ServiceError::Invalid)?;
+    marketing.rename_list(list.brevo_list_id, &name).await?;
+    if let Err(err) = db::lists::rename(db, id, &name).await {
+        let _ = marketing.rename_list(list.brevo_list_id, &list.name).await;
+        return Err(err.into());
+    }
+    live(db, id).await
+}
+
+/// Activates or deactivates a list by moving it into the provider's active or inactive folder.
+#[tracing::instrument(skip_all, fields(list = id))]
+pub async fn set_status(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    id: i64,
+    active: bool,
+) -> ServiceResult<StatusChange> {
+    let (list, provider) = managed_list(db, user, id).await?;
+    let (Some(active_folder), Some(inactive_folder)) = (
+        provider.brevo_active_folder_id,
+        provider.brevo_inactive_folder_id,
+    ) else {
+        return Ok(StatusChange::FoldersMissing);
+    };
+    if list.active == active {
+        return Ok(StatusChange::Changed(live(db, id).await?));
+    }
+    let (target, origin) = if active {
+        (active_folder, inactive_folder)
+    } else {
+        (inactive_folder, active_folder)
+    };
+    marketing.move_list(list.brevo_list_id, target).await?;
+    if let Err(err) = db::lists::set_active(db, id, active).await {
+        let _ = marketing.move_list(list.brevo_list_id, origin).await;
+        return Err(err.into());
+    }
+    Ok(StatusChange::Changed(live(db, id).await?))
+}
+
+/// Deletes a list; only inactive lists may go (an active one may still be in use).
+#[tracing::instrument(skip_all, fields(list = id))]
+pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> ServiceResult<()> {
+    let (list, _) = managed_list(db, user, id).await?;
+    if list.active {
+        return Err(ServiceError::Conflict {
+            code: "list_active",
+            message: "Nur inaktive Kriterien können gelöscht werden. Bitte deaktivieren Sie das Kriterium zuerst.".into(),
+        });
+    }
+    marketing.delete_list(list.brevo_list_id).await?;
+    db::lists::delete(db, id).await?;
+    Ok(())
+}
+
+/// Brings the provider's lists up to date with the marketing service: lists found in its
+/// active and inactive folders are imported or renamed and get the status of their folder.
+/// Returns all the provider's lists, newest first, with current counts.
+#[tracing::instrument(skip_all, fields(provider = provider_id))]
+pub async fn sync_provider(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    provider_id: i64,
+) -> ServiceResult<Vec<ListView>> {
+    let provider = managed(db, user, provider_id).await?;
+    let folders = [
+        (provider.brevo_active_folder_id, true),
+        (provider.brevo_inactive_folder_id, false),
+    ];
+    for (folder, active) in folders {
+        let Some(folder) = folder else { continue };
+        for remote in marketing.folder_lists(folder).await? {
+            match db::lists::find_by_brevo_id(db, remote.id).await? {
+                Some(local) if local.provider_id == provider_id => {
+                    db::lists::update_from_marketing(db, local.id, &remote.name, active).await?;
+                }
+                // Linked to another provider: leave it there.
+                Some(_) => {}
+                None => {
+                    let name = if remote.name.trim().is_empty() {
+                        format!("Liste {}", remote.id)
+                    } else {
+                        remote.name.clone()
+                    };
+                    db::lists::create(
+                        db,
+                        &db::lists::NewList {
+                            provider_id,
+                            name,
+                            brevo_list_id: Some(remote.id),
+                            active,
+                        },
+                    )
+                    .await?;
+                }
+            }
+        }
+    }
+    let all = db::lists::ListFilter::default();
+    let (rows, _) = db::lists::page_of_provider(db, provider_id, &all, 1000, 0).await?;
+    Ok(rows.into_iter().map(ListView::from).collect())
+}

@@ -1,0 +1,356 @@
+//! Providers (brands): who may see them, their marketing folders and logo (spec §2, §5, §6).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::db::{self, Db};
+use crate::domain::permissions::{Capability, may_manage_provider};
+use crate::domain::user::User;
+use crate::domain::validation::{self, FolderChoice};
+use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::marketing::Marketing;
+use crate::services::uploads::{UploadRef, upload_ref};
+
+/// A provider as the API and the islands see it (spec §3).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderView {
+    pub id: i64,
+    pub name: String,
+    pub allowed_roles: Vec<String>,
+    pub brevo_active_folder_id: Option<i64>,
+    pub brevo_inactive_folder_id: Option<i64>,
+    pub upload_id: Option<i64>,
+    #[serde(rename = "Upload")]
+    pub upload: Option<UploadRef>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The body of `POST /api/providers/` and `PUT /api/providers/{id}`. Loosely typed on purpose:
+/// roles may come as a JSON string, folders as "auto", a number or nothing.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderInput {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub allowed_roles: Value,
+    #[serde(default)]
+    pub brevo_active_folder_id: Option<Value>,
+    #[serde(default)]
+    pub brevo_inactive_folder_id: Option<Value>,
+    #[serde(default)]
+    pub upload_id: Option<i64>,
+}
+
+struct ValidInput {
+    name: String,
+    roles: Vec<String>,
+    active: FolderChoice,
+    inactive: FolderChoice,
+    upload_id: Option<i64>,
+}
+
+fn validate(input: &ProviderInput) -> ServiceResult<ValidInput> {
+    let name = validation::provider_name(&input.name).map_err(ServiceError::Invalid)?;
+    let roles = validation::provider_roles(&input.allowed_roles).map_err(ServiceError::Invalid)?;
+    let active = FolderChoice::parse(input.brevo_active_folder_id.as_ref())
+        .map_err(ServiceError::Invalid)?;
+    let inactive = FolderChoice::parse(input.brevo_inactive_folder_id.as_ref())
+        .map_err(ServiceError::Invalid)?;
+    validation::provider_folders(active, inactive).map_err(ServiceError::Invalid)?;
+    Ok(ValidInput {
+        name,
+        roles,
+        active,
+        inactive,
+        upload_id: input.upload_id,
+    })
+}
+
+pub async fn view(db: &Db, provider: db::providers::Provider) -> ServiceResult<ProviderView> {
+    let upload = match provider.upload_id {
+        Some(id) => db::uploads::get(db, id).await?.map(|u| upload_ref(&u)),
+        None => None,
+    };
+    Ok(ProviderView {
+        id: provider.id,
+        name: provider.name,
+        allowed_roles: provider.allowed_roles,
+        brevo_active_folder_id: provider.brevo_active_folder_id,
+        brevo_inactive_folder_id: provider.brevo_inactive_folder_id,
+        upload_id: provider.upload_id,
+        upload,
+        created_at: provider.created_at,
+        updated_at: provider.updated_at,
+    })
+}
+
+/// The providers the user may see (admins: all), newest first, filtered by name.
+pub async fn visible(db: &Db, user: &User) -> ServiceResult<Vec<db::providers::Provider>> {
+    let mut providers: Vec<_> = db::providers::list_all(db)
+        .await?
+        .into_iter()
+        .filter(|p| may_manage_provider(user, &p.allowed_roles))
+        .collect();
+    providers.sort_by_key(|p| std::cmp::Reverse(p.id));
+    Ok(providers)
+}
+
+/// One page of the visible providers matching `search` and their total. Providers are few
+/// (one per brand), so the filtering happens after one query for all of them.
+pub async fn page(
+    db: &Db,
+    user: &User,
+    search: &str,
+    limit: i64,
+    offset: i64,
+) -> ServiceResult<(Vec<ProviderView>, i64)> {
+    let search = search.trim().to_lowercase();
+    let matching: Vec<_> = visible(db, user)
+        .await?
+        .into_iter()
+        .filter(|p| search.is_empty() || p.name.to_lowercase().contains(&search))
+        .collect();
+    let count = matching.len() as i64;
+    let mut content = Vec::new();
+    for provider in matching
+        .into_iter()
+        .skip(offset.max(0) as usize)
+        .take(limit.clamp(1, 1000) as usize)
+    {
+        content.push(view(db, provider).await?);
+    }
+    Ok((content, count))
+}
+
+/// A provider the user may manage; `NotFound` when it does not exist, `Forbidden` otherwise.
+pub async fn managed(db: &Db, user: &User, id: i64) -> ServiceResult<db::providers::Provider> {
+    let provider = db::providers::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if !may_manage_provider(user, &provider.allowed_roles) {
+        return Err(ServiceError::Forbidden);
+    }
+    Ok(provider)
+}
+
+fn require_admin(user: &User) -> ServiceResult<()> {
+    if Capability::AdminOnly.allows(user) {
+        Ok(())
+    } else {
+        Err(ServiceError::Forbidden)
+    }
+}
+
+async fn check_name_free(db: &Db, name: &str, except: Option<i64>) -> ServiceResult<()> {
+    let taken = db::providers::list_all(db)
+        .await?
+        .iter()
+        .any(|p| p.name.to_lowercase() == name.to_lowercase() && Some(p.id) != except);
+    if taken {
+        return Err(ServiceError::Invalid(format!(
+            "Ein Anbieter mit dem Namen {name} existiert bereits!"
+        )));
+    }
+    Ok(())
+}
+
+async fn check_logo(db: &Db, upload_id: Option<i64>) -> ServiceResult<()> {
+    if let Some(id) = upload_id {
+        let upload = db::uploads::get(db, id).await?;
+        if !upload.is_some_and(|u| u.content_type.starts_with("image/")) {
+            return Err(ServiceError::Invalid(
+                "Das Logo muss ein hochgeladenes Bild sein.".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Resolves the folder choices: existing ids must exist; 'auto' creates a folder named after
+/// the provider. Returns the ids and which of them were created here (to undo on failure).
+async fn resolve_folders(
+    db: &Db,
+    marketing: &Marketing,
+    input: &ValidInput,
+    current: (Option<i64>, Option<i64>),
+) -> ServiceResult<((i64, i64), Vec<i64>)> {
+    for choice in [input.active, input.inactive] {
+        if let FolderChoice::Existing(id) = choice
+            && Some(id) != current.0
+            && Some(id) != current.1
+            && !marketing.folder_exists(db, id).await?
+        {
+            return Err(ServiceError::Invalid(format!(
+                "Der Marketing-Ordner {id} existiert nicht."
+            )));
+        }
+    }
+    let mut created = Vec::new();
+    let mut ids = [0i64; 2];
+    for (slot, (choice, suffix)) in [(input.active, "aktiv"), (input.inactive, "inaktiv")]
+        .into_iter()
+        .enumerate()
+    {
+        ids[slot] = match choice {
+            FolderChoice::Existing(id) => id,
+            FolderChoice::Auto => match marketing
+                .create_folder(db, &format!("{} ({suffix})", input.name))
+                .await
+            {
+                Ok(id) => {
+                    created.push(id);
+                    id
+                }
+                Err(err) => {
+                    undo_folders(db, marketing, &created).await;
+                    return Err(err);
+                }
+            },
+            FolderChoice::None => {
+                undo_folders(db, marketing, &created).await;
+                return Err(ServiceError::Invalid(validation::FOLDERS_REQUIRED.into()));
+            }
+        };
+    }
+    Ok(((ids[0], ids[1]), created))
+}
+
+async fn undo_folders(db: &Db, marketing: &Marketing, created: &[i64]) {
+    for id in created {
+        if let Err(err) = marketing.delete_folder(db, *id).await {
+            tracing::error!(folder = id, error = %err, "created folder could not be removed again");
+        }
+    }
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn create(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    input: &ProviderInput,
+) -> ServiceResult<ProviderView> {
+    require_admin(user)?;
+    let input = validate(input)?;
+    check_name_free(db, &input.name, None).await?;
+    check_logo(db, input.upload_id).await?;
+    let ((active, inactive), created) =
+        resolve_folders(db, marketing, &input, (None, None)).await?;
+    let new = db::providers::NewProvider {
+        name: input.name.clone(),
+        allowed_roles: input.roles.clone(),
+        brevo_active_folder_id: Some(active),
+        brevo_inactive_folder_id: Some(inactive),
+        upload_id: input.upload_id,
+    };
+    match db::providers::create(db, &new).await {
+        Ok(provider) => view(db, provider).await,
+        Err(err) => {
+            undo_folders(db, marketing, &created).await;
+            if db::is_unique_violation(&err) {
+                return Err(ServiceError::Invalid(format!(
+                    "Ein Anbieter mit dem Namen {} existiert bereits!",
+                    input.name
+                )));
+            }
+            Err(err.into())
+        }
+    }
+}
+
+#[tracing::instrument(skip_all, fields(provider = id))]
+pub async fn update(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    id: i64,
+    input: &ProviderInput,
+) -> ServiceResult<ProviderView> {
+    require_admin(user)?;
+    let current = db::providers::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let input = validate(input)?;
+    check_name_free(db, &input.name, Some(id)).await?;
+    check_logo(db, input.upload_id).await?;
+    let current_folders = (
+        current.brevo_active_folder_id,
+        current.brevo_inactive_folder_id,
+    );
+    let ((active, inactive), created) =
+        resolve_folders(db, marketing, &input, current_folders).await?;
+    // Lists follow their provider's folders when those change.
+    if let Err(err) = move_lists(db, marketing, id, current_folders, (active, inactive)).await {
+        undo_folders(db, marketing, &created).await;
+        return Err(err);
+    }
+    let changes = db::providers::NewProvider {
+        name: input.name.clone(),
+        allowed_roles: input.roles,
+        brevo_active_folder_id: Some(active),
+        brevo_inactive_folder_id: Some(inactive),
+        upload_id: input.upload_id,
+    };
+    match db::providers::update(db, id, &changes).await {
+        Ok(Some(provider)) => view(db, provider).await,
+        Ok(None) => Err(ServiceError::NotFound),
+        Err(err) if db::is_unique_violation(&err) => Err(ServiceError::Invalid(format!(
+            "Ein Anbieter mit dem Namen {} existiert bereits!",
+            input.name
+        ))),
+        Err(err) => Err(err.into()),
+    }
+}
+
+async fn move_lists(
+    db: &Db,
+    marketing: &Marketing,
+    provider_id: i64,
+    from: (Option<i64>, Option<i64>),
+    to: (i64, i64),
+) -> ServiceResult<()> {
+    if from == (Some(to.0), Some(to.1)) {
+        return Ok(());
+    }
+    for list in db::lists::list_by_provider(db, provider_id).await? {
+        let (old, new) = if list.active {
+            (from.0, to.0)
+        } else {
+            (from.1, to.1)
+        };
+        if old != Some(new) {
+            marketing.move_list(list.brevo_list_id, new).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Deletes a provider with its lists and downloads; optionally its marketing folders too.
+#[tracing::instrument(skip_all, fields(provider = id))]
+pub async fn delete(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    id: i64,
+    delete_folders: bool,
+) -> ServiceResult<()> {
+    require_admin(user)?;
+    let provider = db::providers::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if delete_folders {
+        let folders = [
+            provider.brevo_active_folder_id,
+            provider.brevo_inactive_folder_id,
+        ];
+        for folder in folders.into_iter().flatten() {
+            marketing.delete_folder(db, folder).await?;
+        }
+    }
+    db::providers::delete(db, id).await?;
+    Ok(())
+}

@@ -1,0 +1,898 @@
+//! Providers, marketing folders, lists (criteria) and logo uploads over real HTTP, in local
+//! mode and against the fake Brevo, including Brevo failing half-way.
+
+mod common;
+
+use aktionsportal::db;
+use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR, PORTAL};
+use common::fake_brevo::FakeBrevo;
+use common::{TestApp, spawn_app, spawn_app_with};
+use serde_json::{Value, json};
+
+const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
+
+async fn spawn_with_brevo() -> (TestApp, FakeBrevo) {
+    let brevo = FakeBrevo::start().await;
+    let (url, key) = (brevo.base_url.clone(), brevo.api_key().to_string());
+    let app = spawn_app_with(move |config| {
+        config.brevo_api_key = Some(key);
+        config.brevo_base_url = url;
+    })
+    .await;
+    (app, brevo)
+}
+
+async fn call(
+    app: &TestApp,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = app
+        .client
+        .request(method.parse().unwrap(), app.url(path))
+        .header("cookie", format!("ap_session={token}"));
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn provider_body(name: &str) -> Value {
+    json!({
+        "name": name,
+        "allowedRoles": [GLASFASER],
+        "brevoActiveFolderId": "auto",
+        "brevoInactiveFolderId": "auto",
+        "uploadId": null
+    })
+}
+
+async fn create_provider(app: &TestApp, admin: &str, name: &str) -> Value {
+    let (status, provider) = call(
+        app,
+        admin,
+        "POST",
+        "/api/providers/",
+        Some(provider_body(name)),
+    )
+    .await;
+    assert_eq!(status, 200, "{provider}");
+    provider
+}
+
+#[tokio::test]
+async fn an_admin_creates_a_provider_with_automatic_folders_locally() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await;
+    assert_eq!(provider["name"], "Glasfaser Süd");
+    assert_eq!(provider["allowedRoles"], json!([GLASFASER]));
+    let (active, inactive) = (
+        provider["brevoActiveFolderId"].as_i64().unwrap(),
+        provider["brevoInactiveFolderId"].as_i64().unwrap(),
+    );
+    assert_ne!(active, inactive);
+
+    let (status, folders) = call(
+        &app,
+        &admin,
+        "GET",
+        "/api/brevo/folders/?limit=50&offset=0",
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = folders["folders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Glasfaser Süd (aktiv)") && names.contains(&"Glasfaser Süd (inaktiv)"),
+        "{names:?}"
+    );
+
+    let (status, page) = call(
+        &app,
+        &admin,
+        "GET",
+        "/api/providers/?limit=20&offset=0",
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(page["count"], 1);
+    assert_eq!(page["content"][0]["id"], provider["id"]);
+
+    // Roles may arrive as a JSON string; existing folders are chosen by id.
+    let body = json!({
+        "name": "Energie Plus", "allowedRoles": "[\"GS-Aktionsportal-BU-Energie\"]",
+        "brevoActiveFolderId": active, "brevoInactiveFolderId": inactive.to_string()
+    });
+    let (status, second) = call(&app, &admin, "POST", "/api/providers/", Some(body)).await;
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(
+        second["allowedRoles"],
+        json!(["GS-Aktionsportal-BU-Energie"])
+    );
+    assert_eq!(second["brevoActiveFolderId"], active);
+}
+
+#[tokio::test]
+async fn provider_input_is_validated_with_the_specs_messages() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    create_provider(&app, &admin, "Glasfaser Süd").await;
+    let cases = [
+        (
+            json!({"name": "G", "allowedRoles": ["A"], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"}),
+            "Der Name muss mindestens 2 Zeichen lang sein.",
+        ),
+        (
+            json!({"name": "x".repeat(26), "allowedRoles": ["A"], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"}),
+            "Der Name darf höchstens 25 Zeichen lang sein.",
+        ),
+        (
+            json!({"name": "Neu", "allowedRoles": [], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"}),
+            "Es muss mindestens eine Gruppe eingetragen werden!",
+        ),
+        (
+            json!({"name": "Neu", "allowedRoles": ["A", "A"], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"}),
+            "A existiert bereits in der Liste!",
+        ),
+        (
+            json!({"name": "Neu", "allowedRoles": ["A"], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": null}),
+            "Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!",
+        ),
+        (
+            json!({"name": "glasfaser süd", "allowedRoles": ["A"], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"}),
+            "Ein Anbieter mit dem Namen glasfaser süd existiert bereits!",
+        ),
+        (
+            json!({"name": "Neu", "allowedRoles": ["A"], "brevoActiveFolderId": 999, "brevoInactiveFolderId": "auto"}),
+            "Der Marketing-Ordner 999 existiert nicht.",
+        ),
+    ];
+    let folders_before = db::folders::list(&app.test_db.db, 100, 0).await.unwrap().1;
+    for (body, message) in cases {
+        let (status, answer) = call(&app, &admin, "POST", "/api/providers/", Some(body)).await;
+        assert_eq!(status, 400, "{answer}");
+        assert_eq!(answer["message"], message);
+        assert_eq!(answer["code"], "validation_error");
+    }
+    assert_eq!(
+        db::providers::count(&app.test_db.db).await.unwrap(),
+        1,
+        "nothing was written"
+    );
+    assert_eq!(
+        db::folders::list(&app.test_db.db, 100, 0).await.unwrap().1,
+        folders_before,
+        "no stray folders"
+    );
+
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "POST",
+        "/api/providers/",
+        Some(json!("kein Objekt")),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (400, Some("validation_error"))
+    );
+}
+
+#[tokio::test]
+async fn only_admins_add_edit_and_delete_providers() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await;
+    let id = provider["id"].as_i64().unwrap();
+    let moderator = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
+    let customer = app.session_with_roles(&[PORTAL]).await;
+    assert_eq!(
+        call(
+            &app,
+            &moderator,
+            "POST",
+            "/api/providers/",
+            Some(provider_body("Neu"))
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        call(
+            &app,
+            &moderator,
+            "PUT",
+            &format!("/api/providers/{id}"),
+            Some(provider_body("Neu"))
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        call(
+            &app,
+            &moderator,
+            "DELETE",
+            &format!("/api/providers/{id}/"),
+            None
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        call(&app, &customer, "GET", "/api/providers/", None)
+            .await
+            .0,
+        403
+    );
+    assert_eq!(
+        call(&app, "ohne-sitzung", "GET", "/api/providers/", None)
+            .await
+            .0,
+        401
+    );
+    assert_eq!(
+        call(&app, &moderator, "GET", "/api/brevo/folders/", None)
+            .await
+            .0,
+        403
+    );
+
+    // Moderators see the providers of their roles only.
+    let other = app.session_with_roles(&[BU_MODERATOR]).await;
+    assert_eq!(
+        call(&app, &moderator, "GET", "/api/providers/", None)
+            .await
+            .1["count"],
+        1
+    );
+    assert_eq!(
+        call(&app, &other, "GET", "/api/providers/", None).await.1["count"],
+        0
+    );
+    assert_eq!(
+        call(
+            &app,
+            &other,
+            "GET",
+            &format!("/api/providers/{id}/lists/"),
+            None
+        )
+        .await
+        .0,
+        403
+    );
+}
+
+#[tokio::test]
+async fn an_admin_edits_and_deletes_a_provider() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await;
+    let id = provider["id"].as_i64().unwrap();
+    let mut body = provider_body("Glasfaser Nord");
+    body["allowedRoles"] = json!([GLASFASER, "GS-Aktionsportal-BU-Nord"]);
+    body["brevoActiveFolderId"] = provider["brevoActiveFolderId"].clone();
+    body["brevoInactiveFolderId"] = provider["brevoInactiveFolderId"].clone();
+    let (status, edited) = call(
+        &app,
+        &admin,
+        "PUT",
+        &format!("/api/providers/{id}"),
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{edited}");
+    assert_eq!(edited["name"], "Glasfaser Nord");
+    assert_eq!(edited["allowedRoles"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        call(
+            &app,
+            &admin,
+            "PUT",
+            "/api/providers/9999",
+            Some(provider_body("Weg"))
+        )
+        .await
+        .0,
+        404
+    );
+
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "DELETE",
+        &format!("/api/providers/{id}/?deleteBrevoFolders=false"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["message"], "Erfolgreich entfernt");
+    assert!(
+        db::providers::get(&app.test_db.db, id)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(
+        db::folders::list(&app.test_db.db, 10, 0).await.unwrap().1,
+        2,
+        "folders kept by default"
+    );
+    assert_eq!(
+        call(
+            &app,
+            &admin,
+            "DELETE",
+            &format!("/api/providers/{id}/"),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+}
+
+async fn create_list(app: &TestApp, token: &str, provider: i64, name: &str) -> (u16, Value) {
+    call(
+        app,
+        token,
+        "POST",
+        &format!("/api/providers/{provider}/lists"),
+        Some(json!({ "name": name })),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn lists_are_created_renamed_deactivated_and_deleted_locally() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await["id"]
+        .as_i64()
+        .unwrap();
+
+    assert_eq!(
+        create_list(&app, &admin, provider, "Test").await.1["message"],
+        "Der Name muss mindestens 5 Zeichen lang sein."
+    );
+    assert_eq!(
+        create_list(&app, &admin, provider, &"x".repeat(51)).await.1["message"],
+        "Der Name darf höchstens 50 Zeichen lang sein."
+    );
+    let (status, list) = create_list(&app, &admin, provider, "Flyer Herbst").await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(
+        (list["active"].as_bool(), list["totalSubscribers"].as_i64()),
+        (Some(true), Some(0))
+    );
+    assert_eq!(list["ProviderId"], provider);
+    let id = list["id"].as_i64().unwrap();
+
+    let (status, renamed) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/name/{id}"),
+        Some(json!({"name": "x".repeat(100)})),
+    )
+    .await;
+    assert_eq!(
+        (status, renamed["name"].as_str().map(str::len)),
+        (200, Some(100))
+    );
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/name/{id}"),
+        Some(json!({"name": "x".repeat(101)})),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (400, Some("Der Name darf höchstens 100 Zeichen lang sein."))
+    );
+
+    let (status, answer) = call(&app, &admin, "DELETE", &format!("/api/lists/{id}"), None).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (409, Some("list_active"))
+    );
+
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/status/{id}"),
+        Some(json!({"active": false})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["code"], "status_changed");
+    assert_eq!(answer["content"]["active"], false);
+    assert!(answer["content"]["deactivatedAt"].is_string());
+
+    let (status, page) = call(&app, &admin, "GET", &format!("/api/providers/{provider}/lists/?limit=20&offset=0&activeStatus=true&inactiveStatus=false"), None).await;
+    assert_eq!((status, page["count"].as_i64()), (200, Some(0)));
+    let (_, page) = call(
+        &app,
+        &admin,
+        "GET",
+        &format!("/api/providers/{provider}/lists/?activeStatus=false&inactiveStatus=true"),
+        None,
+    )
+    .await;
+    assert_eq!(page["count"], 1);
+    let (_, page) = call(
+        &app,
+        &admin,
+        "GET",
+        &format!("/api/providers/{provider}/lists/?activeStatus=false&inactiveStatus=false"),
+        None,
+    )
+    .await;
+    assert_eq!(page["count"], 1, "neither status means both");
+
+    let (status, _) = call(&app, &admin, "DELETE", &format!("/api/lists/{id}"), None).await;
+    assert_eq!(status, 200);
+    assert!(db::lists::get(&app.test_db.db, id).await.unwrap().is_none());
+    assert_eq!(
+        call(&app, &admin, "DELETE", &format!("/api/lists/{id}"), None)
+            .await
+            .0,
+        404
+    );
+}
+
+#[tokio::test]
+async fn a_status_change_without_folders_warns_and_changes_nothing() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = db::providers::create(
+        &app.test_db.db,
+        &db::providers::NewProvider {
+            name: "Altanbieter".into(),
+            allowed_roles: vec![GLASFASER.into()],
+            brevo_active_folder_id: None,
+            brevo_inactive_folder_id: None,
+            upload_id: None,
+        },
+    )
+    .await
+    .unwrap();
+    let list = db::lists::create(
+        &app.test_db.db,
+        &db::lists::NewList {
+            provider_id: provider.id,
+            name: "Bestandsliste".into(),
+            brevo_list_id: None,
+            active: true,
+        },
+    )
+    .await
+    .unwrap();
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/status/{}", list.id),
+        Some(json!({"active": false})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["code"], "change_folder_warning");
+    assert!(
+        db::lists::get(&app.test_db.db, list.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .active
+    );
+    let (status, answer) = create_list(&app, &admin, provider.id, "Neue Liste").await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (409, Some("change_folder_warning"))
+    );
+}
+
+#[tokio::test]
+async fn moderators_manage_the_lists_of_their_providers_only() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await["id"]
+        .as_i64()
+        .unwrap();
+    let own = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
+    let foreign = app
+        .session_with_roles(&[BU_MODERATOR, "GS-Aktionsportal-BU-Strom"])
+        .await;
+    let (status, list) = create_list(&app, &own, provider, "Flyer Herbst").await;
+    assert_eq!(status, 200);
+    let id = list["id"].as_i64().unwrap();
+    assert_eq!(
+        create_list(&app, &foreign, provider, "Fremde Liste")
+            .await
+            .0,
+        403
+    );
+    assert_eq!(
+        call(
+            &app,
+            &foreign,
+            "PATCH",
+            &format!("/api/lists/name/{id}"),
+            Some(json!({"name": "Gekapert"}))
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        call(
+            &app,
+            &foreign,
+            "PATCH",
+            &format!("/api/lists/status/{id}"),
+            Some(json!({"active": false}))
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        call(&app, &foreign, "DELETE", &format!("/api/lists/{id}"), None)
+            .await
+            .0,
+        403
+    );
+    assert_eq!(
+        call(
+            &app,
+            &foreign,
+            "GET",
+            &format!("/api/sync/providers/{provider}"),
+            None
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        db::lists::get(&app.test_db.db, id)
+            .await
+            .unwrap()
+            .unwrap()
+            .name,
+        "Flyer Herbst"
+    );
+}
+
+#[tokio::test]
+async fn with_brevo_every_change_is_mirrored() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await;
+    let (active, inactive) = (
+        provider["brevoActiveFolderId"].as_i64().unwrap(),
+        provider["brevoInactiveFolderId"].as_i64().unwrap(),
+    );
+    let folders = brevo.folders();
+    assert!(
+        folders
+            .iter()
+            .any(|f| f.id == active && f.name == "Glasfaser Süd (aktiv)"),
+        "{folders:?}"
+    );
+    assert!(
+        folders
+            .iter()
+            .any(|f| f.id == inactive && f.name == "Glasfaser Süd (inaktiv)")
+    );
+    let id = provider["id"].as_i64().unwrap();
+
+    let (status, list) = create_list(&app, &admin, id, "Flyer Herbst").await;
+    assert_eq!(status, 200, "{list}");
+    let brevo_id = list["brevoListId"].as_i64().expect("mirrored list id");
+    assert_eq!(list["brevoId"], brevo_id);
+    let remote = || brevo.lists().into_iter().find(|l| l.id == brevo_id);
+    assert_eq!(remote().unwrap().folder_id, active);
+
+    let list_id = list["id"].as_i64().unwrap();
+    call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/name/{list_id}"),
+        Some(json!({"name": "Flyer Winter"})),
+    )
+    .await;
+    assert_eq!(remote().unwrap().name, "Flyer Winter");
+    call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/status/{list_id}"),
+        Some(json!({"active": false})),
+    )
+    .await;
+    assert_eq!(
+        remote().unwrap().folder_id,
+        inactive,
+        "deactivating moves the list into the inactive folder"
+    );
+    call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/status/{list_id}"),
+        Some(json!({"active": true})),
+    )
+    .await;
+    assert_eq!(remote().unwrap().folder_id, active);
+    call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/status/{list_id}"),
+        Some(json!({"active": false})),
+    )
+    .await;
+    assert_eq!(
+        call(
+            &app,
+            &admin,
+            "DELETE",
+            &format!("/api/lists/{list_id}"),
+            None
+        )
+        .await
+        .0,
+        200
+    );
+    assert!(remote().is_none());
+
+    let (status, _) = call(
+        &app,
+        &admin,
+        "DELETE",
+        &format!("/api/providers/{id}/?deleteBrevoFolders=true"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(
+        brevo
+            .folders()
+            .iter()
+            .all(|f| f.id != active && f.id != inactive)
+    );
+    assert!(
+        db::folders::get(&app.test_db.db, active)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn when_brevo_fails_the_database_stays_unchanged() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+
+    // Brevo fails while creating the provider's folders (a create is not repeated after a
+    // 500): no provider, no folder left anywhere.
+    brevo.fail_next(1, 500);
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "POST",
+        "/api/providers/",
+        Some(provider_body("Glasfaser Süd")),
+    )
+    .await;
+    assert_eq!(status, 502, "{answer}");
+    assert_eq!(answer["code"], "marketing_service_error");
+    assert!(answer["message"].as_str().unwrap().contains("Brevo"));
+    assert_eq!(db::providers::count(&app.test_db.db).await.unwrap(), 0);
+    assert!(brevo.folders().is_empty());
+
+    let provider = create_provider(&app, &admin, "Energie Plus").await["id"]
+        .as_i64()
+        .unwrap();
+    let (status, list) = create_list(&app, &admin, provider, "Flyer Herbst").await;
+    assert_eq!(status, 200);
+    let list_id = list["id"].as_i64().unwrap();
+
+    // A rename Brevo refuses leaves our name as it was.
+    brevo.fail_next(4, 500);
+    let (status, _) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/name/{list_id}"),
+        Some(json!({"name": "Flyer Winter"})),
+    )
+    .await;
+    assert_eq!(status, 502);
+    assert_eq!(
+        db::lists::get(&app.test_db.db, list_id)
+            .await
+            .unwrap()
+            .unwrap()
+            .name,
+        "Flyer Herbst"
+    );
+
+    // A status change Brevo refuses leaves the list active.
+    brevo.fail_next(4, 503);
+    let (status, _) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/status/{list_id}"),
+        Some(json!({"active": false})),
+    )
+    .await;
+    assert_eq!(status, 502);
+    assert!(
+        db::lists::get(&app.test_db.db, list_id)
+            .await
+            .unwrap()
+            .unwrap()
+            .active
+    );
+
+    // Rate limited once, then accepted: the change goes through.
+    brevo.rate_limit_next(1);
+    let (status, renamed) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/name/{list_id}"),
+        Some(json!({"name": "Flyer Frühling"})),
+    )
+    .await;
+    assert_eq!(
+        (status, renamed["name"].as_str()),
+        (200, Some("Flyer Frühling"))
+    );
+
+    // Brevo refuses to create a list: nothing is recorded.
+    brevo.fail_next(1, 400);
+    let (status, _) = create_list(&app, &admin, provider, "Plakat Sommer").await;
+    assert_eq!(status, 502);
+    assert_eq!(
+        db::lists::list_by_provider(&app.test_db.db, provider)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn sync_imports_lists_found_in_the_providers_folders() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await;
+    let id = provider["id"].as_i64().unwrap();
+    let (active, inactive) = (
+        provider["brevoActiveFolderId"].as_i64().unwrap(),
+        provider["brevoInactiveFolderId"].as_i64().unwrap(),
+    );
+    let made_in_brevo = brevo.add_list(active, "Newsletter Bestand");
+    let retired = brevo.add_list(inactive, "Altaktion 2024");
+
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "GET",
+        &format!("/api/sync/providers/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let lists = answer["content"].as_array().unwrap();
+    let find = |brevo_id: i64| lists.iter().find(|l| l["brevoListId"] == brevo_id).cloned();
+    assert_eq!(find(made_in_brevo).unwrap()["active"], true);
+    assert_eq!(find(made_in_brevo).unwrap()["name"], "Newsletter Bestand");
+    assert_eq!(find(retired).unwrap()["active"], false);
+
+    // A second sync changes nothing and duplicates nothing.
+    let (_, again) = call(
+        &app,
+        &admin,
+        "GET",
+        &format!("/api/sync/providers/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(again["content"].as_array().unwrap().len(), 2);
+}
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa7\x35\x81\x84\0\0\0\0IEND\xaeB`\x82";
+
+async fn upload(app: &TestApp, token: &str, bytes: &'static [u8], name: &str) -> (u16, Value) {
+    let form = reqwest::multipart::Form::new().part(
+        "files[0]",
+        reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
+    );
+    let response = app
+        .client
+        .post(app.url("/api/upload/"))
+        .header("cookie", format!("ap_session={token}"))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (status, answer) = upload(&app, &admin, b"<svg onload=alert(1)>", "logo.png").await;
+    assert_eq!(status, 400);
+    assert!(answer["message"].as_str().unwrap().contains("Nur Bilder"));
+    let (status, answer) = upload(&app, &admin, b"", "leer.png").await;
+    assert_eq!(status, 400);
+    assert!(answer["message"].as_str().unwrap().contains("leer.png"));
+
+    let (status, logo) = upload(&app, &admin, PNG, "Logo Süd.png").await;
+    assert_eq!(status, 200, "{logo}");
+    let path = logo["path"].as_str().unwrap().to_string();
+    let customer = app.session_with_roles(&[PORTAL]).await;
+    assert_eq!(
+        app.get_as(&customer, &path).await.status(),
+        403,
+        "not yet a logo"
+    );
+
+    let mut body = provider_body("Glasfaser Süd");
+    body["uploadId"] = logo["id"].clone();
+    let provider = call(&app, &admin, "POST", "/api/providers/", Some(body))
+        .await
+        .1;
+    assert_eq!(provider["Upload"]["path"], path);
+
+    let response = app.get_as(&customer, &path).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "image/png");
+    assert!(
+        response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("sandbox")
+    );
+    assert_eq!(response.bytes().await.unwrap().as_ref(), PNG);
+    assert_eq!(app.get(&path).await.status(), 401);
+
+    let mut body = provider_body("Energie Plus");
+    body["uploadId"] = json!(424242);
+    let (status, answer) = call(&app, &admin, "POST", "/api/providers/", Some(body)).await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (400, Some("Das Logo muss ein hochgeladenes Bild sein."))
+    );
+}
