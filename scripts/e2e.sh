@@ -1,34 +1,100 @@
 #!/usr/bin/env bash
-# Browser tests: starts the real portal (SQLite in a temporary data folder, demo data, the
-# islands build) on a free port of 127.0.0.1 and runs end2end/ against it in Chromium.
+# Browser tests: starts the real portal twice (each with SQLite in its own temporary data folder,
+# demo data and the islands build) on free ports of 127.0.0.1 and runs end2end/ against them in
+# Chromium:
+# - AP_BASE_URL / AP_E2E_ACCOUNTS: local mode (no Brevo key; folders and lists only in the
+#   portal's database);
+# - AP_BASE_URL_BREVO / AP_E2E_ACCOUNTS_BREVO: Brevo mode, against the stateful fake Brevo of
+#   the Rust tests (examples/fake_brevo.rs), which this script starts too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 [ -f islands/dist/.vite/manifest.json ] || (cd islands && npm run build)
-cargo build --locked
-bin="${CARGO_TARGET_DIR:-target}/debug/aktionsportal"
+# One cargo run for the portal and the fake Brevo (an example: it reuses tests/common/).
+cargo build --locked --lib --bins --example fake_brevo
+target="${CARGO_TARGET_DIR:-target}/debug"
+bin="$target/aktionsportal"
+fake_bin="$target/examples/fake_brevo"
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
 
 data=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+data_brevo=$(mktemp -d)
 log="$data/server.log"
+log_brevo="$data_brevo/server.log"
 server_pid=""
+server_brevo_pid=""
+fake_pid=""
+stop() {
+  [ -n "$1" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null || true
+}
 cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
-  rm -rf "$data"
+  stop "$server_pid"
+  stop "$server_brevo_pid"
+  stop "$fake_pid"
+  rm -rf "$data" "$data_brevo"
 }
 trap cleanup EXIT
 
+# Waits until the portal answers /healthz; shows its log and fails when it dies first.
+wait_healthy() { # <port> <pid> <log>
+  for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$1/healthz" >/dev/null 2>&1 && return 0
+    kill -0 "$2" 2>/dev/null || { cat "$3"; echo "Server ist nicht gestartet." >&2; exit 1; }
+    sleep 0.2
+  done
+  cat "$3"
+  echo "Server antwortet nicht." >&2
+  exit 1
+}
+
 # The browser tests sign in as the demo accounts; their passwords come from seed-demo.
-unset DATABASE_URL
+unset DATABASE_URL AP_BREVO_API_KEY AP_BREVO_BASE_URL
+
+# Portal 1: local mode.
+port=$(free_port)
 "$bin" --data "$data" seed-demo > "$data/seed.txt"
 export AP_E2E_ACCOUNTS="$data/seed.txt"
 AP_PRODUCT_NAME="E2E" "$bin" --data "$data" serve --addr "127.0.0.1:$port" > "$log" 2>&1 &
 server_pid=$!
+
+# The fake Brevo: prints `FAKE_BREVO <base_url> <api_key>` once it listens.
+"$fake_bin" > "$data_brevo/fake.txt" 2> "$data_brevo/fake.log" &
+fake_pid=$!
+fake_line=""
 for _ in $(seq 1 100); do
-  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$log"; echo "Server ist nicht gestartet." >&2; exit 1; }
-  sleep 0.2
+  fake_line=$(grep -m1 '^FAKE_BREVO ' "$data_brevo/fake.txt" 2>/dev/null || true)
+  [ -n "$fake_line" ] && break
+  kill -0 "$fake_pid" 2>/dev/null || { cat "$data_brevo/fake.log"; echo "Fake-Brevo ist nicht gestartet." >&2; exit 1; }
+  sleep 0.1
 done
+[ -n "$fake_line" ] || { echo "Fake-Brevo hat keine Adresse gemeldet." >&2; exit 1; }
+read -r _ fake_url fake_key <<< "$fake_line"
+
+# Portal 2: Brevo mode against the fake. Its seeded providers point at local folder ids the
+# fake does not know; the tests in Brevo mode create their own providers.
+port_brevo=$(free_port)
+"$bin" --data "$data_brevo" seed-demo > "$data_brevo/seed.txt"
+export AP_E2E_ACCOUNTS_BREVO="$data_brevo/seed.txt"
+AP_PRODUCT_NAME="E2E" AP_BREVO_API_KEY="$fake_key" AP_BREVO_BASE_URL="$fake_url" \
+  "$bin" --data "$data_brevo" serve --addr "127.0.0.1:$port_brevo" > "$log_brevo" 2>&1 &
+server_brevo_pid=$!
+
+wait_healthy "$port" "$server_pid" "$log"
+wait_healthy "$port_brevo" "$server_brevo_pid" "$log_brevo"
 
 export AP_BASE_URL="http://127.0.0.1:$port"
-(cd end2end && npm ci --no-audit --no-fund && npm test) || { echo "--- Server-Log ---"; tail -n 50 "$log"; exit 1; }
+export AP_BASE_URL_BREVO="http://127.0.0.1:$port_brevo"
+# Arguments (optional) choose test files, e.g. scripts/e2e.sh tests/providers.test.mjs
+run_tests() {
+  if [ $# -gt 0 ]; then node --test --test-concurrency=1 "$@"; else npm test; fi
+}
+(cd end2end && npm ci --no-audit --no-fund && run_tests "$@") || {
+  echo "--- Server-Log (lokal) ---"
+  tail -n 50 "$log"
+  echo "--- Server-Log (Brevo) ---"
+  tail -n 50 "$log_brevo"
+  exit 1
+}

@@ -98,6 +98,78 @@ const ROWS: &[Row] = &[
         path: "/api/login/user",
         expect: [401, 200, 200, 200, 200, 200, 200, 200],
     },
+    // Providers, folders, lists: provider 1 belongs to PROVIDER_ROLE, which the moderator
+    // lacks; writes without a body fail validation once the caller is allowed.
+    Row {
+        method: "GET",
+        path: "/api/providers/",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/providers/",
+        expect: [401, 400, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "PUT",
+        path: "/api/providers/1",
+        expect: [401, 400, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/api/providers/999/",
+        expect: [401, 404, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/providers/1/lists/",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/providers/1/lists",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "PATCH",
+        path: "/api/lists/name/1",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "PATCH",
+        path: "/api/lists/status/1",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/api/lists/1",
+        expect: [401, 409, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/sync/providers/1",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/providers/contact/999",
+        expect: [401, 404, 404, 404, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/brevo/folders/",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/brevo/folder/1/lists/",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/upload/",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
 ];
 
 #[tokio::test]

@@ -896,3 +896,95 @@ async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
         (400, Some("Das Logo muss ein hochgeladenes Bild sein."))
     );
 }
+
+#[tokio::test]
+async fn a_contacts_criteria_are_grouped_by_provider() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await["id"]
+        .as_i64()
+        .unwrap();
+    let other = create_provider(&app, &admin, "Energie Plus").await["id"]
+        .as_i64()
+        .unwrap();
+    let flyer = create_list(&app, &admin, provider, "Flyer Herbst").await.1["id"]
+        .as_i64()
+        .unwrap();
+    create_list(&app, &admin, provider, "Plakat Winter").await;
+    let strom = create_list(&app, &admin, other, "Strom Aktion").await.1["id"]
+        .as_i64()
+        .unwrap();
+    db::contacts::upsert_company(&app.test_db.db, 100_001, "Muster GmbH")
+        .await
+        .unwrap();
+    let contact = db::contacts::create_contact(
+        &app.test_db.db,
+        &db::contacts::NewContact {
+            customer_number: 100_001,
+            brevo_contact_id: None,
+            email: "max@example.de".into(),
+            salutation: 2,
+            firstname: "Max".into(),
+            lastname: "Muster".into(),
+            extern_id: None,
+            double_opt_in: true,
+            email_blacklisted: false,
+        },
+    )
+    .await
+    .unwrap();
+    db::contacts::set_lists(&app.test_db.db, contact.id, &[flyer, strom])
+        .await
+        .unwrap();
+
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "GET",
+        &format!("/api/providers/contact/{}", contact.id),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let groups = answer["content"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    let glasfaser = groups.iter().find(|g| g["id"] == provider).unwrap();
+    assert_eq!(glasfaser["name"], "Glasfaser Süd");
+    assert_eq!(glasfaser["Lists"].as_array().unwrap().len(), 1);
+    assert_eq!(glasfaser["Lists"][0]["name"], "Flyer Herbst");
+    assert_eq!(glasfaser["Lists"][0]["totalSubscribers"], 1);
+
+    // A moderator sees only the providers of their roles.
+    let moderator = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
+    let (_, answer) = call(
+        &app,
+        &moderator,
+        "GET",
+        &format!("/api/providers/contact/{}", contact.id),
+        None,
+    )
+    .await;
+    assert_eq!(
+        answer["count"], 2,
+        "both providers carry the Glasfaser role in this test"
+    );
+    assert_eq!(
+        call(&app, &admin, "GET", "/api/providers/contact/99999", None)
+            .await
+            .0,
+        404
+    );
+    let customer = app.session_with_roles(&[PORTAL]).await;
+    assert_eq!(
+        call(
+            &app,
+            &customer,
+            "GET",
+            &format!("/api/providers/contact/{}", contact.id),
+            None
+        )
+        .await
+        .0,
+        403
+    );
+}

@@ -6,6 +6,9 @@
 //     assert.deepEqual(consoleErrors, []);
 //   }));
 //
+// The second portal of scripts/e2e.sh (Brevo mode, against a fake Brevo):
+//   withPage(fn, { baseURL: brevoBaseUrl() })   // and logIn(page, login, { accountsFile: brevoAccountsFile() })
+//
 // One browser per test file, launched on first use and closed after the file's last test;
 // every withPage call gets a fresh context (own cookies and storage) and page.
 import { after } from 'node:test';
@@ -33,13 +36,7 @@ export function baseUrl() {
         'AP_BASE_URL=http://127.0.0.1:3000 (or wherever it listens).',
     );
   }
-  let parsed;
-  try {
-    parsed = new URL(value.trim());
-  } catch {
-    throw new Error(`AP_BASE_URL is not a valid URL: ${JSON.stringify(value)}`);
-  }
-  return parsed.href.replace(/\/+$/, '');
+  return normalizeBaseUrl(value, 'AP_BASE_URL');
 }
 
 let browserPromise = null;
@@ -77,19 +74,46 @@ function describeConsoleMessage(message) {
 }
 
 /**
+ * The second portal of scripts/e2e.sh, which runs in Brevo mode against a fake Brevo, from
+ * AP_BASE_URL_BREVO (required when a test uses it), without a trailing slash.
+ */
+export function brevoBaseUrl() {
+  const value = process.env.AP_BASE_URL_BREVO;
+  if (!value || value.trim() === '') {
+    throw new Error(
+      'AP_BASE_URL_BREVO is not set: run the browser tests through scripts/e2e.sh, which starts ' +
+        'a second portal in Brevo mode (against a fake Brevo) for them.',
+    );
+  }
+  return normalizeBaseUrl(value, 'AP_BASE_URL_BREVO');
+}
+
+function normalizeBaseUrl(value, name) {
+  let parsed;
+  try {
+    parsed = new URL(value.trim());
+  } catch {
+    throw new Error(`${name} is not a valid URL: ${JSON.stringify(value)}`);
+  }
+  return parsed.href.replace(/\/+$/, '');
+}
+
+/**
  * Runs `fn({ page, context, consoleErrors, baseUrl })` on a fresh page of a fresh context whose
  * baseURL is AP_BASE_URL, and closes the context afterwards (also when `fn` throws).
  * `consoleErrors` collects console.error messages and uncaught page errors as strings.
- * `contextOptions` are passed to `browser.newContext` (defaults: de-DE, Europe/Berlin).
+ * `contextOptions` are passed to `browser.newContext` (defaults: de-DE, Europe/Berlin); a
+ * `baseURL` among them (e.g. `brevoBaseUrl()`) replaces AP_BASE_URL, also as `baseUrl` of `fn`.
  */
 export async function withPage(fn, contextOptions = {}) {
-  const base = baseUrl();
+  const base =
+    contextOptions.baseURL === undefined ? baseUrl() : normalizeBaseUrl(String(contextOptions.baseURL), 'baseURL');
   const browser = await getBrowser();
   const context = await browser.newContext({
-    baseURL: base,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
     ...contextOptions,
+    baseURL: base,
   });
   try {
     const page = await context.newPage();

@@ -24,7 +24,21 @@ pub fn router() -> Router<AppState> {
         .route("/providers", get(page))
         .route("/providers/{id}/lists", get(lists_page).post(create_list))
         .route_layer(require(Capability::AdminArea));
-    admin_only.merge(admin_area)
+    let contact_edit = Router::new()
+        .route("/providers/contact/{id}", get(of_contact))
+        .route_layer(require(Capability::ContactEdit));
+    admin_only.merge(admin_area).merge(contact_edit)
+}
+
+async fn of_contact(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+) -> Result<JsonResponse<Value>, ApiError> {
+    let content = providers::of_contact(&state.db, &user, id).await?;
+    Ok(JsonResponse(
+        json!({ "content": content, "count": content.len() }),
+    ))
 }
 
 #[derive(Serialize)]

@@ -354,3 +354,43 @@ pub async fn delete(
     db::providers::delete(db, id).await?;
     Ok(())
 }
+
+/// A provider with some of its lists (the criteria side panel of a contact).
+#[derive(Clone, Debug, Serialize)]
+pub struct ProviderWithLists {
+    #[serde(flatten)]
+    pub provider: ProviderView,
+    #[serde(rename = "Lists")]
+    pub lists: Vec<crate::services::lists::ListView>,
+}
+
+/// The lists a contact is assigned to, grouped by provider, for the providers the user may
+/// see (spec §2: "show criteria", a side panel of the contact's lists grouped by provider).
+pub async fn of_contact(
+    db: &Db,
+    user: &User,
+    contact_id: i64,
+) -> ServiceResult<Vec<ProviderWithLists>> {
+    db::contacts::get_contact(db, contact_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let list_ids = db::contacts::list_ids_of_contact(db, contact_id).await?;
+    let mut groups: Vec<ProviderWithLists> = Vec::new();
+    for provider in visible(db, user).await? {
+        let mut lists = Vec::new();
+        for list in db::lists::list_by_provider(db, provider.id).await? {
+            if list_ids.contains(&list.id)
+                && let Some(live) = db::lists::get_live(db, list.id).await?
+            {
+                lists.push(live.into());
+            }
+        }
+        if !lists.is_empty() {
+            groups.push(ProviderWithLists {
+                provider: view(db, provider).await?,
+                lists,
+            });
+        }
+    }
+    Ok(groups)
+}

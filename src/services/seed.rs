@@ -517,6 +517,32 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         }
     }
 
+    // A provider from before marketing folders were required: its lists cannot change status
+    // until both folders are set (the change_folder_warning case of spec §4).
+    let legacy = providers::create(
+        db,
+        &providers::NewProvider {
+            name: "Altbestand ohne Ordner".into(),
+            allowed_roles: vec!["GS-Aktionsportal-BU-Altbestand".into()],
+            brevo_active_folder_id: None,
+            brevo_inactive_folder_id: None,
+            upload_id: None,
+        },
+    )
+    .await?;
+    summary.providers += 1;
+    lists::create(
+        db,
+        &lists::NewList {
+            provider_id: legacy.id,
+            name: "Bestandskunden Altvertrag".into(),
+            brevo_list_id: None,
+            active: true,
+        },
+    )
+    .await?;
+    summary.lists += 1;
+
     for company in COMPANIES {
         contacts::upsert_company(db, company.customer_number, company.name).await?;
         summary.companies += 1;
@@ -960,9 +986,9 @@ mod tests {
         let store = FileStore::new(t.data_dir.join("files")).unwrap();
         let summary = seed_demo(&t.db, &store).await.unwrap();
         assert!(!summary.skipped);
-        assert_eq!(summary.providers, 4);
+        assert_eq!(summary.providers, 5, "four brands and one without folders");
         assert_eq!(summary.folders, 8);
-        assert_eq!(summary.lists, 11);
+        assert_eq!(summary.lists, 12);
         assert_eq!(summary.companies, 3);
         assert_eq!(summary.contacts, 8);
         assert_eq!(summary.tags, 3);
@@ -971,27 +997,29 @@ mod tests {
         assert!(
             summary
                 .to_string()
-                .starts_with("Demo-Daten angelegt: 4 Anbieter, 8 Marketing-Ordner, 11 Kriterien")
+                .starts_with("Demo-Daten angelegt: 5 Anbieter, 8 Marketing-Ordner, 12 Kriterien")
         );
 
         // What the summary says is what the database holds.
-        assert_eq!(providers::count(&t.db).await.unwrap(), 4);
+        assert_eq!(providers::count(&t.db).await.unwrap(), 5);
         assert_eq!(downloads::count(&t.db).await.unwrap(), 7);
         assert_eq!(folders::list(&t.db, 100, 0).await.unwrap().1, 8);
         assert_eq!(tags::list(&t.db).await.unwrap().len(), 3);
         let all_providers = providers::list_all(&t.db).await.unwrap();
-        assert!(
-            all_providers
-                .iter()
-                .all(|p| !p.allowed_roles.is_empty() && p.upload_id.is_some())
-        );
+        assert!(all_providers.iter().all(|p| !p.allowed_roles.is_empty()));
+        let without_logo: Vec<_> = all_providers
+            .iter()
+            .filter(|p| p.upload_id.is_none())
+            .collect();
+        assert_eq!(without_logo.len(), 1);
+        assert_eq!(without_logo[0].brevo_active_folder_id, None);
         assert!(all_providers.iter().any(|p| {
             p.name == "Glasfaser Süd"
                 && p.allowed_roles
                     .contains(&"GS-Aktionsportal-BU-Glasfaser".to_string())
         }));
         let mut inactive = 0;
-        for p in &all_providers {
+        for p in all_providers.iter().filter(|p| p.upload_id.is_some()) {
             let active = folders::get(&t.db, p.brevo_active_folder_id.unwrap())
                 .await
                 .unwrap()
@@ -1086,7 +1114,7 @@ mod tests {
         assert!(again.skipped);
         assert_eq!(again.providers, 0);
         assert!(again.to_string().contains("übersprungen"));
-        assert_eq!(providers::count(&t.db).await.unwrap(), 4);
+        assert_eq!(providers::count(&t.db).await.unwrap(), 5);
         assert_eq!(
             uploads::count(&t.db).await.unwrap(),
             all_uploads.len() as i64
