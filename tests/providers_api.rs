@@ -988,3 +988,81 @@ async fn a_contacts_criteria_are_grouped_by_provider() {
         403
     );
 }
+
+#[tokio::test]
+async fn malformed_requests_get_a_german_message_and_change_nothing() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await["id"]
+        .as_i64()
+        .unwrap();
+    let list = create_list(&app, &admin, provider, "Flyer Herbst").await.1["id"]
+        .as_i64()
+        .unwrap();
+
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/status/{list}"),
+        Some(json!({"active": "ja"})),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (400, Some("Die Anfrage hat nicht das erwartete Format."))
+    );
+    assert!(
+        db::lists::get(&app.test_db.db, list)
+            .await
+            .unwrap()
+            .unwrap()
+            .active
+    );
+
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "GET",
+        &format!("/api/providers/{provider}/lists/?limit=viele"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (400, Some("Die Adresse enthält ungültige Parameter."))
+    );
+    assert_eq!(
+        call(
+            &app,
+            &admin,
+            "PATCH",
+            "/api/lists/name/abc",
+            Some(json!({"name": "Neuer Name"}))
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        call(
+            &app,
+            &admin,
+            "GET",
+            "/api/providers/99999999999999999999999/lists/",
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    let (status, _) = call(
+        &app,
+        &admin,
+        "GET",
+        &format!("/api/providers/{provider}/lists/?limit=-5&offset=-3"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "out-of-range paging is clamped");
+}

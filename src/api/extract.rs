@@ -16,7 +16,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|q| Query(q.0))
-            .map_err(|e| ApiError::validation(format!("Ungültige Parameter: {}", e.body_text())))
+            .map_err(|e| {
+                tracing::debug!(rejection = %e.body_text(), "query rejected");
+                ApiError::validation("Die Adresse enthält ungültige Parameter.")
+            })
     }
 }
 
@@ -44,7 +47,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
         axum::Json::<T>::from_request(request, state)
             .await
             .map(|j| Json(j.0))
-            .map_err(|e| ApiError::validation(format!("Ungültige Anfrage: {}", e.body_text())))
+            .map_err(|e| {
+                tracing::debug!(rejection = %e.body_text(), "body rejected");
+                ApiError::validation("Die Anfrage hat nicht das erwartete Format.")
+            })
     }
 }
 
