@@ -1,6 +1,7 @@
 // The header's "Mein Konto" dropdown: profile details, or a login button when not logged in.
 // Own React state instead of Bootstrap's JS; closes on a click outside and on Escape.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
+import { useDropdown } from '../lib/useDropdown';
 
 export interface AccountUser {
   name: string;
@@ -17,31 +18,8 @@ export interface AccountMenuProps {
 }
 
 export default function AccountMenu({ user, showViewLinks, loginUrl, logoutUrl }: AccountMenuProps) {
-  const [open, setOpen] = useState(false);
-  const containerRef = useRef<HTMLDivElement>(null);
-  const toggleRef = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
   const panelId = useId();
-
-  useEffect(() => {
-    if (!open) return;
-    function onPointerDown(event: PointerEvent) {
-      const target = event.target;
-      if (target instanceof Node && containerRef.current?.contains(target)) return;
-      setOpen(false);
-    }
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggleRef.current?.focus();
-    }
-    // pointerdown covers mouse, touch and pen.
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [open]);
 
   return (
     <div className="dropdown ap-account-menu" ref={containerRef}>

@@ -1,6 +1,7 @@
 // The admin navigation (spec §2 "Layout"): Händler, the Anbieter dropdown, "Neuer Anbieter"
 // (admin only, opens the provider form) and Downloads; the entry of the current page is marked.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useDropdown } from '../lib/useDropdown';
 import { onProviderSaved } from '../features/providers/events';
 import { ProviderFormModal } from '../features/providers/ProviderFormModal';
 
@@ -40,33 +41,11 @@ export function providerPath(id: number): string {
 
 export default function AdminMenu({ providers: initialProviders, isAdmin, currentPath }: AdminMenuProps) {
   const [providers, setProviders] = useState<AdminMenuProvider[]>(() => initialProviders ?? []);
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, containerRef: dropdownRef, toggleRef } = useDropdown<HTMLLIElement>();
   const [creating, setCreating] = useState(false);
-  const dropdownRef = useRef<HTMLLIElement>(null);
-  const toggleRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const section = activeSection(currentPath ?? '');
   const path = normalizePath(currentPath ?? '');
-
-  useEffect(() => {
-    if (!open) return;
-    function onPointerDown(event: PointerEvent) {
-      const target = event.target;
-      if (target instanceof Node && dropdownRef.current?.contains(target)) return;
-      setOpen(false);
-    }
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggleRef.current?.focus();
-    }
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [open]);
 
   // A provider renamed elsewhere on the page (the settings modal) shows its new name here.
   useEffect(
