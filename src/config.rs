@@ -59,6 +59,8 @@ pub struct Config {
     pub brevo_api_key: Option<String>,
     /// Brevo API base URL (`AP_BREVO_BASE_URL`).
     pub brevo_base_url: String,
+    /// Time limit of one Brevo request in milliseconds (`AP_BREVO_TIMEOUT_MS`).
+    pub brevo_timeout_ms: u64,
     /// OpenID Connect issuer URL (`AP_OIDC_ISSUER`); unset: local accounts sign in.
     pub oidc_issuer: Option<String>,
     /// Client id registered at the provider (`AP_OIDC_CLIENT_ID`).
@@ -111,6 +113,7 @@ impl Default for Config {
             social_linkedin_url: None,
             brevo_api_key: None,
             brevo_base_url: "https://api.brevo.com/v3".into(),
+            brevo_timeout_ms: 10_000,
             oidc_issuer: None,
             oidc_client_id: None,
             oidc_client_secret: None,
@@ -269,6 +272,9 @@ impl Config {
         }
         if self.content_timeout_ms == 0 || self.content_timeout_ms > 60_000 {
             return fail("AP_CONTENT_TIMEOUT_MS", "muss zwischen 1 und 60000 liegen");
+        }
+        if self.brevo_timeout_ms == 0 || self.brevo_timeout_ms > 120_000 {
+            return fail("AP_BREVO_TIMEOUT_MS", "muss zwischen 1 und 120000 liegen");
         }
         if self.content_cache_ttl_secs == 0 {
             return fail("AP_CONTENT_CACHE_TTL_SECS", "muss größer als 0 sein");

@@ -116,6 +116,7 @@ impl AppState {
                 BrevoConfig {
                     base_url: config.brevo_base_url.clone(),
                     api_key: key.clone(),
+                    timeout: std::time::Duration::from_millis(config.brevo_timeout_ms),
                     ..BrevoConfig::default()
                 },
                 http.clone(),

@@ -17,6 +17,8 @@ async fn spawn_with_brevo() -> (TestApp, FakeBrevo) {
     let app = spawn_app_with(move |config| {
         config.brevo_api_key = Some(key);
         config.brevo_base_url = url;
+        // Short, so that the timeout case takes a second rather than forty.
+        config.brevo_timeout_ms = 250;
     })
     .await;
     (app, brevo)
@@ -760,6 +762,32 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
             .unwrap()
             .unwrap()
             .active
+    );
+
+    // Brevo does not answer in time, on every retry: the rename is refused, ours unchanged.
+    brevo.delay_next(4, std::time::Duration::from_millis(600));
+    let (status, answer) = call(
+        &app,
+        &admin,
+        "PATCH",
+        &format!("/api/lists/name/{list_id}"),
+        Some(json!({"name": "Flyer Sommer"})),
+    )
+    .await;
+    assert_eq!(status, 502, "{answer}");
+    assert!(
+        answer["message"]
+            .as_str()
+            .unwrap()
+            .contains("nicht erreichbar")
+    );
+    assert_eq!(
+        db::lists::get(&app.test_db.db, list_id)
+            .await
+            .unwrap()
+            .unwrap()
+            .name,
+        "Flyer Herbst"
     );
 
     // Rate limited once, then accepted: the change goes through.
