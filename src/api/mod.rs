@@ -6,11 +6,13 @@ pub mod files;
 pub mod health;
 pub mod lists;
 pub mod marketing;
+pub mod openapi;
 pub mod providers;
 pub mod static_files;
 pub mod uploads;
 
 use axum::Router;
+use axum::routing::get;
 
 use crate::error::ApiError;
 use crate::startup::AppState;
@@ -22,5 +24,6 @@ pub fn router() -> Router<AppState> {
         .merge(lists::router())
         .merge(marketing::router())
         .merge(uploads::router())
+        .route("/openapi.json", get(openapi::openapi))
         .fallback(|| async { ApiError::NotFound })
 }

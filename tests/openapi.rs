@@ -1,0 +1,295 @@
+//! The OpenAPI description (`openapi.json`, served at `/api/openapi.json`): served as JSON,
+//! covering every API call the permission table exercises with the statuses it expects, every
+//! documented call routed, and internally consistent (responses, `$ref`s, path parameters).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::spawn_app;
+use serde_json::Value;
+
+/// The `/api/` rows of `ROWS` in tests/permissions.rs: method, path as requested there, and
+/// the statuses expected for the roles there (each must be documented).
+const PERMISSION_ROWS: &[(&str, &str, &[u16])] = &[
+    ("GET", "/api/auth/responseUserData", &[401, 200]),
+    ("GET", "/api/login/user", &[401, 200]),
+    ("GET", "/api/providers/", &[401, 200, 403]),
+    ("POST", "/api/providers/", &[401, 400, 403]),
+    ("PUT", "/api/providers/1", &[401, 400, 403]),
+    ("DELETE", "/api/providers/999/", &[401, 404, 403]),
+    ("GET", "/api/providers/1/lists/", &[401, 200, 403]),
+    ("POST", "/api/providers/1/lists", &[401, 400, 403]),
+    ("PATCH", "/api/lists/name/1", &[401, 400, 403]),
+    ("PATCH", "/api/lists/status/1", &[401, 400, 403]),
+    ("DELETE", "/api/lists/1", &[401, 409, 403]),
+    ("GET", "/api/sync/providers/1", &[401, 200, 403]),
+    ("GET", "/api/providers/contact/999", &[401, 404, 403]),
+    ("GET", "/api/brevo/folders/", &[401, 200, 403]),
+    ("GET", "/api/brevo/folder/1/lists/", &[401, 200, 403]),
+    ("POST", "/api/upload/", &[401, 400, 403]),
+];
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+fn on_disk() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json"))
+        .expect("openapi.json at the repository root");
+    serde_json::from_str(&text).expect("openapi.json is JSON")
+}
+
+/// `/api/providers/999/` → `/api/providers/{id}/`: numeric segments become `{id}`.
+fn template_of(path: &str) -> String {
+    path.split('/')
+        .map(|segment| {
+            if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
+                "{id}"
+            } else {
+                segment
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Every (path template, method, operation) of the document.
+fn operations(doc: &Value) -> Vec<(String, String, &Value)> {
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in METHODS {
+            if let Some(op) = item.get(method) {
+                out.push((path.clone(), method.to_string(), op));
+            }
+        }
+    }
+    out
+}
+
+/// `{name}` segments of a path template.
+fn template_params(path: &str) -> BTreeSet<String> {
+    path.split('/')
+        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Follows a local `$ref` (`#/…`, JSON-pointer escaped).
+fn resolve<'a>(doc: &'a Value, value: &'a Value) -> Option<&'a Value> {
+    match value.get("$ref").and_then(Value::as_str) {
+        Some(reference) => doc.pointer(reference.strip_prefix('#')?),
+        None => Some(value),
+    }
+}
+
+fn collect_refs<'a>(value: &'a Value, at: String, out: &mut Vec<(String, &'a str)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                if key == "$ref"
+                    && let Some(reference) = inner.as_str()
+                {
+                    out.push((at.clone(), reference));
+                } else {
+                    collect_refs(inner, format!("{at}/{key}"), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, inner) in items.iter().enumerate() {
+                collect_refs(inner, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn the_description_is_served_and_every_documented_call_is_routed() {
+    let app = spawn_app().await;
+    let response = app.get("/api/openapi.json").await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+        Some("application/json")
+    );
+    let served: Value = response.json().await.expect("JSON");
+    let version = served["openapi"].as_str().unwrap_or_default();
+    assert!(version.starts_with("3.1"), "openapi is {version:?}");
+    assert_eq!(
+        served,
+        on_disk(),
+        "the binary serves the current openapi.json"
+    );
+    // With the trailing slash, as spec §7 spells it.
+    assert_eq!(app.get("/api/openapi.json/").await.status(), 200);
+
+    // Anonymous requests: a routed call answers anything but the API fallback's 404 (or 405).
+    let mut unrouted = Vec::new();
+    for (path, method, _) in operations(&served) {
+        let concrete = path.replace("{id}", "1").replace("{name}", "logo.png");
+        let status = app
+            .client
+            .request(method.to_uppercase().parse().unwrap(), app.url(&concrete))
+            .send()
+            .await
+            .expect("request")
+            .status()
+            .as_u16();
+        if status == 404 || status == 405 {
+            unrouted.push(format!("{} {path}: {status}", method.to_uppercase()));
+        }
+    }
+    assert!(
+        unrouted.is_empty(),
+        "documented but not routed:\n{}",
+        unrouted.join("\n")
+    );
+}
+
+#[test]
+fn every_call_of_the_permission_table_is_documented_with_its_statuses() {
+    let doc = on_disk();
+    let mut missing = Vec::new();
+    for (method, path, statuses) in PERMISSION_ROWS {
+        let template = template_of(path);
+        let Some(op) = doc["paths"]
+            .get(&template)
+            .and_then(|item| item.get(method.to_lowercase()))
+        else {
+            missing.push(format!("{method} {template} is not documented"));
+            continue;
+        };
+        for status in *statuses {
+            if op["responses"].get(status.to_string()).is_none() {
+                missing.push(format!("{method} {template} lacks the answer {status}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+#[test]
+fn every_operation_has_responses_an_id_and_a_word_on_who_may_call_it() {
+    let doc = on_disk();
+    let mut wrong = Vec::new();
+    let mut ids = BTreeSet::new();
+    for (path, method, op) in operations(&doc) {
+        let at = format!("{} {path}", method.to_uppercase());
+        match op.get("responses").and_then(Value::as_object) {
+            None => wrong.push(format!("{at}: no responses object")),
+            Some(responses) if responses.is_empty() => wrong.push(format!("{at}: no responses")),
+            Some(responses) => {
+                for (status, response) in responses {
+                    let valid = status == "default"
+                        || (status.len() == 3 && status.bytes().all(|b| b.is_ascii_digit()));
+                    if !valid {
+                        wrong.push(format!("{at}: response key {status:?}"));
+                    }
+                    let described = resolve(&doc, response)
+                        .and_then(|r| r.get("description"))
+                        .and_then(Value::as_str)
+                        .is_some_and(|d| !d.is_empty());
+                    if !described {
+                        wrong.push(format!("{at}: response {status} has no description"));
+                    }
+                }
+            }
+        }
+        match op.get("operationId").and_then(Value::as_str) {
+            Some(id) if ids.insert(id.to_string()) => {}
+            other => wrong.push(format!("{at}: operationId {other:?} missing or repeated")),
+        }
+        let description = op["description"].as_str().unwrap_or_default();
+        if !description.contains("Wer darf:") {
+            wrong.push(format!(
+                "{at}: the description does not say who may call it"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_ref_resolves_inside_the_document() {
+    let doc = on_disk();
+    let mut refs = Vec::new();
+    collect_refs(&doc, String::new(), &mut refs);
+    assert!(!refs.is_empty());
+    let broken: Vec<String> = refs
+        .iter()
+        .filter(|(_, reference)| {
+            reference
+                .strip_prefix('#')
+                .and_then(|pointer| doc.pointer(pointer))
+                .is_none()
+        })
+        .map(|(at, reference)| format!("{at}: {reference}"))
+        .collect();
+    assert!(broken.is_empty(), "unresolved $ref:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn every_path_parameter_is_declared_and_every_declared_one_is_in_the_path() {
+    let doc = on_disk();
+    let mut wrong = Vec::new();
+    for (path, method, op) in operations(&doc) {
+        let at = format!("{} {path}", method.to_uppercase());
+        let shared = doc["paths"][&path]["parameters"].as_array();
+        let own = op["parameters"].as_array();
+        let mut declared = BTreeSet::new();
+        for parameter in shared.into_iter().chain(own).flatten() {
+            let Some(parameter) = resolve(&doc, parameter) else {
+                wrong.push(format!("{at}: a parameter $ref does not resolve"));
+                continue;
+            };
+            if parameter["in"] != "path" {
+                continue;
+            }
+            let name = parameter["name"].as_str().unwrap_or_default().to_string();
+            if parameter["required"] != Value::Bool(true) {
+                wrong.push(format!("{at}: path parameter {name} is not required"));
+            }
+            declared.insert(name);
+        }
+        let in_template = template_params(&path);
+        for name in in_template.difference(&declared) {
+            wrong.push(format!("{at}: {{{name}}} is not declared in parameters"));
+        }
+        for name in declared.difference(&in_template) {
+            wrong.push(format!(
+                "{at}: declares path parameter {name} not in the path"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_schemas_the_brief_names_exist() {
+    let doc = on_disk();
+    for name in [
+        "User",
+        "Provider",
+        "ProviderInput",
+        "List",
+        "ListPage",
+        "ProviderPage",
+        "Folder",
+        "FolderPage",
+        "UploadRef",
+        "Error",
+    ] {
+        assert!(
+            doc["components"]["schemas"].get(name).is_some(),
+            "schema {name} missing"
+        );
+    }
+    let cookie = &doc["components"]["securitySchemes"]["sessionCookie"];
+    assert_eq!(cookie["in"], "cookie");
+    assert_eq!(cookie["name"], "ap_session");
+}
