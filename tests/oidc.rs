@@ -347,3 +347,30 @@ async fn an_unreachable_provider_lands_on_login_failed() {
     .await;
     assert_redirect(&app.get("/api/auth/login").await, "/login-failed");
 }
+
+#[tokio::test]
+async fn local_accounts_do_not_sign_in_when_a_provider_is_configured() {
+    let (app, _provider) = spawn_with_provider().await;
+    aktionsportal::services::accounts::add(
+        &app.test_db.db,
+        aktionsportal::services::accounts::AccountInput {
+            login: "lokal".into(),
+            password: "Sommer-Aktion-2026".into(),
+            name: None,
+            email: "lokal@example.de".into(),
+            customer_number: None,
+            roles: vec!["GS-Aktionsportal-Admin".into()],
+        },
+    )
+    .await
+    .unwrap();
+    let response = app
+        .client
+        .post(app.url("/api/auth/login"))
+        .form(&[("login", "lokal"), ("password", "Sommer-Aktion-2026")])
+        .send()
+        .await
+        .unwrap();
+    assert_redirect(&response, "/api/auth/login");
+    assert!(response.headers().get("set-cookie").is_none());
+}

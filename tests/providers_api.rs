@@ -887,6 +887,21 @@ async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
     assert_eq!(status, 400);
     assert!(answer["message"].as_str().unwrap().contains("leer.png"));
 
+    let response = app
+        .client
+        .post(app.url("/api/upload/"))
+        .header("cookie", format!("ap_session={admin}"))
+        .json(&json!({"files": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(
+        answer["code"], "validation_error",
+        "not multipart: still a JSON error"
+    );
+
     let (status, logo) = upload(&app, &admin, PNG, "Logo Süd.png").await;
     assert_eq!(status, 200, "{logo}");
     let path = logo["path"].as_str().unwrap().to_string();

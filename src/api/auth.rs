@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 
+use axum::extract::rejection::FormRejection;
 use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -124,8 +125,16 @@ async fn login(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    Form(form): Form<LoginForm>,
+    form: Result<Form<LoginForm>, FormRejection>,
 ) -> Response {
+    // Anything but the urlencoded form is treated like wrong credentials: one message.
+    let Ok(Form(form)) = form else {
+        return back_to_form("zugangsdaten");
+    };
+    // With an OpenID provider, local accounts do not sign in: send the browser there.
+    if state.oidc.is_some() {
+        return Redirect::to(LOGIN_PATH).into_response();
+    }
     match local::login(
         &state.db,
         &state.throttle,

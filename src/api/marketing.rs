@@ -40,7 +40,7 @@ async fn folder_lists(
     let limit = q.limit.unwrap_or(50).clamp(1, 50);
     let (lists, count) = state
         .marketing
-        .folder_lists_page(id, limit, q.offset())
+        .folder_lists_page(id, q.ascending(), limit, q.offset())
         .await?;
     Ok(JsonResponse(json!({ "lists": lists, "count": count })))
 }

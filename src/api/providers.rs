@@ -52,8 +52,15 @@ async fn page(
     AuthUser(user): AuthUser,
     Query(q): Query<PageQuery>,
 ) -> Result<JsonResponse<Page<ProviderView>>, ApiError> {
-    let (content, count) =
-        providers::page(&state.db, &user, q.search(), q.limit(), q.offset()).await?;
+    let (content, count) = providers::page(
+        &state.db,
+        &user,
+        q.search(),
+        q.ascending(),
+        q.limit(),
+        q.offset(),
+    )
+    .await?;
     Ok(JsonResponse(Page { content, count }))
 }
 

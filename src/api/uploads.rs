@@ -2,6 +2,7 @@
 //! Download files are added to this call by the downloads work.
 
 use axum::Router;
+use axum::extract::multipart::MultipartRejection;
 use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::response::Json as JsonResponse;
 use axum::routing::post;
@@ -33,8 +34,11 @@ fn too_large() -> ApiError {
 async fn upload(
     State(state): State<AppState>,
     AuthUser(_user): AuthUser,
-    mut multipart: Multipart,
+    multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<JsonResponse<UploadRef>, ApiError> {
+    let mut multipart = multipart.map_err(|_| {
+        ApiError::validation("Bitte laden Sie die Datei als Formular (multipart/form-data) hoch.")
+    })?;
     let mut new_name: Option<String> = None;
     let mut file: Option<(Option<String>, Vec<u8>)> = None;
     loop {

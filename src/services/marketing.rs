@@ -5,7 +5,7 @@
 //! refuses or is down, the caller gets the error and our database stays unchanged.
 
 use crate::db::{self, Db};
-use crate::integrations::brevo::{BrevoClient, BrevoError, BrevoList};
+use crate::integrations::brevo::{BrevoClient, BrevoError, BrevoList, SortOrder};
 use crate::services::error::ServiceResult;
 
 #[derive(Clone, Debug)]
@@ -145,6 +145,7 @@ impl Marketing {
     pub async fn folder_lists_page(
         &self,
         folder_id: i64,
+        ascending: bool,
         limit: i64,
         offset: i64,
     ) -> ServiceResult<(Vec<BrevoList>, i64)> {
@@ -153,14 +154,12 @@ impl Marketing {
             Marketing::Brevo(brevo) => {
                 let limit = u32::try_from(limit.clamp(1, 50)).unwrap_or(50);
                 let offset = u32::try_from(offset.max(0)).unwrap_or(0);
-                let page = brevo
-                    .folder_lists(
-                        folder_id,
-                        limit,
-                        offset,
-                        crate::integrations::brevo::SortOrder::Desc,
-                    )
-                    .await?;
+                let sort = if ascending {
+                    SortOrder::Asc
+                } else {
+                    SortOrder::Desc
+                };
+                let page = brevo.folder_lists(folder_id, limit, offset, sort).await?;
                 Ok((page.lists, page.count))
             }
         }

@@ -99,21 +99,26 @@ pub async fn visible(db: &Db, user: &User) -> ServiceResult<Vec<db::providers::P
     Ok(providers)
 }
 
-/// One page of the visible providers matching `search` and their total. Providers are few
+/// One page of the visible providers matching `search` (newest first unless `ascending`) and
+/// their total. Providers are few
 /// (one per brand), so the filtering happens after one query for all of them.
 pub async fn page(
     db: &Db,
     user: &User,
     search: &str,
+    ascending: bool,
     limit: i64,
     offset: i64,
 ) -> ServiceResult<(Vec<ProviderView>, i64)> {
     let search = search.trim().to_lowercase();
-    let matching: Vec<_> = visible(db, user)
+    let mut matching: Vec<_> = visible(db, user)
         .await?
         .into_iter()
         .filter(|p| search.is_empty() || p.name.to_lowercase().contains(&search))
         .collect();
+    if ascending {
+        matching.reverse();
+    }
     let count = matching.len() as i64;
     let mut content = Vec::new();
     for provider in matching
