@@ -9,7 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-[ -f islands/dist/.vite/manifest.json ] || (cd islands && npm run build)
+# The islands build, again when a source is newer than it (tests of the islands do not count).
+manifest=islands/dist/.vite/manifest.json
+if [ ! -f "$manifest" ] || [ -n "$(find islands/src islands/vite.config.ts islands/package.json islands/package-lock.json \
+  -newer "$manifest" -type f -not -name '*.test.*' -print -quit 2>/dev/null)" ]; then
+  (cd islands && npm run build)
+fi
 # One cargo run for the portal and the fake Brevo (an example: it reuses tests/common/).
 cargo build --locked --lib --bins --example fake_brevo
 target="${CARGO_TARGET_DIR:-target}/debug"
@@ -37,6 +42,8 @@ cleanup() {
   rm -rf "$data" "$data_brevo"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Waits until the portal answers /healthz; shows its log and fails when it dies first.
 wait_healthy() { # <port> <pid> <log>

@@ -5,6 +5,7 @@ import 'bootstrap-icons/font/bootstrap-icons.css';
 import '../../style/main.css';
 
 import { mountIslands } from './lib/islandLoader';
+import { showPendingToasts } from './lib/toast';
 import type { IslandModule } from './lib/islandLoader';
 
 // One lazy chunk per island; tests living beside the islands are not islands.
@@ -12,6 +13,8 @@ const islands = import.meta.glob<IslandModule>(['./islands/*.tsx', '!./islands/*
 
 function start(): void {
   void mountIslands(document, islands);
+  // Toasts an action left behind when it moved to this page (e.g. "Erfolgreich angelegt").
+  showPendingToasts();
 }
 
 if (document.readyState === 'loading') {

@@ -3,7 +3,7 @@
 // "Mehr laden" fetch from the server, writes update the table in memory (spec §4).
 import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { UNEXPECTED_ERROR_MESSAGE } from '../lib/api';
+import { ApiError, UNEXPECTED_ERROR_MESSAGE } from '../lib/api';
 import { toastReadError, toastWriteError } from '../lib/apiToasts';
 import { formatCount, formatDateTime } from '../lib/format';
 import { allLoaded, pagedListReducer } from '../lib/pagedList';
@@ -118,6 +118,11 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
     }
   }
 
+  /** The filters with the search text as typed, even while its debounce is still pending. */
+  function currentFilters(): ListFilters {
+    return { ...filters, search: searchText.trim() };
+  }
+
   /** New filters: shown at once, data reloaded from offset 0. */
   function applyFilters(next: ListFilters) {
     window.clearTimeout(debounceRef.current);
@@ -151,7 +156,9 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
       toast.success(CREATED_MESSAGE);
       setModal(null);
     } catch (error) {
-      toastWriteError(error);
+      // Without its folders the provider cannot take new lists: the folder warning of §8.
+      if (error instanceof ApiError && error.code === 'change_folder_warning') toast.warning(FOLDER_WARNING_MESSAGE);
+      else toastWriteError(error);
     }
   }
 
@@ -263,7 +270,7 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
               type="checkbox"
               className="form-check-input"
               checked={filters.active}
-              onChange={(event) => applyFilters(withStatus(filters, 'active', event.target.checked))}
+              onChange={(event) => applyFilters(withStatus(currentFilters(), 'active', event.target.checked))}
               data-testid="status-active"
             />
             <label htmlFor={`${searchId}-active`} className="form-check-label">
@@ -276,7 +283,7 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
               type="checkbox"
               className="form-check-input"
               checked={filters.inactive}
-              onChange={(event) => applyFilters(withStatus(filters, 'inactive', event.target.checked))}
+              onChange={(event) => applyFilters(withStatus(currentFilters(), 'inactive', event.target.checked))}
               data-testid="status-inactive"
             />
             <label htmlFor={`${searchId}-inactive`} className="form-check-label">
@@ -332,7 +339,7 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
                 <button
                   type="button"
                   className="btn btn-link p-0 fw-semibold text-decoration-none text-reset"
-                  onClick={() => applyFilters({ ...filters, sort: filters.sort === 'DESC' ? 'ASC' : 'DESC' })}
+                  onClick={() => applyFilters({ ...currentFilters(), sort: filters.sort === 'DESC' ? 'ASC' : 'DESC' })}
                   title={`Nach ID sortieren (derzeit ${sortLabel})`}
                   data-testid="sort-id"
                 >

@@ -129,3 +129,38 @@ export const toast = {
   info: (message: string, detail?: string | null) => showToast({ type: 'info', message, detail }),
   show: (message: string, detail?: string | null) => showToast({ type: 'default', message, detail }),
 };
+
+const PENDING_KEY = 'ap:pending-toasts';
+
+/**
+ * Shows a toast on the next page instead of this one, for actions that end by navigating
+ * (the page change would otherwise swallow it). Kept in sessionStorage for that one load.
+ */
+export function showAfterNavigation(input: ToastInput): void {
+  try {
+    const raw = window.sessionStorage.getItem(PENDING_KEY);
+    const pending: ToastInput[] = raw ? (JSON.parse(raw) as ToastInput[]) : [];
+    pending.push(input);
+    window.sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending.slice(-MAX_TOASTS)));
+  } catch {
+    // Storage unavailable (privacy mode): show it here, however briefly.
+    showToast(input);
+  }
+}
+
+/** Shows (once) the toasts an earlier page left for this one. Called by the islands loader. */
+export function showPendingToasts(): void {
+  let pending: ToastInput[] = [];
+  try {
+    const raw = window.sessionStorage.getItem(PENDING_KEY);
+    if (!raw) return;
+    window.sessionStorage.removeItem(PENDING_KEY);
+    const parsed: unknown = JSON.parse(raw);
+    if (Array.isArray(parsed)) pending = parsed as ToastInput[];
+  } catch {
+    return;
+  }
+  for (const input of pending) {
+    if (input && typeof input.message === 'string') showToast(input);
+  }
+}

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { navigateTo } from '../../lib/navigate';
-import { clearToasts, getToasts } from '../../lib/toast';
+import { clearToasts, getToasts, showPendingToasts } from '../../lib/toast';
 import { installFetch, jsonResponse } from '../../test/fetchMock';
 import type { MockRequest } from '../../test/fetchMock';
 import { ProviderDeleteModal } from './ProviderDeleteModal';
@@ -50,6 +50,8 @@ describe('ProviderDeleteModal', () => {
       'DELETE /api/providers/3/?deleteBrevoFolders=false',
       'GET /api/providers/?limit=1&offset=0&search=',
     ]);
+    expect(getToasts()).toEqual([]);
+    showPendingToasts();
     expect(getToasts().map((t) => t.message)).toEqual(['Erfolgreich entfernt']);
   });
 

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { toastReadError, toastWriteError } from '../../lib/apiToasts';
 import { navigateTo } from '../../lib/navigate';
-import { toast } from '../../lib/toast';
+import { showAfterNavigation } from '../../lib/toast';
 import { deleteProvider, fetchProviders } from './api';
 
 export const REMOVED_MESSAGE = 'Erfolgreich entfernt';
@@ -29,7 +29,7 @@ export function ProviderDeleteModal({ provider, onClose }: ProviderDeleteModalPr
       setBusy(false);
       return;
     }
-    toast.success(REMOVED_MESSAGE);
+    showAfterNavigation({ type: 'success', message: REMOVED_MESSAGE });
     let target = '/admin/downloads';
     try {
       const remaining = await fetchProviders({ limit: 1, offset: 0 });

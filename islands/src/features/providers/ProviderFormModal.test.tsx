@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { navigateTo } from '../../lib/navigate';
-import { clearToasts, getToasts } from '../../lib/toast';
+import { clearToasts, getToasts, showPendingToasts } from '../../lib/toast';
 import { installFetch, jsonResponse } from '../../test/fetchMock';
 import type { MockHandler, MockRequest } from '../../test/fetchMock';
 import { ProviderFormModal } from './ProviderFormModal';
@@ -215,7 +215,12 @@ describe('ProviderFormModal: create', () => {
         uploadId: null,
       },
     ]);
+    // The page changes at once: the toast waits for the next page, which shows it.
+    expect(toasts()).toEqual([]);
+    showPendingToasts();
     expect(toasts()).toEqual([{ type: 'success', message: 'Erfolgreich angelegt' }]);
+    showPendingToasts();
+    expect(toasts()).toHaveLength(1);
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(onCreated).toHaveBeenCalledWith(expect.objectContaining({ id: 42, allowedRoles: ['GS-Aktionsportal-BU-Neu'] }));
   });

@@ -7,7 +7,7 @@ import { isApiError } from '../../lib/api';
 import { toastReadError, toastValidationOrWriteError, toastWriteError } from '../../lib/apiToasts';
 import { formatDate } from '../../lib/format';
 import { navigateTo } from '../../lib/navigate';
-import { toast } from '../../lib/toast';
+import { showAfterNavigation, toast } from '../../lib/toast';
 import { createProvider, fetchAllFolders, updateProvider, uploadImage } from './api';
 import type { Folder, FolderChoice, Provider, ProviderPayload, Upload } from './types';
 import { uploadUrl } from './types';
@@ -328,12 +328,13 @@ export function ProviderFormModal({ mode, provider, onClose, onCreated, onSaved,
     try {
       if (isCreate) {
         const created = await createProvider(payload);
-        toast.success(CREATED_MESSAGE);
         onCreated?.(created);
         resetForm(); // keeps the "create another" choice
         if (createAnother) {
+          toast.success(CREATED_MESSAGE);
           nameRef.current?.focus();
         } else {
+          showAfterNavigation({ type: 'success', message: CREATED_MESSAGE });
           onClose();
           navigateTo(`/admin/provider/${created.id}`);
         }
