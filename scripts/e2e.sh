@@ -9,6 +9,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian's Chromium (no browser download): installed here when missing and we may.
+chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> Chromium aus den Debian-Paketen installieren"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "!! Chromium fehlt unter $chromium: bitte 'apt-get install chromium' ausführen." >&2
+    exit 1
+  fi
+fi
+
 # The islands build, again when a source is newer than it (tests of the islands do not count).
 manifest=islands/dist/.vite/manifest.json
 if [ ! -f "$manifest" ] || [ -n "$(find islands/src islands/vite.config.ts islands/package.json islands/package-lock.json \
