@@ -79,10 +79,23 @@ async fn missing_roles_send_to_unauthorized() {
 async fn admin_pages_render_their_frames_with_titles() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = aktionsportal::db::providers::create(
+        &app.test_db.db,
+        &aktionsportal::db::providers::NewProvider {
+            name: "Glasfaser Süd".into(),
+            allowed_roles: vec!["GS-Aktionsportal-BU-Glasfaser".into()],
+            brevo_active_folder_id: None,
+            brevo_inactive_folder_id: None,
+            upload_id: None,
+        },
+    )
+    .await
+    .unwrap();
+    let provider_page = format!("/admin/provider/{}", provider.id);
     for (path, heading) in [
         ("/admin/contacts", "Händler"),
         ("/admin/contact/edit/100001", "Kontakte bearbeiten"),
-        ("/admin/provider/7", "Kriterien"),
+        (provider_page.as_str(), "Kriterien"),
         ("/admin/downloads/", "Downloads"),
         ("/admin/download/add/", "Download anlegen"),
         ("/admin/download/edit/12", "Download bearbeiten"),
@@ -108,6 +121,15 @@ async fn admin_pages_render_their_frames_with_titles() {
             "admin sees the new-provider entry on {path}"
         );
     }
+    let missing = app.get_as(&admin, "/admin/provider/7777").await;
+    assert_eq!(missing.status(), 404);
+    assert!(
+        missing
+            .text()
+            .await
+            .unwrap()
+            .contains("Anbieter existiert nicht!")
+    );
     let body = app
         .get_as(&admin, "/admin/contact/edit/100001")
         .await
