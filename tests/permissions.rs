@@ -175,19 +175,10 @@ const ROWS: &[Row] = &[
 #[tokio::test]
 async fn every_role_gets_the_expected_answer_everywhere() {
     let app = spawn_app().await;
-    let provider = aktionsportal::db::providers::create(
-        &app.test_db.db,
-        &aktionsportal::db::providers::NewProvider {
-            name: "Glasfaser Süd".into(),
-            allowed_roles: vec![PROVIDER_ROLE.into()],
-            brevo_active_folder_id: None,
-            brevo_inactive_folder_id: None,
-            upload_id: None,
-        },
-    )
-    .await
-    .unwrap();
-    assert_eq!(provider.id, 1);
+    let provider = app
+        .provider_without_folders("Glasfaser Süd", PROVIDER_ROLE)
+        .await;
+    assert_eq!(provider, 1);
     let list = aktionsportal::db::lists::create(
         &app.test_db.db,
         &aktionsportal::db::lists::NewList {

@@ -470,22 +470,11 @@ async fn lists_are_created_renamed_deactivated_and_deleted_locally() {
 async fn a_status_change_without_folders_warns_and_changes_nothing() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
-    let provider = db::providers::create(
-        &app.test_db.db,
-        &db::providers::NewProvider {
-            name: "Altanbieter".into(),
-            allowed_roles: vec![GLASFASER.into()],
-            brevo_active_folder_id: None,
-            brevo_inactive_folder_id: None,
-            upload_id: None,
-        },
-    )
-    .await
-    .unwrap();
+    let provider = app.provider_without_folders("Altanbieter", GLASFASER).await;
     let list = db::lists::create(
         &app.test_db.db,
         &db::lists::NewList {
-            provider_id: provider.id,
+            provider_id: provider,
             name: "Bestandsliste".into(),
             brevo_list_id: None,
             active: true,
@@ -510,7 +499,7 @@ async fn a_status_change_without_folders_warns_and_changes_nothing() {
             .unwrap()
             .active
     );
-    let (status, answer) = create_list(&app, &admin, provider.id, "Neue Liste").await;
+    let (status, answer) = create_list(&app, &admin, provider, "Neue Liste").await;
     assert_eq!(
         (status, answer["code"].as_str()),
         (409, Some("change_folder_warning"))

@@ -79,19 +79,10 @@ async fn missing_roles_send_to_unauthorized() {
 async fn admin_pages_render_their_frames_with_titles() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
-    let provider = aktionsportal::db::providers::create(
-        &app.test_db.db,
-        &aktionsportal::db::providers::NewProvider {
-            name: "Glasfaser Süd".into(),
-            allowed_roles: vec!["GS-Aktionsportal-BU-Glasfaser".into()],
-            brevo_active_folder_id: None,
-            brevo_inactive_folder_id: None,
-            upload_id: None,
-        },
-    )
-    .await
-    .unwrap();
-    let provider_page = format!("/admin/provider/{}", provider.id);
+    let provider = app
+        .provider_without_folders("Glasfaser Süd", "GS-Aktionsportal-BU-Glasfaser")
+        .await;
+    let provider_page = format!("/admin/provider/{}", provider);
     for (path, heading) in [
         ("/admin/contacts", "Händler"),
         ("/admin/contact/edit/100001", "Kontakte bearbeiten"),

@@ -63,6 +63,26 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// A provider stored directly, without marketing folders (as data from before folders
+    /// were required); the API cannot create one like this.
+    pub async fn provider_without_folders(&self, name: &str, role: &str) -> i64 {
+        aktionsportal::db::providers::create(
+            &self.test_db.db,
+            &aktionsportal::db::providers::NewProvider {
+                name: name.into(),
+                allowed_roles: vec![role.into()],
+                brevo_active_folder_id: None,
+                brevo_inactive_folder_id: None,
+                upload_id: None,
+            },
+        )
+        .await
+        .expect("provider")
+        .id
+    }
+}
+
 impl Drop for TestApp {
     fn drop(&mut self) {
         if let Some(tx) = self.shutdown.take() {
