@@ -18,6 +18,23 @@ macro_rules! provider_columns {
     };
 }
 
+/// Inserts a provider's roles inside an open transaction of either backend.
+macro_rules! insert_roles {
+    ($tx:expr, $provider_id:expr, $roles:expr, $now:expr) => {
+        for role in $roles {
+            sqlx::query(
+                "insert into provider_roles (provider_id, role, created_at, updated_at) \
+                 values ($1, $2, $3, $3)",
+            )
+            .bind($provider_id)
+            .bind(role)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await?;
+        }
+    };
+}
+
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
 pub struct Provider {
     pub id: i64,
@@ -68,17 +85,7 @@ pub async fn create(db: &Db, new: &NewProvider) -> Result<Provider, sqlx::Error>
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        for role in &roles {
-            sqlx::query(
-                "insert into provider_roles (provider_id, role, created_at, updated_at) \
-                 values ($1, $2, $3, $3)",
-            )
-            .bind(provider.id)
-            .bind(role)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
+        insert_roles!(tx, provider.id, &roles, now);
         tx.commit().await?;
         provider
     });
@@ -194,17 +201,7 @@ pub async fn update(
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            for role in &roles {
-                sqlx::query(
-                    "insert into provider_roles (provider_id, role, created_at, updated_at) \
-                     values ($1, $2, $3, $3)",
-                )
-                .bind(id)
-                .bind(role)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            }
+            insert_roles!(tx, id, &roles, now);
         }
         tx.commit().await?;
         provider
