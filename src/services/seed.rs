@@ -235,6 +235,8 @@ enum FileKind {
     Png([u8; 3]),
     /// An SVG poster: headline and subline.
     Svg(&'static str, &'static str),
+    /// A wide SVG logo with the brand's name (fits a 40 px high toolbar or table cell).
+    Logo(&'static str),
     Text(&'static str),
 }
 
@@ -483,7 +485,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
             db,
             files,
             &format!("Logo {}.svg", seed.name),
-            &FileKind::Svg(seed.name, "Partner im Aktionsportal"),
+            &FileKind::Logo(seed.name),
             seed.color,
             &mut summary,
         )
@@ -627,6 +629,11 @@ async fn store_file(
         FileKind::Png(rgb) => (demo_files::png_banner(240, 120, *rgb), "png", "image/png"),
         FileKind::Svg(head, sub) => (
             demo_files::svg_poster(head, sub, color).into_bytes(),
+            "svg",
+            "image/svg+xml",
+        ),
+        FileKind::Logo(brand) => (
+            demo_files::svg_logo(brand, color).into_bytes(),
             "svg",
             "image/svg+xml",
         ),
@@ -858,6 +865,20 @@ pub mod demo_files {
                 .to_string(),
             format!(r#"<text x="210" y="270" font-size="30" font-weight="bold" {font}>{headline}</text>"#),
             format!(r#"<text x="210" y="320" font-size="16" {font}>{subline}</text>"#),
+            "</svg>\n".to_string(),
+        ]
+        .join("\n")
+    }
+
+    pub fn svg_logo(brand: &str, color: &str) -> String {
+        let brand = xml_escape(brand);
+        [
+            r#"<?xml version="1.0" encoding="UTF-8"?>"#.to_string(),
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" viewBox="0 0 240 80">"#.to_string(),
+            format!(r#"<rect width="240" height="80" rx="12" fill="{color}"/>"#),
+            format!(
+                r##"<text x="120" y="50" font-family="Helvetica, Arial, sans-serif" font-size="24" font-weight="bold" fill="#ffffff" text-anchor="middle">{brand}</text>"##
+            ),
             "</svg>\n".to_string(),
         ]
         .join("\n")
