@@ -36,6 +36,18 @@ pub enum ApiError {
     Internal(#[from] anyhow::Error),
 }
 
+/// An error and its sources on one line, for logs (never for answers).
+pub fn error_chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 /// The body of every error answer.
 #[derive(Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct ErrorBody {

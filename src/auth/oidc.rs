@@ -3,6 +3,7 @@
 //! and nonce are verified by the crate; roles, name, email and customer number are then read
 //! from the verified token's claims under the configured names.
 
+use crate::error::error_chain;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -233,17 +234,6 @@ impl Oidc {
         }
         Some(request.http_get_url().to_string())
     }
-}
-
-fn error_chain(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// The JSON payload of an (already verified) compact JWT.

@@ -13,6 +13,7 @@
 //! memory: page rendering never waits for the content site; a missing or stale entry is
 //! refreshed in the background, one fetch per menu at a time, with a back-off after failures.
 
+use crate::error::error_chain;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -405,17 +406,6 @@ impl Inner {
         let json: Value = serde_json::from_slice(body)?;
         Ok(parse_menu(&json)?)
     }
-}
-
-fn error_chain(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 // ---------------------------------------------------------------------------------------------

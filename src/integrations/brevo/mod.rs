@@ -17,6 +17,7 @@ mod error;
 mod rate_limit;
 mod types;
 
+use crate::error::error_chain;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -542,28 +543,16 @@ fn describe_transport_error(err: reqwest::Error, timeout: Duration) -> (Failure,
     if err.is_connect() {
         (
             Failure::Connect,
-            format!("connection failed: {}", chain(&err)),
+            format!("connection failed: {}", error_chain(&err)),
         )
     } else if err.is_timeout() {
         (Failure::Timeout, format!("no answer within {timeout:?}"))
     } else {
         (
             Failure::Transport,
-            format!("transport error: {}", chain(&err)),
+            format!("transport error: {}", error_chain(&err)),
         )
     }
-}
-
-/// An error and its sources on one line.
-fn chain(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// `limit`, `offset`, `sort` with the limit clamped to `1..=max`.
