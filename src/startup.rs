@@ -174,18 +174,18 @@ pub fn router(state: AppState) -> Router {
         .route("/admin", get(|| async { Redirect::to("/admin/contacts") }))
         .route(crate::api::auth::LOGIN_PATH, get(login_page))
         .nest("/api", crate::api::router())
-        .route("/healthz", get(crate::api::health::healthz))
-        .route("/static/{name}", get(crate::api::static_files::serve))
         .route("/files/{id}/{name}", get(crate::api::files::serve))
-        .nest_service("/assets", assets)
         .leptos_routes_with_context(&state, routes, context.clone(), app_shell.clone())
-        .fallback(leptos_axum::render_app_to_stream_with_context(
-            context, app_shell,
-        ))
+        .fallback(ssr)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::auth::load_current_user,
         ))
+        // Added after the session layer: static files and the health check need no user, so
+        // they cost no session lookup.
+        .route("/healthz", get(crate::api::health::healthz))
+        .route("/static/{name}", get(crate::api::static_files::serve))
+        .nest_service("/assets", assets)
         .layer(axum::middleware::from_fn(crate::auth::csrf::protect))
         // 5xx answers are logged where they arise; the trace line itself is a warning.
         .layer(
