@@ -15,8 +15,6 @@ pub enum ApiError {
     /// A state-changing request from another site (CSRF protection).
     #[error("fremde Herkunft")]
     CrossSite,
-    #[error("{message}")]
-    TooManyRequests { message: String },
     #[error("nicht gefunden")]
     NotFound,
     #[error("{message}")]
@@ -30,8 +28,6 @@ pub enum ApiError {
     PayloadTooLarge { message: String },
     #[error("{message}")]
     Unprocessable { message: String },
-    #[error("Dienst nicht verfügbar")]
-    Unavailable,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -87,11 +83,6 @@ impl ApiError {
                 "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt."
                     .into(),
             ),
-            ApiError::TooManyRequests { message } => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_requests",
-                message.clone(),
-            ),
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,
                 "not_found",
@@ -115,12 +106,6 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "unprocessable",
                 message.clone(),
-            ),
-            ApiError::Unavailable => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "Der Dienst ist gerade nicht erreichbar. Bitte versuchen Sie es später erneut."
-                    .into(),
             ),
             ApiError::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
