@@ -24,29 +24,6 @@ async fn spawn_with_brevo() -> (TestApp, FakeBrevo) {
     (app, brevo)
 }
 
-async fn call(
-    app: &TestApp,
-    token: &str,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut request = app
-        .client
-        .request(method.parse().unwrap(), app.url(path))
-        .header("cookie", format!("ap_session={token}"));
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
 fn provider_body(name: &str) -> Value {
     json!({
         "name": name,
@@ -58,14 +35,9 @@ fn provider_body(name: &str) -> Value {
 }
 
 async fn create_provider(app: &TestApp, admin: &str, name: &str) -> Value {
-    let (status, provider) = call(
-        app,
-        admin,
-        "POST",
-        "/api/providers/",
-        Some(provider_body(name)),
-    )
-    .await;
+    let (status, provider) = app
+        .call(admin, "POST", "/api/providers/", Some(provider_body(name)))
+        .await;
     assert_eq!(status, 200, "{provider}");
     provider
 }
@@ -83,14 +55,9 @@ async fn an_admin_creates_a_provider_with_automatic_folders_locally() {
     );
     assert_ne!(active, inactive);
 
-    let (status, folders) = call(
-        &app,
-        &admin,
-        "GET",
-        "/api/brevo/folders/?limit=50&offset=0",
-        None,
-    )
-    .await;
+    let (status, folders) = app
+        .call(&admin, "GET", "/api/brevo/folders/?limit=50&offset=0", None)
+        .await;
     assert_eq!(status, 200);
     let names: Vec<&str> = folders["folders"]
         .as_array()
@@ -103,14 +70,9 @@ async fn an_admin_creates_a_provider_with_automatic_folders_locally() {
         "{names:?}"
     );
 
-    let (status, page) = call(
-        &app,
-        &admin,
-        "GET",
-        "/api/providers/?limit=20&offset=0",
-        None,
-    )
-    .await;
+    let (status, page) = app
+        .call(&admin, "GET", "/api/providers/?limit=20&offset=0", None)
+        .await;
     assert_eq!(status, 200);
     assert_eq!(page["count"], 1);
     assert_eq!(page["content"][0]["id"], provider["id"]);
@@ -120,7 +82,9 @@ async fn an_admin_creates_a_provider_with_automatic_folders_locally() {
         "name": "Energie Plus", "allowedRoles": "[\"GS-Aktionsportal-BU-Energie\"]",
         "brevoActiveFolderId": active, "brevoInactiveFolderId": inactive.to_string()
     });
-    let (status, second) = call(&app, &admin, "POST", "/api/providers/", Some(body)).await;
+    let (status, second) = app
+        .call(&admin, "POST", "/api/providers/", Some(body))
+        .await;
     assert_eq!(status, 200, "{second}");
     assert_eq!(
         second["allowedRoles"],
@@ -166,7 +130,9 @@ async fn provider_input_is_validated_with_the_specs_messages() {
     ];
     let folders_before = db::folders::list(&app.test_db.db, 100, 0).await.unwrap().1;
     for (body, message) in cases {
-        let (status, answer) = call(&app, &admin, "POST", "/api/providers/", Some(body)).await;
+        let (status, answer) = app
+            .call(&admin, "POST", "/api/providers/", Some(body))
+            .await;
         assert_eq!(status, 400, "{answer}");
         assert_eq!(answer["message"], message);
         assert_eq!(answer["code"], "validation_error");
@@ -182,14 +148,14 @@ async fn provider_input_is_validated_with_the_specs_messages() {
         "no stray folders"
     );
 
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "POST",
-        "/api/providers/",
-        Some(json!("kein Objekt")),
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/providers/",
+            Some(json!("kein Objekt")),
+        )
+        .await;
     assert_eq!(
         (status, answer["code"].as_str()),
         (400, Some("validation_error"))
@@ -205,8 +171,7 @@ async fn only_admins_add_edit_and_delete_providers() {
     let moderator = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
     let customer = app.session_with_roles(&[PORTAL]).await;
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &moderator,
             "POST",
             "/api/providers/",
@@ -217,8 +182,7 @@ async fn only_admins_add_edit_and_delete_providers() {
         403
     );
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &moderator,
             "PUT",
             &format!("/api/providers/{id}"),
@@ -229,31 +193,23 @@ async fn only_admins_add_edit_and_delete_providers() {
         403
     );
     assert_eq!(
-        call(
-            &app,
-            &moderator,
-            "DELETE",
-            &format!("/api/providers/{id}/"),
-            None
-        )
-        .await
-        .0,
-        403
-    );
-    assert_eq!(
-        call(&app, &customer, "GET", "/api/providers/", None)
+        app.call(&moderator, "DELETE", &format!("/api/providers/{id}/"), None)
             .await
             .0,
         403
     );
     assert_eq!(
-        call(&app, "ohne-sitzung", "GET", "/api/providers/", None)
+        app.call(&customer, "GET", "/api/providers/", None).await.0,
+        403
+    );
+    assert_eq!(
+        app.call("ohne-sitzung", "GET", "/api/providers/", None)
             .await
             .0,
         401
     );
     assert_eq!(
-        call(&app, &moderator, "GET", "/api/brevo/folders/", None)
+        app.call(&moderator, "GET", "/api/brevo/folders/", None)
             .await
             .0,
         403
@@ -262,25 +218,17 @@ async fn only_admins_add_edit_and_delete_providers() {
     // Moderators see the providers of their roles only.
     let other = app.session_with_roles(&[BU_MODERATOR]).await;
     assert_eq!(
-        call(&app, &moderator, "GET", "/api/providers/", None)
-            .await
-            .1["count"],
+        app.call(&moderator, "GET", "/api/providers/", None).await.1["count"],
         1
     );
     assert_eq!(
-        call(&app, &other, "GET", "/api/providers/", None).await.1["count"],
+        app.call(&other, "GET", "/api/providers/", None).await.1["count"],
         0
     );
     assert_eq!(
-        call(
-            &app,
-            &other,
-            "GET",
-            &format!("/api/providers/{id}/lists/"),
-            None
-        )
-        .await
-        .0,
+        app.call(&other, "GET", &format!("/api/providers/{id}/lists/"), None)
+            .await
+            .0,
         403
     );
 }
@@ -295,20 +243,14 @@ async fn an_admin_edits_and_deletes_a_provider() {
     body["allowedRoles"] = json!([GLASFASER, "GS-Aktionsportal-BU-Nord"]);
     body["brevoActiveFolderId"] = provider["brevoActiveFolderId"].clone();
     body["brevoInactiveFolderId"] = provider["brevoInactiveFolderId"].clone();
-    let (status, edited) = call(
-        &app,
-        &admin,
-        "PUT",
-        &format!("/api/providers/{id}"),
-        Some(body),
-    )
-    .await;
+    let (status, edited) = app
+        .call(&admin, "PUT", &format!("/api/providers/{id}"), Some(body))
+        .await;
     assert_eq!(status, 200, "{edited}");
     assert_eq!(edited["name"], "Glasfaser Nord");
     assert_eq!(edited["allowedRoles"].as_array().unwrap().len(), 2);
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &admin,
             "PUT",
             "/api/providers/9999",
@@ -319,14 +261,14 @@ async fn an_admin_edits_and_deletes_a_provider() {
         404
     );
 
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "DELETE",
-        &format!("/api/providers/{id}/?deleteBrevoFolders=false"),
-        None,
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "DELETE",
+            &format!("/api/providers/{id}/?deleteBrevoFolders=false"),
+            None,
+        )
+        .await;
     assert_eq!(status, 200);
     assert_eq!(answer["message"], "Erfolgreich entfernt");
     assert!(
@@ -341,22 +283,15 @@ async fn an_admin_edits_and_deletes_a_provider() {
         "folders kept by default"
     );
     assert_eq!(
-        call(
-            &app,
-            &admin,
-            "DELETE",
-            &format!("/api/providers/{id}/"),
-            None
-        )
-        .await
-        .0,
+        app.call(&admin, "DELETE", &format!("/api/providers/{id}/"), None)
+            .await
+            .0,
         404
     );
 }
 
 async fn create_list(app: &TestApp, token: &str, provider: i64, name: &str) -> (u16, Value) {
-    call(
-        app,
+    app.call(
         token,
         "POST",
         &format!("/api/providers/{provider}/lists"),
@@ -390,76 +325,80 @@ async fn lists_are_created_renamed_deactivated_and_deleted_locally() {
     assert_eq!(list["ProviderId"], provider);
     let id = list["id"].as_i64().unwrap();
 
-    let (status, renamed) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/name/{id}"),
-        Some(json!({"name": "x".repeat(100)})),
-    )
-    .await;
+    let (status, renamed) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{id}"),
+            Some(json!({"name": "x".repeat(100)})),
+        )
+        .await;
     assert_eq!(
         (status, renamed["name"].as_str().map(str::len)),
         (200, Some(100))
     );
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/name/{id}"),
-        Some(json!({"name": "x".repeat(101)})),
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{id}"),
+            Some(json!({"name": "x".repeat(101)})),
+        )
+        .await;
     assert_eq!(
         (status, answer["message"].as_str()),
         (400, Some("Der Name darf höchstens 100 Zeichen lang sein."))
     );
 
-    let (status, answer) = call(&app, &admin, "DELETE", &format!("/api/lists/{id}"), None).await;
+    let (status, answer) = app
+        .call(&admin, "DELETE", &format!("/api/lists/{id}"), None)
+        .await;
     assert_eq!(
         (status, answer["code"].as_str()),
         (409, Some("list_active"))
     );
 
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/status/{id}"),
-        Some(json!({"active": false})),
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/status/{id}"),
+            Some(json!({"active": false})),
+        )
+        .await;
     assert_eq!(status, 200);
     assert_eq!(answer["code"], "status_changed");
     assert_eq!(answer["content"]["active"], false);
     assert!(answer["content"]["deactivatedAt"].is_string());
 
-    let (status, page) = call(&app, &admin, "GET", &format!("/api/providers/{provider}/lists/?limit=20&offset=0&activeStatus=true&inactiveStatus=false"), None).await;
+    let (status, page) = app.call(&admin, "GET", &format!("/api/providers/{provider}/lists/?limit=20&offset=0&activeStatus=true&inactiveStatus=false"), None).await;
     assert_eq!((status, page["count"].as_i64()), (200, Some(0)));
-    let (_, page) = call(
-        &app,
-        &admin,
-        "GET",
-        &format!("/api/providers/{provider}/lists/?activeStatus=false&inactiveStatus=true"),
-        None,
-    )
-    .await;
+    let (_, page) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/providers/{provider}/lists/?activeStatus=false&inactiveStatus=true"),
+            None,
+        )
+        .await;
     assert_eq!(page["count"], 1);
-    let (_, page) = call(
-        &app,
-        &admin,
-        "GET",
-        &format!("/api/providers/{provider}/lists/?activeStatus=false&inactiveStatus=false"),
-        None,
-    )
-    .await;
+    let (_, page) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/providers/{provider}/lists/?activeStatus=false&inactiveStatus=false"),
+            None,
+        )
+        .await;
     assert_eq!(page["count"], 1, "neither status means both");
 
-    let (status, _) = call(&app, &admin, "DELETE", &format!("/api/lists/{id}"), None).await;
+    let (status, _) = app
+        .call(&admin, "DELETE", &format!("/api/lists/{id}"), None)
+        .await;
     assert_eq!(status, 200);
     assert!(db::lists::get(&app.test_db.db, id).await.unwrap().is_none());
     assert_eq!(
-        call(&app, &admin, "DELETE", &format!("/api/lists/{id}"), None)
+        app.call(&admin, "DELETE", &format!("/api/lists/{id}"), None)
             .await
             .0,
         404
@@ -482,14 +421,14 @@ async fn a_status_change_without_folders_warns_and_changes_nothing() {
     )
     .await
     .unwrap();
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/status/{}", list.id),
-        Some(json!({"active": false})),
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/status/{}", list.id),
+            Some(json!({"active": false})),
+        )
+        .await;
     assert_eq!(status, 200);
     assert_eq!(answer["code"], "change_folder_warning");
     assert!(
@@ -527,8 +466,7 @@ async fn moderators_manage_the_lists_of_their_providers_only() {
         403
     );
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &foreign,
             "PATCH",
             &format!("/api/lists/name/{id}"),
@@ -539,8 +477,7 @@ async fn moderators_manage_the_lists_of_their_providers_only() {
         403
     );
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &foreign,
             "PATCH",
             &format!("/api/lists/status/{id}"),
@@ -551,14 +488,13 @@ async fn moderators_manage_the_lists_of_their_providers_only() {
         403
     );
     assert_eq!(
-        call(&app, &foreign, "DELETE", &format!("/api/lists/{id}"), None)
+        app.call(&foreign, "DELETE", &format!("/api/lists/{id}"), None)
             .await
             .0,
         403
     );
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &foreign,
             "GET",
             &format!("/api/sync/providers/{provider}"),
@@ -609,8 +545,7 @@ async fn with_brevo_every_change_is_mirrored() {
     assert_eq!(remote().unwrap().folder_id, active);
 
     let list_id = list["id"].as_i64().unwrap();
-    call(
-        &app,
+    app.call(
         &admin,
         "PATCH",
         &format!("/api/lists/name/{list_id}"),
@@ -618,8 +553,7 @@ async fn with_brevo_every_change_is_mirrored() {
     )
     .await;
     assert_eq!(remote().unwrap().name, "Flyer Winter");
-    call(
-        &app,
+    app.call(
         &admin,
         "PATCH",
         &format!("/api/lists/status/{list_id}"),
@@ -631,8 +565,7 @@ async fn with_brevo_every_change_is_mirrored() {
         inactive,
         "deactivating moves the list into the inactive folder"
     );
-    call(
-        &app,
+    app.call(
         &admin,
         "PATCH",
         &format!("/api/lists/status/{list_id}"),
@@ -640,8 +573,7 @@ async fn with_brevo_every_change_is_mirrored() {
     )
     .await;
     assert_eq!(remote().unwrap().folder_id, active);
-    call(
-        &app,
+    app.call(
         &admin,
         "PATCH",
         &format!("/api/lists/status/{list_id}"),
@@ -649,27 +581,21 @@ async fn with_brevo_every_change_is_mirrored() {
     )
     .await;
     assert_eq!(
-        call(
-            &app,
-            &admin,
-            "DELETE",
-            &format!("/api/lists/{list_id}"),
-            None
-        )
-        .await
-        .0,
+        app.call(&admin, "DELETE", &format!("/api/lists/{list_id}"), None)
+            .await
+            .0,
         200
     );
     assert!(remote().is_none());
 
-    let (status, _) = call(
-        &app,
-        &admin,
-        "DELETE",
-        &format!("/api/providers/{id}/?deleteBrevoFolders=true"),
-        None,
-    )
-    .await;
+    let (status, _) = app
+        .call(
+            &admin,
+            "DELETE",
+            &format!("/api/providers/{id}/?deleteBrevoFolders=true"),
+            None,
+        )
+        .await;
     assert_eq!(status, 200);
     assert!(
         brevo
@@ -693,14 +619,14 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
     // Brevo fails while creating the provider's folders (a create is not repeated after a
     // 500): no provider, no folder left anywhere.
     brevo.fail_next(1, 500);
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "POST",
-        "/api/providers/",
-        Some(provider_body("Glasfaser Süd")),
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/providers/",
+            Some(provider_body("Glasfaser Süd")),
+        )
+        .await;
     assert_eq!(status, 502, "{answer}");
     assert_eq!(answer["code"], "marketing_service_error");
     assert!(answer["message"].as_str().unwrap().contains("Brevo"));
@@ -716,14 +642,14 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
 
     // A rename Brevo refuses leaves our name as it was.
     brevo.fail_next(4, 500);
-    let (status, _) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/name/{list_id}"),
-        Some(json!({"name": "Flyer Winter"})),
-    )
-    .await;
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{list_id}"),
+            Some(json!({"name": "Flyer Winter"})),
+        )
+        .await;
     assert_eq!(status, 502);
     assert_eq!(
         db::lists::get(&app.test_db.db, list_id)
@@ -736,14 +662,14 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
 
     // A status change Brevo refuses leaves the list active.
     brevo.fail_next(4, 503);
-    let (status, _) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/status/{list_id}"),
-        Some(json!({"active": false})),
-    )
-    .await;
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/status/{list_id}"),
+            Some(json!({"active": false})),
+        )
+        .await;
     assert_eq!(status, 502);
     assert!(
         db::lists::get(&app.test_db.db, list_id)
@@ -755,14 +681,14 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
 
     // Brevo does not answer in time, on every retry: the rename is refused, ours unchanged.
     brevo.delay_next(4, std::time::Duration::from_millis(600));
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/name/{list_id}"),
-        Some(json!({"name": "Flyer Sommer"})),
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{list_id}"),
+            Some(json!({"name": "Flyer Sommer"})),
+        )
+        .await;
     assert_eq!(status, 502, "{answer}");
     assert!(
         answer["message"]
@@ -781,14 +707,14 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
 
     // Rate limited once, then accepted: the change goes through.
     brevo.rate_limit_next(1);
-    let (status, renamed) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/name/{list_id}"),
-        Some(json!({"name": "Flyer Frühling"})),
-    )
-    .await;
+    let (status, renamed) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{list_id}"),
+            Some(json!({"name": "Flyer Frühling"})),
+        )
+        .await;
     assert_eq!(
         (status, renamed["name"].as_str()),
         (200, Some("Flyer Frühling"))
@@ -820,14 +746,9 @@ async fn sync_imports_lists_found_in_the_providers_folders() {
     let made_in_brevo = brevo.add_list(active, "Newsletter Bestand");
     let retired = brevo.add_list(inactive, "Altaktion 2024");
 
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "GET",
-        &format!("/api/sync/providers/{id}"),
-        None,
-    )
-    .await;
+    let (status, answer) = app
+        .call(&admin, "GET", &format!("/api/sync/providers/{id}"), None)
+        .await;
     assert_eq!(status, 200, "{answer}");
     let lists = answer["content"].as_array().unwrap();
     let find = |brevo_id: i64| lists.iter().find(|l| l["brevoListId"] == brevo_id).cloned();
@@ -836,14 +757,9 @@ async fn sync_imports_lists_found_in_the_providers_folders() {
     assert_eq!(find(retired).unwrap()["active"], false);
 
     // A second sync changes nothing and duplicates nothing.
-    let (_, again) = call(
-        &app,
-        &admin,
-        "GET",
-        &format!("/api/sync/providers/{id}"),
-        None,
-    )
-    .await;
+    let (_, again) = app
+        .call(&admin, "GET", &format!("/api/sync/providers/{id}"), None)
+        .await;
     assert_eq!(again["content"].as_array().unwrap().len(), 2);
 }
 
@@ -897,13 +813,14 @@ async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
     let customer = app.session_with_roles(&[PORTAL]).await;
     assert_eq!(
         app.get_as(&customer, &path).await.status(),
-        403,
-        "not yet a logo"
+        404,
+        "not yet a logo: as if it did not exist"
     );
 
     let mut body = provider_body("Glasfaser Süd");
     body["uploadId"] = logo["id"].clone();
-    let provider = call(&app, &admin, "POST", "/api/providers/", Some(body))
+    let provider = app
+        .call(&admin, "POST", "/api/providers/", Some(body))
         .await
         .1;
     assert_eq!(provider["Upload"]["path"], path);
@@ -922,7 +839,9 @@ async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
 
     let mut body = provider_body("Energie Plus");
     body["uploadId"] = json!(424242);
-    let (status, answer) = call(&app, &admin, "POST", "/api/providers/", Some(body)).await;
+    let (status, answer) = app
+        .call(&admin, "POST", "/api/providers/", Some(body))
+        .await;
     assert_eq!(
         (status, answer["message"].as_str()),
         (400, Some("Das Logo muss ein hochgeladenes Bild sein."))
@@ -969,14 +888,14 @@ async fn a_contacts_criteria_are_grouped_by_provider() {
         .await
         .unwrap();
 
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "GET",
-        &format!("/api/providers/contact/{}", contact.id),
-        None,
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/providers/contact/{}", contact.id),
+            None,
+        )
+        .await;
     assert_eq!(status, 200, "{answer}");
     let groups = answer["content"].as_array().unwrap();
     assert_eq!(groups.len(), 2);
@@ -988,28 +907,27 @@ async fn a_contacts_criteria_are_grouped_by_provider() {
 
     // A moderator sees only the providers of their roles.
     let moderator = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
-    let (_, answer) = call(
-        &app,
-        &moderator,
-        "GET",
-        &format!("/api/providers/contact/{}", contact.id),
-        None,
-    )
-    .await;
+    let (_, answer) = app
+        .call(
+            &moderator,
+            "GET",
+            &format!("/api/providers/contact/{}", contact.id),
+            None,
+        )
+        .await;
     assert_eq!(
         answer["count"], 2,
         "both providers carry the Glasfaser role in this test"
     );
     assert_eq!(
-        call(&app, &admin, "GET", "/api/providers/contact/99999", None)
+        app.call(&admin, "GET", "/api/providers/contact/99999", None)
             .await
             .0,
         404
     );
     let customer = app.session_with_roles(&[PORTAL]).await;
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &customer,
             "GET",
             &format!("/api/providers/contact/{}", contact.id),
@@ -1032,14 +950,14 @@ async fn malformed_requests_get_a_german_message_and_change_nothing() {
         .as_i64()
         .unwrap();
 
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "PATCH",
-        &format!("/api/lists/status/{list}"),
-        Some(json!({"active": "ja"})),
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/status/{list}"),
+            Some(json!({"active": "ja"})),
+        )
+        .await;
     assert_eq!(
         (status, answer["message"].as_str()),
         (400, Some("Die Anfrage hat nicht das erwartete Format."))
@@ -1052,21 +970,20 @@ async fn malformed_requests_get_a_german_message_and_change_nothing() {
             .active
     );
 
-    let (status, answer) = call(
-        &app,
-        &admin,
-        "GET",
-        &format!("/api/providers/{provider}/lists/?limit=viele"),
-        None,
-    )
-    .await;
+    let (status, answer) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/providers/{provider}/lists/?limit=viele"),
+            None,
+        )
+        .await;
     assert_eq!(
         (status, answer["message"].as_str()),
         (400, Some("Die Adresse enthält ungültige Parameter."))
     );
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &admin,
             "PATCH",
             "/api/lists/name/abc",
@@ -1077,8 +994,7 @@ async fn malformed_requests_get_a_german_message_and_change_nothing() {
         404
     );
     assert_eq!(
-        call(
-            &app,
+        app.call(
             &admin,
             "GET",
             "/api/providers/99999999999999999999999/lists/",
@@ -1088,13 +1004,13 @@ async fn malformed_requests_get_a_german_message_and_change_nothing() {
         .0,
         404
     );
-    let (status, _) = call(
-        &app,
-        &admin,
-        "GET",
-        &format!("/api/providers/{provider}/lists/?limit=-5&offset=-3"),
-        None,
-    )
-    .await;
+    let (status, _) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/providers/{provider}/lists/?limit=-5&offset=-3"),
+            None,
+        )
+        .await;
     assert_eq!(status, 200, "out-of-range paging is clamped");
 }

@@ -43,6 +43,31 @@ impl TestApp {
             .expect("request")
     }
 
+    /// A JSON call with the session of `token`: the status and the answer (JSON, or the
+    /// text as a JSON string when the answer is not JSON).
+    pub async fn call(
+        &self,
+        token: &str,
+        method: &str,
+        path: &str,
+        body: Option<serde_json::Value>,
+    ) -> (u16, serde_json::Value) {
+        let mut request = self
+            .client
+            .request(method.parse().unwrap(), self.url(path))
+            .header("cookie", format!("ap_session={token}"));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("answer");
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text)),
+        )
+    }
+
     /// A live session for a user with these roles, as a login would create it.
     pub async fn session_with_roles(&self, roles: &[&str]) -> String {
         let user = User {
