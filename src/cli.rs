@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::auth::password::generate_password;
+use crate::auth::throttle::ThrottleKey;
 use crate::config::{Config, LogFormat, Overrides};
 use crate::db::Db;
 use crate::domain::roles;
@@ -72,6 +73,14 @@ pub enum UserCommand {
         login: String,
         #[arg(long, value_delimiter = ',', required = true)]
         roles: Vec<String>,
+    },
+    /// Lift the lock after too many failed logins, for an account or a client address
+    /// (it also ends by itself 15 minutes after the first failed attempt).
+    Unlock {
+        #[arg(long, required_unless_present = "address")]
+        login: Option<String>,
+        #[arg(long)]
+        address: Option<std::net::IpAddr>,
     },
 }
 
@@ -237,6 +246,23 @@ async fn user(db: &Db, command: UserCommand) -> anyhow::Result<()> {
         UserCommand::SetRoles { login, roles } => {
             accounts::set_roles(db, &login, &roles).await?;
             println!("Rollen für {} geändert.", login.trim());
+        }
+        UserCommand::Unlock { login, address } => {
+            let keys = login
+                .iter()
+                .map(|login| ThrottleKey::Account(login.clone()))
+                .chain(address.map(ThrottleKey::Address));
+            for key in keys {
+                let name = match &key {
+                    ThrottleKey::Account(login) => format!("Konto {}", login.trim()),
+                    ThrottleKey::Address(ip) => format!("Adresse {ip}"),
+                };
+                if accounts::unlock(db, &key).await? {
+                    println!("Sperre für {name} aufgehoben.");
+                } else {
+                    println!("Für {name} bestand keine Sperre.");
+                }
+            }
         }
     }
     Ok(())

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::Backend;
 use crate::integrations::content_site::MenuApi;
+use crate::server::ConnectionLimits;
+use crate::server::client::TrustedProxies;
+use crate::server::limits::BodyRule;
 
 /// The default config file, read from the working folder when present.
 pub const DEFAULT_CONFIG_FILE: &str = "aktionsportal.toml";
@@ -83,6 +86,31 @@ pub struct Config {
     pub oidc_customer_number_claim: String,
     /// Log format: `text` or `json` (`AP_LOG_FORMAT`); the level comes from `RUST_LOG`.
     pub log_format: LogFormat,
+    /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed, as a
+    /// comma-separated list of addresses and CIDR ranges (`AP_TRUSTED_PROXIES`); empty: none.
+    pub trusted_proxies: String,
+    /// Seconds a client has to send a request's headers; an idle kept-alive connection is
+    /// closed after the same time (`AP_HEADER_TIMEOUT_SECS`).
+    pub header_timeout_secs: u64,
+    /// Seconds a request body (except uploads) has to arrive completely (`AP_BODY_TIMEOUT_SECS`).
+    pub body_timeout_secs: u64,
+    /// Seconds an API call may take before it is answered with 503 (`AP_REQUEST_TIMEOUT_SECS`);
+    /// uploads and streamed answers are exempt.
+    pub request_timeout_secs: u64,
+    /// An upload is cut when fewer than this many bytes arrive within one
+    /// `upload_rate_window_secs` (`AP_UPLOAD_MIN_BYTES_PER_WINDOW`).
+    pub upload_min_bytes_per_window: u64,
+    /// The window of the upload rate check in seconds (`AP_UPLOAD_RATE_WINDOW_SECS`).
+    pub upload_rate_window_secs: u64,
+    /// Open connections allowed per client address; trusted proxies are exempt
+    /// (`AP_MAX_CONNECTIONS_PER_ADDRESS`).
+    pub max_connections_per_address: usize,
+    /// Password hashes computed at the same time (`AP_LOGIN_HASH_CONCURRENCY`); each takes
+    /// about 19 MiB of memory while it runs.
+    pub login_hash_concurrency: usize,
+    /// Seconds a login waits for a free hashing place before it is refused
+    /// (`AP_LOGIN_HASH_WAIT_SECS`).
+    pub login_hash_wait_secs: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +152,15 @@ impl Default for Config {
             oidc_email_claim: "email".into(),
             oidc_customer_number_claim: "customer_number".into(),
             log_format: LogFormat::Text,
+            trusted_proxies: String::new(),
+            header_timeout_secs: 10,
+            body_timeout_secs: 30,
+            request_timeout_secs: 30,
+            upload_min_bytes_per_window: 64 * 1024,
+            upload_rate_window_secs: 30,
+            max_connections_per_address: 128,
+            login_hash_concurrency: 2,
+            login_hash_wait_secs: 10,
         }
     }
 }
@@ -279,6 +316,32 @@ impl Config {
         if self.content_cache_ttl_secs == 0 {
             return fail("AP_CONTENT_CACHE_TTL_SECS", "muss größer als 0 sein");
         }
+        if let Err(why) = TrustedProxies::parse(&self.trusted_proxies) {
+            return fail("AP_TRUSTED_PROXIES", &why);
+        }
+        let positive = [
+            ("AP_HEADER_TIMEOUT_SECS", self.header_timeout_secs),
+            ("AP_BODY_TIMEOUT_SECS", self.body_timeout_secs),
+            ("AP_REQUEST_TIMEOUT_SECS", self.request_timeout_secs),
+            ("AP_UPLOAD_RATE_WINDOW_SECS", self.upload_rate_window_secs),
+            (
+                "AP_MAX_CONNECTIONS_PER_ADDRESS",
+                self.max_connections_per_address as u64,
+            ),
+            (
+                "AP_LOGIN_HASH_CONCURRENCY",
+                self.login_hash_concurrency as u64,
+            ),
+            ("AP_LOGIN_HASH_WAIT_SECS", self.login_hash_wait_secs),
+        ];
+        for (setting, value) in positive {
+            if value == 0 {
+                return fail(setting, "muss größer als 0 sein");
+            }
+        }
+        if self.login_hash_concurrency > 64 {
+            return fail("AP_LOGIN_HASH_CONCURRENCY", "darf höchstens 64 sein");
+        }
         Ok(())
     }
 
@@ -289,6 +352,44 @@ impl Config {
                 .as_deref()
                 .map(|url| format!("{}/api/auth/callback", url.trim_end_matches('/')))
         })
+    }
+
+    /// Whether users reach the portal over https (cookies Secure, HSTS).
+    pub fn public_url_is_https(&self) -> bool {
+        self.public_url
+            .as_deref()
+            .is_some_and(|url| url.starts_with("https://"))
+    }
+
+    pub fn trusted_proxies(&self) -> TrustedProxies {
+        // Validated at start; an invalid list cannot reach here.
+        TrustedProxies::parse(&self.trusted_proxies).unwrap_or_default()
+    }
+
+    /// The server's limits for slow and greedy clients.
+    pub fn connection_limits(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            max_connections_per_address: self.max_connections_per_address,
+            trusted_proxies: self.trusted_proxies(),
+        }
+    }
+
+    /// How an ordinary request body must arrive.
+    pub fn body_rule(&self) -> BodyRule {
+        BodyRule::Deadline(Duration::from_secs(self.body_timeout_secs))
+    }
+
+    /// How an upload body must arrive.
+    pub fn upload_body_rule(&self) -> BodyRule {
+        BodyRule::MinRate {
+            window: Duration::from_secs(self.upload_rate_window_secs),
+            min_bytes: self.upload_min_bytes_per_window,
+        }
+    }
+
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_secs(self.request_timeout_secs)
     }
 
     /// The SQLite file used when no `DATABASE_URL` is set.

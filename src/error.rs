@@ -28,6 +28,12 @@ pub enum ApiError {
     PayloadTooLarge { message: String },
     #[error("{message}")]
     Unprocessable { message: String },
+    /// The client sent its request body too slowly (or stopped sending).
+    #[error("zu langsam gesendet")]
+    SlowRequest,
+    /// The call took longer than the request time limit.
+    #[error("Zeitüberschreitung")]
+    Timeout,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -106,6 +112,17 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "unprocessable",
                 message.clone(),
+            ),
+            ApiError::SlowRequest => (
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                "Die Daten der Anfrage kamen zu langsam oder unvollständig an. Bitte versuchen Sie es erneut."
+                    .into(),
+            ),
+            ApiError::Timeout => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "timeout",
+                "Die Anfrage hat zu lange gedauert. Bitte versuchen Sie es in Kürze erneut.".into(),
             ),
             ApiError::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,

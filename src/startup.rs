@@ -6,13 +6,11 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{FromRef, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::Redirect;
 use axum::routing::get;
-use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
-use leptos_axum::{LeptosRoutes, generate_route_list_with_exclusions_and_ssg_and_context};
 use tokio::net::TcpListener;
 use tower::Layer;
 use tower_http::normalize_path::NormalizePathLayer;
@@ -20,14 +18,16 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
-use crate::app::{App, shell};
+use crate::app::data::Render;
+use crate::app::{PageEnv, shell};
 use crate::assets::EntryAssets;
 use crate::auth::oidc::{Oidc, OidcSettings};
-use crate::auth::throttle::LoginThrottle;
+use crate::auth::throttle::HashPool;
 use crate::config::Config;
 use crate::db::Db;
 use crate::integrations::brevo::{BrevoClient, BrevoConfig};
 use crate::integrations::content_site::{ContentSiteConfig, MenuService};
+use crate::server::client::TrustedProxies;
 use crate::services::marketing::Marketing;
 use crate::storage::FileStore;
 
@@ -40,9 +40,11 @@ pub struct AppInner {
     pub db: Db,
     pub menus: MenuService,
     pub assets: EntryAssets,
-    pub leptos_options: LeptosOptions,
     pub http: reqwest::Client,
-    pub throttle: LoginThrottle,
+    /// The bounded pool that password hashes run in.
+    pub hashing: HashPool,
+    /// Reverse proxies whose forwarding headers are believed.
+    pub trusted_proxies: TrustedProxies,
     /// The OpenID provider; `None` when local accounts sign in.
     pub oidc: Option<Oidc>,
     /// Brevo, or local mode without an API key.
@@ -58,20 +60,6 @@ impl Deref for AppState {
     }
 }
 
-impl FromRef<AppState> for LeptosOptions {
-    fn from_ref(state: &AppState) -> Self {
-        state.leptos_options.clone()
-    }
-}
-
-/// Leptos' own settings; the file is embedded so the binary runs from any folder.
-fn leptos_options(config: &Config) -> anyhow::Result<LeptosOptions> {
-    let mut options = leptos::config::get_config_from_str(include_str!("../Leptos.toml"))
-        .map_err(|e| anyhow::anyhow!("Leptos.toml: {e}"))?;
-    options.site_addr = config.addr;
-    Ok(options)
-}
-
 /// Opens the configured database (SQLite under the data folder unless `DATABASE_URL` is set).
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
     match &config.database_url {
@@ -81,18 +69,6 @@ pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
 }
 
 impl AppState {
-    /// Whether the browser talks to us over https (directly or through a proxy), so that
-    /// cookies are marked Secure.
-    pub fn uses_https(&self, headers: &axum::http::HeaderMap) -> bool {
-        self.config
-            .public_url
-            .as_deref()
-            .is_some_and(|url| url.starts_with("https://"))
-            || headers
-                .get("x-forwarded-proto")
-                .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"))
-    }
-
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
         let http = reqwest::Client::builder()
             .user_agent(concat!("Aktionsportal/", env!("CARGO_PKG_VERSION")))
@@ -108,7 +84,6 @@ impl AppState {
             http.clone(),
         );
         let assets = EntryAssets::load(&config.assets_dir);
-        let leptos_options = leptos_options(&config)?;
         let oidc =
             OidcSettings::from_config(&config).map(|settings| Oidc::new(settings, http.clone()));
         let marketing = match &config.brevo_api_key {
@@ -125,16 +100,19 @@ impl AppState {
         };
         let files = FileStore::new(config.files_dir())?;
         Ok(AppState(Arc::new(AppInner {
-            config,
             db,
             menus,
             assets,
-            leptos_options,
             http,
-            throttle: LoginThrottle::default(),
+            hashing: HashPool::new(
+                config.login_hash_concurrency,
+                std::time::Duration::from_secs(config.login_hash_wait_secs),
+            ),
+            trusted_proxies: config.trusted_proxies(),
             oidc,
             marketing,
             files,
+            config,
         })))
     }
 }
@@ -142,22 +120,29 @@ impl AppState {
 /// The complete router. Trailing slashes are trimmed before routing, so `/admin/downloads/`
 /// and `/admin/downloads` are the same page.
 pub fn router(state: AppState) -> Router {
-    let context_state = state.clone();
-    let context = move || provide_context(context_state.clone());
-    let shell_state = state.clone();
-    let app_shell = move || shell(shell_state.clone());
-    // The route list is collected by rendering the app once, which needs the same context.
-    // The login endpoint is routed below: it renders the local form or goes to the provider.
-    let (routes, _) = generate_route_list_with_exclusions_and_ssg_and_context(
-        App,
-        Some(vec![crate::api::auth::LOGIN_PATH.to_string()]),
-        context.clone(),
-    );
-    let ssr = leptos_axum::render_app_to_stream_with_context(context.clone(), app_shell.clone());
+    // Leptos spawns its rendering tasks on the global executor; a second call finds it set.
+    let _ = any_spawner::Executor::init_tokio();
+    let env = PageEnv::new(state.clone());
+    let context = {
+        let env = env.clone();
+        move || provide_context(env.clone())
+    };
+    let app_shell = move || shell(env.clone());
+    let ssr = leptos_axum::render_app_to_stream_with_context(context, app_shell);
+    let render: Render = {
+        let ssr = ssr.clone();
+        Arc::new(move |request| ssr(request))
+    };
     let login_page = {
         let ssr = ssr.clone();
         move |State(state): State<AppState>, request: Request| {
             crate::api::auth::login_page(state, request, ssr.clone())
+        }
+    };
+    let logout_page = {
+        let ssr = ssr.clone();
+        move |State(state): State<AppState>, request: Request| {
+            crate::api::auth::logout_page(state, request, ssr.clone())
         }
     };
 
@@ -173,9 +158,12 @@ pub fn router(state: AppState) -> Router {
         .route("/user", get(|| async { Redirect::to("/user/downloads") }))
         .route("/admin", get(|| async { Redirect::to("/admin/contacts") }))
         .route(crate::api::auth::LOGIN_PATH, get(login_page))
-        .nest("/api", crate::api::router())
+        .route(crate::api::auth::LOGOUT_PATH, get(logout_page))
+        .nest("/api", crate::api::router(&state.config))
         .route("/files/{id}/{name}", get(crate::api::files::serve))
-        .leptos_routes_with_context(&state, routes, context.clone(), app_shell.clone())
+        // Pages with data load it first (see `app::data`); every other path is rendered
+        // straight away, including the 404 page.
+        .merge(crate::app::data::router(render))
         .fallback(ssr)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -187,6 +175,11 @@ pub fn router(state: AppState) -> Router {
         .route("/static/{name}", get(crate::api::static_files::serve))
         .nest_service("/assets", assets)
         .layer(axum::middleware::from_fn(crate::auth::csrf::protect))
+        .layer(axum::middleware::from_fn(crate::headers::secure))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::server::client::identify,
+        ))
         // 5xx answers are logged where they arise; the trace line itself is a warning.
         .layer(
             TraceLayer::new_for_http()
@@ -217,14 +210,9 @@ pub async fn serve(
     tokio::spawn(crate::auth::session::clean_up_periodically(
         state.db.clone(),
     ));
+    let limits = state.config.connection_limits();
     let app = NormalizePathLayer::trim_trailing_slash().layer(router(state));
-    let service =
-        axum::ServiceExt::<Request>::into_make_service_with_connect_info::<SocketAddr>(app);
-    let task = tokio::spawn(async move {
-        axum::serve(listener, service)
-            .with_graceful_shutdown(shutdown)
-            .await
-    });
+    let task = tokio::spawn(crate::server::run(listener, app, limits, shutdown));
     Ok(Server { addr, task })
 }
 

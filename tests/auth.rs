@@ -7,7 +7,7 @@ use aktionsportal::db;
 use aktionsportal::domain::user::User;
 use aktionsportal::services::accounts::{self, AccountInput};
 use chrono::{Duration, Utc};
-use common::{TestApp, assert_redirect, spawn_app};
+use common::{TestApp, assert_redirect, spawn_app, spawn_app_with};
 
 const PASSWORD: &str = "Sommer-Aktion-2026";
 
@@ -233,8 +233,8 @@ async fn cross_site_writes_are_refused() {
 }
 
 #[tokio::test]
-async fn cookies_are_secure_behind_an_https_proxy() {
-    let app = spawn_app().await;
+async fn cookies_are_secure_behind_a_trusted_https_proxy() {
+    let app = spawn_app_with(|config| config.trusted_proxies = "127.0.0.1".into()).await;
     add_account(&app, "erika", &["GS-Aktionsportal"]).await;
     let response = app
         .client
@@ -245,6 +245,26 @@ async fn cookies_are_secure_behind_an_https_proxy() {
         .await
         .unwrap();
     assert!(session_cookie(&response).unwrap().contains("; Secure"));
+    assert!(
+        response.headers().contains_key("strict-transport-security"),
+        "HSTS over https"
+    );
+}
+
+#[tokio::test]
+async fn forwarding_headers_of_untrusted_clients_are_ignored() {
+    let app = spawn_app().await;
+    add_account(&app, "erika", &["GS-Aktionsportal"]).await;
+    let response = app
+        .client
+        .post(app.url("/api/auth/login"))
+        .header("x-forwarded-proto", "https")
+        .form(&[("login", "erika"), ("password", PASSWORD)])
+        .send()
+        .await
+        .unwrap();
+    assert!(!session_cookie(&response).unwrap().contains("; Secure"));
+    assert!(!response.headers().contains_key("strict-transport-security"));
 }
 
 #[tokio::test]
@@ -278,7 +298,10 @@ async fn expired_and_idle_sessions_end() {
             .unwrap()
             .is_none()
     );
-    assert_redirect(&app.get_as(&token, "/user/downloads").await, "/login");
+    assert_redirect(
+        &app.get_as(&token, "/user/downloads").await,
+        "/login?next=%2Fuser%2Fdownloads",
+    );
 
     // Active all along, but past the absolute limit.
     let token = session::create(&app.test_db.db, None, "test", &user, now)
@@ -307,5 +330,97 @@ async fn removing_an_account_ends_its_sessions() {
     let token = token_of(&session_cookie(&post_login(&app, "erika", PASSWORD).await).unwrap());
     assert_eq!(app.get_as(&token, "/user/downloads").await.status(), 200);
     accounts::remove(&app.test_db.db, "erika").await.unwrap();
-    assert_redirect(&app.get_as(&token, "/user/downloads").await, "/login");
+    assert_redirect(
+        &app.get_as(&token, "/user/downloads").await,
+        "/login?next=%2Fuser%2Fdownloads",
+    );
+}
+
+async fn post_login_returning_to(app: &TestApp, next: &str) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/auth/login"))
+        .form(&[("login", "erika"), ("password", PASSWORD), ("next", next)])
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn after_signing_in_the_user_returns_to_the_page_and_never_elsewhere() {
+    let app = spawn_app().await;
+    add_account(&app, "erika", &["GS-Aktionsportal-Admin"]).await;
+    // The guard remembers the page; the login page and the form carry it on.
+    assert_redirect(
+        &app.get("/admin/provider/7?x=1").await,
+        "/login?next=%2Fadmin%2Fprovider%2F7%3Fx%3D1",
+    );
+    let login_page = app
+        .get("/login?next=%2Fadmin%2Fprovider%2F7%3Fx%3D1")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        login_page.contains("url=/api/auth/login?next=%2Fadmin%2Fprovider%2F7%3Fx%3D1"),
+        "{login_page}"
+    );
+    let form = app
+        .get("/api/auth/login?next=%2Fadmin%2Fprovider%2F7%3Fx%3D1")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        form.contains(r#"name="next" value="/admin/provider/7?x=1""#),
+        "{form}"
+    );
+    assert_redirect(
+        &post_login_returning_to(&app, "/admin/provider/7?x=1").await,
+        "/admin/provider/7?x=1",
+    );
+    for hostile in [
+        "//evil.example",
+        "https://evil.example/",
+        "/\\evil.example",
+        "/%2F%2Fevil.example",
+        "%2F%2Fevil.example",
+        "/%5Cevil.example",
+        "/%255C%255Cevil.example",
+        "/\t/evil.example",
+        "javascript:alert(1)",
+    ] {
+        assert_redirect(
+            &post_login_returning_to(&app, hostile).await,
+            "/user/downloads",
+        );
+        let login_page = app
+            .get(&format!(
+                "/login?next={}",
+                url::form_urlencoded::byte_serialize(hostile.as_bytes()).collect::<String>()
+            ))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            login_page.contains("url=/api/auth/login\""),
+            "{hostile}: {login_page}"
+        );
+    }
+    // A wrong password keeps the page for the next try.
+    let wrong = app
+        .client
+        .post(app.url("/api/auth/login"))
+        .form(&[
+            ("login", "erika"),
+            ("password", "falsch"),
+            ("next", "/admin/downloads"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_redirect(
+        &wrong,
+        "/api/auth/login?fehler=zugangsdaten&next=%2Fadmin%2Fdownloads",
+    );
 }

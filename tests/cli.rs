@@ -286,3 +286,121 @@ fn the_data_flag_is_accepted_by_every_subcommand() {
         assert!(text(&output.stdout).contains("--data <DIR>"), "{args:?}");
     }
 }
+
+/// Peak resident memory of a process in KiB (`VmHWM` in /proc).
+fn peak_memory_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap()
+}
+
+async fn login(client: &reqwest::Client, port: u16, password: &str) -> reqwest::Response {
+    client
+        .post(format!("http://127.0.0.1:{port}/api/auth/login"))
+        .form(&[("login", "erika"), ("password", password)])
+        .send()
+        .await
+        .unwrap()
+}
+
+fn signed_in(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .any(|c| c.to_str().unwrap_or("").starts_with("ap_session="))
+}
+
+#[tokio::test]
+async fn a_login_burst_checks_five_guesses_in_bounded_memory_and_the_cli_lifts_the_lock() {
+    let test = TestDb::new().await;
+    let mut command = portal(&test);
+    command.args([
+        "user",
+        "add",
+        "--login",
+        "erika",
+        "--password-stdin",
+        "--roles",
+        "GS-Aktionsportal",
+        "--email",
+        "erika@example.de",
+    ]);
+    assert!(run(command, "Sommer-Aktion-2026\n").status.success());
+    let port = free_port();
+    let mut command = portal(&test);
+    command
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut child = command.spawn().expect("start server");
+    assert!(wait_for_health(port).await, "server did not come up");
+    let before = peak_memory_kib(child.id());
+
+    // 119 wrong passwords at once, then the right one.
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let burst: Vec<_> = (0..119)
+        .map(|i| {
+            let client = client.clone();
+            tokio::spawn(async move { login(&client, port, &format!("geraten-{i}")).await })
+        })
+        .collect();
+    let mut checked = 0;
+    for guess in burst {
+        let response = guess.await.unwrap();
+        let location = response.headers()["location"].to_str().unwrap().to_string();
+        assert!(!signed_in(&response));
+        if location.contains("fehler=zugangsdaten") {
+            checked += 1;
+        } else {
+            assert!(location.contains("fehler=gesperrt"), "{location}");
+        }
+    }
+    assert_eq!(checked, 5, "only five guesses may reach the password check");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let right = login(&client, port, "Sommer-Aktion-2026").await;
+    assert!(
+        !signed_in(&right),
+        "the right password after the burst must wait"
+    );
+    assert!(
+        right.headers()["location"]
+            .to_str()
+            .unwrap()
+            .contains("fehler=gesperrt")
+    );
+
+    let grown_mib = peak_memory_kib(child.id()).saturating_sub(before) / 1024;
+    eprintln!(
+        "peak memory before the burst: {} MiB, growth: {grown_mib} MiB",
+        before / 1024
+    );
+    assert!(
+        grown_mib < 150,
+        "the burst raised the server's peak memory by {grown_mib} MiB"
+    );
+
+    // The admin lifts the lock; the owner signs in.
+    let mut command = portal(&test);
+    command.args([
+        "user",
+        "unlock",
+        "--login",
+        "erika",
+        "--address",
+        "127.0.0.1",
+    ]);
+    let output = run(command, "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("Sperre für Konto erika aufgehoben."));
+    assert!(signed_in(&login(&client, port, "Sommer-Aktion-2026").await));
+
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -136,7 +136,16 @@ async fn token(
 
 /// Starts a login at the portal and returns the authorisation request's parameters.
 async fn start_login(app: &TestApp, provider: &FakeProvider) -> HashMap<String, String> {
-    let response = app.get("/api/auth/login").await;
+    start_login_at(app, provider, "/api/auth/login").await
+}
+
+/// Starts a login at `path` (the login endpoint, maybe with a page to return to).
+async fn start_login_at(
+    app: &TestApp,
+    provider: &FakeProvider,
+    path: &str,
+) -> HashMap<String, String> {
+    let response = app.get(path).await;
     assert!(response.status().is_redirection());
     let location = response.headers()["location"].to_str().unwrap().to_string();
     assert!(
@@ -244,6 +253,34 @@ async fn a_directory_user_logs_in_with_their_groups_as_roles() {
             .status(),
         401
     );
+}
+
+#[tokio::test]
+async fn a_directory_user_returns_to_the_page_they_came_from_and_never_elsewhere() {
+    let (app, provider) = spawn_with_provider().await;
+    let cases = [
+        (
+            "%2Fadmin%2Fdownloads%3Fsuche%3Dx",
+            "/admin/downloads?suche=x",
+        ),
+        ("%2F%2Fevil.example", "/user/downloads"),
+        ("https%3A%2F%2Fevil.example%2F", "/user/downloads"),
+        ("%2F%5Cevil.example", "/user/downloads"),
+        ("%2F%252F%252Fevil.example", "/user/downloads"),
+    ];
+    for (i, (next, expected)) in cases.into_iter().enumerate() {
+        let params = start_login_at(&app, &provider, &format!("/api/auth/login?next={next}")).await;
+        let code = format!("code-{i}");
+        provider.authorize(
+            &code,
+            Grant {
+                challenge: params["code_challenge"].clone(),
+                claims: provider.claims(&params["nonce"], &["GS-Aktionsportal"]),
+                foreign_key: false,
+            },
+        );
+        assert_redirect(&callback(&app, &code, &params["state"]).await, expected);
+    }
 }
 
 /// Runs a login whose ID token is changed by `tamper`; it must end on /login-failed.

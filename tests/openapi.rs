@@ -28,6 +28,8 @@ const PERMISSION_ROWS: &[(&str, &str, &[u16])] = &[
     ("GET", "/api/brevo/folders/", &[401, 200, 403]),
     ("GET", "/api/brevo/folder/1/lists/", &[401, 200, 403]),
     ("POST", "/api/upload/", &[401, 400, 403]),
+    ("GET", "/api/auth/logout", &[303]),
+    ("POST", "/api/auth/logout", &[303]),
 ];
 
 const METHODS: [&str; 8] = [

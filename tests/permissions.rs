@@ -170,6 +170,17 @@ const ROWS: &[Row] = &[
         path: "/api/upload/",
         expect: [401, 400, 400, 403, 403, 403, 403, 403],
     },
+    // Last: signing out ends the sessions the rows above use.
+    Row {
+        method: "GET",
+        path: "/api/auth/logout",
+        expect: [303; 8],
+    },
+    Row {
+        method: "POST",
+        path: "/api/auth/logout",
+        expect: [303; 8],
+    },
 ];
 
 #[tokio::test]

@@ -36,10 +36,16 @@ async fn without_a_session_guarded_pages_send_to_login() {
     let app = spawn_app().await;
     for path in GUARDED_PAGES {
         let response = app.get(path).await;
-        assert_redirect(&response, "/login");
+        // The login remembers the page (trailing slashes trimmed) to come back to it.
+        let trimmed = path.trim_end_matches('/');
+        let encoded: String = url::form_urlencoded::byte_serialize(trimmed.as_bytes()).collect();
+        assert_redirect(&response, &format!("/login?next={encoded}"));
     }
     // An unknown or expired cookie is no session either.
-    assert_redirect(&app.get_as("unbekannt", "/admin/contacts").await, "/login");
+    assert_redirect(
+        &app.get_as("unbekannt", "/admin/contacts").await,
+        "/login?next=%2Fadmin%2Fcontacts",
+    );
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 // Signing in with a local account, the profile in the my-account menu, the guard, logout.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { logIn } from '../lib/accounts.mjs';
+import { demoPassword, logIn } from '../lib/accounts.mjs';
 import { withPage } from '../lib/browser.mjs';
 
 const pathOf = (url) => new URL(url).pathname;
@@ -28,9 +28,13 @@ test('a dealer logs in, sees the profile, is kept out of the admin area and logs
     await page.getByTestId('account-menu-toggle').click();
     await page.getByTestId('account-menu-panel').getByRole('link', { name: 'Abmelden' }).click();
     await page.waitForURL('**/api/auth/login');
-    await page.goto('/user/downloads');
-    // The guard sends to /login, which forwards to the login form.
-    await page.waitForURL('**/api/auth/login');
+    await page.goto('/admin/contacts?suche=M%C3%BCller');
+    // The guard sends to /login, which forwards to the login form; both remember the page.
+    await page.waitForURL('**/api/auth/login?next=%2Fadmin%2Fcontacts%3Fsuche%3DM%25C3%25BCller');
+    assert.equal(
+      await page.locator('input[name="next"]').getAttribute('value'),
+      '/admin/contacts?suche=M%C3%BCller',
+    );
     assert.deepEqual(consoleErrors, []);
   }));
 
@@ -42,6 +46,18 @@ test('an admin sees the links to both views and reaches the admin area', () =>
     await page.getByTestId('account-menu-panel').getByRole('link', { name: 'Adminansicht' }).click();
     await page.waitForURL('**/admin/contacts');
     assert.equal(await page.locator('h1').textContent(), 'Händler');
+  }));
+
+test('a deep link opened while signed out opens again after the login', () =>
+  withPage(async ({ page, consoleErrors }) => {
+    await page.goto('/admin/downloads');
+    await page.waitForURL('**/api/auth/login?next=%2Fadmin%2Fdownloads');
+    await page.getByLabel('Login').fill('admin');
+    await page.getByLabel('Passwort').fill(demoPassword('admin'));
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.waitForURL('**/admin/downloads');
+    assert.equal(await page.locator('h1').textContent(), 'Downloads');
+    assert.deepEqual(consoleErrors, []);
   }));
 
 test('a wrong password shows one German message', () =>

@@ -1,10 +1,8 @@
 //! Authentication calls of spec §7: login (local form or OpenID Connect), the OpenID
 //! callback, logout, and the calls that tell the islands who is signed in.
 
-use std::net::SocketAddr;
-
 use axum::extract::rejection::FormRejection;
-use axum::extract::{ConnectInfo, Query, Request, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -13,22 +11,34 @@ use serde::Deserialize;
 
 use crate::auth::local::{self, LoginError};
 use crate::auth::session;
-use crate::db;
-use crate::domain::access::start_page;
+use crate::domain::access::{RETURN_PARAM, safe_return_path, start_page};
 use crate::domain::user::{CurrentUser, User};
 use crate::error::ApiError;
+use crate::server::client::Client;
 use crate::startup::AppState;
 
 /// The server login endpoint (spec §7).
 pub const LOGIN_PATH: &str = "/api/auth/login";
 
+/// The logout endpoint (spec §7); GET as the spec defines it, POST from the confirmation.
+pub const LOGOUT_PATH: &str = "/api/auth/logout";
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/auth/login", post(login))
         .route("/auth/callback", get(callback))
-        .route("/auth/logout", get(logout))
+        .route("/auth/logout", post(logout))
         .route("/auth/responseUserData", get(response_user_data))
         .route("/login/user", get(login_user))
+}
+
+/// The page to return to, from the `next` query parameter, when it is a safe one.
+fn return_target(request: &Request) -> Option<String> {
+    request.uri().query().and_then(|query| {
+        url::form_urlencoded::parse(query.as_bytes())
+            .find(|(key, _)| key == RETURN_PARAM)
+            .and_then(|(_, value)| safe_return_path(&value))
+    })
 }
 
 /// `GET /api/auth/login`: to the OpenID provider when one is configured, else the local
@@ -41,7 +51,10 @@ where
     let Some(oidc) = &state.oidc else {
         return render(request).await;
     };
-    match oidc.start_login(&state.db).await {
+    match oidc
+        .start_login(&state.db, return_target(&request).as_deref())
+        .await
+    {
         Ok(url) => Redirect::to(&url).into_response(),
         Err(err) => {
             tracing::error!(error = %err, "OpenID login could not start");
@@ -63,7 +76,7 @@ pub struct CallbackQuery {
 /// cancelled or was refused; every failure lands on /login-failed.
 async fn callback(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    client: Client,
     Query(query): Query<CallbackQuery>,
 ) -> Response {
     let Some(oidc) = &state.oidc else {
@@ -78,21 +91,24 @@ async fn callback(
         }
         _ => Err(crate::auth::oidc::OidcError::UnknownState),
     };
-    let (subject, user) = match outcome {
-        Ok(found) => found,
+    let finished = match outcome {
+        Ok(finished) => finished,
         Err(err) => {
             tracing::warn!(error = %err, "OpenID login failed");
             return Redirect::to(LOGIN_FAILED).into_response();
         }
     };
-    match session::create(&state.db, None, &subject, &user, chrono::Utc::now()).await {
+    let user = &finished.user;
+    match session::create(&state.db, None, &finished.subject, user, chrono::Utc::now()).await {
         Ok(token) => {
             tracing::info!("OpenID login");
-            with_session_cookie(
-                Redirect::to(start_page(&user)).into_response(),
-                &token,
-                state.uses_https(&headers),
-            )
+            // Checked when stored; checked again in case the row was written otherwise.
+            let target = finished
+                .return_to
+                .as_deref()
+                .and_then(safe_return_path)
+                .unwrap_or_else(|| start_page(user).to_string());
+            with_session_cookie(Redirect::to(&target).into_response(), &token, client.https)
         }
         Err(err) => {
             tracing::error!(error = %err, "session could not be stored");
@@ -114,57 +130,85 @@ pub struct LoginForm {
     login: String,
     #[serde(default)]
     password: String,
+    /// The page to return to after signing in.
+    #[serde(default)]
+    next: String,
 }
 
-/// Where the login form shows an error; the code selects the German message.
-fn back_to_form(code: &str) -> Response {
-    Redirect::to(&format!("/api/auth/login?fehler={code}")).into_response()
+/// Where the login form shows an error; the code selects the German message. The page to
+/// return to is kept for the next try.
+fn back_to_form(code: &str, next: Option<&str>) -> Response {
+    let mut target = format!("{LOGIN_PATH}?fehler={code}");
+    if let Some(next) = next {
+        target.push_str(&format!(
+            "&{RETURN_PARAM}={}",
+            url::form_urlencoded::byte_serialize(next.as_bytes()).collect::<String>()
+        ));
+    }
+    Redirect::to(&target).into_response()
 }
 
 async fn login(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    client: Client,
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Response {
     // Anything but the urlencoded form is treated like wrong credentials: one message.
     let Ok(Form(form)) = form else {
-        return back_to_form("zugangsdaten");
+        return back_to_form("zugangsdaten", None);
     };
     // With an OpenID provider, local accounts do not sign in: send the browser there.
     if state.oidc.is_some() {
         return Redirect::to(LOGIN_PATH).into_response();
     }
+    let next = safe_return_path(&form.next);
+    let next = next.as_deref();
     match local::login(
         &state.db,
-        &state.throttle,
+        &state.hashing,
         &form.login,
         &form.password,
-        client.ip(),
+        client.ip,
     )
     .await
     {
         Ok((token, user)) => with_session_cookie(
-            Redirect::to(start_page(&user)).into_response(),
+            Redirect::to(next.unwrap_or(start_page(&user))).into_response(),
             &token,
-            state.uses_https(&headers),
+            client.https,
         ),
-        Err(LoginError::InvalidCredentials) => back_to_form("zugangsdaten"),
-        Err(LoginError::Throttled(wait)) => back_to_form(&format!(
-            "gesperrt&minuten={}",
-            wait.as_secs().div_ceil(60).max(1)
-        )),
+        Err(LoginError::InvalidCredentials) => back_to_form("zugangsdaten", next),
+        Err(LoginError::Throttled(wait)) => back_to_form(
+            &format!("gesperrt&minuten={}", wait.as_secs().div_ceil(60).max(1)),
+            next,
+        ),
+        Err(LoginError::Busy) => back_to_form("ausgelastet", next),
         Err(LoginError::Internal(err)) => {
             tracing::error!(error = ?err, "login failed");
-            back_to_form("intern")
+            back_to_form("intern", next)
         }
     }
 }
 
-async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    if let Some(token) = session::token_from_headers(&headers) {
-        db::sessions::delete(&state.db, &db::sessions::hash_token(&token)).await?;
+/// `GET /api/auth/logout`: ends the session when the user asked for it on our own pages;
+/// a link from another site only gets a confirmation page (rendered by `render`), so that
+/// no other site can sign our users out.
+pub async fn logout_page<F, Fut>(state: AppState, request: Request, render: F) -> Response
+where
+    F: FnOnce(Request) -> Fut,
+    Fut: std::future::Future<Output = Response>,
+{
+    if crate::auth::csrf::is_same_site_navigation(request.headers()) {
+        logout(State(state), request.headers().clone())
+            .await
+            .into_response()
+    } else {
+        render(request).await
     }
+}
+
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    crate::auth::session::end(&state.db, &headers).await?;
     // Also end the session at the provider when it supports RP-initiated logout.
     let target = match &state.oidc {
         Some(oidc) => oidc.logout_url().await.unwrap_or_else(|| "/login".into()),

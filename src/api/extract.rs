@@ -4,7 +4,9 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
+use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
 use crate::error::ApiError;
+use crate::server::limits::is_slow_body;
 
 /// Query parameters; malformed ones give 400.
 pub struct Query<T>(pub T);
@@ -37,7 +39,8 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
     }
 }
 
-/// A JSON body; a missing content type or malformed JSON gives 400.
+/// A JSON body; a missing content type or malformed JSON gives 400, a body over the limit
+/// 413, a body that arrives too slowly 408.
 pub struct Json<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
@@ -47,12 +50,26 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
         axum::Json::<T>::from_request(request, state)
             .await
             .map(|j| Json(j.0))
-            .map_err(|e| {
-                tracing::debug!(rejection = %e.body_text(), "body rejected");
-                ApiError::validation("Die Anfrage hat nicht das erwartete Format.")
+            .map_err(|rejection| {
+                tracing::debug!(rejection = %rejection.body_text(), "body rejected");
+                if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::PayloadTooLarge {
+                        message: format!(
+                            "Die Anfrage ist zu groß. Erlaubt sind höchstens {} MB.",
+                            JSON_BODY_LIMIT / (1024 * 1024)
+                        ),
+                    }
+                } else if is_slow_body(&rejection) {
+                    ApiError::SlowRequest
+                } else {
+                    ApiError::validation("Die Anfrage hat nicht das erwartete Format.")
+                }
             })
     }
 }
+
+/// The largest JSON body accepted (axum's default body limit).
+pub const JSON_BODY_LIMIT: usize = 2 * 1024 * 1024;
 
 /// The signed-in user; without one, 401 with code `not_logged_in`.
 pub struct AuthUser(pub crate::domain::user::User);
@@ -84,12 +101,9 @@ pub struct PageQuery {
     pub search: Option<String>,
 }
 
-/// Page size everywhere in lists (spec §9).
-pub const PAGE_SIZE: i64 = 20;
-
 impl PageQuery {
     pub fn limit(&self) -> i64 {
-        self.limit.unwrap_or(PAGE_SIZE).clamp(1, 1000)
+        self.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE)
     }
 
     pub fn offset(&self) -> i64 {

@@ -8,9 +8,8 @@ use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
 use super::extract::{AuthUser, Path};
-use crate::db;
-use crate::domain::permissions::Capability;
 use crate::error::ApiError;
+use crate::services;
 use crate::startup::AppState;
 
 pub async fn serve(
@@ -19,16 +18,7 @@ pub async fn serve(
     Path((id, _name)): Path<(i64, String)>,
     request: Request,
 ) -> Result<Response, ApiError> {
-    let upload = db::uploads::get(&state.db, id)
-        .await?
-        .ok_or(ApiError::NotFound)?;
-    // Logos are shown to everyone signed in; other files to the admin area for now (the
-    // downloads work adds customers' access to their assigned downloads).
-    let allowed =
-        Capability::AdminArea.allows(&user) || db::providers::is_logo(&state.db, id).await?;
-    if !allowed {
-        return Err(ApiError::Forbidden);
-    }
+    let upload = services::files::readable(&state.db, &user, id).await?;
     let path = state
         .files
         .path_of(&upload.storage_key)

@@ -19,7 +19,11 @@ pub fn router() -> Router<AppState> {
         .route("/lists/name/{id}", patch(rename))
         .route("/lists/status/{id}", patch(status))
         .route("/lists/{id}", delete(remove))
-        .route("/sync/providers/{id}", get(sync))
+        // A GET that changes data (spec §7): not when another site sends the browser.
+        .route(
+            "/sync/providers/{id}",
+            get(sync).layer(axum::middleware::from_fn(crate::auth::csrf::same_site_only)),
+        )
         .route_layer(require(Capability::AdminArea))
 }
 

@@ -12,18 +12,29 @@ pub mod static_files;
 pub mod uploads;
 
 use axum::Router;
+use axum::middleware::from_fn_with_state;
 use axum::routing::get;
 
+use crate::config::Config;
 use crate::error::ApiError;
+use crate::server::limits::{limit_body, time_limit};
 use crate::startup::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+/// The API. Ordinary calls must receive their body within the body timeout and answer
+/// within the request time limit; uploads instead need a minimum transfer rate and have no
+/// time limit (a 2 GB upload takes as long as it takes).
+pub fn router(config: &Config) -> Router<AppState> {
+    let timed = Router::new()
         .merge(auth::router())
         .merge(providers::router())
         .merge(lists::router())
         .merge(marketing::router())
-        .merge(uploads::router())
         .route("/openapi.json", get(openapi::openapi))
+        .layer(from_fn_with_state(config.body_rule(), limit_body))
+        .layer(from_fn_with_state(config.request_timeout(), time_limit));
+    let uploads =
+        uploads::router().layer(from_fn_with_state(config.upload_body_rule(), limit_body));
+    timed
+        .merge(uploads)
         .fallback(|| async { ApiError::NotFound })
 }

@@ -11,6 +11,7 @@ use super::extract::AuthUser;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
+use crate::server::limits::is_slow_body;
 use crate::services::uploads::{self, MAX_IMAGE_BYTES, UploadRef};
 use crate::startup::AppState;
 
@@ -31,6 +32,17 @@ fn too_large() -> ApiError {
     }
 }
 
+/// The field names of spec §7: `files[i]` and `newName`.
+fn is_upload_field(name: &str) -> bool {
+    name == "newName"
+        || name
+            .strip_prefix("files[")
+            .and_then(|rest| rest.strip_suffix(']'))
+            .is_some_and(|index| {
+                (1..=4).contains(&index.len()) && index.bytes().all(|b| b.is_ascii_digit())
+            })
+}
+
 async fn upload(
     State(state): State<AppState>,
     AuthUser(_user): AuthUser,
@@ -48,6 +60,7 @@ async fn upload(
             Err(err) if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
                 return Err(too_large());
             }
+            Err(err) if is_slow_body(&err) => return Err(ApiError::SlowRequest),
             Err(_) => {
                 return Err(ApiError::validation(
                     "Die hochgeladenen Daten sind unvollständig.",
@@ -55,6 +68,11 @@ async fn upload(
             }
         };
         let name = field.name().unwrap_or("").to_string();
+        if !is_upload_field(&name) {
+            return Err(ApiError::validation(
+                "Der Upload enthält ein unbekanntes Feld. Erlaubt sind files[0], files[1], … und newName.",
+            ));
+        }
         if name == "newName" {
             new_name = field
                 .text()
@@ -62,13 +80,14 @@ async fn upload(
                 .ok()
                 .map(|t| t.trim().to_string())
                 .filter(|t| !t.is_empty());
-        } else if name.starts_with("files") && file.is_none() {
+        } else if file.is_none() {
             let file_name = field.file_name().map(str::to_string);
             let bytes = match field.bytes().await {
                 Ok(bytes) => bytes,
                 Err(err) if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
                     return Err(too_large());
                 }
+                Err(err) if is_slow_body(&err) => return Err(ApiError::SlowRequest),
                 Err(_) => {
                     return Err(ApiError::validation(
                         "Die Datei konnte nicht gelesen werden.",
@@ -87,4 +106,28 @@ async fn upload(
     Ok(JsonResponse(
         uploads::store_image(&state.db, &state.files, &bytes, name.as_deref()).await?,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_upload_field;
+
+    #[test]
+    fn only_the_documented_field_names_are_accepted() {
+        for good in ["files[0]", "files[12]", "newName"] {
+            assert!(is_upload_field(good), "{good}");
+        }
+        for bad in [
+            "files",
+            "files[]",
+            "files[a]",
+            "file[0]",
+            "files[0]x",
+            "newname",
+            "",
+            "files[00000]",
+        ] {
+            assert!(!is_upload_field(bad), "{bad}");
+        }
+    }
 }

@@ -4,12 +4,14 @@ use chrono::{Datelike, Utc};
 use leptos::prelude::*;
 use serde::Serialize;
 
+use super::data::loaded;
 use super::island::{Island, props_json};
-use super::{app_state, current_user};
+use super::{current_user, page_env};
 use crate::domain::branding::logo_for;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::integrations::content_site::MenuItem;
+use crate::startup::AppState;
 
 pub const LOGIN_URL: &str = "/api/auth/login";
 pub const LOGOUT_URL: &str = "/api/auth/logout";
@@ -26,23 +28,55 @@ pub fn Layout(children: Children) -> impl IntoView {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct AdminMenuProps {
-    providers: Vec<ProviderLink>,
+struct AdminMenuProps<'a> {
+    providers: &'a [ProviderLink],
     is_admin: bool,
     current_path: String,
 }
 
-#[derive(Serialize)]
-struct ProviderLink {
+#[derive(Clone, Debug, Serialize)]
+pub struct ProviderLink {
     id: i64,
     name: String,
+}
+
+/// The admin menu's data: the providers the user may see (spec §2 "Layout"), loaded before
+/// the page renders (see `data`).
+#[derive(Clone, Debug, Default)]
+pub struct AdminMenu {
+    providers: Vec<ProviderLink>,
+}
+
+impl AdminMenu {
+    pub async fn load(state: &AppState, user: Option<&User>) -> AdminMenu {
+        // Users who may not open an admin page get no menu (the guard sends them away).
+        let Some(user) =
+            user.filter(|u| Capability::AdminArea.allows(u) || Capability::ContactEdit.allows(u))
+        else {
+            return AdminMenu::default();
+        };
+        let providers = crate::services::providers::visible(&state.db, user)
+            .await
+            .unwrap_or_else(|err| {
+                tracing::error!(error = %err, "providers for the admin menu");
+                Vec::new()
+            });
+        AdminMenu {
+            providers: providers
+                .into_iter()
+                .map(|p| ProviderLink {
+                    id: p.id,
+                    name: p.name,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Frame of the admin pages: the admin menu (with the providers the user may see) above the
 /// page content.
 #[component]
 pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
-    let state = app_state();
     let user = current_user();
     let is_admin = user
         .as_ref()
@@ -50,33 +84,19 @@ pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
     let current_path = use_context::<axum::http::request::Parts>()
         .map(|parts| parts.uri.path().to_string())
         .unwrap_or_default();
-    let menu = Suspend::new(async move {
-        let providers = match &user {
-            Some(user) => crate::services::providers::visible(&state.db, user)
-                .await
-                .unwrap_or_else(|err| {
-                    tracing::error!(error = %err, "providers for the admin menu");
-                    Vec::new()
-                }),
-            None => Vec::new(),
-        };
-        let links: Vec<ProviderLink> = providers
-            .into_iter()
-            .map(|p| ProviderLink {
-                id: p.id,
-                name: p.name,
-            })
-            .collect();
-        let fallback_links = links
-            .iter()
-            .map(|p| view! { <a class="nav-link" href=format!("/admin/provider/{}", p.id)>{p.name.clone()}</a> })
-            .collect_view();
-        let props = props_json(&AdminMenuProps {
-            providers: links,
-            is_admin,
-            current_path,
-        });
-        view! {
+    let menu = loaded::<AdminMenu>().unwrap_or_default();
+    let fallback_links = menu
+        .providers
+        .iter()
+        .map(|p| view! { <a class="nav-link" href=format!("/admin/provider/{}", p.id)>{p.name.clone()}</a> })
+        .collect_view();
+    let props = props_json(&AdminMenuProps {
+        providers: &menu.providers,
+        is_admin,
+        current_path,
+    });
+    view! {
+        <Layout>
             <Island name="AdminMenu" props=props class="mb-4">
                 <nav class="ap-admin-menu nav nav-pills" aria-label="Adminmenü">
                     <a class="nav-link" href="/admin/contacts"><i class="bi bi-people"></i>" Händler"</a>
@@ -85,12 +105,6 @@ pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
                     <a class="nav-link" href="/admin/downloads"><i class="bi bi-download"></i>" Downloads"</a>
                 </nav>
             </Island>
-        }
-        .into_any()
-    });
-    view! {
-        <Layout>
-            <Suspense fallback=|| ()>{menu}</Suspense>
             <h1 class="h3 mb-3">{title}</h1>
             {children()}
         </Layout>
@@ -108,9 +122,9 @@ struct AccountMenuProps<'a> {
 
 #[component]
 fn Header() -> impl IntoView {
-    let state = app_state();
+    let env = page_env();
     let logo = logo_for(Utc::now());
-    let menu = state.menus.header_menu().unwrap_or_default();
+    let menu = env.menus().header_menu().unwrap_or_default();
     let user = current_user();
     let props = props_json(&AccountMenuProps {
         user: user.as_ref(),
@@ -120,7 +134,7 @@ fn Header() -> impl IntoView {
         login_url: LOGIN_URL,
         logout_url: LOGOUT_URL,
     });
-    let customer_center = state.config.customer_center_url.clone();
+    let customer_center = env.config().customer_center_url.clone();
     view! {
         <header class="ap-header border-bottom bg-white">
             <div class="container d-flex flex-wrap align-items-center gap-3 py-2">
@@ -189,8 +203,8 @@ fn menu_list(items: Vec<MenuItem>) -> AnyView {
 
 #[component]
 fn Footer() -> impl IntoView {
-    let state = app_state();
-    let config = &state.config;
+    let env = page_env();
+    let config = env.config();
     let socials: Vec<_> = [
         ("Facebook", "bi-facebook", &config.social_facebook_url),
         ("Instagram", "bi-instagram", &config.social_instagram_url),
@@ -220,8 +234,8 @@ fn Footer() -> impl IntoView {
         }
         .into_any()
     });
-    let footer_menu = state
-        .menus
+    let footer_menu = env
+        .menus()
         .footer_menu()
         .unwrap_or_default()
         .into_iter()

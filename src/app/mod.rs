@@ -1,6 +1,7 @@
 //! Leptos SSR: the page shell, the route table of spec §2, and the helpers pages share.
 //! Rendered on the server only; interactive parts are React islands (see `island`).
 
+pub mod data;
 pub mod island;
 pub mod layout;
 pub mod pages;
@@ -9,16 +10,46 @@ use axum::http::{HeaderValue, StatusCode, header};
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::{SsrMode, path};
+use leptos_router::path;
 
-use crate::domain::access::{GuardOutcome, LOGIN_PATH, PageAccess, UNAUTHORIZED_PATH, guard};
+use crate::assets::EntryAssets;
+use crate::config::Config;
+use crate::domain::access::{
+    GuardOutcome, PageAccess, UNAUTHORIZED_PATH, guard, login_path_returning_to,
+};
 use crate::domain::user::{CurrentUser, User};
+use crate::integrations::content_site::MenuService;
 use crate::startup::AppState;
 use pages::{admin, customer, public};
 
+/// What pages may use while rendering: the configuration, the content-site menus and the
+/// islands build. Deliberately no database handle: pages get their data loaded before they
+/// render (see [`data`]).
+#[derive(Clone)]
+pub struct PageEnv(AppState);
+
+impl PageEnv {
+    pub fn new(state: AppState) -> PageEnv {
+        PageEnv(state)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.0.config
+    }
+
+    pub fn menus(&self) -> &MenuService {
+        &self.0.menus
+    }
+
+    pub fn assets(&self) -> &EntryAssets {
+        &self.0.assets
+    }
+}
+
 /// The HTML document around every page: styles and the islands loader from the vite build.
-pub fn shell(state: AppState) -> impl IntoView {
-    let assets = state.assets.clone();
+pub fn shell(env: PageEnv) -> impl IntoView {
+    content_security_policy(env.config());
+    let assets = env.assets().clone();
     let styles = assets
         .styles
         .into_iter()
@@ -48,22 +79,23 @@ pub fn shell(state: AppState) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    let title = format!("{} Aktionsportal", app_state().config.product_name);
+    let title = format!("{} Aktionsportal", page_env().config().product_name);
     view! {
         <Title text=title/>
         <Router>
-            // Admin pages load their data before the first byte is sent (no streaming script).
+            // Pages never wait for data while they render: see `data`.
             <Routes fallback=public::NotFound>
                 <Route path=path!("/user/downloads") view=customer::Downloads/>
                 <Route path=path!("/user/verify-double-opt-in/:contact_id") view=customer::VerifyDoubleOptIn/>
-                <Route path=path!("/admin/contacts") view=admin::Contacts ssr=SsrMode::Async/>
-                <Route path=path!("/admin/contact/edit/:customer_number") view=admin::ContactEdit ssr=SsrMode::Async/>
-                <Route path=path!("/admin/provider/:id") view=admin::Provider ssr=SsrMode::Async/>
-                <Route path=path!("/admin/downloads") view=admin::Downloads ssr=SsrMode::Async/>
-                <Route path=path!("/admin/download/add") view=admin::DownloadAdd ssr=SsrMode::Async/>
-                <Route path=path!("/admin/download/edit/:id") view=admin::DownloadEdit ssr=SsrMode::Async/>
+                <Route path=path!("/admin/contacts") view=admin::Contacts/>
+                <Route path=path!("/admin/contact/edit/:customer_number") view=admin::ContactEdit/>
+                <Route path=path!("/admin/provider/:id") view=admin::Provider/>
+                <Route path=path!("/admin/downloads") view=admin::Downloads/>
+                <Route path=path!("/admin/download/add") view=admin::DownloadAdd/>
+                <Route path=path!("/admin/download/edit/:id") view=admin::DownloadEdit/>
                 <Route path=path!("/login") view=public::Login/>
                 <Route path=path!("/api/auth/login") view=public::LocalLogin/>
+                <Route path=path!("/api/auth/logout") view=public::ConfirmLogout/>
                 <Route path=path!("/login-failed") view=public::LoginFailed/>
                 <Route path=path!("/unauthorized") view=public::Unauthorized/>
                 <Route path=path!("/serverDown") view=public::ServerDown/>
@@ -72,9 +104,22 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The application state, provided to every render.
-pub fn app_state() -> AppState {
-    expect_context::<AppState>()
+/// What the page being rendered may use (provided to every render).
+pub fn page_env() -> PageEnv {
+    expect_context::<PageEnv>()
+}
+
+/// The page's Content-Security-Policy: only our own scripts and styles, plus the inline
+/// scripts Leptos' stream writes, which carry this request's nonce.
+fn content_security_policy(config: &Config) {
+    let Some(response) = use_context::<leptos_axum::ResponseOptions>() else {
+        return;
+    };
+    let nonce = leptos::nonce::use_nonce().map(|n| n.to_string());
+    let policy = crate::headers::page_policy(nonce.as_deref(), config.oidc_issuer.as_deref());
+    if let Ok(value) = HeaderValue::from_str(&policy) {
+        response.insert_header(header::CONTENT_SECURITY_POLICY, value);
+    }
 }
 
 /// The signed-in user of this request, resolved by the session layer.
@@ -117,7 +162,11 @@ pub fn admit(access: PageAccess) -> bool {
     match guard(access, current_user().as_ref()) {
         GuardOutcome::Allow => true,
         GuardOutcome::Login => {
-            redirect_to(LOGIN_PATH);
+            // Back to this page after signing in.
+            let here = use_context::<axum::http::request::Parts>()
+                .and_then(|parts| parts.uri.path_and_query().map(|pq| pq.to_string()))
+                .unwrap_or_default();
+            redirect_to(&login_path_returning_to(&here));
             false
         }
         GuardOutcome::Unauthorized => {

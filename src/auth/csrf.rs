@@ -33,6 +33,26 @@ pub fn is_allowed(method: &Method, headers: &HeaderMap) -> bool {
     }
 }
 
+/// Whether a navigation or fetch came from our own pages (or was typed by the user): the
+/// test for the GETs that change state because the spec defines them as GET. Clients that
+/// send no fetch metadata (curl, older browsers) pass, as for writes.
+pub fn is_same_site_navigation(headers: &HeaderMap) -> bool {
+    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        Some(site) => matches!(site, "same-origin" | "none"),
+        None => true,
+    }
+}
+
+/// Route layer for GETs that change state: refused when another site sent the browser.
+pub async fn same_site_only(request: Request, next: Next) -> Response {
+    if is_same_site_navigation(request.headers()) {
+        next.run(request).await
+    } else {
+        tracing::warn!(path = %request.uri().path(), "cross-site GET with side effects refused");
+        ApiError::CrossSite.into_response()
+    }
+}
+
 pub async fn protect(request: Request, next: Next) -> Response {
     if is_allowed(request.method(), request.headers()) {
         next.run(request).await
@@ -95,6 +115,27 @@ mod tests {
             &Method::POST,
             &headers(&[("origin", "null"), ("host", "portal.example.de")])
         ));
+    }
+
+    #[test]
+    fn state_changing_gets_only_from_our_own_pages() {
+        assert!(is_same_site_navigation(&headers(&[(
+            "sec-fetch-site",
+            "same-origin"
+        )])));
+        assert!(is_same_site_navigation(&headers(&[(
+            "sec-fetch-site",
+            "none"
+        )])));
+        assert!(!is_same_site_navigation(&headers(&[(
+            "sec-fetch-site",
+            "cross-site"
+        )])));
+        assert!(!is_same_site_navigation(&headers(&[(
+            "sec-fetch-site",
+            "same-site"
+        )])));
+        assert!(is_same_site_navigation(&HeaderMap::new()));
     }
 
     #[test]

@@ -2,11 +2,11 @@
 
 use std::net::IpAddr;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::auth::password::{hash_password, verify_password};
 use crate::auth::session;
-use crate::auth::throttle::{LoginThrottle, ThrottleKey};
+use crate::auth::throttle::{self, GateError, HashPool, ThrottleKey};
 use crate::db::{self, Db};
 use crate::domain::user::User;
 
@@ -17,8 +17,24 @@ pub enum LoginError {
     InvalidCredentials,
     #[error("Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuchen Sie es in {} Minuten erneut.", minutes(.0))]
     Throttled(Duration),
+    /// Too many logins at once; nothing was checked.
+    #[error(
+        "Die Anmeldung ist gerade stark ausgelastet. Bitte versuchen Sie es in einer Minute erneut."
+    )]
+    Busy,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+impl From<GateError> for LoginError {
+    fn from(err: GateError) -> Self {
+        match err {
+            GateError::Throttled(wait) => LoginError::Throttled(wait),
+            GateError::Busy => LoginError::Busy,
+            GateError::Database(err) => LoginError::Internal(err.into()),
+            GateError::Internal(err) => LoginError::Internal(err),
+        }
+    }
 }
 
 fn minutes(wait: &Duration) -> u64 {
@@ -26,15 +42,17 @@ fn minutes(wait: &Duration) -> u64 {
 }
 
 /// A hash to verify against when the login does not exist, so that both cases take as long.
+/// Computed on first use, inside the hash pool.
 fn decoy_hash() -> &'static str {
     static DECOY: OnceLock<String> = OnceLock::new();
     DECOY.get_or_init(|| hash_password("decoy-password-never-used").unwrap_or_default())
 }
 
 /// Checks the password and starts a session; returns the cookie token and the user.
+/// The attempt is counted before the password is hashed (see `throttle`).
 pub async fn login(
     db: &Db,
-    throttle: &LoginThrottle,
+    hashing: &HashPool,
     login: &str,
     password: &str,
     client: IpAddr,
@@ -44,30 +62,36 @@ pub async fn login(
         ThrottleKey::Account(login.to_lowercase()),
         ThrottleKey::Address(client),
     ];
-    throttle
-        .check(&keys, Instant::now())
-        .map_err(LoginError::Throttled)?;
+    let reservation = throttle::reserve(db, &keys).await?;
     if login.is_empty() || password.is_empty() || login.len() > 100 || password.len() > 1024 {
-        throttle.record_failure(&keys, Instant::now());
         return Err(LoginError::InvalidCredentials);
     }
     let account = db::users::find_by_login(db, &login)
         .await
         .map_err(anyhow::Error::from)?;
-    let hash = account
-        .as_ref()
-        .map(|a| a.password_hash.clone())
-        .unwrap_or_else(|| decoy_hash().to_string());
+    let hash = account.as_ref().map(|a| a.password_hash.clone());
     let password = password.to_string();
-    // Argon2 takes tens of milliseconds of CPU: keep it off the async workers.
-    let matches = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+    let matches = match hashing
+        .run(move || verify_password(&password, hash.as_deref().unwrap_or_else(|| decoy_hash())))
         .await
-        .map_err(anyhow::Error::from)?;
+    {
+        Ok(matches) => matches,
+        Err(GateError::Busy) => {
+            reservation
+                .give_back(db)
+                .await
+                .map_err(anyhow::Error::from)?;
+            return Err(LoginError::Busy);
+        }
+        Err(err) => return Err(err.into()),
+    };
     let Some(account) = account.filter(|_| matches) else {
-        throttle.record_failure(&keys, Instant::now());
         return Err(LoginError::InvalidCredentials);
     };
-    throttle.record_success(&keys[0]);
+    reservation
+        .succeeded(db)
+        .await
+        .map_err(anyhow::Error::from)?;
     let user = User {
         name: account.name.clone(),
         customer_number: account.customer_number,

@@ -26,6 +26,16 @@ const METADATA_TTL: Duration = Duration::from_secs(3600);
 /// How long a login may take at the provider before its state expires.
 pub const LOGIN_TIMEOUT: chrono::Duration = chrono::Duration::minutes(15);
 
+/// A completed OpenID login.
+#[derive(Debug)]
+pub struct FinishedLogin {
+    /// `oidc:` plus the token's subject.
+    pub subject: String,
+    pub user: User,
+    /// The page the user came from (a checked same-origin path), if any.
+    pub return_to: Option<String>,
+}
+
 #[derive(Clone, Debug)]
 pub struct OidcSettings {
     pub issuer: String,
@@ -152,9 +162,9 @@ impl Oidc {
         .set_redirect_uri(redirect))
     }
 
-    /// Starts a login: remembers state, PKCE verifier and nonce, and returns the provider's
-    /// authorization URL to send the browser to.
-    pub async fn start_login(&self, db: &Db) -> Result<String, OidcError> {
+    /// Starts a login: remembers state, PKCE verifier, nonce and the page to return to, and
+    /// returns the provider's authorization URL to send the browser to.
+    pub async fn start_login(&self, db: &Db, return_to: Option<&str>) -> Result<String, OidcError> {
         let client = self.client(self.provider_metadata(false).await?)?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let mut request = client
@@ -173,6 +183,7 @@ impl Oidc {
             &db::sessions::hash_token(state.secret()),
             verifier.secret(),
             nonce.secret(),
+            return_to,
         )
         .await?;
         Ok(url.to_string())
@@ -185,7 +196,7 @@ impl Oidc {
         db: &Db,
         code: &str,
         state: &str,
-    ) -> Result<(String, User), OidcError> {
+    ) -> Result<FinishedLogin, OidcError> {
         let pending = db::oidc_logins::take(db, &db::sessions::hash_token(state))
             .await?
             .filter(|p| p.created_at + LOGIN_TIMEOUT > chrono::Utc::now())
@@ -215,7 +226,11 @@ impl Oidc {
         };
         let subject = format!("oidc:{}", claims.subject().as_str());
         let payload = token_payload(&id_token.to_string())?;
-        Ok((subject, user_from_claims(&payload, &self.settings.claims)))
+        Ok(FinishedLogin {
+            subject,
+            user: user_from_claims(&payload, &self.settings.claims),
+            return_to: pending.return_to,
+        })
     }
 
     /// The provider's logout URL, when it offers RP-initiated logout.

@@ -87,7 +87,18 @@ pub async fn user_for_token(
     }))
 }
 
-/// Deletes expired and idle sessions (and abandoned OpenID logins) every few minutes, for as long as the server runs.
+/// Ends the session whose cookie `headers` carry, if any.
+pub async fn end(db: &Db, headers: &HeaderMap) -> Result<(), sqlx::Error> {
+    match token_from_headers(headers) {
+        Some(token) => db::sessions::delete(db, &db::sessions::hash_token(&token))
+            .await
+            .map(|_| ()),
+        None => Ok(()),
+    }
+}
+
+/// Deletes expired and idle sessions, abandoned OpenID logins and past login-attempt windows
+/// every few minutes, for as long as the server runs.
 pub async fn clean_up_periodically(db: Db) {
     let mut interval = tokio::time::interval(std::time::Duration::from_secs(300));
     loop {
@@ -101,6 +112,11 @@ pub async fn clean_up_periodically(db: Db) {
         let abandoned = now - crate::auth::oidc::LOGIN_TIMEOUT;
         if let Err(err) = db::oidc_logins::delete_older_than(&db, abandoned).await {
             tracing::warn!(error = %err, "clean-up of abandoned logins failed");
+        }
+        let window =
+            chrono::Duration::from_std(crate::auth::throttle::WINDOW).expect("window fits");
+        if let Err(err) = db::login_attempts::delete_older_than(&db, now - window).await {
+            tracing::warn!(error = %err, "clean-up of old login attempts failed");
         }
     }
 }

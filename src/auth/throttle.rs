@@ -1,80 +1,168 @@
-//! Slows down password guessing: too many failed logins for one account or from one address
-//! within a window refuse further attempts until the window has passed.
+//! Slows down password guessing, and keeps a burst of logins from exhausting the server.
+//!
+//! - Every attempt is counted in the database *before* its password is hashed: at most
+//!   [`MAX_ATTEMPTS_PER_ACCOUNT`] per account and [`MAX_ATTEMPTS_PER_ADDRESS`] per client
+//!   address reach the hash within [`WINDOW`]; the rest are refused without hashing. The
+//!   count lives in the database, so several instances share it, and the lock ends by itself
+//!   when the window has passed (or earlier with `aktionsportal user unlock`).
+//! - Hashes are computed in a bounded pool: a few at a time on the blocking threads (argon2
+//!   takes about 19 MiB each); a login that waits too long for its turn is refused politely.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
-/// Failed attempts allowed per account within `WINDOW`.
-pub const MAX_FAILURES_PER_ACCOUNT: u32 = 5;
-/// Failed attempts allowed per client address within `WINDOW` (several users may share one).
-pub const MAX_FAILURES_PER_ADDRESS: u32 = 20;
+use chrono::{DateTime, Utc};
+use tokio::sync::Semaphore;
+
+use crate::db::{self, Db};
+
+/// Attempts per account that reach the password check within `WINDOW`.
+pub const MAX_ATTEMPTS_PER_ACCOUNT: i64 = 5;
+/// Attempts per client address within `WINDOW` (several users may share one address).
+pub const MAX_ATTEMPTS_PER_ADDRESS: i64 = 20;
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ThrottleKey {
     Account(String),
-    Address(std::net::IpAddr),
+    Address(IpAddr),
 }
 
 impl ThrottleKey {
-    fn limit(&self) -> u32 {
+    fn limit(&self) -> i64 {
         match self {
-            ThrottleKey::Account(_) => MAX_FAILURES_PER_ACCOUNT,
-            ThrottleKey::Address(_) => MAX_FAILURES_PER_ADDRESS,
+            ThrottleKey::Account(_) => MAX_ATTEMPTS_PER_ACCOUNT,
+            ThrottleKey::Address(_) => MAX_ATTEMPTS_PER_ADDRESS,
+        }
+    }
+
+    /// The key as stored. IPv6 clients count per /64 network: one subscriber gets a whole
+    /// /64 and could otherwise change addresses at will.
+    pub fn stored(&self) -> String {
+        match self {
+            ThrottleKey::Account(login) => format!("account:{}", login.trim().to_lowercase()),
+            ThrottleKey::Address(IpAddr::V4(ip)) => format!("address:{ip}"),
+            ThrottleKey::Address(IpAddr::V6(ip)) => match ip.to_ipv4_mapped() {
+                Some(v4) => format!("address:{v4}"),
+                None => {
+                    let s = ip.segments();
+                    format!("address:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+                }
+            },
         }
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Failures {
-    count: u32,
-    window_start: Instant,
+/// Why an attempt may not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum GateError {
+    /// Too many attempts in the window; try again after the duration.
+    #[error("throttled")]
+    Throttled(Duration),
+    /// No hashing place became free in time.
+    #[error("busy")]
+    Busy,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-#[derive(Default)]
-pub struct LoginThrottle {
-    failures: Mutex<HashMap<ThrottleKey, Failures>>,
+/// Attempts counted for one login; settle them with [`Reservation::succeeded`] or
+/// [`Reservation::give_back`], or leave them counted (a failed guess).
+pub struct Reservation {
+    keys: Vec<String>,
 }
 
-impl LoginThrottle {
-    /// `Err(wait)` when any of the keys has used up its attempts.
-    pub fn check(&self, keys: &[ThrottleKey], now: Instant) -> Result<(), Duration> {
-        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let wait = keys
-            .iter()
-            .filter_map(|key| {
-                let entry = failures.get(key)?;
-                let ends = entry.window_start + WINDOW;
-                (entry.count >= key.limit() && ends > now).then(|| ends - now)
-            })
-            .max();
-        wait.map_or(Ok(()), Err)
+impl Reservation {
+    /// A successful login: the account starts afresh and the address gets its attempt back.
+    pub async fn succeeded(self, db: &Db) -> Result<(), sqlx::Error> {
+        let now = db::now();
+        for key in &self.keys {
+            if key.starts_with("account:") {
+                db::login_attempts::clear(db, key).await?;
+            } else {
+                db::login_attempts::release(db, key, now).await?;
+            }
+        }
+        Ok(())
     }
 
-    pub fn record_failure(&self, keys: &[ThrottleKey], now: Instant) {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        // Forget old windows so the map cannot grow without bound.
-        failures.retain(|_, f| f.window_start + WINDOW > now);
-        for key in keys {
-            let entry = failures.entry(key.clone()).or_insert(Failures {
-                count: 0,
-                window_start: now,
-            });
-            entry.count += 1;
+    /// The password was never checked (the server was busy): nothing counts.
+    pub async fn give_back(self, db: &Db) -> Result<(), sqlx::Error> {
+        let now = db::now();
+        for key in &self.keys {
+            db::login_attempts::release(db, key, now).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Counts an attempt for every key; refuses when any key is over its limit.
+pub async fn reserve(db: &Db, keys: &[ThrottleKey]) -> Result<Reservation, GateError> {
+    let now = db::now();
+    let window = chrono::Duration::from_std(WINDOW).expect("window fits");
+    let mut wait: Option<Duration> = None;
+    for key in keys {
+        let (attempts, window_start) =
+            db::login_attempts::reserve(db, &key.stored(), now, now - window).await?;
+        if attempts > key.limit() {
+            let left = remaining(window_start + window, now);
+            wait = Some(wait.map_or(left, |w| w.max(left)));
+        }
+    }
+    match wait {
+        Some(wait) => Err(GateError::Throttled(wait)),
+        None => Ok(Reservation {
+            keys: keys.iter().map(ThrottleKey::stored).collect(),
+        }),
+    }
+}
+
+fn remaining(ends: DateTime<Utc>, now: DateTime<Utc>) -> Duration {
+    (ends - now).to_std().unwrap_or(Duration::ZERO)
+}
+
+/// The bounded pool that password hashes run in.
+#[derive(Clone)]
+pub struct HashPool {
+    places: Arc<Semaphore>,
+    wait: Duration,
+}
+
+impl HashPool {
+    pub fn new(places: usize, wait: Duration) -> HashPool {
+        HashPool {
+            places: Arc::new(Semaphore::new(places.max(1))),
+            wait,
         }
     }
 
-    /// A successful login clears the account's failures (not the address's).
-    pub fn record_success(&self, account: &ThrottleKey) {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        failures.remove(account);
+    /// Runs `work` on a blocking thread once a place is free; `Busy` after waiting too long.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, GateError> {
+        let place = tokio::time::timeout(self.wait, self.places.clone().acquire_owned())
+            .await
+            .map_err(|_| GateError::Busy)?
+            .map_err(|_| GateError::Busy)?;
+        let result = tokio::task::spawn_blocking(move || {
+            let result = work();
+            drop(place);
+            result
+        })
+        .await
+        .map_err(anyhow::Error::from)?;
+        Ok(result)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::TestDb;
 
     fn keys(login: &str, ip: [u8; 4]) -> [ThrottleKey; 2] {
         [
@@ -84,48 +172,113 @@ mod tests {
     }
 
     #[test]
-    fn the_sixth_attempt_on_an_account_waits_for_the_window() {
-        let throttle = LoginThrottle::default();
-        let start = Instant::now();
-        for _ in 0..MAX_FAILURES_PER_ACCOUNT {
-            assert!(throttle.check(&keys("erika", [10, 0, 0, 1]), start).is_ok());
-            throttle.record_failure(&keys("erika", [10, 0, 0, 1]), start);
+    fn keys_are_stored_by_account_and_network() {
+        assert_eq!(
+            ThrottleKey::Account(" Erika ".into()).stored(),
+            "account:erika"
+        );
+        assert_eq!(
+            ThrottleKey::Address("192.0.2.7".parse().unwrap()).stored(),
+            "address:192.0.2.7"
+        );
+        let a = ThrottleKey::Address("2001:db8:1:2:aaaa::1".parse().unwrap()).stored();
+        let b = ThrottleKey::Address("2001:db8:1:2:bbbb::9".parse().unwrap()).stored();
+        assert_eq!(a, b, "one /64 is one client");
+        assert_eq!(
+            ThrottleKey::Address("::ffff:192.0.2.7".parse().unwrap()).stored(),
+            "address:192.0.2.7"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_sixth_attempt_on_an_account_is_refused_until_the_window_ends() {
+        let test = TestDb::new().await;
+        for _ in 0..MAX_ATTEMPTS_PER_ACCOUNT {
+            reserve(&test.db, &keys("erika", [10, 0, 0, 1]))
+                .await
+                .unwrap();
         }
-        let wait = throttle
-            .check(&keys("erika", [10, 0, 0, 2]), start)
-            .unwrap_err();
-        assert_eq!(wait, WINDOW);
+        let Err(GateError::Throttled(wait)) =
+            reserve(&test.db, &keys("erika", [10, 0, 0, 2])).await
+        else {
+            panic!("the sixth attempt must be refused");
+        };
         assert!(
-            throttle.check(&keys("max", [10, 0, 0, 2]), start).is_ok(),
+            wait > Duration::from_secs(14 * 60) && wait <= WINDOW,
+            "{wait:?}"
+        );
+        assert!(
+            reserve(&test.db, &keys("max", [10, 0, 0, 2])).await.is_ok(),
             "other accounts are not affected"
         );
+    }
+
+    #[tokio::test]
+    async fn one_address_guessing_many_accounts_is_stopped() {
+        let test = TestDb::new().await;
+        for i in 0..MAX_ATTEMPTS_PER_ADDRESS {
+            reserve(&test.db, &keys(&format!("user{i}"), [192, 0, 2, 7]))
+                .await
+                .unwrap();
+        }
         assert!(
-            throttle
-                .check(&keys("erika", [10, 0, 0, 2]), start + WINDOW)
-                .is_ok(),
-            "the window passes"
+            reserve(&test.db, &keys("neu", [192, 0, 2, 7]))
+                .await
+                .is_err()
+        );
+        assert!(
+            reserve(&test.db, &keys("neu2", [192, 0, 2, 8]))
+                .await
+                .is_ok()
         );
     }
 
-    #[test]
-    fn one_address_guessing_many_accounts_is_stopped() {
-        let throttle = LoginThrottle::default();
-        let now = Instant::now();
-        for i in 0..MAX_FAILURES_PER_ADDRESS {
-            throttle.record_failure(&keys(&format!("user{i}"), [192, 0, 2, 7]), now);
+    #[tokio::test]
+    async fn success_clears_the_account_and_gives_the_address_its_attempt_back() {
+        let test = TestDb::new().await;
+        for _ in 0..MAX_ATTEMPTS_PER_ACCOUNT - 1 {
+            reserve(&test.db, &keys("erika", [10, 0, 0, 1]))
+                .await
+                .unwrap();
         }
-        assert!(throttle.check(&keys("neu", [192, 0, 2, 7]), now).is_err());
-        assert!(throttle.check(&keys("neu", [192, 0, 2, 8]), now).is_ok());
+        let last = reserve(&test.db, &keys("erika", [10, 0, 0, 1]))
+            .await
+            .unwrap();
+        last.succeeded(&test.db).await.unwrap();
+        for _ in 0..MAX_ATTEMPTS_PER_ACCOUNT {
+            reserve(&test.db, &keys("erika", [10, 0, 0, 3]))
+                .await
+                .unwrap();
+        }
     }
 
-    #[test]
-    fn success_clears_the_account() {
-        let throttle = LoginThrottle::default();
-        let now = Instant::now();
-        for _ in 0..MAX_FAILURES_PER_ACCOUNT {
-            throttle.record_failure(&keys("erika", [10, 0, 0, 1]), now);
+    #[tokio::test]
+    async fn the_hash_pool_runs_a_bounded_number_at_once() {
+        let pool = HashPool::new(2, Duration::from_millis(200));
+        let running = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let peak = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let jobs: Vec<_> = (0..6)
+            .map(|_| {
+                let (pool, running, peak) = (pool.clone(), running.clone(), peak.clone());
+                tokio::spawn(async move {
+                    pool.run(move || {
+                        use std::sync::atomic::Ordering::SeqCst;
+                        let now = running.fetch_add(1, SeqCst) + 1;
+                        peak.fetch_max(now, SeqCst);
+                        std::thread::sleep(Duration::from_millis(150));
+                        running.fetch_sub(1, SeqCst);
+                    })
+                    .await
+                })
+            })
+            .collect();
+        let mut busy = 0;
+        for job in jobs {
+            if matches!(job.await.unwrap(), Err(GateError::Busy)) {
+                busy += 1;
+            }
         }
-        throttle.record_success(&ThrottleKey::Account("erika".into()));
-        assert!(throttle.check(&keys("erika", [10, 0, 0, 3]), now).is_ok());
+        assert!(peak.load(std::sync::atomic::Ordering::SeqCst) <= 2);
+        assert!(busy >= 1, "waiting longer than allowed ends in Busy");
     }
 }

@@ -16,6 +16,7 @@ pub mod contacts;
 pub mod downloads;
 pub mod folders;
 pub mod lists;
+pub mod login_attempts;
 pub mod oidc_logins;
 pub mod providers;
 pub mod sessions;
@@ -108,6 +109,11 @@ impl Db {
             }
             None => anyhow::bail!("DATABASE_URL muss mit postgres:// oder sqlite: beginnen"),
         }
+    }
+
+    /// How many connections the pool holds at most.
+    pub fn pool_size(&self) -> u32 {
+        db_run!(self, pool => pool.options().get_max_connections())
     }
 
     pub fn backend(&self) -> Backend {

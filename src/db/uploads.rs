@@ -57,6 +57,21 @@ pub async fn create(db: &Db, new: &NewUpload) -> Result<Upload, sqlx::Error> {
     })
 }
 
+/// The allowed roles of every provider with a package that contains the upload.
+pub async fn roles_of_providers(db: &Db, upload_id: i64) -> Result<Vec<String>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar::<_, String>(
+            "select distinct pr.role from download_uploads du \
+             join downloads d on d.id = du.download_id \
+             join provider_roles pr on pr.provider_id = d.provider_id \
+             where du.upload_id = $1",
+        )
+        .bind(upload_id)
+        .fetch_all(pool)
+        .await
+    })
+}
+
 pub async fn get(db: &Db, id: i64) -> Result<Option<Upload>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_as::<_, Upload>(concat!(

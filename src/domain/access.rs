@@ -35,6 +35,60 @@ pub fn start_page(user: &User) -> &'static str {
     }
 }
 
+/// The query parameter that carries the page to return to after signing in.
+pub const RETURN_PARAM: &str = "next";
+
+/// The login page, remembering `return_to` when it is a page worth returning to.
+pub fn login_path_returning_to(return_to: &str) -> String {
+    match safe_return_path(return_to) {
+        Some(path) => format!(
+            "{LOGIN_PATH}?{RETURN_PARAM}={}",
+            url::form_urlencoded::byte_serialize(path.as_bytes()).collect::<String>()
+        ),
+        None => LOGIN_PATH.to_string(),
+    }
+}
+
+/// `raw` as a path on this site to send the browser to after signing in, or `None` when it
+/// could lead anywhere else (`//host`, `https://…`, `/\host`, their percent-encoded forms,
+/// control characters) or back into the login and the API.
+pub fn safe_return_path(raw: &str) -> Option<String> {
+    fn plain_path(text: &str) -> bool {
+        text.starts_with('/')
+            && !text.starts_with("//")
+            && !text.contains('\\')
+            && !text.chars().any(|c| c.is_control() || c.is_whitespace())
+    }
+    if raw.len() > 2048 || !plain_path(raw) {
+        return None;
+    }
+    // Browsers and proxies may decode again: every decoded form must be harmless too.
+    let mut decoded = raw.to_string();
+    for _ in 0..3 {
+        let next = percent_encoding::percent_decode_str(&decoded)
+            .decode_utf8_lossy()
+            .into_owned();
+        if !plain_path(&next) {
+            return None;
+        }
+        if next == decoded {
+            break;
+        }
+        decoded = next;
+    }
+    let base = url::Url::parse("http://portal.invalid/").expect("valid base");
+    let joined = base.join(raw).ok()?;
+    if joined.origin() != base.origin() {
+        return None;
+    }
+    let path = joined.path();
+    if path.starts_with("/api/") || path == "/api" || path == LOGIN_PATH || path == "/login-failed"
+    {
+        return None;
+    }
+    Some(joined[url::Position::BeforePath..].to_string())
+}
+
 pub fn guard(access: PageAccess, user: Option<&User>) -> GuardOutcome {
     match (access, user) {
         (PageAccess::Public, _) => GuardOutcome::Allow,
@@ -70,6 +124,54 @@ mod tests {
             "/user/downloads"
         );
         assert_eq!(start_page(&user(&["x"])), "/user/downloads");
+    }
+
+    #[test]
+    fn return_paths_stay_on_this_site() {
+        assert_eq!(
+            safe_return_path("/admin/provider/3?x=1").as_deref(),
+            Some("/admin/provider/3?x=1")
+        );
+        assert_eq!(
+            safe_return_path("/user/downloads").as_deref(),
+            Some("/user/downloads")
+        );
+        assert_eq!(
+            safe_return_path("/admin/../user/downloads").as_deref(),
+            Some("/user/downloads")
+        );
+        for hostile in [
+            "//evil.example",
+            "//evil.example/admin",
+            "https://evil.example",
+            "http:evil.example",
+            "/\\evil.example",
+            "\\evil.example",
+            "/%2F%2Fevil.example",
+            "/%2f/evil.example",
+            "%2F%2Fevil.example",
+            "/%5Cevil.example",
+            "/%255C%255Cevil.example",
+            "/\t/evil.example",
+            "/\n//evil.example",
+            " /admin",
+            "javascript:alert(1)",
+            "evil.example",
+            "",
+            "/api/auth/logout",
+            "/login",
+        ] {
+            assert_eq!(safe_return_path(hostile), None, "{hostile:?}");
+        }
+    }
+
+    #[test]
+    fn the_login_path_carries_the_return_target() {
+        assert_eq!(
+            login_path_returning_to("/admin/provider/3"),
+            "/login?next=%2Fadmin%2Fprovider%2F3"
+        );
+        assert_eq!(login_path_returning_to("//evil.example"), "/login");
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 pub mod access;
 pub mod branding;
+pub mod paging;
 pub mod permissions;
 pub mod roles;
+pub mod text;
 pub mod user;
 pub mod validation;

@@ -3,9 +3,7 @@
 
 use serde_json::Value;
 
-use super::roles::{
-    ADMIN, ADMIN_AREA, ADMIN_ONLY, CONTACT_EDIT, CUSTOMER_VIEW, RoleRule, VIEW_LINKS,
-};
+use super::roles::{ADMIN_AREA, ADMIN_ONLY, CONTACT_EDIT, CUSTOMER_VIEW, RoleRule, VIEW_LINKS};
 use super::user::User;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +45,7 @@ impl Capability {
 /// Whether the user may see and manage a provider (its lists, downloads and contacts):
 /// admins always, others when they hold one of the provider's `allowedRoles`.
 pub fn may_manage_provider<S: AsRef<str>>(user: &User, allowed_roles: &[S]) -> bool {
-    user.roles.iter().any(|r| r == ADMIN)
+    user.is_admin()
         || allowed_roles
             .iter()
             .any(|allowed| user.roles.iter().any(|r| r == allowed.as_ref()))
@@ -72,6 +70,7 @@ pub fn parse_allowed_roles(value: &Value) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::roles::ADMIN;
     use serde_json::json;
 
     fn user(roles: &[&str]) -> User {

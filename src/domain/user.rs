@@ -17,6 +17,11 @@ impl User {
     pub fn satisfies(&self, rule: RoleRule) -> bool {
         rule.allows(&self.roles)
     }
+
+    /// GS-Aktionsportal-Admin: may see and manage every provider.
+    pub fn is_admin(&self) -> bool {
+        self.roles.iter().any(|r| r == super::roles::ADMIN)
+    }
 }
 
 /// The user of the current request, if any; put into request extensions by the session loader.

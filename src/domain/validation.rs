@@ -3,9 +3,15 @@
 use serde_json::Value;
 
 use super::permissions::parse_allowed_roles;
+use super::text::{self, TextError};
 
+/// A name: cleaned (see `text::clean`), then `min` to `max` characters.
 fn length_between(value: &str, min: usize, max: usize) -> Result<String, String> {
-    let value = value.trim();
+    let value = match text::clean(value) {
+        Ok(value) => value,
+        Err(TextError::Empty) => String::new(),
+        Err(err) => return Err(err.message("Der Name")),
+    };
     let count = value.chars().count();
     if count < min {
         Err(format!("Der Name muss mindestens {min} Zeichen lang sein."))
@@ -32,20 +38,32 @@ pub fn list_rename(value: &str) -> Result<String, String> {
 }
 
 pub const ROLES_REQUIRED: &str = "Es muss mindestens eine Gruppe eingetragen werden!";
+/// Most roles a provider may have; every user's visibility check reads them all.
+pub const MAX_ROLES: usize = 50;
+/// Longest role name (directory group names are far shorter).
+pub const MAX_ROLE_LENGTH: usize = 100;
 pub const FOLDERS_REQUIRED: &str = "Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!";
 
 /// The provider's roles (`allowedRoles`, array or JSON string): at least one, no empty
 /// entry, no duplicate ("… existiert bereits in der Liste!").
 pub fn provider_roles(value: &Value) -> Result<Vec<String>, String> {
     let roles = parse_allowed_roles(value).ok_or_else(|| ROLES_REQUIRED.to_string())?;
+    if roles.len() > MAX_ROLES {
+        return Err(format!(
+            "Es dürfen höchstens {MAX_ROLES} Gruppen eingetragen werden!"
+        ));
+    }
     let mut clean: Vec<String> = Vec::new();
     for role in roles {
-        let role = role.trim().to_string();
-        if role.is_empty() {
-            return Err("Eine Gruppe darf nicht leer sein!".into());
-        }
-        if role.chars().count() > 200 {
-            return Err(format!("Die Gruppe {role} ist zu lang!"));
+        let role = match text::clean(&role) {
+            Ok(role) => role,
+            Err(TextError::Empty) => return Err("Eine Gruppe darf nicht leer sein!".into()),
+            Err(err) => return Err(err.message("Eine Gruppe")),
+        };
+        if role.chars().count() > MAX_ROLE_LENGTH {
+            return Err(format!(
+                "Eine Gruppe darf höchstens {MAX_ROLE_LENGTH} Zeichen lang sein!"
+            ));
         }
         if clean.contains(&role) {
             return Err(format!("{role} existiert bereits in der Liste!"));
@@ -157,6 +175,39 @@ mod tests {
             "A existiert bereits in der Liste!"
         );
         assert!(provider_roles(&json!(["A", " "])).is_err());
+    }
+
+    #[test]
+    fn names_with_invisible_characters_are_refused() {
+        assert_eq!(
+            provider_name("\u{200B}\u{200B}\u{200B}").unwrap_err(),
+            "Der Name darf keine Steuerzeichen oder unsichtbaren Formatierungszeichen enthalten."
+        );
+        assert!(new_list_name("Flyer\u{0007}Sommer").is_err());
+        assert!(list_rename("\u{202E}Sommer-Flyer").is_err());
+        assert_eq!(
+            provider_name("   ").unwrap_err(),
+            "Der Name muss mindestens 2 Zeichen lang sein."
+        );
+        assert_eq!(provider_name("Su\u{0308}d").unwrap(), "S\u{00FC}d");
+    }
+
+    #[test]
+    fn roles_are_bounded_in_number_and_length() {
+        let fifty: Vec<String> = (0..50).map(|i| format!("Gruppe-{i}")).collect();
+        assert_eq!(provider_roles(&json!(fifty)).unwrap().len(), 50);
+        let many: Vec<String> = (0..51).map(|i| format!("Gruppe-{i}")).collect();
+        assert_eq!(
+            provider_roles(&json!(many)).unwrap_err(),
+            "Es dürfen höchstens 50 Gruppen eingetragen werden!"
+        );
+        assert!(provider_roles(&json!(["x".repeat(100)])).is_ok());
+        assert_eq!(
+            provider_roles(&json!(["x".repeat(101)])).unwrap_err(),
+            "Eine Gruppe darf höchstens 100 Zeichen lang sein!"
+        );
+        assert!(provider_roles(&json!(["GS\u{200B}"])).is_err());
+        assert!(provider_roles(&json!(["GS\u{0000}Admin"])).is_err());
     }
 
     #[test]

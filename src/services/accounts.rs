@@ -2,6 +2,7 @@
 //! Used by the CLI (`user add/list/remove/set-password/set-roles`) and the login.
 
 use crate::auth::password::{MIN_PASSWORD_LENGTH, hash_password};
+use crate::auth::throttle::ThrottleKey;
 use crate::db::{self, Db};
 
 /// An account request as typed on the command line, before validation.
@@ -165,6 +166,12 @@ async fn find(db: &Db, login: &str) -> Result<db::users::User, AccountError> {
     db::users::find_by_login(db, login.trim())
         .await?
         .ok_or_else(|| AccountError::NotFound(login.trim().to_string()))
+}
+
+/// Forgets the failed logins of an account or address (see `auth::throttle`); true when
+/// there were any.
+pub async fn unlock(db: &Db, key: &ThrottleKey) -> anyhow::Result<bool> {
+    Ok(db::login_attempts::clear(db, &key.stored()).await?)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod error;
+pub mod files;
 pub mod lists;
 pub mod marketing;
 pub mod providers;

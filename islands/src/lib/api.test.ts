@@ -143,6 +143,16 @@ describe('apiFetch', () => {
     expect(navigateTo).toHaveBeenCalledWith('/login');
   });
 
+  it('remembers the current page so the login returns to it', async () => {
+    window.history.replaceState(null, '', '/admin/provider/3?suche=Flyer');
+    fetchMock.mockResolvedValue(jsonResponse(401, { message: 'Nicht angemeldet', code: 'not_logged_in' }));
+
+    await caught(apiFetch('/api/providers/3/lists/'));
+
+    expect(navigateTo).toHaveBeenCalledWith('/login?next=%2Fadmin%2Fprovider%2F3%3Fsuche%3DFlyer');
+    window.history.replaceState(null, '', '/');
+  });
+
   it('does not treat a 403 without a login code as a login problem', async () => {
     fetchMock.mockResolvedValue(jsonResponse(403, { message: 'Keine Berechtigung', code: 'forbidden' }));
 

@@ -1,6 +1,6 @@
 // The one fetch client of the islands: JSON in and out, same-origin cookies, and errors of the
 // server's `{ message, code }` shape turned into ApiError. Not being logged in (401, or the codes
-// not_logged_in / unauthorized_login) sends the browser to /login.
+// not_logged_in / unauthorized_login) sends the browser to /login, which returns to the page after sign-in.
 import { navigateTo } from './navigate';
 
 export const LOGIN_PATH = '/login';
@@ -8,6 +8,12 @@ export const UNEXPECTED_ERROR_MESSAGE = 'Ein unerwarteter Fehler ist aufgetreten
 export const NETWORK_ERROR_MESSAGE = 'Der Server ist nicht erreichbar.';
 
 const LOGIN_CODES: ReadonlySet<string> = new Set(['not_logged_in', 'unauthorized_login']);
+
+/** The login page, remembering the current page so the portal returns to it after sign-in. */
+export function loginUrl(): string {
+  const here = window.location.pathname + window.location.search;
+  return here === '/' ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(here)}`;
+}
 
 export class ApiError extends Error {
   readonly status: number;
@@ -79,7 +85,7 @@ function field(body: unknown, name: 'message' | 'code'): string | null {
 }
 
 function toLogin(): void {
-  if (window.location.pathname !== LOGIN_PATH) navigateTo(LOGIN_PATH);
+  if (window.location.pathname !== LOGIN_PATH) navigateTo(loginUrl());
 }
 
 /**

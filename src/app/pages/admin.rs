@@ -4,17 +4,22 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use crate::api::extract::PAGE_SIZE;
+use axum::http::StatusCode;
+
+use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::AdminLayout;
-use crate::app::{admit, app_state, current_user};
+use crate::app::{admit, redirect_to, set_status};
 use crate::db::lists::ListFilter;
-use crate::domain::access::PageAccess;
+use crate::domain::access::{PageAccess, UNAUTHORIZED_PATH};
+use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
+use crate::domain::user::User;
 use crate::services;
 use crate::services::error::ServiceError;
 use crate::services::lists::ListView;
 use crate::services::providers::ProviderView;
+use crate::startup::AppState;
 
 /// An admin page frame: guard, admin menu, title and the island placeholder.
 #[component]
@@ -55,7 +60,7 @@ pub fn ContactEdit() -> impl IntoView {
 
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ProviderCriteriaProps {
+pub struct ProviderCriteriaProps {
     provider: ProviderView,
     lists: ListsPage,
     is_admin: bool,
@@ -67,78 +72,77 @@ struct ListsPage {
     count: i64,
 }
 
+/// What the provider page shows, loaded before it renders.
+pub enum ProviderPage {
+    Found(Box<ProviderCriteriaProps>),
+    Missing,
+    Forbidden,
+    Failed,
+}
+
+/// Loads the provider and the first page of its lists (nothing for users the guard refuses).
+pub async fn load_provider(state: &AppState, user: Option<&User>, id: &str) -> ProviderPage {
+    let Some(user) = user.filter(|u| Capability::AdminArea.allows(u)) else {
+        return ProviderPage::Forbidden;
+    };
+    let Ok(id) = id.parse::<i64>() else {
+        return ProviderPage::Missing;
+    };
+    let loaded = async {
+        let provider = services::providers::managed(&state.db, user, id).await?;
+        let provider = services::providers::view(&state.db, provider).await?;
+        let (content, count) =
+            services::lists::page(&state.db, user, id, &ListFilter::default(), PAGE_SIZE, 0)
+                .await?;
+        Ok::<_, ServiceError>(ProviderCriteriaProps {
+            provider,
+            lists: ListsPage { content, count },
+            is_admin: Capability::AdminOnly.allows(user),
+        })
+    };
+    match loaded.await {
+        Ok(props) => ProviderPage::Found(Box::new(props)),
+        Err(ServiceError::Forbidden) => ProviderPage::Forbidden,
+        Err(ServiceError::NotFound) => ProviderPage::Missing,
+        Err(err) => {
+            tracing::error!(error = %err, "provider page");
+            ProviderPage::Failed
+        }
+    }
+}
+
 /// The criteria (lists) of one provider; the first page is embedded in the island's props.
 #[component]
 pub fn Provider() -> impl IntoView {
     if !admit(PageAccess::Requires(Capability::AdminArea)) {
         return ().into_any();
     }
-    let state = app_state();
-    let user = current_user();
-    let id = param("id").parse::<i64>().ok();
-    let response = use_context::<leptos_axum::ResponseOptions>();
-    let content = Suspend::new(async move {
-        let (Some(user), Some(id)) = (user, id) else {
-            return missing_provider(response.as_ref());
-        };
-        let loaded = async {
-            let provider = services::providers::managed(&state.db, &user, id).await?;
-            let provider = services::providers::view(&state.db, provider).await?;
-            let (content, count) =
-                services::lists::page(&state.db, &user, id, &ListFilter::default(), PAGE_SIZE, 0)
-                    .await?;
-            Ok::<_, ServiceError>((provider, ListsPage { content, count }))
-        };
-        match loaded.await {
-            Ok((provider, lists)) => {
-                let props = props_json(&ProviderCriteriaProps {
-                    provider: provider.clone(),
-                    is_admin: Capability::AdminOnly.allows(&user),
-                    lists,
-                });
-                view! {
-                    <Island name="ProviderCriteria" props=props>
-                        <h2 class="h4">{provider.name}</h2>
-                        <p>"Dieser Bereich benötigt JavaScript."</p>
-                    </Island>
-                }
-                .into_any()
+    let page = loaded::<ProviderPage>();
+    let content = match page.as_deref() {
+        Some(ProviderPage::Found(props)) => {
+            let name = props.provider.name.clone();
+            view! {
+                <Island name="ProviderCriteria" props=props_json(props)>
+                    <h2 class="h4">{name}</h2>
+                    <p>"Dieser Bereich benötigt JavaScript."</p>
+                </Island>
             }
-            Err(ServiceError::Forbidden) => {
-                if let Some(response) = &response {
-                    response.set_status(axum::http::StatusCode::FOUND);
-                    response.insert_header(
-                        axum::http::header::LOCATION,
-                        axum::http::HeaderValue::from_static(
-                            crate::domain::access::UNAUTHORIZED_PATH,
-                        ),
-                    );
-                }
-                ().into_any()
-            }
-            Err(ServiceError::NotFound) => missing_provider(response.as_ref()),
-            Err(err) => {
-                tracing::error!(error = %err, "provider page");
-                if let Some(response) = &response {
-                    response.set_status(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
-                }
-                view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }.into_any()
-            }
+            .into_any()
         }
-    });
-    view! {
-        <AdminLayout title="Kriterien">
-            <Suspense fallback=|| ()>{content}</Suspense>
-        </AdminLayout>
-    }
-    .into_any()
-}
-
-fn missing_provider(response: Option<&leptos_axum::ResponseOptions>) -> AnyView {
-    if let Some(response) = response {
-        response.set_status(axum::http::StatusCode::NOT_FOUND);
-    }
-    view! { <div class="alert alert-warning" data-testid="provider-missing">"Anbieter existiert nicht!"</div> }.into_any()
+        Some(ProviderPage::Forbidden) => {
+            redirect_to(UNAUTHORIZED_PATH);
+            return ().into_any();
+        }
+        Some(ProviderPage::Missing) | None => {
+            set_status(StatusCode::NOT_FOUND);
+            view! { <div class="alert alert-warning" data-testid="provider-missing">"Anbieter existiert nicht!"</div> }.into_any()
+        }
+        Some(ProviderPage::Failed) => {
+            set_status(StatusCode::INTERNAL_SERVER_ERROR);
+            view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }.into_any()
+        }
+    };
+    view! { <AdminLayout title="Kriterien">{content}</AdminLayout> }.into_any()
 }
 
 #[component]

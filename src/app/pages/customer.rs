@@ -33,7 +33,7 @@ pub fn VerifyDoubleOptIn() -> impl IntoView {
         params.with_untracked(|p| p.get("contact_id").is_some_and(|id| !id.is_empty()));
     view! {
         <Layout>
-            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+            <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <h1 class="h3">"E-Mail-Adresse bestätigen"</h1>
                     {if has_contact {

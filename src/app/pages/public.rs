@@ -6,24 +6,39 @@ use leptos_meta::Meta;
 use serde::Serialize;
 
 use crate::app::island::{Island, props_json};
-use crate::app::layout::{LOGIN_URL, Layout};
-use crate::app::{app_state, no_store, set_status};
+use crate::app::layout::{LOGIN_URL, LOGOUT_URL, Layout};
+use crate::app::{no_store, page_env, set_status};
+use crate::domain::access::{RETURN_PARAM, safe_return_path};
 
 /// Seconds the server-down page waits before it tries the portal again (spec §9).
 pub const SERVER_DOWN_COUNTDOWN_SECONDS: u32 = 10;
 
+/// The page to return to after signing in, from this request's `next` parameter (checked).
+fn return_target() -> Option<String> {
+    leptos_router::hooks::use_query_map()
+        .with_untracked(|q| q.get(RETURN_PARAM))
+        .and_then(|next| safe_return_path(&next))
+}
+
 #[component]
 pub fn Login() -> impl IntoView {
     no_store();
-    let partner_signup = app_state().config.partner_signup_url.clone();
+    let partner_signup = page_env().config().partner_signup_url.clone();
+    let login_url = match return_target() {
+        Some(next) => format!(
+            "{LOGIN_URL}?{RETURN_PARAM}={}",
+            url::form_urlencoded::byte_serialize(next.as_bytes()).collect::<String>()
+        ),
+        None => LOGIN_URL.to_string(),
+    };
     view! {
-        <Meta http_equiv="refresh" content=format!("0;url={LOGIN_URL}")/>
+        <Meta http_equiv="refresh" content=format!("0;url={login_url}")/>
         <Layout>
-            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+            <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <h1 class="h3">"Anmeldung"</h1>
                     <p>"Sie werden zur Anmeldung weitergeleitet. Falls nichts passiert, melden Sie sich bitte über den folgenden Link an."</p>
-                    <a class="btn btn-primary" href=LOGIN_URL>
+                    <a class="btn btn-primary" href=login_url>
                         <i class="bi bi-box-arrow-in-right"></i>" Jetzt anmelden"
                     </a>
                     <hr/>
@@ -40,7 +55,7 @@ pub fn LoginFailed() -> impl IntoView {
     no_store();
     view! {
         <Layout>
-            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+            <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <h1 class="h3">"Anmeldung fehlgeschlagen"</h1>
                     <p>"Die Anmeldung hat leider nicht funktioniert. Bitte wenden Sie sich an Ihren Account Manager."</p>
@@ -56,7 +71,7 @@ pub fn Unauthorized() -> impl IntoView {
     no_store();
     view! {
         <Layout>
-            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+            <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <h1 class="h3">"Keine Berechtigung"</h1>
                     <p>"Ihnen fehlen die nötigen Berechtigungen für diesen Bereich. Bitte beantragen Sie den Zugang über ein Helpdesk-Ticket."</p>
@@ -91,7 +106,7 @@ pub fn ServerDown() -> impl IntoView {
     view! {
         <Meta http_equiv="refresh" content=format!("{seconds};url=/")/>
         <Layout>
-            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+            <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <p class="display-3 fw-bold text-danger mb-0">"500"</p>
                     <h1 class="h3">"Server nicht erreichbar"</h1>
@@ -111,7 +126,7 @@ pub fn NotFound() -> impl IntoView {
     set_status(StatusCode::NOT_FOUND);
     view! {
         <Layout>
-            <section class="ap-card-page card mx-auto" style="max-width: 34rem">
+            <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <p class="display-3 fw-bold text-secondary mb-0">"404"</p>
                     <h1 class="h3">"Seite nicht gefunden"</h1>
@@ -131,6 +146,10 @@ fn login_error_message(code: &str, minutes: Option<u64>) -> Option<String> {
             "Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuchen Sie es in {} Minuten erneut.",
             minutes.unwrap_or(15)
         )),
+        "ausgelastet" => Some(
+            "Die Anmeldung ist gerade stark ausgelastet. Bitte versuchen Sie es in einer Minute erneut."
+                .into(),
+        ),
         "intern" => {
             Some("Ein unerwarteter Fehler ist aufgetreten! Bitte versuchen Sie es erneut.".into())
         }
@@ -152,12 +171,14 @@ pub fn LocalLogin() -> impl IntoView {
         q.get("fehler")
             .and_then(|code| login_error_message(&code, minutes))
     });
-    let partner_signup = app_state().config.partner_signup_url.clone();
+    let partner_signup = page_env().config().partner_signup_url.clone();
+    let next = return_target().unwrap_or_default();
     view! {
         <Layout>
-            <section class="ap-card-page card mx-auto" style="max-width: 26rem">
+            <section class="ap-card-page ap-card-narrow card mx-auto">
                 <form class="card-body p-4" method="post" action=LOGIN_URL>
                     <h1 class="h3 mb-3">"Anmelden"</h1>
+                    <input type="hidden" name=RETURN_PARAM value=next/>
                     {error.map(|message| view! { <div class="alert alert-danger" role="alert">{message}</div> })}
                     <div class="mb-3">
                         <label class="form-label" for="login">"Login"</label>
@@ -180,6 +201,27 @@ pub fn LocalLogin() -> impl IntoView {
         </Layout>
     }
     .into_any()
+}
+
+/// `GET /api/auth/logout` when another site sent the browser: signing out needs a click here,
+/// so no other site can end our users' sessions.
+#[component]
+pub fn ConfirmLogout() -> impl IntoView {
+    no_store();
+    view! {
+        <Layout>
+            <section class="ap-card-page card mx-auto">
+                <form class="card-body p-4 text-center" method="post" action=LOGOUT_URL>
+                    <h1 class="h3">"Abmelden"</h1>
+                    <p>"Möchten Sie sich vom Aktionsportal abmelden?"</p>
+                    <button class="btn btn-primary" type="submit">
+                        <i class="bi bi-box-arrow-right"></i>" Jetzt abmelden"
+                    </button>
+                    <a class="btn btn-link" href="/">"Zurück zum Portal"</a>
+                </form>
+            </section>
+        </Layout>
+    }
 }
 
 #[cfg(test)]

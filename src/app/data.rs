@@ -1,0 +1,99 @@
+//! Page data, loaded before a page renders.
+//!
+//! Pages never await. Everything a page shows from the database is loaded first by an
+//! ordinary axum handler, which tokio drives to completion one query after another, each
+//! query giving its pooled connection back before the next one asks for it. The loaded
+//! values reach the page through the request's extensions ([`loaded`]), and rendering is
+//! synchronous.
+//!
+//! Why: a `Suspend` inside the SSR stream used to hold a pooled connection while the renderer
+//! waited on another part of the same page (the admin menu) that needed one as well; with as
+//! many concurrent requests as the pool has connections, every request waited on the others
+//! until the pool timed out. The Leptos context carries [`super::PageEnv`], which has no
+//! database handle, so a page cannot start a query of its own.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::response::Response;
+use axum::routing::get;
+use axum::{Extension, extract::Path};
+use leptos::prelude::use_context;
+
+use super::layout::AdminMenu;
+use super::pages::admin::{self, ProviderPage};
+use crate::domain::user::{CurrentUser, User};
+use crate::startup::AppState;
+
+/// The Leptos SSR handler: renders the app for a request.
+pub type Render =
+    Arc<dyn Fn(Request) -> Pin<Box<dyn Future<Output = Response> + Send>> + Send + Sync>;
+
+/// A loaded value in the request's extensions.
+struct Loaded<T>(Arc<T>);
+
+impl<T> Clone for Loaded<T> {
+    fn clone(&self) -> Self {
+        Loaded(self.0.clone())
+    }
+}
+
+/// The value of type `T` loaded for the page being rendered, if its route loaded one.
+pub fn loaded<T: Send + Sync + 'static>() -> Option<Arc<T>> {
+    use_context::<axum::http::request::Parts>()?
+        .extensions
+        .get::<Loaded<T>>()
+        .map(|loaded| loaded.0.clone())
+}
+
+fn insert<T: Send + Sync + 'static>(request: &mut Request, value: T) {
+    request.extensions_mut().insert(Loaded(Arc::new(value)));
+}
+
+fn user_of(request: &Request) -> Option<User> {
+    request
+        .extensions()
+        .get::<CurrentUser>()
+        .and_then(|current| current.0.clone())
+}
+
+/// The routes of pages that show data from the database; every other page is rendered by the
+/// fallback without loading anything.
+pub fn router(render: Render) -> Router<AppState> {
+    Router::new()
+        .route("/admin/contacts", get(admin_frame))
+        .route("/admin/contact/edit/{customer_number}", get(admin_frame))
+        .route("/admin/provider/{id}", get(provider))
+        .route("/admin/downloads", get(admin_frame))
+        .route("/admin/download/add", get(admin_frame))
+        .route("/admin/download/edit/{id}", get(admin_frame))
+        .layer(Extension(render))
+}
+
+/// An admin page whose only data is the admin menu.
+async fn admin_frame(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    render(request).await
+}
+
+async fn provider(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    id: Option<Path<String>>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    let id = id.map(|Path(id)| id).unwrap_or_default();
+    let page: ProviderPage = admin::load_provider(&state, user.as_ref(), &id).await;
+    insert(&mut request, page);
+    render(request).await
+}
