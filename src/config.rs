@@ -111,7 +111,21 @@ pub struct Config {
     /// Seconds a login waits for a free hashing place before it is refused
     /// (`AP_LOGIN_HASH_WAIT_SECS`).
     pub login_hash_wait_secs: u64,
+    /// Largest uploaded file in MB (MiB), also the largest unpacked archive
+    /// (`AP_UPLOAD_LIMIT_MB`).
+    pub upload_limit_mb: u64,
+    /// Extensions an uploaded file may have, comma-separated (`AP_UPLOAD_ALLOWED_EXTENSIONS`).
+    pub upload_allowed_extensions: String,
+    /// Most entries an uploaded ZIP archive may have (`AP_ZIP_MAX_ENTRIES`).
+    pub zip_max_entries: usize,
+    /// Largest ratio of unpacked to packed size of an archive entry over 1 MiB; more is
+    /// refused as a zip bomb (`AP_ZIP_MAX_RATIO`).
+    pub zip_max_ratio: u64,
 }
+
+/// The extensions taken by default (spec §8: set by the server).
+pub const DEFAULT_UPLOAD_EXTENSIONS: &str =
+    "pdf,jpg,jpeg,png,gif,webp,mp4,mov,zip,docx,xlsx,pptx,txt,csv,eps,ai,indd,psd";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -161,6 +175,10 @@ impl Default for Config {
             max_connections_per_address: 128,
             login_hash_concurrency: 2,
             login_hash_wait_secs: 10,
+            upload_limit_mb: 2048,
+            upload_allowed_extensions: DEFAULT_UPLOAD_EXTENSIONS.into(),
+            zip_max_entries: 1000,
+            zip_max_ratio: 200,
         }
     }
 }
@@ -339,6 +357,25 @@ impl Config {
                 return fail(setting, "muss größer als 0 sein");
             }
         }
+        for (setting, value) in [
+            ("AP_UPLOAD_LIMIT_MB", self.upload_limit_mb),
+            ("AP_ZIP_MAX_ENTRIES", self.zip_max_entries as u64),
+            ("AP_ZIP_MAX_RATIO", self.zip_max_ratio),
+        ] {
+            if value == 0 {
+                return fail(setting, "muss größer als 0 sein");
+            }
+        }
+        if self.upload_limit_mb > 1024 * 1024 {
+            return fail("AP_UPLOAD_LIMIT_MB", "darf höchstens 1048576 (1 TB) sein");
+        }
+        let extensions = self.allowed_extensions();
+        if extensions.is_empty() || extensions.iter().any(|e| !crate::storage::valid_ext(e)) {
+            return fail(
+                "AP_UPLOAD_ALLOWED_EXTENSIONS",
+                "muss eine Liste von Endungen aus Kleinbuchstaben und Ziffern sein, z. B. pdf,jpg,png",
+            );
+        }
         if self.login_hash_concurrency > 64 {
             return fail("AP_LOGIN_HASH_CONCURRENCY", "darf höchstens 64 sein");
         }
@@ -390,6 +427,28 @@ impl Config {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_secs(self.request_timeout_secs)
+    }
+
+    /// The allowed upload extensions: lower case, without dots, each once.
+    pub fn allowed_extensions(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for ext in self.upload_allowed_extensions.split(',') {
+            let ext = ext.trim().trim_start_matches('.').to_ascii_lowercase();
+            if !ext.is_empty() && !out.contains(&ext) {
+                out.push(ext);
+            }
+        }
+        out
+    }
+
+    /// The upload rules the server enforces and `/api/upload-requirements/` reports.
+    pub fn upload_rules(&self) -> crate::services::uploads::UploadRules {
+        crate::services::uploads::UploadRules {
+            limit_size_mb: self.upload_limit_mb,
+            allowed_ext: self.allowed_extensions(),
+            zip_max_entries: self.zip_max_entries,
+            zip_max_ratio: self.zip_max_ratio,
+        }
     }
 
     /// The SQLite file used when no `DATABASE_URL` is set.

@@ -4,7 +4,6 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -28,6 +27,20 @@ pub enum ApiError {
     PayloadTooLarge { message: String },
     #[error("{message}")]
     Unprocessable { message: String },
+    /// An uploaded file over the size limit (spec §8: warning with fileName and limitSizeMB).
+    #[error("Datei zu groß")]
+    UploadTooLarge {
+        file_name: String,
+        limit_size_mb: u64,
+    },
+    /// Uploaded files with extensions that are not allowed (spec §8: warning with
+    /// filesOverExtLimit, allowedExtArray and fileExtensions).
+    #[error("Dateityp nicht erlaubt")]
+    ExtensionNotAllowed {
+        files_over_ext_limit: Vec<String>,
+        file_extensions: Vec<String>,
+        allowed_ext_array: Vec<String>,
+    },
     /// The client sent its request body too slowly (or stopped sending).
     #[error("zu langsam gesendet")]
     SlowRequest,
@@ -48,13 +61,6 @@ pub fn error_chain(err: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
-}
-
-/// The body of every error answer.
-#[derive(Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct ErrorBody {
-    pub message: String,
-    pub code: String,
 }
 
 impl ApiError {
@@ -113,6 +119,29 @@ impl ApiError {
                 "unprocessable",
                 message.clone(),
             ),
+            ApiError::UploadTooLarge {
+                file_name,
+                limit_size_mb,
+            } => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!(
+                    "Die Datei {file_name} ist zu groß. Erlaubt sind höchstens {limit_size_mb} MB."
+                ),
+            ),
+            ApiError::ExtensionNotAllowed {
+                files_over_ext_limit,
+                allowed_ext_array,
+                ..
+            } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "file_extension_not_allowed",
+                format!(
+                    "Diese Dateien haben einen nicht erlaubten Dateityp: {}. Erlaubt sind: {}.",
+                    files_over_ext_limit.join(", "),
+                    allowed_ext_array.join(", ")
+                ),
+            ),
             ApiError::SlowRequest => (
                 StatusCode::REQUEST_TIMEOUT,
                 "request_timeout",
@@ -152,6 +181,31 @@ impl From<crate::services::error::ServiceError> for ApiError {
     }
 }
 
+impl From<crate::services::uploads::UploadError> for ApiError {
+    fn from(err: crate::services::uploads::UploadError) -> Self {
+        use crate::services::uploads::UploadError;
+        match err {
+            UploadError::TooLarge {
+                file_name,
+                limit_size_mb,
+            } => ApiError::UploadTooLarge {
+                file_name,
+                limit_size_mb,
+            },
+            UploadError::ExtensionNotAllowed {
+                files_over_ext_limit,
+                file_extensions,
+                allowed_ext_array,
+            } => ApiError::ExtensionNotAllowed {
+                files_over_ext_limit,
+                file_extensions,
+                allowed_ext_array,
+            },
+            UploadError::Service(err) => err.into(),
+        }
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(err: sqlx::Error) -> Self {
         if crate::db::is_unique_violation(&err) {
@@ -167,10 +221,26 @@ impl IntoResponse for ApiError {
             tracing::error!(error = ?cause, "request failed");
         }
         let (status, code, message) = self.status_code_message();
-        let body = ErrorBody {
-            message,
-            code: code.to_string(),
-        };
+        let mut body = serde_json::json!({ "message": message, "code": code });
+        match self {
+            ApiError::UploadTooLarge {
+                file_name,
+                limit_size_mb,
+            } => {
+                body["fileName"] = file_name.into();
+                body["limitSizeMB"] = limit_size_mb.into();
+            }
+            ApiError::ExtensionNotAllowed {
+                files_over_ext_limit,
+                file_extensions,
+                allowed_ext_array,
+            } => {
+                body["filesOverExtLimit"] = files_over_ext_limit.into();
+                body["fileExtensions"] = file_extensions.into();
+                body["allowedExtArray"] = allowed_ext_array.into();
+            }
+            _ => {}
+        }
         (status, Json(body)).into_response()
     }
 }

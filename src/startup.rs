@@ -51,6 +51,8 @@ pub struct AppInner {
     pub marketing: Marketing,
     /// Uploaded files under the data folder.
     pub files: FileStore,
+    /// Size limit and allowed types of uploads.
+    pub uploads: crate::services::uploads::UploadRules,
 }
 
 impl Deref for AppState {
@@ -112,6 +114,7 @@ impl AppState {
             oidc,
             marketing,
             files,
+            uploads: config.upload_rules(),
             config,
         })))
     }
@@ -205,6 +208,19 @@ pub async fn serve(
         .await
         .map_err(|e| anyhow::anyhow!("Adresse {addr} kann nicht belegt werden: {e}"))?;
     let addr = listener.local_addr()?;
+    // What a crash left half-stored is settled before the first request.
+    match crate::services::uploads::settle_leftovers(&state.db, &state.files).await {
+        Ok(report) if report.completed + report.discarded > 0 => {
+            tracing::info!(
+                completed = report.completed,
+                discarded = report.discarded,
+                "staged files settled"
+            )
+        }
+        Ok(_) => {}
+        Err(err) => tracing::error!(error = %err, "staged files could not be settled"),
+    }
+    tokio::spawn(sweep_daily(state.clone()));
     let menus = state.menus.clone();
     tokio::spawn(async move { menus.refresh().await });
     tokio::spawn(crate::auth::session::clean_up_periodically(
@@ -214,6 +230,18 @@ pub async fn serve(
     let app = NormalizePathLayer::trim_trailing_slash().layer(router(state));
     let task = tokio::spawn(crate::server::run(listener, app, limits, shutdown));
     Ok(Server { addr, task })
+}
+
+/// Sweeps the file store at start and then once a day (see `services::uploads::sweep`).
+async fn sweep_daily(state: AppState) {
+    let mut interval = tokio::time::interval(std::time::Duration::from_secs(24 * 60 * 60));
+    loop {
+        interval.tick().await;
+        match crate::services::uploads::sweep(&state.db, &state.files).await {
+            Ok(report) => tracing::info!(?report, "file store swept"),
+            Err(err) => tracing::error!(error = %err, "file store sweep failed"),
+        }
+    }
 }
 
 /// Completes on SIGINT or SIGTERM.

@@ -522,6 +522,8 @@ async fn files_are_served_by_the_rights_of_their_provider() {
             ext: "pdf".into(),
             size: 14,
             content_type: "application/pdf".into(),
+            sha256: None,
+            crc32: None,
         },
     )
     .await
@@ -533,7 +535,11 @@ async fn files_are_served_by_the_rights_of_their_provider() {
             name: "Sommeraktion".into(),
             start_at: chrono::Utc::now(),
             end_at: chrono::Utc::now() + chrono::Duration::days(30),
-            upload_ids: vec![upload.id],
+            files: vec![db::downloads::NewFile {
+                upload_id: upload.id,
+                name: "Flyer.pdf".into(),
+                tag_ids: vec![],
+            }],
             list_ids: vec![],
         },
     )

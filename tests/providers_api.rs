@@ -787,7 +787,12 @@ async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
     let admin = app.session_with_roles(&[ADMIN]).await;
     let (status, answer) = upload(&app, &admin, b"<svg onload=alert(1)>", "logo.png").await;
     assert_eq!(status, 400);
-    assert!(answer["message"].as_str().unwrap().contains("Nur Bilder"));
+    assert_eq!(
+        answer["message"],
+        "Der Inhalt der Datei logo.png passt nicht zu ihrer Endung .png."
+    );
+    let (status, answer) = upload(&app, &admin, b"<svg onload=alert(1)>", "logo.svg").await;
+    assert_eq!(status, 422, "SVG is not an allowed type: {answer}");
     let (status, answer) = upload(&app, &admin, b"", "leer.png").await;
     assert_eq!(status, 400);
     assert!(answer["message"].as_str().unwrap().contains("leer.png"));

@@ -1,51 +1,54 @@
-//! `/files/{id}/{name}`: uploaded files, served only to users allowed to see them (never a
-//! public folder), with Range and Last-Modified support.
+//! `/files/{id}/{name}`: stored files, served only to users allowed to see them (never a
+//! public folder; see `services::files`), with Range, ETag and a UTF-8 download name.
 
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
-use tower::ServiceExt;
-use tower_http::services::ServeFile;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method};
+use axum::response::Response;
 
+use super::delivery::{Delivery, respond};
 use super::extract::{AuthUser, Path};
 use crate::error::ApiError;
 use crate::services;
 use crate::startup::AppState;
+use crate::storage::serve::Piece;
 
 pub async fn serve(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Path((id, _name)): Path<(i64, String)>,
-    request: Request,
+    Path((id, name)): Path<(i64, String)>,
+    method: Method,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let upload = services::files::readable(&state.db, &user, id).await?;
+    let file = services::files::readable(&state.db, &user, id, &name).await?;
     let path = state
         .files
-        .path_of(&upload.storage_key)
+        .path_of(&file.upload.storage_key)
         .ok_or(ApiError::NotFound)?;
-    let mut response = ServeFile::new(path)
-        .oneshot(request)
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))?
-        .into_response();
-    if response.status().is_success()
-        && let Ok(value) = HeaderValue::from_str(&upload.content_type)
-    {
-        let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, value);
-        headers.insert(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("private, max-age=3600"),
-        );
-        headers.insert(
-            "x-content-type-options",
-            HeaderValue::from_static("nosniff"),
-        );
-        // A file is never a page of ours: no scripts, even in an SVG opened directly.
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; sandbox"),
-        );
-    }
-    Ok(response)
+    let len = file.upload.size.max(0) as u64;
+    let etag = file
+        .upload
+        .sha256
+        .clone()
+        .unwrap_or_else(|| format!("{}-{len}", file.upload.id));
+    Ok(respond(
+        &method,
+        &headers,
+        Delivery {
+            pieces: vec![Piece::File {
+                path,
+                offset: 0,
+                len,
+            }],
+            len,
+            etag,
+            last_modified: file.upload.created_at,
+            content_type: file.upload.content_type,
+            file_name: file.name,
+            cache: if file.is_logo {
+                "private, max-age=3600"
+            } else {
+                "private, no-cache"
+            },
+        },
+    ))
 }

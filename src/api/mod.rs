@@ -1,6 +1,8 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
 pub mod auth;
+pub mod delivery;
+pub mod downloads;
 pub mod extract;
 pub mod files;
 pub mod health;
@@ -22,13 +24,14 @@ use crate::startup::AppState;
 
 /// The API. Ordinary calls must receive their body within the body timeout and answer
 /// within the request time limit; uploads instead need a minimum transfer rate and have no
-/// time limit (a 2 GB upload takes as long as it takes).
+/// time limit (a 2 GB upload takes as long as it takes), nor have the streamed ZIPs.
 pub fn router(config: &Config) -> Router<AppState> {
     let timed = Router::new()
         .merge(auth::router())
         .merge(providers::router())
         .merge(lists::router())
         .merge(marketing::router())
+        .merge(downloads::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(config.body_rule(), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));

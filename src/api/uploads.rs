@@ -1,35 +1,44 @@
-//! `POST /api/upload/`: stores an uploaded image (a provider logo) and answers its id.
-//! Download files are added to this call by the downloads work.
+//! `GET /api/upload-requirements/` and `POST /api/upload/` (spec §7, §8): files arrive as
+//! multipart fields `files[i]` (and an optional `newName`) and are streamed to the file store
+//! as they arrive; nothing is held in memory.
 
 use axum::Router;
-use axum::extract::multipart::MultipartRejection;
+use axum::extract::multipart::{Field, MultipartError, MultipartRejection};
 use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::response::Json as JsonResponse;
-use axum::routing::post;
+use axum::routing::{get, post};
+use serde::Serialize;
 
 use super::extract::AuthUser;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::server::limits::is_slow_body;
-use crate::services::uploads::{self, MAX_IMAGE_BYTES, UploadRef};
+use crate::services::uploads::{UploadAnswer, UploadBatch};
 use crate::startup::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/upload", post(upload))
+        .route("/upload-requirements", get(requirements))
         .route_layer(require(Capability::AdminArea))
-        // Room for the multipart framing around the largest accepted image.
-        .layer(DefaultBodyLimit::max(MAX_IMAGE_BYTES + 64 * 1024))
+        // Each file is limited while it streams (413 naming the file), not the request.
+        .layer(DefaultBodyLimit::disable())
 }
 
-fn too_large() -> ApiError {
-    ApiError::PayloadTooLarge {
-        message: format!(
-            "Die Datei ist zu groß. Erlaubt sind höchstens {} MB.",
-            MAX_IMAGE_BYTES / (1024 * 1024)
-        ),
-    }
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Requirements {
+    #[serde(rename = "limitSizeMB")]
+    limit_size_mb: u64,
+    allowed_ext_array: Vec<String>,
+}
+
+async fn requirements(State(state): State<AppState>) -> JsonResponse<Requirements> {
+    JsonResponse(Requirements {
+        limit_size_mb: state.uploads.limit_size_mb,
+        allowed_ext_array: state.uploads.allowed_ext.clone(),
+    })
 }
 
 /// The field names of spec §7: `files[i]` and `newName`.
@@ -43,30 +52,36 @@ fn is_upload_field(name: &str) -> bool {
             })
 }
 
+fn read_error(err: MultipartError) -> ApiError {
+    if is_slow_body(&err) {
+        ApiError::SlowRequest
+    } else {
+        ApiError::validation("Die hochgeladenen Daten sind unvollständig.")
+    }
+}
+
+/// A short text field, read up to 1 KB (a longer one is refused, not buffered).
+async fn short_text(field: &mut Field<'_>) -> Result<String, ApiError> {
+    let mut text = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(read_error)? {
+        text.extend_from_slice(&chunk);
+        if text.len() > 1024 {
+            return Err(ApiError::validation("Der neue Dateiname ist zu lang."));
+        }
+    }
+    String::from_utf8(text).map_err(|_| ApiError::validation("Der neue Dateiname ist ungültig."))
+}
+
 async fn upload(
     State(state): State<AppState>,
     AuthUser(_user): AuthUser,
     multipart: Result<Multipart, MultipartRejection>,
-) -> Result<JsonResponse<UploadRef>, ApiError> {
+) -> Result<JsonResponse<UploadAnswer>, ApiError> {
     let mut multipart = multipart.map_err(|_| {
         ApiError::validation("Bitte laden Sie die Datei als Formular (multipart/form-data) hoch.")
     })?;
-    let mut new_name: Option<String> = None;
-    let mut file: Option<(Option<String>, Vec<u8>)> = None;
-    loop {
-        let field = match multipart.next_field().await {
-            Ok(Some(field)) => field,
-            Ok(None) => break,
-            Err(err) if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
-                return Err(too_large());
-            }
-            Err(err) if is_slow_body(&err) => return Err(ApiError::SlowRequest),
-            Err(_) => {
-                return Err(ApiError::validation(
-                    "Die hochgeladenen Daten sind unvollständig.",
-                ));
-            }
-        };
+    let mut batch = UploadBatch::new(&state.files, &state.uploads);
+    while let Some(mut field) = multipart.next_field().await.map_err(read_error)? {
         let name = field.name().unwrap_or("").to_string();
         if !is_upload_field(&name) {
             return Err(ApiError::validation(
@@ -74,38 +89,21 @@ async fn upload(
             ));
         }
         if name == "newName" {
-            new_name = field
-                .text()
-                .await
-                .ok()
-                .map(|t| t.trim().to_string())
-                .filter(|t| !t.is_empty());
-        } else if file.is_none() {
-            let file_name = field.file_name().map(str::to_string);
-            let bytes = match field.bytes().await {
-                Ok(bytes) => bytes,
-                Err(err) if err.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
-                    return Err(too_large());
-                }
-                Err(err) if is_slow_body(&err) => return Err(ApiError::SlowRequest),
-                Err(_) => {
-                    return Err(ApiError::validation(
-                        "Die Datei konnte nicht gelesen werden.",
-                    ));
-                }
-            };
-            if bytes.len() > MAX_IMAGE_BYTES {
-                return Err(too_large());
-            }
-            file = Some((file_name, bytes.to_vec()));
+            let text = short_text(&mut field).await?;
+            batch.set_new_name(&text);
+            continue;
         }
+        let file_name = field.file_name().map(str::to_string);
+        // A refused type is skipped here and reported with all others at the end.
+        let Some(mut file) = batch.begin(file_name.as_deref()).await? else {
+            continue;
+        };
+        while let Some(chunk) = field.chunk().await.map_err(read_error)? {
+            batch.write(&mut file, &chunk).await?;
+        }
+        batch.finish(file).await?;
     }
-    let (file_name, bytes) =
-        file.ok_or_else(|| ApiError::validation("Es wurde keine Datei hochgeladen."))?;
-    let name = new_name.or(file_name);
-    Ok(JsonResponse(
-        uploads::store_image(&state.db, &state.files, &bytes, name.as_deref()).await?,
-    ))
+    Ok(JsonResponse(batch.commit(&state.db).await?))
 }
 
 #[cfg(test)]

@@ -233,6 +233,21 @@ pub async fn set_lists(db: &Db, contact_id: i64, list_ids: &[i64]) -> Result<boo
 }
 
 /// The ids of the lists a contact is assigned to, ascending.
+/// The lists any contact of a customer number is on: what that customer's packages are
+/// offered through.
+pub async fn list_ids_of_customer(db: &Db, customer_number: i64) -> Result<Vec<i64>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar::<_, i64>(
+            "select distinct cl.list_id from contacts c \
+             join contact_lists cl on cl.contact_id = c.id \
+             where c.customer_number = $1 order by cl.list_id",
+        )
+        .bind(customer_number)
+        .fetch_all(pool)
+        .await
+    })
+}
+
 pub async fn list_ids_of_contact(db: &Db, contact_id: i64) -> Result<Vec<i64>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_scalar::<_, i64>(

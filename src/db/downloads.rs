@@ -1,13 +1,24 @@
-//! Download packages (`downloads`), their files (`download_uploads`, ordered by `position`) and
-//! the criteria they are offered to (`download_lists`).
+//! Download packages (`downloads`), their files (`download_uploads`: the package's own name
+//! and position for a stored upload, tags in `download_upload_tags`) and the criteria they are
+//! offered to (`download_lists`).
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::sql::DynQuery;
 use super::{Db, dedup_keep_order, now};
 use crate::db_run;
+use crate::domain::downloads::SortColumn;
 
 macro_rules! download_columns {
+    () => {
+        "d.id, d.provider_id, d.name, d.start_at, d.end_at, d.archived, d.archived_at, \
+         d.created_at, d.updated_at"
+    };
+}
+
+/// The same columns unqualified, for `returning`.
+macro_rules! returned_columns {
     () => {
         "id, provider_id, name, start_at, end_at, archived, archived_at, created_at, updated_at"
     };
@@ -26,29 +37,133 @@ pub struct Download {
     pub updated_at: DateTime<Utc>,
 }
 
+/// A file as a package holds it: the stored upload with the package's name for it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PackageFile {
+    pub download_id: i64,
+    pub upload_id: i64,
+    /// The package's name for the file.
+    pub name: String,
+    pub position: i32,
+    pub ext: String,
+    pub size: i64,
+    pub content_type: String,
+    pub storage_key: String,
+    pub sha256: Option<String>,
+    pub crc32: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    /// When the file was added to the package or last renamed or tagged there.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A file to put into a package.
+#[derive(Debug, Clone)]
+pub struct NewFile {
+    pub upload_id: i64,
+    pub name: String,
+    pub tag_ids: Vec<i64>,
+}
+
 #[derive(Debug, Clone)]
 pub struct NewDownload {
     pub provider_id: i64,
     pub name: String,
     pub start_at: DateTime<Utc>,
     pub end_at: DateTime<Utc>,
-    /// In display order; duplicates are ignored.
-    pub upload_ids: Vec<i64>,
+    /// In display order; a repeated upload is ignored.
+    pub files: Vec<NewFile>,
     pub list_ids: Vec<i64>,
 }
 
-/// Creates the download with its file and list assignments in one transaction: an unknown
-/// provider, upload or list id fails with a foreign-key violation and leaves nothing behind.
+/// A file of a package after an edit.
+#[derive(Debug, Clone)]
+pub struct FileState {
+    pub upload_id: i64,
+    pub name: String,
+    pub tag_ids: Vec<i64>,
+    /// New in the package, or renamed or retagged: its `updated_at` becomes now.
+    pub changed: bool,
+}
+
+/// A package after an edit: every field as it shall be.
+#[derive(Debug, Clone)]
+pub struct DownloadChange {
+    pub name: String,
+    pub start_at: DateTime<Utc>,
+    pub end_at: DateTime<Utc>,
+    /// The package's files in display order; files left out are removed.
+    pub files: Vec<FileState>,
+    pub list_ids: Vec<i64>,
+}
+
+/// Puts the files and lists of package `$id` in place inside an open transaction.
+macro_rules! insert_files_and_lists {
+    ($tx:expr, $id:expr, $files:expr, $list_ids:expr, $now:expr) => {
+        for (position, file) in (0i32..).zip($files) {
+            sqlx::query(
+                "insert into download_uploads \
+                 (download_id, upload_id, position, name, created_at, updated_at) \
+                 values ($1, $2, $3, $4, $5, $5)",
+            )
+            .bind($id)
+            .bind(file.upload_id)
+            .bind(position)
+            .bind(&file.name)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await?;
+            for tag_id in dedup_keep_order(&file.tag_ids) {
+                sqlx::query(
+                    "insert into download_upload_tags \
+                     (download_id, upload_id, tag_id, created_at, updated_at) \
+                     values ($1, $2, $3, $4, $4)",
+                )
+                .bind($id)
+                .bind(file.upload_id)
+                .bind(tag_id)
+                .bind($now)
+                .execute(&mut *$tx)
+                .await?;
+            }
+        }
+        for list_id in $list_ids {
+            sqlx::query(
+                "insert into download_lists (download_id, list_id, created_at, updated_at) \
+                 values ($1, $2, $3, $3)",
+            )
+            .bind($id)
+            .bind(list_id)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await?;
+        }
+    };
+}
+
+fn unique_files(files: &[NewFile]) -> Vec<&NewFile> {
+    let mut seen = Vec::with_capacity(files.len());
+    files
+        .iter()
+        .filter(|f| {
+            let fresh = !seen.contains(&f.upload_id);
+            seen.push(f.upload_id);
+            fresh
+        })
+        .collect()
+}
+
+/// Creates the package with its files and lists in one transaction: an unknown provider,
+/// upload, tag or list fails with a foreign-key violation and leaves nothing behind.
 pub async fn create(db: &Db, new: &NewDownload) -> Result<Download, sqlx::Error> {
     let now = now();
-    let upload_ids = dedup_keep_order(&new.upload_ids);
+    let files = unique_files(&new.files);
     let list_ids = dedup_keep_order(&new.list_ids);
     db_run!(db, pool => {
         let mut tx = pool.begin().await?;
         let download = sqlx::query_as::<_, Download>(concat!(
             "insert into downloads (provider_id, name, start_at, end_at, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $5) returning ",
-            download_columns!()
+            returned_columns!()
         ))
         .bind(new.provider_id)
         .bind(&new.name)
@@ -57,32 +172,203 @@ pub async fn create(db: &Db, new: &NewDownload) -> Result<Download, sqlx::Error>
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        for (position, upload_id) in (0i32..).zip(&upload_ids) {
-            sqlx::query(
-                "insert into download_uploads \
-                 (download_id, upload_id, position, created_at, updated_at) \
-                 values ($1, $2, $3, $4, $4)",
-            )
-            .bind(download.id)
-            .bind(upload_id)
-            .bind(position)
-            .bind(now)
+        insert_files_and_lists!(tx, download.id, files.iter().copied(), &list_ids, now);
+        tx.commit().await?;
+        Ok(download)
+    })
+}
+
+/// Applies an edit in one transaction and returns the package and the uploads it no longer
+/// holds; `None` when it does not exist.
+pub async fn update(
+    db: &Db,
+    id: i64,
+    change: &DownloadChange,
+) -> Result<Option<(Download, Vec<i64>)>, sqlx::Error> {
+    let now = now();
+    let list_ids = dedup_keep_order(&change.list_ids);
+    let mut seen: Vec<i64> = Vec::new();
+    let files: Vec<&FileState> = change
+        .files
+        .iter()
+        .filter(|f| {
+            let fresh = !seen.contains(&f.upload_id);
+            seen.push(f.upload_id);
+            fresh
+        })
+        .collect();
+    db_run!(db, pool => {
+        let mut tx = pool.begin().await?;
+        let Some(download) = sqlx::query_as::<_, Download>(concat!(
+            "update downloads set name = $2, start_at = $3, end_at = $4, updated_at = $5 \
+             where id = $1 returning ",
+            returned_columns!()
+        ))
+        .bind(id)
+        .bind(&change.name)
+        .bind(change.start_at)
+        .bind(change.end_at)
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let before: Vec<i64> = sqlx::query_scalar(
+            "select upload_id from download_uploads where download_id = $1",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let removed: Vec<i64> = before
+            .iter()
+            .copied()
+            .filter(|upload| !files.iter().any(|f| f.upload_id == *upload))
+            .collect();
+        for upload_id in &removed {
+            sqlx::query("delete from download_uploads where download_id = $1 and upload_id = $2")
+                .bind(id)
+                .bind(upload_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for (position, file) in (0i32..).zip(&files) {
+            if !before.contains(&file.upload_id) {
+                sqlx::query(
+                    "insert into download_uploads \
+                     (download_id, upload_id, position, name, created_at, updated_at) \
+                     values ($1, $2, $3, $4, $5, $5)",
+                )
+                .bind(id)
+                .bind(file.upload_id)
+                .bind(position)
+                .bind(&file.name)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            } else if file.changed {
+                sqlx::query(
+                    "update download_uploads set position = $3, name = $4, updated_at = $5 \
+                     where download_id = $1 and upload_id = $2",
+                )
+                .bind(id)
+                .bind(file.upload_id)
+                .bind(position)
+                .bind(&file.name)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            } else {
+                sqlx::query(
+                    "update download_uploads set position = $3 \
+                     where download_id = $1 and upload_id = $2 and position <> $3",
+                )
+                .bind(id)
+                .bind(file.upload_id)
+                .bind(position)
+                .execute(&mut *tx)
+                .await?;
+            }
+            if file.changed {
+                sqlx::query(
+                    "delete from download_upload_tags where download_id = $1 and upload_id = $2",
+                )
+                .bind(id)
+                .bind(file.upload_id)
+                .execute(&mut *tx)
+                .await?;
+                for tag_id in dedup_keep_order(&file.tag_ids) {
+                    sqlx::query(
+                        "insert into download_upload_tags \
+                         (download_id, upload_id, tag_id, created_at, updated_at) \
+                         values ($1, $2, $3, $4, $4)",
+                    )
+                    .bind(id)
+                    .bind(file.upload_id)
+                    .bind(tag_id)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+        }
+        sqlx::query("delete from download_lists where download_id = $1")
+            .bind(id)
             .execute(&mut *tx)
             .await?;
-        }
         for list_id in &list_ids {
             sqlx::query(
                 "insert into download_lists (download_id, list_id, created_at, updated_at) \
                  values ($1, $2, $3, $3)",
             )
-            .bind(download.id)
+            .bind(id)
             .bind(list_id)
             .bind(now)
             .execute(&mut *tx)
             .await?;
         }
         tx.commit().await?;
-        Ok(download)
+        Ok(Some((download, removed)))
+    })
+}
+
+/// Copies a package: the same stored files (no bytes are copied) with their names, order,
+/// tags and dates of change, and the same lists, under a new name and period.
+pub async fn duplicate(
+    db: &Db,
+    source_id: i64,
+    name: &str,
+    start_at: DateTime<Utc>,
+    end_at: DateTime<Utc>,
+) -> Result<Option<Download>, sqlx::Error> {
+    let now = now();
+    db_run!(db, pool => {
+        let mut tx = pool.begin().await?;
+        let Some(copy) = sqlx::query_as::<_, Download>(concat!(
+            "insert into downloads (provider_id, name, start_at, end_at, created_at, updated_at) \
+             select provider_id, $2, $3, $4, $5, $5 from downloads where id = $1 returning ",
+            returned_columns!()
+        ))
+        .bind(source_id)
+        .bind(name)
+        .bind(start_at)
+        .bind(end_at)
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?
+        else {
+            return Ok(None);
+        };
+        sqlx::query(
+            "insert into download_uploads \
+             (download_id, upload_id, position, name, created_at, updated_at) \
+             select $2, upload_id, position, name, created_at, updated_at \
+             from download_uploads where download_id = $1",
+        )
+        .bind(source_id)
+        .bind(copy.id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "insert into download_upload_tags (download_id, upload_id, tag_id, created_at, updated_at) \
+             select $2, upload_id, tag_id, created_at, updated_at \
+             from download_upload_tags where download_id = $1",
+        )
+        .bind(source_id)
+        .bind(copy.id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "insert into download_lists (download_id, list_id, created_at, updated_at) \
+             select $2, list_id, $3, $3 from download_lists where download_id = $1",
+        )
+        .bind(source_id)
+        .bind(copy.id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Some(copy))
     })
 }
 
@@ -91,7 +377,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Download>, sqlx::Error> {
         sqlx::query_as::<_, Download>(concat!(
             "select ",
             download_columns!(),
-            " from downloads where id = $1"
+            " from downloads d where d.id = $1"
         ))
         .bind(id)
         .fetch_optional(pool)
@@ -99,20 +385,219 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Download>, sqlx::Error> {
     })
 }
 
-/// Every download ordered by id (maintenance, seed checks; the paged list comes later).
+/// The packages with these ids (any order; unknown ids are left out).
+pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Download>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(concat!(
+        "select ",
+        download_columns!(),
+        " from downloads d where d.id in "
+    ));
+    let list = query.id_list(ids);
+    query.push(&list);
+    query.fetch_all(db).await
+}
+
+/// Every package ordered by id (maintenance, seed checks).
 pub async fn list_all(db: &Db) -> Result<Vec<Download>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_as::<_, Download>(concat!(
             "select ",
             download_columns!(),
-            " from downloads order by id"
+            " from downloads d order by d.id"
         ))
         .fetch_all(pool)
         .await
     })
 }
 
-/// The files of a download in display order.
+/// Which packages a list shows.
+#[derive(Clone, Debug, Default)]
+pub struct PackageQuery {
+    /// `None`: every package. `Some`: only packages of these providers, or offered to one of
+    /// these lists.
+    pub visible: Option<Visible>,
+    /// Archived packages only, or only those not archived.
+    pub archived: bool,
+    /// Part of the package name (or, with `search_files`, of a file name), any letter case.
+    pub search: Option<String>,
+    pub search_files: bool,
+    pub provider_ids: Option<Vec<i64>>,
+    /// Packages with at least one file carrying one of these tags.
+    pub tag_ids: Option<Vec<i64>>,
+    pub sort: Option<SortColumn>,
+    pub ascending: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Visible {
+    pub provider_ids: Vec<i64>,
+    pub list_ids: Vec<i64>,
+}
+
+/// The `where` clause of a package query (without the word `where`), or `None` when nothing
+/// can match.
+fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let archived = query.param(filter.archived);
+    parts.push(format!("d.archived = {archived}"));
+    if let Some(visible) = &filter.visible {
+        let mut alternatives: Vec<String> = Vec::new();
+        if !visible.provider_ids.is_empty() {
+            alternatives.push(format!(
+                "d.provider_id in {}",
+                query.id_list(&visible.provider_ids)
+            ));
+        }
+        if !visible.list_ids.is_empty() {
+            alternatives.push(format!(
+                "exists (select 1 from download_lists dl where dl.download_id = d.id \
+                 and dl.list_id in {})",
+                query.id_list(&visible.list_ids)
+            ));
+        }
+        if alternatives.is_empty() {
+            return None;
+        }
+        parts.push(format!("({})", alternatives.join(" or ")));
+    }
+    if let Some(ids) = &filter.provider_ids {
+        if ids.is_empty() {
+            return None;
+        }
+        parts.push(format!("d.provider_id in {}", query.id_list(ids)));
+    }
+    if let Some(ids) = &filter.tag_ids {
+        if ids.is_empty() {
+            return None;
+        }
+        parts.push(format!(
+            "exists (select 1 from download_upload_tags t where t.download_id = d.id \
+             and t.tag_id in {})",
+            query.id_list(ids)
+        ));
+    }
+    if let Some(search) = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let pattern = query.param(super::lists::like_pattern(search));
+        if filter.search_files {
+            parts.push(format!(
+                "exists (select 1 from download_uploads du where du.download_id = d.id \
+                 and lower(du.name) like {pattern} escape '\\')"
+            ));
+        } else {
+            parts.push(format!("lower(d.name) like {pattern} escape '\\'"));
+        }
+    }
+    Some(parts.join(" and "))
+}
+
+/// One page of packages and how many match in all.
+pub async fn page(
+    db: &Db,
+    filter: &PackageQuery,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Download>, i64), sqlx::Error> {
+    let mut count = DynQuery::new("select count(*) from downloads d where ");
+    let Some(condition) = conditions(&mut count, filter) else {
+        return Ok((Vec::new(), 0));
+    };
+    count.push(&condition);
+    let total = count.fetch_count(db).await?;
+    if total == 0 || offset >= total {
+        return Ok((Vec::new(), total));
+    }
+    let direction = if filter.ascending { "asc" } else { "desc" };
+    let (join, column) = match filter.sort.unwrap_or(SortColumn::Id) {
+        SortColumn::Id => ("", "d.id"),
+        SortColumn::Provider => (" join providers p on p.id = d.provider_id", "lower(p.name)"),
+        SortColumn::Name => ("", "lower(d.name)"),
+        SortColumn::StartAt => ("", "d.start_at"),
+        SortColumn::EndAt => ("", "d.end_at"),
+        SortColumn::UpdatedAt => ("", "d.updated_at"),
+    };
+    let mut select = DynQuery::new(&format!(
+        "select {} from downloads d{join} where ",
+        download_columns!()
+    ));
+    let condition = conditions(&mut select, filter).expect("same filter as the count");
+    select.push(&condition);
+    let limit = select.param(limit);
+    let offset = select.param(offset);
+    let order = if column == "d.id" {
+        format!(" order by d.id {direction}")
+    } else {
+        format!(" order by {column} {direction}, d.id {direction}")
+    };
+    select.push(&format!("{order} limit {limit} offset {offset}"));
+    Ok((select.fetch_all(db).await?, total))
+}
+
+/// The files of these packages, in each package's order.
+pub async fn files_of(db: &Db, download_ids: &[i64]) -> Result<Vec<PackageFile>, sqlx::Error> {
+    if download_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select du.download_id, du.upload_id, du.name, du.position, u.ext, u.size, \
+         u.content_type, u.storage_key, u.sha256, u.crc32, u.created_at, du.updated_at \
+         from download_uploads du join uploads u on u.id = du.upload_id where du.download_id in ",
+    );
+    let list = query.id_list(download_ids);
+    query
+        .push(&list)
+        .push(" order by du.download_id, du.position, du.upload_id");
+    query.fetch_all(db).await
+}
+
+/// (download id, upload id, tag id) of the files of these packages.
+pub async fn tags_of(db: &Db, download_ids: &[i64]) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
+    if download_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select download_id, upload_id, tag_id from download_upload_tags where download_id in ",
+    );
+    let list = query.id_list(download_ids);
+    query
+        .push(&list)
+        .push(" order by download_id, upload_id, tag_id");
+    query.fetch_all(db).await
+}
+
+/// A list a package is offered to.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PackageList {
+    pub download_id: i64,
+    pub list_id: i64,
+    pub name: String,
+    pub active: bool,
+}
+
+/// The lists these packages are offered to, by name.
+pub async fn lists_of(db: &Db, download_ids: &[i64]) -> Result<Vec<PackageList>, sqlx::Error> {
+    if download_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select dl.download_id, dl.list_id, l.name, l.active from download_lists dl \
+         join lists l on l.id = dl.list_id where dl.download_id in ",
+    );
+    let list = query.id_list(download_ids);
+    query
+        .push(&list)
+        .push(" order by dl.download_id, l.name, l.id");
+    query.fetch_all(db).await
+}
+
+/// The upload ids of one package in display order.
 pub async fn upload_ids(db: &Db, download_id: i64) -> Result<Vec<i64>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_scalar::<_, i64>(
@@ -125,7 +610,7 @@ pub async fn upload_ids(db: &Db, download_id: i64) -> Result<Vec<i64>, sqlx::Err
     })
 }
 
-/// The lists a download is offered to, ascending.
+/// The lists one package is offered to, ascending.
 pub async fn list_ids(db: &Db, download_id: i64) -> Result<Vec<i64>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_scalar::<_, i64>(
@@ -144,8 +629,8 @@ pub async fn count(db: &Db) -> Result<i64, sqlx::Error> {
     )
 }
 
-/// Archives or restores a download (`archived_at` is set on archiving and cleared on restoring).
-/// Returns the updated row, or `None` when it does not exist.
+/// Archives or restores a package (`archived_at` is set on archiving and cleared on
+/// restoring). Returns the updated row, or `None` when it does not exist.
 pub async fn set_archived(
     db: &Db,
     id: i64,
@@ -157,7 +642,7 @@ pub async fn set_archived(
         sqlx::query_as::<_, Download>(concat!(
             "update downloads set archived = $2, archived_at = $3, updated_at = $4 \
              where id = $1 returning ",
-            download_columns!()
+            returned_columns!()
         ))
         .bind(id)
         .bind(archived)
@@ -168,179 +653,36 @@ pub async fn set_archived(
     })
 }
 
-/// Deletes a download with its assignments (the uploads themselves stay). False when it did
-/// not exist.
-pub async fn delete(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
-    let done = db_run!(db, pool => {
-        sqlx::query("delete from downloads where id = $1")
+/// Deletes a package with its assignments and returns the uploads it held (their rows and
+/// files stay until nothing else uses them); `None` when it did not exist.
+pub async fn delete(db: &Db, id: i64) -> Result<Option<Vec<i64>>, sqlx::Error> {
+    db_run!(db, pool => {
+        let mut tx = pool.begin().await?;
+        let uploads: Vec<i64> = sqlx::query_scalar(
+            "select upload_id from download_uploads where download_id = $1",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let deleted = sqlx::query("delete from downloads where id = $1")
             .bind(id)
-            .execute(pool)
+            .execute(&mut *tx)
             .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+            .rows_affected();
+        tx.commit().await?;
+        Ok((deleted > 0).then_some(uploads))
+    })
 }
 
-#[cfg(test)]
-mod tests {
-    use chrono::Duration;
-
-    use super::*;
-    use crate::db::{is_foreign_key_violation, lists, providers, uploads};
-    use crate::test_support::TestDb;
-
-    struct Fixture {
-        provider_id: i64,
-        list_ids: Vec<i64>,
-        upload_ids: Vec<i64>,
-    }
-
-    async fn fixture(t: &TestDb) -> Fixture {
-        let provider = providers::create(
-            &t.db,
-            &providers::NewProvider {
-                name: "Stadtwerke Nord".to_string(),
-                allowed_roles: vec!["GS-Aktionsportal-BU-Stadtwerke".to_string()],
-                brevo_active_folder_id: None,
-                brevo_inactive_folder_id: None,
-                upload_id: None,
-            },
+/// The packages of a provider and the uploads they hold (before the provider is deleted).
+pub async fn uploads_of_provider(db: &Db, provider_id: i64) -> Result<Vec<i64>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar::<_, i64>(
+            "select distinct du.upload_id from download_uploads du \
+             join downloads d on d.id = du.download_id where d.provider_id = $1",
         )
+        .bind(provider_id)
+        .fetch_all(pool)
         .await
-        .unwrap();
-        let mut list_ids = Vec::new();
-        for name in ["Privatkunden Strom", "Gewerbekunden Wärme"] {
-            let new = lists::NewList {
-                provider_id: provider.id,
-                name: name.to_string(),
-                brevo_list_id: None,
-                active: true,
-            };
-            list_ids.push(lists::create(&t.db, &new).await.unwrap().id);
-        }
-        let mut upload_ids = Vec::new();
-        for i in 0..3 {
-            let new = uploads::NewUpload {
-                name: format!("Datei {i}.pdf"),
-                storage_key: format!("aa/{i}.pdf"),
-                ext: "pdf".to_string(),
-                size: 100,
-                content_type: "application/pdf".to_string(),
-            };
-            upload_ids.push(uploads::create(&t.db, &new).await.unwrap().id);
-        }
-        Fixture {
-            provider_id: provider.id,
-            list_ids,
-            upload_ids,
-        }
-    }
-
-    fn new_download(f: &Fixture, upload_ids: Vec<i64>, list_ids: Vec<i64>) -> NewDownload {
-        let start_at = crate::db::now() - Duration::days(2);
-        NewDownload {
-            provider_id: f.provider_id,
-            name: "Wechselbonus Frühjahr".to_string(),
-            start_at,
-            end_at: start_at + Duration::days(30),
-            upload_ids,
-            list_ids,
-        }
-    }
-
-    #[tokio::test]
-    async fn create_with_files_and_lists() {
-        let t = TestDb::new().await;
-        let f = fixture(&t).await;
-        let u = &f.upload_ids;
-        let new = new_download(&f, vec![u[2], u[0], u[2]], f.list_ids.clone());
-        let d = create(&t.db, &new).await.unwrap();
-        assert_eq!(d.name, "Wechselbonus Frühjahr");
-        assert_eq!(d.start_at, new.start_at);
-        assert_eq!(d.end_at, new.end_at);
-        assert!(!d.archived);
-
-        let got = get(&t.db, d.id).await.unwrap().unwrap();
-        assert_eq!(got.start_at, new.start_at);
-        assert_eq!(got.provider_id, f.provider_id);
-        assert_eq!(upload_ids(&t.db, d.id).await.unwrap(), vec![u[2], u[0]]);
-        assert_eq!(list_ids(&t.db, d.id).await.unwrap(), f.list_ids);
-        assert_eq!(count(&t.db).await.unwrap(), 1);
-        assert!(get(&t.db, 999).await.unwrap().is_none());
-    }
-
-    #[tokio::test]
-    async fn failed_create_leaves_nothing_behind() {
-        let t = TestDb::new().await;
-        let f = fixture(&t).await;
-        // Unknown list id after valid uploads and a valid list.
-        let new = new_download(&f, f.upload_ids.clone(), vec![f.list_ids[0], 987_654]);
-        let err = create(&t.db, &new).await.unwrap_err();
-        assert!(is_foreign_key_violation(&err), "{err:?}");
-        // Unknown upload id.
-        let new = new_download(&f, vec![f.upload_ids[0], 987_654], f.list_ids.clone());
-        assert!(is_foreign_key_violation(
-            &create(&t.db, &new).await.unwrap_err()
-        ));
-        // Unknown provider.
-        let mut new = new_download(&f, vec![], vec![]);
-        new.provider_id = 987_654;
-        assert!(is_foreign_key_violation(
-            &create(&t.db, &new).await.unwrap_err()
-        ));
-
-        assert_eq!(count(&t.db).await.unwrap(), 0);
-        let (joins_u, joins_l) = db_run!(&t.db, pool => {
-            let u = sqlx::query_scalar::<_, i64>("select count(*) from download_uploads")
-                .fetch_one(pool)
-                .await
-                .unwrap();
-            let l = sqlx::query_scalar::<_, i64>("select count(*) from download_lists")
-                .fetch_one(pool)
-                .await
-                .unwrap();
-            (u, l)
-        });
-        assert_eq!((joins_u, joins_l), (0, 0));
-    }
-
-    #[tokio::test]
-    async fn archive_and_cascades() {
-        let t = TestDb::new().await;
-        let f = fixture(&t).await;
-        let d = create(
-            &t.db,
-            &new_download(&f, f.upload_ids.clone(), f.list_ids.clone()),
-        )
-        .await
-        .unwrap();
-
-        let archived = set_archived(&t.db, d.id, true).await.unwrap().unwrap();
-        assert!(archived.archived);
-        assert!(archived.archived_at.is_some());
-        let restored = set_archived(&t.db, d.id, false).await.unwrap().unwrap();
-        assert!(!restored.archived);
-        assert!(restored.archived_at.is_none());
-        assert!(set_archived(&t.db, 999, true).await.unwrap().is_none());
-
-        // Deleting an upload or a list removes only its assignment.
-        uploads::delete(&t.db, f.upload_ids[1]).await.unwrap();
-        lists::delete(&t.db, f.list_ids[0]).await.unwrap();
-        assert_eq!(
-            upload_ids(&t.db, d.id).await.unwrap(),
-            vec![f.upload_ids[0], f.upload_ids[2]]
-        );
-        assert_eq!(list_ids(&t.db, d.id).await.unwrap(), vec![f.list_ids[1]]);
-
-        // Deleting the provider removes its downloads and their assignments.
-        providers::delete(&t.db, f.provider_id).await.unwrap();
-        assert!(get(&t.db, d.id).await.unwrap().is_none());
-        assert!(upload_ids(&t.db, d.id).await.unwrap().is_empty());
-        assert!(
-            uploads::get(&t.db, f.upload_ids[0])
-                .await
-                .unwrap()
-                .is_some()
-        );
-    }
+    })
 }

@@ -87,6 +87,19 @@ pub async fn list_by_provider(db: &Db, provider_id: i64) -> Result<Vec<List>, sq
 }
 
 /// Deletes a list (its contact and download assignments go with it). False when it did not exist.
+/// How many of `ids` are lists of the provider.
+pub async fn count_of_provider(db: &Db, provider_id: i64, ids: &[i64]) -> Result<i64, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let mut query = super::sql::DynQuery::new("select count(*) from lists where provider_id = ");
+    let provider = query.param(provider_id);
+    query.push(&provider).push(" and id in ");
+    let list = query.id_list(ids);
+    query.push(&list);
+    query.fetch_count(db).await
+}
+
 pub async fn delete(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
     let done = db_run!(db, pool => {
         sqlx::query("delete from lists where id = $1")

@@ -20,6 +20,7 @@ pub mod login_attempts;
 pub mod oidc_logins;
 pub mod providers;
 pub mod sessions;
+pub(crate) mod sql;
 pub mod tags;
 pub mod uploads;
 pub mod users;

@@ -153,6 +153,51 @@ pub async fn list_all(db: &Db) -> Result<Vec<Provider>, sqlx::Error> {
     Ok(providers)
 }
 
+/// The providers with these ids, with their roles (two queries).
+pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Provider>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = super::sql::DynQuery::new(concat!(
+        "select ",
+        provider_columns!(),
+        " from providers where id in "
+    ));
+    let list = query.id_list(ids);
+    query.push(&list);
+    let mut providers: Vec<Provider> = query.fetch_all(db).await?;
+    let mut roles = super::sql::DynQuery::new(
+        "select provider_id, role from provider_roles where provider_id in ",
+    );
+    let list = roles.id_list(ids);
+    roles.push(&list).push(" order by provider_id, role");
+    let roles: Vec<RoleRow> = roles.fetch_all(db).await?;
+    for provider in &mut providers {
+        provider.allowed_roles = roles
+            .iter()
+            .filter(|r| r.provider_id == provider.id)
+            .map(|r| r.role.clone())
+            .collect();
+    }
+    Ok(providers)
+}
+
+/// The providers one of `roles` may manage (their `allowedRoles` contain it).
+pub async fn ids_for_roles(db: &Db, roles: &[String]) -> Result<Vec<i64>, sqlx::Error> {
+    if roles.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = super::sql::DynQuery::new(
+        "select distinct provider_id from provider_roles where role in (",
+    );
+    let placeholders: Vec<String> = roles.iter().map(|r| query.param(r.as_str())).collect();
+    query
+        .push(&placeholders.join(", "))
+        .push(") order by provider_id");
+    let rows: Vec<(i64,)> = query.fetch_all(db).await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
 pub async fn count(db: &Db) -> Result<i64, sqlx::Error> {
     db_run!(db, pool => sqlx::query_scalar::<_, i64>("select count(*) from providers")
             .fetch_one(pool)
@@ -312,6 +357,8 @@ mod tests {
                 ext: "svg".to_string(),
                 size: 10,
                 content_type: "image/svg+xml".to_string(),
+                sha256: None,
+                crc32: None,
             },
         )
         .await

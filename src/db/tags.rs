@@ -1,11 +1,11 @@
-//! Tags (`tags`) and their assignment to files (`upload_tags`).
-
-use std::collections::HashMap;
+//! Tags (`tags`). Which files of a package carry them is kept with the package
+//! (`download_upload_tags`, see `downloads`).
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, dedup_keep_order, now};
+use super::sql::DynQuery;
+use super::{Db, now};
 use crate::db_run;
 
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
@@ -16,12 +16,6 @@ pub struct Tag {
     pub icon: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-}
-
-#[derive(sqlx::FromRow)]
-struct UploadTagRow {
-    upload_id: i64,
-    tag_id: i64,
 }
 
 /// Creates a tag. A taken name fails with a unique violation.
@@ -51,74 +45,25 @@ pub async fn list(db: &Db) -> Result<Vec<Tag>, sqlx::Error> {
     })
 }
 
-/// Replaces the tags of a file in one transaction; an unknown upload or tag id fails with a
-/// foreign-key violation and changes nothing.
-pub async fn set_upload_tags(db: &Db, upload_id: i64, tag_ids: &[i64]) -> Result<(), sqlx::Error> {
-    let now = now();
-    let tag_ids = dedup_keep_order(tag_ids);
-    db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
-        sqlx::query("delete from upload_tags where upload_id = $1")
-            .bind(upload_id)
-            .execute(&mut *tx)
-            .await?;
-        for tag_id in &tag_ids {
-            sqlx::query(
-                "insert into upload_tags (upload_id, tag_id, created_at, updated_at) \
-                 values ($1, $2, $3, $3)",
-            )
-            .bind(upload_id)
-            .bind(tag_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await
-    })
-}
-
-/// The tag ids of one file, ascending.
-pub async fn tag_ids_of_upload(db: &Db, upload_id: i64) -> Result<Vec<i64>, sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query_scalar::<_, i64>(
-            "select tag_id from upload_tags where upload_id = $1 order by tag_id",
-        )
-        .bind(upload_id)
-        .fetch_all(pool)
-        .await
-    })
-}
-
-/// The tag ids of the files of one download, keyed by upload id (one query).
-pub async fn tag_ids_of_download_uploads(
-    db: &Db,
-    download_id: i64,
-) -> Result<HashMap<i64, Vec<i64>>, sqlx::Error> {
-    let rows = db_run!(db, pool => {
-        sqlx::query_as::<_, UploadTagRow>(
-            "select ut.upload_id, ut.tag_id from upload_tags ut \
-             join download_uploads du on du.upload_id = ut.upload_id \
-             where du.download_id = $1 order by ut.upload_id, ut.tag_id",
-        )
-        .bind(download_id)
-        .fetch_all(pool)
-        .await?
-    });
-    let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
-    for row in rows {
-        out.entry(row.upload_id).or_default().push(row.tag_id);
+/// How many of these tag ids exist.
+pub async fn count_existing(db: &Db, ids: &[i64]) -> Result<i64, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(0);
     }
-    Ok(out)
+    let mut query = DynQuery::new("select count(*) from tags where id in ");
+    let list = query.id_list(ids);
+    query.push(&list);
+    query.fetch_count(db).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{is_foreign_key_violation, is_unique_violation, uploads};
+    use crate::db::is_unique_violation;
     use crate::test_support::TestDb;
 
     #[tokio::test]
-    async fn tags_and_assignment() {
+    async fn tags_have_unique_names_and_are_listed_by_name() {
         let t = TestDb::new().await;
         let plakat = create(&t.db, "Plakat", "bi bi-image").await.unwrap();
         let flyer = create(&t.db, "Flyer", "bi bi-file-earmark-pdf")
@@ -132,46 +77,13 @@ mod tests {
             .into_iter()
             .map(|t| t.name)
             .collect();
-        assert_eq!(names, vec!["Flyer", "Plakat"]);
-
-        let upload = uploads::create(
-            &t.db,
-            &uploads::NewUpload {
-                name: "Plakat A1.png".to_string(),
-                storage_key: "bb/bb.png".to_string(),
-                ext: "png".to_string(),
-                size: 5,
-                content_type: "image/png".to_string(),
-            },
-        )
-        .await
-        .unwrap();
-        set_upload_tags(&t.db, upload.id, &[plakat.id, flyer.id, plakat.id])
-            .await
-            .unwrap();
-        let mut expected = vec![plakat.id, flyer.id];
-        expected.sort();
-        assert_eq!(tag_ids_of_upload(&t.db, upload.id).await.unwrap(), expected);
-
-        let err = set_upload_tags(&t.db, upload.id, &[flyer.id, 999])
-            .await
-            .unwrap_err();
-        assert!(is_foreign_key_violation(&err));
-        assert_eq!(tag_ids_of_upload(&t.db, upload.id).await.unwrap(), expected);
-
-        set_upload_tags(&t.db, upload.id, &[flyer.id])
-            .await
-            .unwrap();
+        assert_eq!(names, ["Flyer", "Plakat"]);
         assert_eq!(
-            tag_ids_of_upload(&t.db, upload.id).await.unwrap(),
-            vec![flyer.id]
-        );
-        set_upload_tags(&t.db, upload.id, &[]).await.unwrap();
-        assert!(
-            tag_ids_of_upload(&t.db, upload.id)
+            count_existing(&t.db, &[plakat.id, flyer.id, 999])
                 .await
-                .unwrap()
-                .is_empty()
+                .unwrap(),
+            2
         );
+        assert_eq!(count_existing(&t.db, &[]).await.unwrap(), 0);
     }
 }

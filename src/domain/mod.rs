@@ -2,10 +2,14 @@
 //! Nothing here does I/O; every rule has its unit tests beside it.
 
 pub mod access;
+pub mod badges;
 pub mod branding;
+pub mod downloads;
+pub mod files;
 pub mod paging;
 pub mod permissions;
 pub mod roles;
 pub mod text;
+pub mod time;
 pub mod user;
 pub mod validation;

@@ -1,24 +1,248 @@
-//! Who may download which stored file (spec §6, design "Who sees a package").
+//! Who may download which stored file, and the package ZIP (spec §6, design "Who sees a
+//! package"). The rule is the one of `downloads::visibility`: Admin everything; others the
+//! files of packages whose provider lists one of their roles, and of packages offered to a
+//! list a contact with their customer number is on. A provider logo is shown to everyone
+//! signed in. Anything else is `NotFound`, exactly like a missing file, so ids reveal nothing.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
 
 use crate::db::{self, Db};
-use crate::domain::permissions::may_manage_provider;
+use crate::domain::time::berlin_date;
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::storage::FileStore;
+use crate::storage::zip::{ZipEntry, ZipLayout, safe_segment, unique_name};
 
-/// The upload `id` when `user` may download it. A provider logo is shown to everyone signed in;
-/// any other file to Admin and to holders of a role of a provider whose package contains it.
-/// Anything else is `NotFound`, exactly like a missing file, so ids reveal nothing.
-pub async fn readable(db: &Db, user: &User, id: i64) -> ServiceResult<db::uploads::Upload> {
+/// A file the user may download, and the name to download it under.
+#[derive(Debug)]
+pub struct Readable {
+    pub upload: db::uploads::Upload,
+    pub name: String,
+    /// A provider logo (cached by browsers; package files are checked on every use).
+    pub is_logo: bool,
+}
+
+/// The upload `id` when `user` may download it. `requested_name` is the name in the URL;
+/// it is used when it is one of the names the file has in a package the user sees.
+pub async fn readable(
+    db: &Db,
+    user: &User,
+    id: i64,
+    requested_name: &str,
+) -> ServiceResult<Readable> {
     let upload = db::uploads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    if user.is_admin() || db::providers::is_logo(db, id).await? {
-        return Ok(upload);
-    }
-    let roles = db::uploads::roles_of_providers(db, id).await?;
-    if may_manage_provider(user, &roles) {
-        Ok(upload)
+    let names = if user.is_admin() {
+        db::uploads::names_in_packages(db, id).await?
     } else {
-        Err(ServiceError::NotFound)
+        db::uploads::names_visible_to(db, id, &user.roles, user.customer_number).await?
+    };
+    if let Some(first) = names.first() {
+        let name = names
+            .iter()
+            .find(|n| n.as_str() == requested_name)
+            .unwrap_or(first)
+            .clone();
+        return Ok(Readable {
+            upload,
+            name,
+            is_logo: false,
+        });
+    }
+    let is_logo = db::providers::is_logo(db, id).await?;
+    if is_logo || user.is_admin() {
+        return Ok(Readable {
+            name: upload.name.clone(),
+            upload,
+            is_logo,
+        });
+    }
+    Err(ServiceError::NotFound)
+}
+
+/// What a ZIP is made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ZipSelection {
+    /// Every file of a package.
+    Package(i64),
+    /// Chosen files: (package id, upload id), across packages.
+    Files(Vec<(i64, i64)>),
+}
+
+/// Most files one ZIP may hold.
+pub const MAX_ZIP_FILES: usize = 10_000;
+
+/// A ZIP ready to be sent.
+pub struct ZipPlan {
+    pub layout: ZipLayout,
+    /// Changes when any entry's name or bytes change, so a resumed download notices.
+    pub etag: String,
+    pub last_modified: DateTime<Utc>,
+    pub file_name: String,
+}
+
+/// The name of a download manager's ZIP (spec §4): the date and the portal's name.
+pub fn zip_name(product_name: &str, now: DateTime<Utc>) -> String {
+    format!(
+        "{}_{} Aktionsportal.zip",
+        berlin_date(now).format("%Y-%m-%d"),
+        safe_segment(product_name)
+    )
+}
+
+/// Plans the ZIP of `selection` with a folder per package name, checking that the user sees
+/// every package and file in it (else `NotFound`).
+pub async fn plan_zip(
+    db: &Db,
+    store: &FileStore,
+    user: &User,
+    selection: &ZipSelection,
+    product_name: &str,
+) -> ServiceResult<ZipPlan> {
+    let (package_ids, chosen): (Vec<i64>, Option<HashSet<(i64, i64)>>) = match selection {
+        ZipSelection::Package(id) => (vec![*id], None),
+        ZipSelection::Files(pairs) => {
+            if pairs.is_empty() {
+                return Err(ServiceError::Invalid(
+                    "Es wurden keine Dateien ausgewählt.".into(),
+                ));
+            }
+            if pairs.len() > MAX_ZIP_FILES {
+                return Err(ServiceError::Invalid(format!(
+                    "Ein ZIP kann höchstens {MAX_ZIP_FILES} Dateien enthalten."
+                )));
+            }
+            let mut ids: Vec<i64> = Vec::new();
+            for (package, _) in pairs {
+                if !ids.contains(package) {
+                    ids.push(*package);
+                }
+            }
+            (ids, Some(pairs.iter().copied().collect()))
+        }
+    };
+    let packages = db::downloads::get_many(db, &package_ids).await?;
+    if packages.len() != package_ids.len() {
+        return Err(ServiceError::NotFound);
+    }
+    if let Some(visible) = crate::services::downloads::visibility(db, user).await? {
+        let lists = db::downloads::lists_of(db, &package_ids).await?;
+        for package in &packages {
+            let by_provider = visible.provider_ids.contains(&package.provider_id);
+            let by_list = lists
+                .iter()
+                .any(|l| l.download_id == package.id && visible.list_ids.contains(&l.list_id));
+            if !by_provider && !by_list {
+                return Err(ServiceError::NotFound);
+            }
+        }
+    }
+    let names: HashMap<i64, &str> = packages.iter().map(|p| (p.id, p.name.as_str())).collect();
+    let mut files = db::downloads::files_of(db, &package_ids).await?;
+    if let Some(chosen) = &chosen {
+        files.retain(|f| chosen.contains(&(f.download_id, f.upload_id)));
+        if files.len() != chosen.len() {
+            return Err(ServiceError::NotFound);
+        }
+    }
+    if files.is_empty() {
+        return Err(ServiceError::Invalid(
+            "Der Download enthält keine Dateien.".into(),
+        ));
+    }
+    // Keep the order of the selection's packages.
+    files.sort_by_key(|f| {
+        (
+            package_ids.iter().position(|id| *id == f.download_id),
+            f.position,
+            f.upload_id,
+        )
+    });
+    let mut folders: HashMap<i64, String> = HashMap::new();
+    let mut taken_folders = HashSet::new();
+    let mut taken_names: HashMap<i64, HashSet<String>> = HashMap::new();
+    let mut entries = Vec::with_capacity(files.len());
+    let mut hasher = Sha256::new();
+    hasher.update(b"aktionsportal-zip-1\n");
+    let mut last_modified = DateTime::<Utc>::MIN_UTC;
+    for file in &files {
+        let folder = folders
+            .entry(file.download_id)
+            .or_insert_with(|| {
+                unique_name(&safe_segment(names[&file.download_id]), &mut taken_folders)
+            })
+            .clone();
+        let name = unique_name(
+            &safe_segment(&file.name),
+            taken_names.entry(file.download_id).or_default(),
+        );
+        let (size, crc32, sha256) = match (file.crc32, &file.sha256) {
+            (Some(crc), Some(sha)) => (file.size as u64, crc as u32, sha.clone()),
+            _ => {
+                // A row from before checksums were measured: measure it now, once.
+                let digest = store
+                    .measure(&file.storage_key)
+                    .await
+                    .map_err(|e| ServiceError::Internal(e.into()))?;
+                db::uploads::set_checksums(
+                    db,
+                    file.upload_id,
+                    digest.size as i64,
+                    &digest.sha256,
+                    i64::from(digest.crc32),
+                )
+                .await?;
+                (digest.size, digest.crc32, digest.sha256)
+            }
+        };
+        let path = store
+            .path_of(&file.storage_key)
+            .ok_or(ServiceError::NotFound)?;
+        let entry_name = format!("{folder}/{name}");
+        hasher.update(
+            format!(
+                "{entry_name}\0{sha256}\0{size}\0{}\n",
+                file.updated_at.timestamp()
+            )
+            .as_bytes(),
+        );
+        last_modified = last_modified.max(file.updated_at);
+        entries.push(ZipEntry {
+            name: entry_name,
+            path,
+            size,
+            crc32,
+            modified: file.updated_at,
+        });
+    }
+    let etag: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(ZipPlan {
+        layout: ZipLayout::new(&entries, false),
+        etag,
+        last_modified,
+        file_name: zip_name(product_name, Utc::now()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn zips_are_named_by_the_german_date_and_the_portal() {
+        let late = Utc.with_ymd_and_hms(2026, 11, 30, 23, 30, 0).unwrap();
+        assert_eq!(
+            zip_name("Netzvermarktung", late),
+            "2026-12-01_Netzvermarktung Aktionsportal.zip"
+        );
     }
 }

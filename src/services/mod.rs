@@ -2,6 +2,7 @@
 //! server functions, pages and the CLI call these; none of them talks SQL directly.
 
 pub mod accounts;
+pub mod downloads;
 pub mod error;
 pub mod files;
 pub mod lists;

@@ -166,7 +166,9 @@ async fn check_name_free(db: &Db, name: &str, except: Option<i64>) -> ServiceRes
 async fn check_logo(db: &Db, upload_id: Option<i64>) -> ServiceResult<()> {
     if let Some(id) = upload_id {
         let upload = db::uploads::get(db, id).await?;
-        if !upload.is_some_and(|u| u.content_type.starts_with("image/")) {
+        let displayable =
+            |t: &str| matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp");
+        if !upload.is_some_and(|u| displayable(&u.content_type)) {
             return Err(ServiceError::Invalid(
                 "Das Logo muss ein hochgeladenes Bild sein.".into(),
             ));

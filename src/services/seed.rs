@@ -7,10 +7,11 @@
 
 use std::fmt;
 
-use chrono::{DateTime, Duration, NaiveTime, Utc};
+use chrono::{Duration, Utc};
 use serde::Serialize;
 
 use crate::db::{Db, contacts, downloads, folders, lists, providers, tags, uploads};
+use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::storage::FileStore;
 
 /// What [`seed_demo`] created (all zero and `skipped` when data was already there).
@@ -238,6 +239,8 @@ enum FileKind {
     /// A wide SVG logo with the brand's name (fits a 40 px high toolbar or table cell).
     Logo(&'static str),
     Text(&'static str),
+    /// A ZIP archive of PNG banners: (file name, colour).
+    Zip(&'static [(&'static str, [u8; 3])]),
 }
 
 struct FileSeed {
@@ -444,6 +447,14 @@ const DOWNLOADS: &[DownloadSeed] = &[
                 tags: &[TAG_FLYER],
             },
             FileSeed {
+                name: "Social-Media-Paket Tarifwechsel.zip",
+                kind: FileKind::Zip(&[
+                    ("Story Tarifwechsel.png", [111, 66, 193]),
+                    ("Beitrag Tarifwechsel.png", [214, 51, 132]),
+                ]),
+                tags: &[TAG_SOCIAL],
+            },
+            FileSeed {
                 name: "Anleitung Rufnummernmitnahme.txt",
                 kind: FileKind::Text(
                     "So nehmen Sie Ihre Rufnummer mit:\n\n\
@@ -570,30 +581,29 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         }
     }
 
-    let today = Utc::now().date_naive();
-    let day_start = |offset: i64| -> DateTime<Utc> {
-        (today + Duration::days(offset))
-            .and_time(NaiveTime::MIN)
-            .and_utc()
-    };
+    // Periods in German days: from the first second of the first day to the last second of
+    // the last day.
+    let today = berlin_date(Utc::now());
+    let day = |offset: i64| today + Duration::days(offset);
     for seed in DOWNLOADS {
-        let mut upload_ids = Vec::new();
+        let mut package_files = Vec::new();
         for file in seed.files {
             let color = PROVIDERS[seed.provider].color;
             let id = store_file(db, files, file.name, &file.kind, color, &mut summary).await?;
-            let ids: Vec<i64> = file.tags.iter().map(|&t| tag_ids[t]).collect();
-            tags::set_upload_tags(db, id, &ids).await?;
-            upload_ids.push(id);
+            package_files.push(downloads::NewFile {
+                upload_id: id,
+                name: file.name.to_string(),
+                tag_ids: file.tags.iter().map(|&t| tag_ids[t]).collect(),
+            });
         }
         let download = downloads::create(
             db,
             &downloads::NewDownload {
                 provider_id: provider_ids[seed.provider],
                 name: seed.name.to_string(),
-                start_at: day_start(seed.start_day),
-                // The last second of the last day.
-                end_at: day_start(seed.end_day + 1) - Duration::seconds(1),
-                upload_ids,
+                start_at: berlin_start_of_day(day(seed.start_day)),
+                end_at: berlin_end_of_day(day(seed.end_day)),
+                files: package_files,
                 list_ids: seed.lists.iter().map(|&i| list_ids[i]).collect(),
             },
         )
@@ -638,6 +648,16 @@ async fn store_file(
             "image/svg+xml",
         ),
         FileKind::Text(text) => (text.as_bytes().to_vec(), "txt", "text/plain; charset=utf-8"),
+        FileKind::Zip(entries) => (
+            demo_files::zip(
+                &entries
+                    .iter()
+                    .map(|(name, rgb)| (*name, demo_files::png_banner(240, 120, *rgb)))
+                    .collect::<Vec<_>>(),
+            ),
+            "zip",
+            "application/zip",
+        ),
     };
     let staged = files.stage_bytes(&bytes, ext).await?;
     let upload = uploads::create(
@@ -648,6 +668,8 @@ async fn store_file(
             ext: ext.to_string(),
             size: bytes.len() as i64,
             content_type: content_type.to_string(),
+            sha256: Some(staged.digest().sha256.clone()),
+            crc32: Some(i64::from(staged.digest().crc32)),
         },
     )
     .await?;
@@ -770,6 +792,19 @@ pub mod demo_files {
     }
 
     /// An RGB PNG banner: a horizontal gradient of `rgb` towards white with a darker stripe.
+    /// A ZIP archive with the files stored as they are (PNGs do not shrink).
+    pub fn zip(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+        use std::io::Write;
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        for (name, bytes) in entries {
+            writer.start_file(*name, options).expect("in memory");
+            writer.write_all(bytes).expect("in memory");
+        }
+        writer.finish().expect("in memory").into_inner()
+    }
+
     pub fn png_banner(width: u32, height: u32, rgb: [u8; 3]) -> Vec<u8> {
         let mut raw = Vec::with_capacity(((width * 3 + 1) * height) as usize);
         for y in 0..height {
@@ -1014,7 +1049,7 @@ mod tests {
         assert_eq!(summary.contacts, 8);
         assert_eq!(summary.tags, 3);
         assert_eq!(summary.downloads, 7);
-        assert_eq!(summary.uploads, 4 + 14);
+        assert_eq!(summary.uploads, 4 + 15);
         assert!(
             summary
                 .to_string()
@@ -1084,7 +1119,7 @@ mod tests {
         let mut states = (0, 0, 0, 0, 0); // finished, ending soon, upcoming, new, archived
         for d in downloads::list_all(&t.db).await.unwrap() {
             let files = downloads::upload_ids(&t.db, d.id).await.unwrap();
-            assert!((1..=3).contains(&files.len()));
+            assert!((1..=4).contains(&files.len()));
             assert!(!downloads::list_ids(&t.db, d.id).await.unwrap().is_empty());
             assert!(d.start_at < d.end_at);
             if d.archived {
@@ -1121,14 +1156,33 @@ mod tests {
                 "png" => assert_valid_png(&bytes),
                 "svg" => assert!(String::from_utf8(bytes).unwrap().contains("<svg")),
                 "txt" => assert!(String::from_utf8(bytes).is_ok()),
+                "zip" => {
+                    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+                    assert_eq!(archive.len(), 2);
+                    let mut png = Vec::new();
+                    std::io::Read::read_to_end(&mut archive.by_index(0).unwrap(), &mut png)
+                        .unwrap();
+                    assert_valid_png(&png);
+                }
                 other => panic!("unexpected extension {other}"),
             }
         }
         assert_eq!(total, summary.bytes);
-        let tagged = tags::tag_ids_of_upload(&t.db, all_uploads[4].id)
+        let packages: Vec<i64> = downloads::list_all(&t.db)
             .await
-            .unwrap();
-        assert!(!tagged.is_empty());
+            .unwrap()
+            .iter()
+            .map(|d| d.id)
+            .collect();
+        let tagged = downloads::tags_of(&t.db, &packages).await.unwrap();
+        assert!(tagged.len() >= summary.downloads, "files carry tags");
+        for upload in &all_uploads {
+            assert!(
+                upload.sha256.is_some() && upload.crc32.is_some(),
+                "{}",
+                upload.name
+            );
+        }
 
         // A second run changes nothing.
         let again = seed_demo(&t.db, &store).await.unwrap();

@@ -1,0 +1,308 @@
+//! Download packages (spec §7 "Downloads and files") and the package ZIP. Each handler reads
+//! the request and calls one service function; the rights are decided there.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method};
+use axum::response::{Json as JsonResponse, Response};
+use axum::routing::{get, patch, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::delivery::{Delivery, respond};
+use super::extract::{AuthUser, Json, Path, Query};
+use crate::auth::require::require;
+use crate::domain::downloads::parse_ids;
+use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
+use crate::domain::permissions::Capability;
+use crate::error::ApiError;
+use crate::services::downloads::{self, DownloadPage, DownloadView, ListParams};
+use crate::services::files::{self as file_service, ZipSelection};
+use crate::startup::AppState;
+
+pub fn router() -> Router<AppState> {
+    let staff = Router::new()
+        .route("/downloads", get(admin_page))
+        .route("/download", post(create))
+        .route("/download/duplicate", post(duplicate))
+        .route("/download/{id}", axum::routing::put(update).delete(remove))
+        .route(
+            "/download/changeArchiveStatus/{id}",
+            patch(change_archive_status),
+        )
+        .route_layer(require(Capability::AdminArea));
+    let customers = Router::new()
+        .route("/downloads/contact", get(customer_page))
+        .route("/downloads/tags", get(tags))
+        .route("/downloads/tags/{optional}", get(tags))
+        .route("/download/{id}", get(one))
+        .route_layer(require(Capability::CustomerDownloads));
+    staff.merge(customers)
+}
+
+/// The streamed ZIPs: no request time limit (they take as long as the download).
+pub fn zip_router() -> Router<AppState> {
+    Router::new()
+        .route("/download/{id}/zip", get(package_zip))
+        .route("/downloads/zip", get(files_zip))
+        .route_layer(require(Capability::CustomerDownloads))
+}
+
+/// The list parameters of spec §3 "Paging" and "Filters".
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListQuery {
+    limit: Option<i64>,
+    offset: Option<i64>,
+    sort: Option<String>,
+    sort_by: Option<String>,
+    archived: Option<String>,
+    search: Option<String>,
+    provider_ids: Option<String>,
+    tags_ids: Option<String>,
+    #[serde(rename = "searchMethode")]
+    search_method: Option<String>,
+}
+
+fn flag(value: Option<&str>) -> Result<bool, ApiError> {
+    match value.map(str::trim) {
+        None | Some("") | Some("false") | Some("0") => Ok(false),
+        Some("true") | Some("1") => Ok(true),
+        Some(_) => Err(ApiError::validation("archived muss true oder false sein.")),
+    }
+}
+
+/// An id list as the spec sends it (a JSON array, or ids separated by commas); an empty one
+/// means no filter ("all providers", "no tags").
+fn id_filter(value: Option<&str>, name: &str) -> Result<Option<Vec<i64>>, ApiError> {
+    let Some(text) = value.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let parsed = serde_json::from_str::<Value>(text).ok().or_else(|| {
+        Some(Value::Array(
+            text.split(',')
+                .map(|s| Value::String(s.trim().into()))
+                .collect(),
+        ))
+    });
+    let ids = parse_ids(parsed.as_ref())
+        .ok_or_else(|| ApiError::validation(format!("{name} muss eine Liste von Ids sein.")))?;
+    Ok((!ids.is_empty()).then_some(ids))
+}
+
+impl ListQuery {
+    fn params(&self) -> Result<ListParams, ApiError> {
+        Ok(ListParams {
+            limit: self.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE),
+            offset: self.offset.unwrap_or(0).max(0),
+            ascending: self
+                .sort
+                .as_deref()
+                .is_some_and(|s| s.eq_ignore_ascii_case("asc")),
+            sort_by: self.sort_by.clone(),
+            archived: flag(self.archived.as_deref())?,
+            search: self.search.clone().unwrap_or_default(),
+            search_method: self.search_method.clone(),
+            provider_ids: id_filter(self.provider_ids.as_deref(), "providerIds")?,
+            tag_ids: id_filter(self.tags_ids.as_deref(), "tagsIds")?,
+        })
+    }
+}
+
+async fn admin_page(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<ListQuery>,
+) -> Result<JsonResponse<DownloadPage>, ApiError> {
+    Ok(JsonResponse(
+        downloads::admin_page(&state.db, &user, &query.params()?).await?,
+    ))
+}
+
+async fn customer_page(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<ListQuery>,
+) -> Result<JsonResponse<DownloadPage>, ApiError> {
+    Ok(JsonResponse(
+        downloads::customer_page(&state.db, &user, &query.params()?).await?,
+    ))
+}
+
+async fn tags(State(state): State<AppState>) -> Result<JsonResponse<Value>, ApiError> {
+    Ok(JsonResponse(json!(downloads::tags(&state.db).await?)))
+}
+
+async fn one(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+) -> Result<JsonResponse<DownloadView>, ApiError> {
+    let staff = Capability::AdminArea.allows(&user);
+    Ok(JsonResponse(
+        downloads::get(&state.db, &user, id, staff).await?,
+    ))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Json(body): Json<Value>,
+) -> Result<JsonResponse<DownloadView>, ApiError> {
+    Ok(JsonResponse(
+        downloads::create(&state.db, &user, &body).await?,
+    ))
+}
+
+async fn duplicate(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Json(body): Json<Value>,
+) -> Result<JsonResponse<DownloadView>, ApiError> {
+    Ok(JsonResponse(
+        downloads::duplicate(&state.db, &user, &body).await?,
+    ))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Json(body): Json<Value>,
+) -> Result<JsonResponse<DownloadView>, ApiError> {
+    Ok(JsonResponse(
+        downloads::update(&state.db, &state.files, &user, id, &body).await?,
+    ))
+}
+
+async fn change_archive_status(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    body: axum::body::Bytes,
+) -> Result<JsonResponse<Value>, ApiError> {
+    // No body toggles; `{"archived": true|false}` sets.
+    let wanted = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|b| b.get("archived").and_then(Value::as_bool));
+    let archived = downloads::change_archive_status(&state.db, &user, id, wanted).await?;
+    Ok(JsonResponse(json!({ "id": id, "archived": archived })))
+}
+
+async fn remove(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+) -> Result<JsonResponse<Value>, ApiError> {
+    downloads::delete(&state.db, &state.files, &user, id).await?;
+    Ok(JsonResponse(json!({ "id": id, "deleted": true })))
+}
+
+async fn send_zip(
+    state: &AppState,
+    user: &crate::domain::user::User,
+    selection: ZipSelection,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let plan = file_service::plan_zip(
+        &state.db,
+        &state.files,
+        user,
+        &selection,
+        &state.config.product_name,
+    )
+    .await?;
+    Ok(respond(
+        method,
+        headers,
+        Delivery {
+            len: plan.layout.len,
+            pieces: plan.layout.pieces,
+            etag: plan.etag,
+            last_modified: plan.last_modified,
+            content_type: "application/zip".into(),
+            file_name: plan.file_name,
+            cache: "private, no-cache",
+        },
+    ))
+}
+
+async fn package_zip(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    method: Method,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    send_zip(&state, &user, ZipSelection::Package(id), &method, &headers).await
+}
+
+#[derive(Deserialize)]
+struct FilesQuery {
+    /// `download:upload` pairs separated by commas, e.g. `12:5,12:6,13:9`.
+    files: Option<String>,
+}
+
+fn pairs(text: &str) -> Result<Vec<(i64, i64)>, ApiError> {
+    text.split(',')
+        .filter(|item| !item.trim().is_empty())
+        .map(|item| {
+            let (package, file) = item.trim().split_once(':').ok_or(())?;
+            let package = package.parse::<i64>().map_err(|_| ())?;
+            let file = file.parse::<i64>().map_err(|_| ())?;
+            if package > 0 && file > 0 {
+                Ok((package, file))
+            } else {
+                Err(())
+            }
+        })
+        .collect::<Result<Vec<_>, ()>>()
+        .map_err(|_| {
+            ApiError::validation(
+                "files muss aus Paaren Download-Id:Datei-Id bestehen, z. B. 12:5,12:6.",
+            )
+        })
+}
+
+async fn files_zip(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<FilesQuery>,
+    method: Method,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let selection = pairs(query.files.as_deref().unwrap_or(""))?;
+    send_zip(
+        &state,
+        &user,
+        ZipSelection::Files(selection),
+        &method,
+        &headers,
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_filters_take_json_arrays_and_comma_lists() {
+        assert_eq!(id_filter(Some("[1,2]"), "x").unwrap(), Some(vec![1, 2]));
+        assert_eq!(id_filter(Some("3, 4"), "x").unwrap(), Some(vec![3, 4]));
+        assert_eq!(id_filter(Some("[]"), "x").unwrap(), None);
+        assert_eq!(id_filter(None, "x").unwrap(), None);
+        assert!(id_filter(Some("[\"a\"]"), "x").is_err());
+        assert!(id_filter(Some("{}"), "x").is_err());
+    }
+
+    #[test]
+    fn zip_selections_are_pairs() {
+        assert_eq!(pairs("12:5,12:6").unwrap(), vec![(12, 5), (12, 6)]);
+        assert!(pairs("12").is_err());
+        assert!(pairs("12:x").is_err());
+        assert!(pairs("0:1").is_err());
+        assert_eq!(pairs("").unwrap(), vec![]);
+    }
+}

@@ -1,0 +1,377 @@
+//! Rules of download packages and their files (spec §3, §4, §5): validated names, dates,
+//! the sortable columns and the customer search modes.
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use serde_json::Value;
+
+use super::text::{self, TextError};
+use super::time::{berlin_end_of_day, berlin_start_of_day, from_berlin};
+
+pub const LISTS_REQUIRED: &str = "Es muss mindestens ein Kriterium hinterlegt werden";
+pub const PROVIDER_REQUIRED: &str = "Bitte wählen Sie einen Anbieter aus.";
+pub const START_REQUIRED: &str = "Bitte geben Sie ein gültiges Startdatum an.";
+pub const END_REQUIRED: &str = "Bitte geben Sie ein gültiges Enddatum an.";
+pub const END_BEFORE_START: &str = "Das Enddatum darf nicht vor dem Startdatum liegen.";
+
+fn bounded(value: &str, field: &str, min: usize, max: usize) -> Result<String, String> {
+    let value = match text::clean(value) {
+        Ok(value) => value,
+        Err(TextError::Empty) => String::new(),
+        Err(err) => return Err(err.message(field)),
+    };
+    let count = value.chars().count();
+    if count < min {
+        Err(format!("{field} muss mindestens {min} Zeichen lang sein."))
+    } else if count > max {
+        Err(format!("{field} darf höchstens {max} Zeichen lang sein."))
+    } else {
+        Ok(value)
+    }
+}
+
+/// A package's name ("Bezeichnung"): 5 to 100 characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DownloadName(String);
+
+impl DownloadName {
+    pub const MIN: usize = 5;
+    pub const MAX: usize = 100;
+
+    pub fn parse(value: &str) -> Result<DownloadName, String> {
+        bounded(value, "Die Bezeichnung", Self::MIN, Self::MAX).map(DownloadName)
+    }
+
+    /// The name of a copy: the original's name with " (Kopie)", shortened to fit.
+    pub fn copy_of(original: &str) -> DownloadName {
+        const SUFFIX: &str = " (Kopie)";
+        let room = Self::MAX - SUFFIX.chars().count();
+        let base: String = original.trim().chars().take(room).collect();
+        DownloadName(format!("{}{SUFFIX}", base.trim_end()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+/// A file's name in a package: 5 to 255 characters, no path, ending in the file's extension
+/// (added when a rename left it out).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileName(String);
+
+impl FileName {
+    pub const MIN: usize = 5;
+    pub const MAX: usize = 255;
+
+    /// `ext` is the stored file's extension (lower case, without the dot; may be empty).
+    pub fn parse(value: &str, ext: &str) -> Result<FileName, String> {
+        let name = bounded(value, "Der Dateiname", Self::MIN, Self::MAX)?;
+        if name.contains(['/', '\\']) {
+            return Err("Der Dateiname darf keine Schrägstriche enthalten.".into());
+        }
+        if name.starts_with('.') {
+            return Err("Der Dateiname darf nicht mit einem Punkt beginnen.".into());
+        }
+        let has_ext = ext.is_empty()
+            || name
+                .rsplit_once('.')
+                .is_some_and(|(_, e)| e.eq_ignore_ascii_case(ext));
+        let name = if has_ext {
+            name
+        } else {
+            format!("{name}.{ext}")
+        };
+        if name.chars().count() > Self::MAX {
+            return Err(format!(
+                "Der Dateiname darf höchstens {} Zeichen lang sein.",
+                Self::MAX
+            ));
+        }
+        Ok(FileName(name))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+/// A start or end as clients send it: an RFC 3339 instant, a German wall-clock time
+/// (`2026-12-01T08:00`), or a date (`2026-12-01`: the start of that German day, or its end
+/// when `end_of_day`).
+pub fn parse_instant(value: &Value, end_of_day: bool) -> Option<DateTime<Utc>> {
+    let text = value.as_str()?.trim();
+    if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
+        return Some(instant.with_timezone(&Utc));
+    }
+    for format in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"] {
+        if let Ok(local) = NaiveDateTime::parse_from_str(text, format) {
+            return Some(from_berlin(local));
+        }
+    }
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+    Some(if end_of_day {
+        berlin_end_of_day(date)
+    } else {
+        berlin_start_of_day(date)
+    })
+    .filter(|instant| (1970..=9999).contains(&chrono::Datelike::year(instant)))
+}
+
+/// The period of a package: both dates present and valid, the end not before the start.
+pub fn period(
+    start: Option<&Value>,
+    end: Option<&Value>,
+) -> Result<(DateTime<Utc>, DateTime<Utc>), String> {
+    let start = start
+        .and_then(|v| parse_instant(v, false))
+        .ok_or(START_REQUIRED)?;
+    let end = end
+        .and_then(|v| parse_instant(v, true))
+        .ok_or(END_REQUIRED)?;
+    if end < start {
+        return Err(END_BEFORE_START.into());
+    }
+    Ok((start, end))
+}
+
+/// An id as clients send it: a positive number, or a string of digits.
+pub fn parse_id(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64().filter(|id| *id > 0),
+        Value::String(s) => s.trim().parse::<i64>().ok().filter(|id| *id > 0),
+        Value::Object(o) => o.get("id").and_then(parse_id),
+        _ => None,
+    }
+}
+
+/// A list of ids (numbers, digit strings, or objects with an `id`); `None` when any entry is
+/// not an id. Duplicates are dropped, the order is kept.
+pub fn parse_ids(value: Option<&Value>) -> Option<Vec<i64>> {
+    let items = match value {
+        None | Some(Value::Null) => return Some(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(Value::String(text)) => {
+            // Like allowedRoles, an array may arrive encoded as a JSON string.
+            let parsed: Value = serde_json::from_str(text).ok()?;
+            return parse_ids(Some(&parsed));
+        }
+        Some(_) => return None,
+    };
+    let mut ids: Vec<i64> = Vec::with_capacity(items.len());
+    for item in items {
+        let id = parse_id(item)?;
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    Some(ids)
+}
+
+/// The columns a package list may be sorted by (spec §2), with `id` as the default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortColumn {
+    Id,
+    Provider,
+    Name,
+    StartAt,
+    EndAt,
+    UpdatedAt,
+}
+
+impl SortColumn {
+    pub const ACCEPTED: &'static str = "id, provider, name, startAt, endAt, updatedAt";
+
+    pub fn parse(value: Option<&str>) -> Result<SortColumn, String> {
+        match value.map(str::trim) {
+            None | Some("") | Some("id") => Ok(SortColumn::Id),
+            Some("provider") | Some("Provider.name") | Some("ProviderId") => {
+                Ok(SortColumn::Provider)
+            }
+            Some("name") => Ok(SortColumn::Name),
+            Some("startAt") => Ok(SortColumn::StartAt),
+            Some("endAt") => Ok(SortColumn::EndAt),
+            Some("updatedAt") => Ok(SortColumn::UpdatedAt),
+            Some(other) => Err(format!(
+                "Nach „{}“ kann nicht sortiert werden. Möglich sind: {}.",
+                other.chars().take(40).collect::<String>(),
+                Self::ACCEPTED
+            )),
+        }
+    }
+}
+
+/// How the customer's search box searches (`searchMethode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchMethod {
+    ByName,
+    ByFilename,
+}
+
+impl SearchMethod {
+    pub fn parse(value: Option<&str>) -> Result<SearchMethod, String> {
+        match value.map(str::trim) {
+            None | Some("") | Some("byName") => Ok(SearchMethod::ByName),
+            Some("byFilename") => Ok(SearchMethod::ByFilename),
+            Some(_) => Err("Die Suchart muss byName oder byFilename sein.".into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use serde_json::json;
+
+    #[test]
+    fn package_names_are_5_to_100_characters() {
+        assert_eq!(DownloadName::parse(" Flyer ").unwrap().as_str(), "Flyer");
+        assert_eq!(
+            DownloadName::parse("Test").unwrap_err(),
+            "Die Bezeichnung muss mindestens 5 Zeichen lang sein."
+        );
+        assert!(DownloadName::parse(&"ä".repeat(100)).is_ok());
+        assert_eq!(
+            DownloadName::parse(&"x".repeat(101)).unwrap_err(),
+            "Die Bezeichnung darf höchstens 100 Zeichen lang sein."
+        );
+        assert!(DownloadName::parse("Flyer\u{200B}Herbst").is_err());
+    }
+
+    #[test]
+    fn copies_are_named_with_kopie_and_still_fit() {
+        assert_eq!(
+            DownloadName::copy_of("Sommeraktion").as_str(),
+            "Sommeraktion (Kopie)"
+        );
+        let long = DownloadName::copy_of(&"x".repeat(100));
+        assert_eq!(long.as_str().chars().count(), 100);
+        assert!(long.as_str().ends_with(" (Kopie)"));
+    }
+
+    #[test]
+    fn file_names_are_5_to_255_characters_and_keep_their_extension() {
+        assert_eq!(
+            FileName::parse("Flyer.pdf", "pdf").unwrap().as_str(),
+            "Flyer.pdf"
+        );
+        assert_eq!(
+            FileName::parse("Flyer neu", "pdf").unwrap().as_str(),
+            "Flyer neu.pdf"
+        );
+        assert_eq!(
+            FileName::parse("Bild.JPG", "jpg").unwrap().as_str(),
+            "Bild.JPG"
+        );
+        assert_eq!(
+            FileName::parse("a.ai", "ai").unwrap_err(),
+            "Der Dateiname muss mindestens 5 Zeichen lang sein."
+        );
+        assert!(FileName::parse(&format!("{}.pdf", "x".repeat(251)), "pdf").is_ok());
+        assert!(FileName::parse(&"x".repeat(256), "pdf").is_err());
+        assert!(
+            FileName::parse(&"x".repeat(252), "pdf").is_err(),
+            "too long with .pdf"
+        );
+        assert!(FileName::parse("../../etc/passwd", "pdf").is_err());
+        assert!(FileName::parse("C:\\x\\Flyer.pdf", "pdf").is_err());
+        assert!(FileName::parse(".htaccess", "").is_err());
+    }
+
+    #[test]
+    fn dates_arrive_as_instants_wall_clock_times_or_days() {
+        let winter = |d, h, m, s| Utc.with_ymd_and_hms(2026, 12, d, h, m, s).unwrap();
+        assert_eq!(
+            parse_instant(&json!("2026-12-01T10:00:00.000Z"), false),
+            Some(winter(1, 10, 0, 0))
+        );
+        assert_eq!(
+            parse_instant(&json!("2026-12-01T10:00"), false),
+            Some(winter(1, 9, 0, 0)),
+            "German wall clock"
+        );
+        assert_eq!(
+            parse_instant(&json!("2026-12-02"), false),
+            Some(winter(1, 23, 0, 0))
+        );
+        assert_eq!(
+            parse_instant(&json!("2026-12-02"), true),
+            Some(winter(2, 22, 59, 59))
+        );
+        for bad in [
+            json!("morgen"),
+            json!(""),
+            json!(12),
+            json!(null),
+            json!("2026-13-01"),
+        ] {
+            assert_eq!(parse_instant(&bad, false), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_period_needs_both_dates_in_order() {
+        assert!(period(Some(&json!("2026-12-01")), Some(&json!("2026-12-01"))).is_ok());
+        assert_eq!(
+            period(None, Some(&json!("2026-12-01"))).unwrap_err(),
+            START_REQUIRED
+        );
+        assert_eq!(
+            period(Some(&json!("2026-12-01")), None).unwrap_err(),
+            END_REQUIRED
+        );
+        assert_eq!(
+            period(Some(&json!("2026-12-02")), Some(&json!("2026-12-01"))).unwrap_err(),
+            END_BEFORE_START
+        );
+    }
+
+    #[test]
+    fn ids_arrive_as_numbers_strings_or_objects() {
+        assert_eq!(
+            parse_ids(Some(&json!([3, "4", {"id": 5}, 3]))),
+            Some(vec![3, 4, 5])
+        );
+        assert_eq!(parse_ids(Some(&json!("[1,2]"))), Some(vec![1, 2]));
+        assert_eq!(parse_ids(None), Some(vec![]));
+        assert_eq!(parse_ids(Some(&json!([0]))), None);
+        assert_eq!(parse_ids(Some(&json!(["x"]))), None);
+        assert_eq!(parse_ids(Some(&json!({"id": 1}))), None);
+    }
+
+    #[test]
+    fn only_the_sortable_columns_sort() {
+        assert_eq!(SortColumn::parse(None).unwrap(), SortColumn::Id);
+        assert_eq!(
+            SortColumn::parse(Some("startAt")).unwrap(),
+            SortColumn::StartAt
+        );
+        assert_eq!(
+            SortColumn::parse(Some("Provider.name")).unwrap(),
+            SortColumn::Provider
+        );
+        let err = SortColumn::parse(Some("password_hash")).unwrap_err();
+        assert!(
+            err.starts_with("Nach „password_hash“ kann nicht sortiert werden."),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn search_methods() {
+        assert_eq!(SearchMethod::parse(None).unwrap(), SearchMethod::ByName);
+        assert_eq!(
+            SearchMethod::parse(Some("byFilename")).unwrap(),
+            SearchMethod::ByFilename
+        );
+        assert!(SearchMethod::parse(Some("byContent")).is_err());
+    }
+}

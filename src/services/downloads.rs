@@ -1,0 +1,671 @@
+//! Download packages (spec §2–§7 "Downloads and files"): the admin list, the customer's list,
+//! one package, and the writes (create, edit, duplicate, archive, delete) with the rules of §5
+//! and the rights of §6, decided here for every caller.
+//!
+//! Who sees what (one function, [`visibility`], answers the lists, the file URLs and the ZIP):
+//! Admin sees every package; anybody else the packages of providers one of their roles is in
+//! the `allowedRoles` of, and the packages offered to a list a contact with their customer
+//! number is on. The admin list shows every package to the admin area (spec §2), but only
+//! Admin and the provider's roles may change one.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::db::downloads::{
+    DownloadChange, FileState, NewFile, PackageFile, PackageQuery, Visible,
+};
+use crate::db::{self, Db};
+use crate::domain::badges::{Badge, file_badge, next_month_period, package_badge};
+use crate::domain::downloads::{
+    DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, parse_id,
+    parse_ids, period,
+};
+use crate::domain::permissions::may_manage_provider;
+use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
+use crate::domain::user::User;
+use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::uploads::{UploadRef, file_path, upload_ref};
+use crate::storage::FileStore;
+
+/// A package's provider as lists embed it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderRef {
+    pub id: i64,
+    pub name: String,
+    pub allowed_roles: Vec<String>,
+    /// The logo.
+    #[serde(rename = "Upload")]
+    pub upload: Option<UploadRef>,
+}
+
+/// A file of a package (spec §3 "Upload").
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct FileView {
+    /// The stored upload's id (what `uploadsToDelete` and `Uploads` refer to).
+    pub id: i64,
+    pub name: String,
+    /// Site-relative URL that serves the file.
+    pub path: String,
+    pub ext: String,
+    /// Bytes.
+    pub size: i64,
+    pub content_type: String,
+    pub tags_ids: Vec<i64>,
+    pub download_id: i64,
+    pub download_name: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub badge: Option<Badge>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ListRef {
+    pub id: i64,
+    pub name: String,
+    pub active: bool,
+}
+
+/// A download package (spec §3).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadView {
+    pub id: i64,
+    pub name: String,
+    pub start_at: DateTime<Utc>,
+    pub end_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub archived: bool,
+    pub archived_at: Option<DateTime<Utc>>,
+    #[serde(rename = "ProviderId")]
+    pub provider_id: i64,
+    #[serde(rename = "Provider")]
+    pub provider: ProviderRef,
+    #[serde(rename = "Uploads")]
+    pub uploads: Vec<FileView>,
+    #[serde(rename = "Lists")]
+    pub lists: Vec<ListRef>,
+    pub lists_ids: Vec<i64>,
+    /// The status badge (spec §4), the same for every view.
+    pub badge: Option<Badge>,
+    /// Whether the user may change the package (the row actions, spec §6).
+    pub may_manage: bool,
+}
+
+/// A page of packages.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DownloadPage {
+    pub content: Vec<DownloadView>,
+    pub count: i64,
+}
+
+/// The list parameters both lists share (spec §3 "Paging", "Filters").
+#[derive(Clone, Debug, Default)]
+pub struct ListParams {
+    pub limit: i64,
+    pub offset: i64,
+    pub ascending: bool,
+    pub sort_by: Option<String>,
+    pub archived: bool,
+    pub search: String,
+    pub search_method: Option<String>,
+    pub provider_ids: Option<Vec<i64>>,
+    pub tag_ids: Option<Vec<i64>>,
+}
+
+/// What a user may see: `None` = everything (Admin).
+pub async fn visibility(db: &Db, user: &User) -> ServiceResult<Option<Visible>> {
+    if user.is_admin() {
+        return Ok(None);
+    }
+    let provider_ids = db::providers::ids_for_roles(db, &user.roles).await?;
+    let list_ids = match user.customer_number {
+        Some(number) => db::contacts::list_ids_of_customer(db, number).await?,
+        None => Vec::new(),
+    };
+    Ok(Some(Visible {
+        provider_ids,
+        list_ids,
+    }))
+}
+
+fn query_of(params: &ListParams, visible: Option<Visible>) -> ServiceResult<PackageQuery> {
+    let sort = SortColumn::parse(params.sort_by.as_deref()).map_err(ServiceError::Invalid)?;
+    let method =
+        SearchMethod::parse(params.search_method.as_deref()).map_err(ServiceError::Invalid)?;
+    let search = params.search.trim();
+    Ok(PackageQuery {
+        visible,
+        archived: params.archived,
+        search: (!search.is_empty()).then(|| search.to_string()),
+        search_files: method == SearchMethod::ByFilename,
+        provider_ids: params.provider_ids.clone(),
+        tag_ids: params.tag_ids.clone(),
+        sort: Some(sort),
+        ascending: params.ascending,
+    })
+}
+
+/// The admin list (`GET /api/downloads/{query}`): every package for the admin area.
+pub async fn admin_page(db: &Db, user: &User, params: &ListParams) -> ServiceResult<DownloadPage> {
+    let query = query_of(params, None)?;
+    page_of(db, user, &query, params).await
+}
+
+/// The customer's list (`GET /api/downloads/contact/{query}`): the packages the user sees.
+pub async fn customer_page(
+    db: &Db,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<DownloadPage> {
+    let query = query_of(params, visibility(db, user).await?)?;
+    page_of(db, user, &query, params).await
+}
+
+async fn page_of(
+    db: &Db,
+    user: &User,
+    query: &PackageQuery,
+    params: &ListParams,
+) -> ServiceResult<DownloadPage> {
+    let (rows, count) = db::downloads::page(db, query, params.limit, params.offset).await?;
+    Ok(DownloadPage {
+        content: views(db, user, rows).await?,
+        count,
+    })
+}
+
+/// Builds the views of packages with their providers, files, tags and lists: five queries
+/// for any number of packages.
+pub async fn views(
+    db: &Db,
+    user: &User,
+    rows: Vec<db::downloads::Download>,
+) -> ServiceResult<Vec<DownloadView>> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = rows.iter().map(|d| d.id).collect();
+    let mut provider_ids: Vec<i64> = rows.iter().map(|d| d.provider_id).collect();
+    provider_ids.sort_unstable();
+    provider_ids.dedup();
+    let providers = db::providers::get_many(db, &provider_ids).await?;
+    let logo_ids: Vec<i64> = providers.iter().filter_map(|p| p.upload_id).collect();
+    let logos: HashMap<i64, UploadRef> = db::uploads::get_many(db, &logo_ids)
+        .await?
+        .iter()
+        .map(|u| (u.id, upload_ref(u)))
+        .collect();
+    let providers: HashMap<i64, ProviderRef> = providers
+        .into_iter()
+        .map(|p| {
+            let upload = p.upload_id.and_then(|id| logos.get(&id).cloned());
+            (
+                p.id,
+                ProviderRef {
+                    id: p.id,
+                    name: p.name,
+                    allowed_roles: p.allowed_roles,
+                    upload,
+                },
+            )
+        })
+        .collect();
+    let mut files: HashMap<i64, Vec<PackageFile>> = HashMap::new();
+    for file in db::downloads::files_of(db, &ids).await? {
+        files.entry(file.download_id).or_default().push(file);
+    }
+    let mut tags: HashMap<(i64, i64), Vec<i64>> = HashMap::new();
+    for (download, upload, tag) in db::downloads::tags_of(db, &ids).await? {
+        tags.entry((download, upload)).or_default().push(tag);
+    }
+    let mut lists: HashMap<i64, Vec<ListRef>> = HashMap::new();
+    for list in db::downloads::lists_of(db, &ids).await? {
+        lists.entry(list.download_id).or_default().push(ListRef {
+            id: list.list_id,
+            name: list.name,
+            active: list.active,
+        });
+    }
+    let now = Utc::now();
+    Ok(rows
+        .into_iter()
+        .map(|d| {
+            let provider = providers
+                .get(&d.provider_id)
+                .cloned()
+                .unwrap_or(ProviderRef {
+                    id: d.provider_id,
+                    name: String::new(),
+                    allowed_roles: Vec::new(),
+                    upload: None,
+                });
+            let uploads = files
+                .remove(&d.id)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|f| FileView {
+                    id: f.upload_id,
+                    path: file_path(f.upload_id, &f.name),
+                    tags_ids: tags.remove(&(d.id, f.upload_id)).unwrap_or_default(),
+                    download_id: d.id,
+                    download_name: d.name.clone(),
+                    badge: file_badge(f.updated_at, now),
+                    name: f.name,
+                    ext: f.ext,
+                    size: f.size,
+                    content_type: f.content_type,
+                    created_at: f.created_at,
+                    updated_at: f.updated_at,
+                })
+                .collect();
+            let lists = lists.remove(&d.id).unwrap_or_default();
+            DownloadView {
+                badge: package_badge(d.start_at, d.end_at, d.archived, now),
+                may_manage: may_manage_provider(user, &provider.allowed_roles),
+                lists_ids: lists.iter().map(|l| l.id).collect(),
+                lists,
+                uploads,
+                provider,
+                id: d.id,
+                name: d.name,
+                start_at: d.start_at,
+                end_at: d.end_at,
+                created_at: d.created_at,
+                updated_at: d.updated_at,
+                archived: d.archived,
+                archived_at: d.archived_at,
+                provider_id: d.provider_id,
+            }
+        })
+        .collect())
+}
+
+/// Whether the user sees a package: staff of the admin area see all (spec §2), others by
+/// [`visibility`].
+async fn sees(
+    db: &Db,
+    user: &User,
+    download: &db::downloads::Download,
+    staff: bool,
+) -> ServiceResult<bool> {
+    if staff || user.is_admin() {
+        return Ok(true);
+    }
+    let Some(visible) = visibility(db, user).await? else {
+        return Ok(true);
+    };
+    if visible.provider_ids.contains(&download.provider_id) {
+        return Ok(true);
+    }
+    let lists = db::downloads::list_ids(db, download.id).await?;
+    Ok(lists.iter().any(|l| visible.list_ids.contains(l)))
+}
+
+/// One package (`GET /api/download/{id}`), for the admin area or a customer who sees it;
+/// anyone else gets `NotFound`.
+pub async fn get(db: &Db, user: &User, id: i64, staff: bool) -> ServiceResult<DownloadView> {
+    let download = db::downloads::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if !sees(db, user, &download, staff).await? {
+        return Err(ServiceError::NotFound);
+    }
+    views(db, user, vec![download])
+        .await?
+        .pop()
+        .ok_or(ServiceError::NotFound)
+}
+
+/// The package `id` when the user may change it: `NotFound` when missing, `Forbidden`
+/// without Admin or one of its provider's roles.
+async fn managed(db: &Db, user: &User, id: i64) -> ServiceResult<db::downloads::Download> {
+    let download = db::downloads::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let roles = db::providers::roles_of(db, download.provider_id).await?;
+    if !may_manage_provider(user, &roles) {
+        return Err(ServiceError::Forbidden);
+    }
+    Ok(download)
+}
+
+fn invalid(message: impl Into<String>) -> ServiceError {
+    ServiceError::Invalid(message.into())
+}
+
+/// The provider for a new package: it must exist and the user must hold one of its roles.
+async fn provider_for_new(db: &Db, user: &User, value: Option<&Value>) -> ServiceResult<i64> {
+    let id = value
+        .and_then(parse_id)
+        .ok_or_else(|| invalid(PROVIDER_REQUIRED))?;
+    let provider = db::providers::get(db, id)
+        .await?
+        .ok_or_else(|| invalid("Der gewählte Anbieter existiert nicht."))?;
+    if !may_manage_provider(user, &provider.allowed_roles) {
+        return Err(ServiceError::Forbidden);
+    }
+    Ok(id)
+}
+
+/// The lists of a package: at least one, all of its provider.
+async fn checked_lists(db: &Db, provider_id: i64, list_ids: Vec<i64>) -> ServiceResult<Vec<i64>> {
+    if list_ids.is_empty() {
+        return Err(invalid(LISTS_REQUIRED));
+    }
+    let found = db::lists::count_of_provider(db, provider_id, &list_ids).await?;
+    if found != list_ids.len() as i64 {
+        return Err(invalid(
+            "Die Kriterien müssen zum Anbieter des Downloads gehören.",
+        ));
+    }
+    Ok(list_ids)
+}
+
+/// Tags that exist (an unknown tag id is a clear error, not a database failure).
+async fn checked_tags(db: &Db, tag_ids: &[i64]) -> ServiceResult<()> {
+    let mut unique = tag_ids.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    if db::tags::count_existing(db, &unique).await? != unique.len() as i64 {
+        return Err(invalid("Ein gewählter Tag existiert nicht."));
+    }
+    Ok(())
+}
+
+/// A file entry as clients send it: an id, or an object with `id` and optionally `name`
+/// (or `nameNew` while renaming) and `tagsIds`.
+struct FileInput {
+    id: i64,
+    name: Option<String>,
+    tag_ids: Option<Vec<i64>>,
+}
+
+fn file_inputs(value: Option<&Value>, field: &str) -> ServiceResult<Vec<FileInput>> {
+    let bad = || invalid(format!("{field} muss eine Liste von Dateien sein."));
+    let items = match value {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(bad()),
+    };
+    items
+        .iter()
+        .map(|item| {
+            let id = parse_id(item).ok_or_else(bad)?;
+            let name = item
+                .get("nameNew")
+                .and_then(Value::as_str)
+                .filter(|n| !n.trim().is_empty())
+                .or_else(|| item.get("name").and_then(Value::as_str))
+                .map(str::to_string);
+            let tag_ids = match item.get("tagsIds") {
+                None | Some(Value::Null) => None,
+                Some(tags) => Some(parse_ids(Some(tags)).ok_or_else(bad)?),
+            };
+            Ok(FileInput { id, name, tag_ids })
+        })
+        .collect()
+}
+
+/// New files of a package: the uploads must exist; names default to the upload's name.
+async fn new_files(db: &Db, inputs: Vec<FileInput>) -> ServiceResult<Vec<NewFile>> {
+    if inputs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = inputs.iter().map(|f| f.id).collect();
+    let uploads: HashMap<i64, db::uploads::Upload> = db::uploads::get_many(db, &ids)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect();
+    let mut files = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let upload = uploads.get(&input.id).ok_or_else(|| {
+            invalid(
+                "Eine hochgeladene Datei existiert nicht mehr. Bitte laden Sie sie erneut hoch.",
+            )
+        })?;
+        let name = FileName::parse(input.name.as_deref().unwrap_or(&upload.name), &upload.ext)
+            .map_err(invalid)?;
+        let tag_ids = input.tag_ids.unwrap_or_default();
+        checked_tags(db, &tag_ids).await?;
+        files.push(NewFile {
+            upload_id: upload.id,
+            name: name.into_inner(),
+            tag_ids,
+        });
+    }
+    Ok(files)
+}
+
+fn name_of(body: &Value) -> ServiceResult<String> {
+    DownloadName::parse(body.get("name").and_then(Value::as_str).unwrap_or(""))
+        .map(DownloadName::into_inner)
+        .map_err(invalid)
+}
+
+fn ids_of(body: &Value, field: &str) -> ServiceResult<Vec<i64>> {
+    parse_ids(body.get(field))
+        .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein.")))
+}
+
+/// `POST /api/download/`: name, startAt, endAt, ProviderId, listsIds, uploadsToInsert.
+pub async fn create(db: &Db, user: &User, body: &Value) -> ServiceResult<DownloadView> {
+    let name = name_of(body)?;
+    let provider_id = provider_for_new(db, user, body.get("ProviderId")).await?;
+    let (start_at, end_at) = period(body.get("startAt"), body.get("endAt")).map_err(invalid)?;
+    let list_ids = checked_lists(db, provider_id, ids_of(body, "listsIds")?).await?;
+    let mut inputs = file_inputs(body.get("uploadsToInsert"), "uploadsToInsert")?;
+    inputs.extend(file_inputs(body.get("Uploads"), "Uploads")?);
+    let files = new_files(db, inputs).await?;
+    let download = db::downloads::create(
+        db,
+        &db::downloads::NewDownload {
+            provider_id,
+            name,
+            start_at,
+            end_at,
+            files,
+            list_ids,
+        },
+    )
+    .await?;
+    tracing::info!(download = download.id, "download created");
+    get(db, user, download.id, true).await
+}
+
+/// `PUT /api/download/{id}`: name, dates, renames and tags of `Uploads`, `uploadsToDelete`,
+/// `uploadsToInsert`, `listsIds` and `uncheckedListsIds`. The provider cannot change.
+/// Files no package uses any more are removed.
+pub async fn update(
+    db: &Db,
+    store: &FileStore,
+    user: &User,
+    id: i64,
+    body: &Value,
+) -> ServiceResult<DownloadView> {
+    let download = managed(db, user, id).await?;
+    if let Some(provider) = body.get("ProviderId").filter(|v| !v.is_null())
+        && parse_id(provider) != Some(download.provider_id)
+    {
+        return Err(invalid(
+            "Der Anbieter eines Downloads kann nicht geändert werden.",
+        ));
+    }
+    let name = name_of(body)?;
+    let (start_at, end_at) = period(body.get("startAt"), body.get("endAt")).map_err(invalid)?;
+
+    // Lists: the checked ones, plus those it had that were not unchecked.
+    let unchecked = ids_of(body, "uncheckedListsIds")?;
+    let mut list_ids = ids_of(body, "listsIds")?;
+    for list in db::downloads::list_ids(db, id).await? {
+        if !unchecked.contains(&list) && !list_ids.contains(&list) && body.get("listsIds").is_none()
+        {
+            list_ids.push(list);
+        }
+    }
+    list_ids.retain(|l| !unchecked.contains(l));
+    let list_ids = checked_lists(db, download.provider_id, list_ids).await?;
+
+    // Files: those it has, in the order of `Uploads`, renamed and tagged as given; minus
+    // `uploadsToDelete`; plus `uploadsToInsert`.
+    let current = db::downloads::files_of(db, &[id]).await?;
+    let mut current_tags: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (_, upload, tag) in db::downloads::tags_of(db, &[id]).await? {
+        current_tags.entry(upload).or_default().push(tag);
+    }
+    let to_delete: HashSet<i64> = file_inputs(body.get("uploadsToDelete"), "uploadsToDelete")?
+        .into_iter()
+        .map(|f| f.id)
+        .collect();
+    let to_insert = file_inputs(body.get("uploadsToInsert"), "uploadsToInsert")?;
+    let inserting: HashSet<i64> = to_insert.iter().map(|f| f.id).collect();
+    let mut edits: HashMap<i64, FileInput> = HashMap::new();
+    let mut order: Vec<i64> = Vec::new();
+    for input in file_inputs(body.get("Uploads"), "Uploads")? {
+        if !current.iter().any(|f| f.upload_id == input.id) {
+            if inserting.contains(&input.id) {
+                continue;
+            }
+            return Err(invalid("Eine Datei gehört nicht zu diesem Download."));
+        }
+        order.push(input.id);
+        edits.insert(input.id, input);
+    }
+    for file in &current {
+        if !order.contains(&file.upload_id) {
+            order.push(file.upload_id);
+        }
+    }
+    let mut files: Vec<FileState> = Vec::new();
+    for upload_id in order {
+        if to_delete.contains(&upload_id) {
+            continue;
+        }
+        let file = current
+            .iter()
+            .find(|f| f.upload_id == upload_id)
+            .expect("current file");
+        let tags_before = current_tags.remove(&upload_id).unwrap_or_default();
+        let (name, tag_ids) = match edits.remove(&upload_id) {
+            Some(edit) => (edit.name, edit.tag_ids),
+            None => (None, None),
+        };
+        let name = match name {
+            Some(name) if name != file.name => FileName::parse(&name, &file.ext)
+                .map_err(invalid)?
+                .into_inner(),
+            _ => file.name.clone(),
+        };
+        let tag_ids = tag_ids.unwrap_or_else(|| tags_before.clone());
+        let mut sorted_new = tag_ids.clone();
+        sorted_new.sort_unstable();
+        sorted_new.dedup();
+        if sorted_new != tags_before {
+            checked_tags(db, &sorted_new).await?;
+        }
+        files.push(FileState {
+            upload_id,
+            changed: name != file.name || sorted_new != tags_before,
+            name,
+            tag_ids: sorted_new,
+        });
+    }
+    let inserted: Vec<FileInput> = to_insert
+        .into_iter()
+        .filter(|f| !current.iter().any(|c| c.upload_id == f.id))
+        .collect();
+    for file in new_files(db, inserted).await? {
+        files.push(FileState {
+            upload_id: file.upload_id,
+            name: file.name,
+            tag_ids: file.tag_ids,
+            changed: true,
+        });
+    }
+    let (_, removed) = db::downloads::update(
+        db,
+        id,
+        &DownloadChange {
+            name,
+            start_at,
+            end_at,
+            files,
+            list_ids,
+        },
+    )
+    .await?
+    .ok_or(ServiceError::NotFound)?;
+    crate::services::uploads::remove_unreferenced(db, store, &removed).await?;
+    tracing::info!(download = id, removed = removed.len(), "download updated");
+    get(db, user, id, true).await
+}
+
+/// `POST /api/download/duplicate`: a copy of the package `id` that holds the same stored
+/// files (no bytes are copied) and lists, named "… (Kopie)" and valid in the next month
+/// (first to last day), unless the body names a valid name and dates itself. A body without
+/// `id` but with the package's fields (as spec §7 lists them) creates the copy from those.
+pub async fn duplicate(db: &Db, user: &User, body: &Value) -> ServiceResult<DownloadView> {
+    let Some(source_id) = body.get("id").and_then(parse_id) else {
+        return create(db, user, body).await;
+    };
+    let source = managed(db, user, source_id).await?;
+    let name = match body
+        .get("name")
+        .and_then(Value::as_str)
+        .map(DownloadName::parse)
+    {
+        Some(Ok(name)) if name.as_str() != source.name => name,
+        _ => DownloadName::copy_of(&source.name),
+    };
+    let (start_at, end_at) = match period(body.get("startAt"), body.get("endAt")) {
+        Ok(period) if body.get("startAt").is_some() => period,
+        _ => {
+            let (first, last) = next_month_period(berlin_date(Utc::now()));
+            (berlin_start_of_day(first), berlin_end_of_day(last))
+        }
+    };
+    let copy = db::downloads::duplicate(db, source_id, name.as_str(), start_at, end_at)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    tracing::info!(source = source_id, copy = copy.id, "download duplicated");
+    get(db, user, copy.id, true).await
+}
+
+/// `PATCH /api/download/changeArchiveStatus/{id}`: archives or restores the package (to
+/// `archived` when given, else the other state). Answers the new state.
+pub async fn change_archive_status(
+    db: &Db,
+    user: &User,
+    id: i64,
+    archived: Option<bool>,
+) -> ServiceResult<bool> {
+    let download = managed(db, user, id).await?;
+    let archived = archived.unwrap_or(!download.archived);
+    db::downloads::set_archived(db, id, archived)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    Ok(archived)
+}
+
+/// `DELETE /api/download/{id}`: deletes the package; files no package uses any more are
+/// removed from the database and the disk.
+pub async fn delete(db: &Db, store: &FileStore, user: &User, id: i64) -> ServiceResult<()> {
+    managed(db, user, id).await?;
+    let uploads = db::downloads::delete(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let removed = crate::services::uploads::remove_unreferenced(db, store, &uploads).await?;
+    tracing::info!(download = id, removed, "download deleted");
+    Ok(())
+}
+
+/// All tags (`GET /api/downloads/tags/{optional}`).
+pub async fn tags(db: &Db) -> ServiceResult<Vec<db::tags::Tag>> {
+    Ok(db::tags::list(db).await?)
+}
