@@ -404,3 +404,107 @@ async fn a_login_burst_checks_five_guesses_in_bounded_memory_and_the_cli_lifts_t
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// Files under the store's shard folders and in its staging folder.
+fn store_contents(test: &TestDb) -> (Vec<String>, Vec<String>) {
+    let root = test.data_dir.join("files");
+    let mut stored = Vec::new();
+    let mut staged = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&root) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            for file in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let file = format!("{name}/{}", file.file_name().to_string_lossy());
+                if name == ".staging" {
+                    staged.push(file);
+                } else {
+                    stored.push(file);
+                }
+            }
+        }
+    }
+    (stored, staged)
+}
+
+#[tokio::test]
+async fn a_server_killed_during_an_upload_leaves_no_row_and_after_a_restart_no_file() {
+    use tokio::io::AsyncWriteExt;
+    let test = TestDb::new().await;
+    let admin = aktionsportal::auth::session::create(
+        &test.db,
+        None,
+        "test:admin",
+        &aktionsportal::domain::user::User {
+            name: "Anna Admin".into(),
+            customer_number: None,
+            email: "admin@example.de".into(),
+            roles: vec!["GS-Aktionsportal-Admin".into()],
+        },
+        chrono::Utc::now(),
+    )
+    .await
+    .unwrap();
+    let start = |port: u16| {
+        let mut command = portal(&test);
+        command
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        command.spawn().expect("start server")
+    };
+    let port = free_port();
+    let mut child = start(port);
+    assert!(wait_for_health(port).await, "server did not come up");
+
+    // 100 MB announced, 40 MB sent, then the server is killed mid-stream.
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /api/upload/ HTTP/1.1\r\nHost: portal\r\nCookie: ap_session={admin}\r\n\
+         Content-Type: multipart/form-data; boundary=GRENZE\r\nContent-Length: 104857700\r\n\r\n\
+         --GRENZE\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"Video.mp4\"\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(b"\0\0\0\x18ftypmp42").await.unwrap();
+    let chunk = vec![0x42u8; 1024 * 1024];
+    for _ in 0..40 {
+        stream.write_all(&chunk).await.unwrap();
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while store_contents(&test).1.is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the upload never reached the staging folder"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(stream);
+
+    assert_eq!(
+        aktionsportal::db::uploads::count(&test.db).await.unwrap(),
+        0,
+        "no row"
+    );
+    assert!(
+        store_contents(&test).0.is_empty(),
+        "nothing was renamed into place"
+    );
+
+    let port = free_port();
+    let mut child = start(port);
+    assert!(wait_for_health(port).await, "server did not come up again");
+    let (stored, staged) = store_contents(&test);
+    assert!(
+        stored.is_empty() && staged.is_empty(),
+        "left behind: {stored:?} {staged:?}"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -28,6 +28,23 @@ const PERMISSION_ROWS: &[(&str, &str, &[u16])] = &[
     ("GET", "/api/brevo/folders/", &[401, 200, 403]),
     ("GET", "/api/brevo/folder/1/lists/", &[401, 200, 403]),
     ("POST", "/api/upload/", &[401, 400, 403]),
+    ("GET", "/api/downloads/", &[401, 200, 403]),
+    ("GET", "/api/downloads/contact/", &[401, 200, 403]),
+    ("GET", "/api/downloads/tags/", &[401, 200, 403]),
+    ("GET", "/api/download/1", &[401, 200, 403, 404]),
+    ("POST", "/api/download/", &[401, 400, 403]),
+    ("POST", "/api/download/duplicate", &[401, 400, 403]),
+    ("PUT", "/api/download/1", &[401, 400, 403]),
+    (
+        "PATCH",
+        "/api/download/changeArchiveStatus/1",
+        &[401, 200, 403],
+    ),
+    ("DELETE", "/api/download/999", &[401, 404, 403]),
+    ("GET", "/api/download/1/zip", &[401, 200, 403, 404]),
+    ("GET", "/api/downloads/zip", &[401, 200, 403, 404]),
+    ("GET", "/api/upload-requirements/", &[401, 200, 403]),
+    ("GET", "/files/1/Flyer.pdf", &[401, 200, 404]),
     ("GET", "/api/auth/logout", &[303]),
     ("POST", "/api/auth/logout", &[303]),
 ];
@@ -44,6 +61,13 @@ fn on_disk() -> Value {
 
 /// `/api/providers/999/` → `/api/providers/{id}/`: numeric segments become `{id}`.
 fn template_of(path: &str) -> String {
+    let path = path.split('?').next().unwrap_or(path);
+    // A file's name segment: `/files/1/Flyer.pdf` → `/files/{id}/{name}`.
+    if let Some(rest) = path.strip_prefix("/files/")
+        && rest.split('/').count() == 2
+    {
+        return "/files/{id}/{name}".to_string();
+    }
     path.split('/')
         .map(|segment| {
             if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {

@@ -170,6 +170,80 @@ const ROWS: &[Row] = &[
         path: "/api/upload/",
         expect: [401, 400, 400, 403, 403, 403, 403, 403],
     },
+    // Download packages: package 1 of provider 1 (PROVIDER_ROLE) holds file 1 and is offered
+    // to list 1, which no contact is on. The admin list shows every package to the admin
+    // area; writes need Admin or the provider's role (the moderator lacks it); a customer
+    // sees the package only through its lists (none here): 404.
+    Row {
+        method: "GET",
+        path: "/api/downloads/",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/downloads/contact/",
+        expect: [401, 200, 200, 403, 200, 200, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/downloads/tags/",
+        expect: [401, 200, 200, 403, 200, 200, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/download/1",
+        expect: [401, 200, 200, 403, 404, 404, 403, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/download/",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/download/duplicate",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "PUT",
+        path: "/api/download/1",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "PATCH",
+        path: "/api/download/changeArchiveStatus/1",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "PATCH",
+        path: "/api/download/changeArchiveStatus/1",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/api/download/999",
+        expect: [401, 404, 404, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/download/1/zip",
+        expect: [401, 200, 404, 403, 404, 404, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/downloads/zip?files=1:1",
+        expect: [401, 200, 404, 403, 404, 404, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/upload-requirements/",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/files/1/Flyer.pdf",
+        expect: [401, 200, 404, 404, 404, 404, 404, 200],
+    },
     // Last: signing out ends the sessions the rows above use.
     Row {
         method: "GET",
@@ -202,6 +276,44 @@ async fn every_role_gets_the_expected_answer_everywhere() {
     .await
     .unwrap();
     assert_eq!(list.id, 1);
+    let key = aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files"))
+        .unwrap()
+        .put_bytes(b"%PDF-1.4", "pdf")
+        .await
+        .unwrap();
+    let db = &app.test_db.db;
+    let upload = aktionsportal::db::uploads::create(
+        db,
+        &aktionsportal::db::uploads::NewUpload {
+            name: "Flyer.pdf".into(),
+            storage_key: key,
+            ext: "pdf".into(),
+            size: 8,
+            content_type: "application/pdf".into(),
+            sha256: None,
+            crc32: None,
+        },
+    )
+    .await
+    .unwrap();
+    let package = aktionsportal::db::downloads::create(
+        db,
+        &aktionsportal::db::downloads::NewDownload {
+            provider_id: 1,
+            name: "Herbstaktion".into(),
+            start_at: chrono::Utc::now(),
+            end_at: chrono::Utc::now() + chrono::Duration::days(30),
+            files: vec![aktionsportal::db::downloads::NewFile {
+                upload_id: upload.id,
+                name: "Flyer.pdf".into(),
+                tag_ids: vec![],
+            }],
+            list_ids: vec![1],
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!((upload.id, package.id), (1, 1));
     let mut tokens = Vec::new();
     for who in WHO {
         tokens.push(match who {

@@ -37,7 +37,10 @@ pub fn router(config: &Config) -> Router<AppState> {
         .layer(from_fn_with_state(config.request_timeout(), time_limit));
     let uploads =
         uploads::router().layer(from_fn_with_state(config.upload_body_rule(), limit_body));
+    let streamed =
+        downloads::zip_router().layer(from_fn_with_state(config.body_rule(), limit_body));
     timed
         .merge(uploads)
+        .merge(streamed)
         .fallback(|| async { ApiError::NotFound })
 }
