@@ -801,3 +801,42 @@ async fn the_api_sends_the_badge_of_each_package_and_file() {
         "a file added today is new"
     );
 }
+
+#[tokio::test]
+async fn the_customer_page_lists_the_packages_without_javascript() {
+    let s = setup().await;
+    let flyer = upload_id(&s.app, &s.admin, "Flyer Süd.pdf", PDF).await;
+    let package = create(
+        &s,
+        package_body("Glasfaser Herbst", s.glasfaser, &[s.lists[0]], &[flyer]),
+    )
+    .await;
+    create(
+        &s,
+        package_body("Strom Herbst", s.strom, &[s.lists[2]], &[]),
+    )
+    .await;
+    let dealer = dealer_on(&s, 100_001, &[s.lists[0]]).await;
+    let page = s.app.get_as(&dealer, "/user/downloads").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Glasfaser Herbst"), "{html}");
+    assert!(!html.contains("Strom Herbst"), "not on the dealer's lists");
+    assert!(
+        html.contains(&format!("href=\"/files/{flyer}/Flyer%20S%C3%BCd.pdf\"")),
+        "{html}"
+    );
+    assert!(html.contains(&format!("href=\"/api/download/{}/zip\"", package["id"])));
+    assert!(html.contains(">1/1<"), "loaded/total");
+    assert!(html.contains("Keine weiteren Downloads vorhanden."));
+
+    let stranger = dealer_on(&s, 100_099, &[]).await;
+    let html = s
+        .app
+        .get_as(&stranger, "/user/downloads")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Noch keine Download-Pakete"), "{html}");
+}

@@ -25,6 +25,7 @@ use leptos::prelude::use_context;
 
 use super::layout::AdminMenu;
 use super::pages::admin::{self, ProviderPage};
+use super::pages::customer;
 use crate::domain::user::{CurrentUser, User};
 use crate::startup::AppState;
 
@@ -64,6 +65,7 @@ fn user_of(request: &Request) -> Option<User> {
 /// fallback without loading anything.
 pub fn router(render: Render) -> Router<AppState> {
     Router::new()
+        .route("/user/downloads", get(customer_downloads))
         .route("/admin/contacts", get(admin_frame))
         .route("/admin/contact/edit/{customer_number}", get(admin_frame))
         .route("/admin/provider/{id}", get(provider))
@@ -81,6 +83,19 @@ async fn admin_frame(
 ) -> Response {
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    render(request).await
+}
+
+async fn customer_downloads(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    let query = request.uri().query().map(str::to_string);
+    if let Some(page) = customer::load_downloads(&state, user.as_ref(), query.as_deref()).await {
+        insert(&mut request, page);
+    }
     render(request).await
 }
 

@@ -6,6 +6,7 @@ pub mod badges;
 pub mod branding;
 pub mod downloads;
 pub mod files;
+pub mod format;
 pub mod paging;
 pub mod permissions;
 pub mod roles;

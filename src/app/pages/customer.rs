@@ -3,23 +3,192 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use crate::app::admit;
-use crate::app::island::{Island, props_json};
-use crate::app::layout::Layout;
-use crate::domain::access::PageAccess;
-use crate::domain::permissions::Capability;
+use axum::http::StatusCode;
 
+use crate::app::data::loaded;
+use crate::app::layout::Layout;
+use crate::app::{admit, set_status};
+use crate::domain::access::PageAccess;
+use crate::domain::badges::Badge;
+use crate::domain::format;
+use crate::domain::paging::PAGE_SIZE;
+use crate::domain::permissions::Capability;
+use crate::domain::user::User;
+use crate::services;
+use crate::services::downloads::{DownloadPage, DownloadView, ListParams};
+use crate::startup::AppState;
+
+/// Rows shown at first, and added by "Weitere laden" (spec §9).
+const MAX_ROWS: i64 = 1000;
+
+/// The customer's packages for the page, loaded before it renders.
+pub enum CustomerDownloads {
+    Loaded { page: DownloadPage, shown: i64 },
+    Failed,
+}
+
+/// Loads the first `anzahl` (default 20) packages the user sees (nothing for users the guard
+/// refuses).
+pub async fn load_downloads(
+    state: &AppState,
+    user: Option<&User>,
+    query: Option<&str>,
+) -> Option<CustomerDownloads> {
+    let user = user.filter(|u| Capability::CustomerDownloads.allows(u))?;
+    let shown = query
+        .and_then(|q| {
+            url::form_urlencoded::parse(q.as_bytes())
+                .find(|(key, _)| key == "anzahl")
+                .and_then(|(_, value)| value.parse::<i64>().ok())
+        })
+        .unwrap_or(PAGE_SIZE)
+        .clamp(PAGE_SIZE, MAX_ROWS);
+    let params = ListParams {
+        limit: shown,
+        ..ListParams::default()
+    };
+    Some(
+        match services::downloads::customer_page(&state.db, user, &params).await {
+            Ok(page) => CustomerDownloads::Loaded { page, shown },
+            Err(err) => {
+                tracing::error!(error = %err, "customer downloads page");
+                CustomerDownloads::Failed
+            }
+        },
+    )
+}
+
+fn badge_view(badge: Option<Badge>) -> AnyView {
+    let Some(badge) = badge else {
+        return ().into_any();
+    };
+    let (class, label) = match badge {
+        Badge::New => ("ap-badge ap-badge-new", "NEU"),
+        Badge::Upcoming => ("ap-badge ap-badge-upcoming", "BEVORSTEHENDE"),
+        Badge::EndingSoon => ("ap-badge ap-badge-ending-soon", "LÄUFT IN KÜRZE AB"),
+        Badge::Finished => ("ap-badge ap-badge-finished", "BEENDET"),
+        Badge::Archived => ("ap-badge ap-badge-archived", "ARCHIVIERT"),
+    };
+    view! { <span class=class>{label}</span> }.into_any()
+}
+
+fn package_row(package: &DownloadView) -> AnyView {
+    let provider = match &package.provider.upload {
+        Some(logo) => view! {
+            <img class="ap-provider-logo" src=logo.path.clone() alt=package.provider.name.clone()/>
+        }
+        .into_any(),
+        None => view! { <span>{package.provider.name.clone()}</span> }.into_any(),
+    };
+    let files = if package.uploads.is_empty() {
+        view! {
+            <span class="text-warning-emphasis">
+                <i class="bi bi-exclamation-triangle" aria-hidden="true"></i>" Keine Dateien"
+            </span>
+        }
+        .into_any()
+    } else {
+        let items = package
+            .uploads
+            .iter()
+            .map(|file| {
+                let label = format!("{} herunterladen", file.name);
+                view! {
+                    <li>
+                        <a href=file.path.clone() download=file.name.clone() aria-label=label>
+                            <i class="bi bi-download" aria-hidden="true"></i>" "{file.name.clone()}
+                        </a>
+                        " "<span class="text-secondary small">{format::file_size(file.size)}</span>
+                        " "{badge_view(file.badge)}
+                    </li>
+                }
+            })
+            .collect_view();
+        let zip = format!("/api/download/{}/zip", package.id);
+        view! {
+            <ul class="list-unstyled mb-1 ap-file-list">{items}</ul>
+            <a class="small" href=zip>
+                <i class="bi bi-file-earmark-zip" aria-hidden="true"></i>" Alle Dateien als ZIP"
+            </a>
+        }
+        .into_any()
+    };
+    view! {
+        <tr class:ap-row-archived=package.archived>
+            <td>{provider}</td>
+            <td>{package.name.clone()}" "{badge_view(package.badge)}</td>
+            <td>{format::date_time(package.start_at)}</td>
+            <td>{format::date_time(package.end_at)}</td>
+            <td>{format::date_time(package.updated_at)}</td>
+            <td>{files}</td>
+        </tr>
+    }
+    .into_any()
+}
+
+/// The customer's packages (spec §2 "Customer downloads page"): readable and usable without
+/// JavaScript; the downloads-table island of the customer page builds on it.
 #[component]
 pub fn Downloads() -> impl IntoView {
     if !admit(PageAccess::Requires(Capability::CustomerDownloads)) {
         return ().into_any();
     }
+    let loaded = loaded::<CustomerDownloads>();
+    let content = match loaded.as_deref() {
+        Some(CustomerDownloads::Loaded { page, .. }) if page.content.is_empty() => view! {
+            <div class="alert alert-info" role="status">
+                <h2 class="h5">"Noch keine Download-Pakete"</h2>
+                <p class="mb-0">"Für Ihre Kundennummer sind derzeit keine Download-Pakete freigegeben. \
+                    Sobald neues Werbematerial für Sie bereitsteht, finden Sie es hier. \
+                    Bei Fragen hilft Ihnen Ihr Ansprechpartner gerne weiter."</p>
+            </div>
+        }
+        .into_any(),
+        Some(CustomerDownloads::Loaded { page, shown }) => {
+            let rows = page.content.iter().map(package_row).collect_view();
+            let loaded_count = page.content.len();
+            let more = (page.count > *shown).then(|| {
+                let next = format!("?anzahl={}", shown + PAGE_SIZE);
+                view! { <a class="btn btn-outline-primary" href=next>"Weitere laden"</a> }
+            });
+            let end = (page.count <= *shown).then(|| {
+                view! { <p class="text-secondary mb-0">"Keine weiteren Downloads vorhanden."</p> }
+            });
+            view! {
+                <div class="table-responsive">
+                    <table class="table align-middle ap-downloads-table">
+                        <caption class="visually-hidden">"Ihre Download-Pakete"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Anbieter"</th>
+                                <th scope="col">"Bezeichnung"</th>
+                                <th scope="col">"Gültig ab"</th>
+                                <th scope="col">"Gültig bis"</th>
+                                <th scope="col">"Geändert"</th>
+                                <th scope="col">"Dateien"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+                <div class="d-flex align-items-center gap-3">
+                    <span data-testid="loaded-total">{format!("{loaded_count}/{}", page.count)}</span>
+                    {more}
+                    {end}
+                </div>
+            }
+            .into_any()
+        }
+        Some(CustomerDownloads::Failed) | None => {
+            set_status(StatusCode::INTERNAL_SERVER_ERROR);
+            view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }
+                .into_any()
+        }
+    };
     view! {
         <Layout>
             <h1 class="h3 mb-3">"Aktionsportal Netzvermarktung"</h1>
-            <Island name="AdminPlaceholder" props=props_json(&serde_json::json!({ "title": "Downloads" }))>
-                <p>"Hier finden Sie Ihre Download-Pakete."</p>
-            </Island>
+            {content}
         </Layout>
     }
     .into_any()
