@@ -273,7 +273,7 @@ describe('ProviderFormModal: image', () => {
 
     fireEvent.change(screen.getByTestId('logo-input'), { target: { files: [file] } });
 
-    expect(input('logo-input').getAttribute('accept')).toBe('image/*');
+    expect(input('logo-input').getAttribute('accept')).toBe('image/png,image/jpeg,image/gif,image/webp');
     expect(requests.some((r) => r.path === '/api/upload/')).toBe(false);
     expect(toasts()).toEqual([{ type: 'error', message: '„preise.pdf“ ist keine Bilddatei. Bitte ein Bild auswählen.' }]);
   });

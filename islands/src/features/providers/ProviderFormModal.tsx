@@ -14,6 +14,7 @@ import { uploadUrl } from './types';
 import {
   firstError,
   isImageFile,
+  LOGO_TYPES,
   notAnImageMessage,
   validateNewRole,
   validateProviderForm,
@@ -542,7 +543,7 @@ export function ProviderFormModal({ mode, provider, onClose, onCreated, onSaved,
           ref={fileRef}
           id={ids.logo}
           type="file"
-          accept="image/*"
+          accept={LOGO_TYPES.join(',')}
           className={`form-control${uploadError ? ' is-invalid' : ''}`}
           onChange={(event) => void onFileChange(event)}
           disabled={uploading || saving}

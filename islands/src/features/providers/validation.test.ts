@@ -98,7 +98,9 @@ describe('validateListName', () => {
 describe('isImageFile', () => {
   it('goes by the MIME type, or by the extension when there is none', () => {
     expect(isImageFile({ type: 'image/png', name: 'a.png' })).toBe(true);
-    expect(isImageFile({ type: 'image/svg+xml', name: 'a.svg' })).toBe(true);
+    expect(isImageFile({ type: 'image/svg+xml', name: 'a.svg' })).toBe(false);
+    expect(isImageFile({ type: '', name: 'a.svg' })).toBe(false);
+    expect(isImageFile({ type: 'image/webp', name: 'a.webp' })).toBe(true);
     expect(isImageFile({ type: 'application/pdf', name: 'a.png' })).toBe(false);
     expect(isImageFile({ type: '', name: 'LOGO.JPG' })).toBe(true);
     expect(isImageFile({ type: '', name: 'a.exe' })).toBe(false);

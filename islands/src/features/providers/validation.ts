@@ -104,10 +104,13 @@ export function validateListName(name: string, mode: ListNameMode): string | nul
     : validateNameLength(name, LIST_NAME_RENAME_MIN, LIST_NAME_RENAME_MAX);
 }
 
-/** The image picker accepts images only. */
+/** Logo types every browser shows and the server takes as a logo. */
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** The image picker accepts images only: PNG, JPEG, GIF or WebP (no SVG: it can carry scripts). */
 export function isImageFile(file: { type: string; name: string }): boolean {
-  if (file.type !== '') return file.type.startsWith('image/');
-  return /\.(png|jpe?g|gif|webp|svg|bmp|avif|ico)$/i.test(file.name);
+  if (file.type !== '') return (LOGO_TYPES as readonly string[]).includes(file.type);
+  return /\.(png|jpe?g|gif|webp)$/i.test(file.name);
 }
 
 export function notAnImageMessage(fileName: string): string {
