@@ -508,3 +508,82 @@ async fn a_server_killed_during_an_upload_leaves_no_row_and_after_a_restart_no_f
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[tokio::test]
+async fn a_large_upload_streams_to_disk_in_flat_memory() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let test = TestDb::new().await;
+    let admin = aktionsportal::auth::session::create(
+        &test.db,
+        None,
+        "test:admin",
+        &aktionsportal::domain::user::User {
+            name: "Anna Admin".into(),
+            customer_number: None,
+            email: "admin@example.de".into(),
+            roles: vec!["GS-Aktionsportal-Admin".into()],
+        },
+        chrono::Utc::now(),
+    )
+    .await
+    .unwrap();
+    let port = free_port();
+    let mut command = portal(&test);
+    command
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut child = command.spawn().expect("start server");
+    assert!(wait_for_health(port).await, "server did not come up");
+    let before = peak_memory_kib(child.id());
+
+    const MIB: usize = 1024 * 1024;
+    let size = 300 * MIB;
+    let preamble = "--GRENZE\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"Video Großformat.mp4\"\r\n\
+                    Content-Type: video/mp4\r\n\r\n";
+    let closing = "\r\n--GRENZE--\r\n";
+    let length = preamble.len() + size + closing.len();
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /api/upload/ HTTP/1.1\r\nHost: portal\r\nCookie: ap_session={admin}\r\nConnection: close\r\n\
+         Content-Type: multipart/form-data; boundary=GRENZE\r\nContent-Length: {length}\r\n\r\n{preamble}"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut chunk = vec![0x42u8; MIB];
+    chunk[..12].copy_from_slice(b"\0\0\0\x18ftypmp42");
+    let mut crc = crc32fast::Hasher::new();
+    for i in 0..size / MIB {
+        stream.write_all(&chunk).await.unwrap();
+        crc.update(&chunk);
+        if i == 0 {
+            chunk[..12].fill(0x42);
+        }
+    }
+    stream.write_all(closing.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let grown_mib = peak_memory_kib(child.id()).saturating_sub(before) / 1024;
+    eprintln!(
+        "peak memory before the upload: {} MiB, growth: {grown_mib} MiB",
+        before / 1024
+    );
+    assert!(
+        grown_mib < 32,
+        "a 300 MiB upload raised the peak memory by {grown_mib} MiB"
+    );
+
+    let upload = aktionsportal::db::uploads::list_all(&test.db)
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
+    assert_eq!(upload.name, "Video Großformat.mp4");
+    assert_eq!(upload.size as usize, size);
+    assert_eq!(upload.crc32, Some(i64::from(crc.finalize())));
+    assert_eq!(upload.content_type, "video/mp4");
+    let _ = child.kill();
+    let _ = child.wait();
+}
