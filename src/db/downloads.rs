@@ -452,9 +452,10 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
             ));
         }
         if !visible.list_ids.is_empty() {
+            // Driven by the lists (indexed on list_id): the few packages they offer, not a probe
+            // per package.
             alternatives.push(format!(
-                "exists (select 1 from download_lists dl where dl.download_id = d.id \
-                 and dl.list_id in {})",
+                "d.id in (select dl.download_id from download_lists dl where dl.list_id in {})",
                 query.id_list(&visible.list_ids)
             ));
         }
@@ -474,8 +475,7 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
             return None;
         }
         parts.push(format!(
-            "exists (select 1 from download_upload_tags t where t.download_id = d.id \
-             and t.tag_id in {})",
+            "d.id in (select t.download_id from download_upload_tags t where t.tag_id in {})",
             query.id_list(ids)
         ));
     }
@@ -488,8 +488,8 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
         let pattern = query.param(super::lists::like_pattern(search));
         if filter.search_files {
             parts.push(format!(
-                "exists (select 1 from download_uploads du where du.download_id = d.id \
-                 and lower(du.name) like {pattern} escape '\\')"
+                "d.id in (select du.download_id from download_uploads du \
+                 where lower(du.name) like {pattern} escape '\\')"
             ));
         } else {
             parts.push(format!("lower(d.name) like {pattern} escape '\\'"));
