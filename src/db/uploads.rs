@@ -84,21 +84,6 @@ pub async fn create_many(db: &Db, new: &[NewUpload]) -> Result<Vec<Upload>, sqlx
     })
 }
 
-/// The allowed roles of every provider with a package that contains the upload.
-pub async fn roles_of_providers(db: &Db, upload_id: i64) -> Result<Vec<String>, sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query_scalar::<_, String>(
-            "select distinct pr.role from download_uploads du \
-             join downloads d on d.id = du.download_id \
-             join provider_roles pr on pr.provider_id = d.provider_id \
-             where du.upload_id = $1",
-        )
-        .bind(upload_id)
-        .fetch_all(pool)
-        .await
-    })
-}
-
 /// The names under which the user sees a file in packages: those of providers whose
 /// `allowedRoles` hold one of `roles`, and those offered to a list a contact of
 /// `customer_number` is on. Empty when the user sees the file in no package. One query.

@@ -500,15 +500,12 @@ pub async fn update(
     let name = name_of(body)?;
     let (start_at, end_at) = period(body.get("startAt"), body.get("endAt")).map_err(invalid)?;
 
-    // Lists: the checked ones, plus those it had that were not unchecked.
+    // Lists: `listsIds` is the new set; without it, the current lists. Minus the unchecked.
     let unchecked = ids_of(body, "uncheckedListsIds")?;
-    let mut list_ids = ids_of(body, "listsIds")?;
-    for list in db::downloads::list_ids(db, id).await? {
-        if !unchecked.contains(&list) && !list_ids.contains(&list) && body.get("listsIds").is_none()
-        {
-            list_ids.push(list);
-        }
-    }
+    let mut list_ids = match body.get("listsIds") {
+        Some(_) => ids_of(body, "listsIds")?,
+        None => db::downloads::list_ids(db, id).await?,
+    };
     list_ids.retain(|l| !unchecked.contains(l));
     let list_ids = checked_lists(db, download.provider_id, list_ids).await?;
 
