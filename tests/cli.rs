@@ -405,6 +405,24 @@ async fn a_login_burst_checks_five_guesses_in_bounded_memory_and_the_cli_lifts_t
     let _ = child.wait();
 }
 
+/// A session of an admin in the test database (the binary reads the same database).
+async fn admin_session(test: &TestDb) -> String {
+    aktionsportal::auth::session::create(
+        &test.db,
+        None,
+        "test:admin",
+        &aktionsportal::domain::user::User {
+            name: "Anna Admin".into(),
+            customer_number: None,
+            email: "admin@example.de".into(),
+            roles: vec!["GS-Aktionsportal-Admin".into()],
+        },
+        chrono::Utc::now(),
+    )
+    .await
+    .unwrap()
+}
+
 /// Files under the store's shard folders and in its staging folder.
 fn store_contents(test: &TestDb) -> (Vec<String>, Vec<String>) {
     let root = test.data_dir.join("files");
@@ -434,20 +452,7 @@ fn store_contents(test: &TestDb) -> (Vec<String>, Vec<String>) {
 async fn a_server_killed_during_an_upload_leaves_no_row_and_after_a_restart_no_file() {
     use tokio::io::AsyncWriteExt;
     let test = TestDb::new().await;
-    let admin = aktionsportal::auth::session::create(
-        &test.db,
-        None,
-        "test:admin",
-        &aktionsportal::domain::user::User {
-            name: "Anna Admin".into(),
-            customer_number: None,
-            email: "admin@example.de".into(),
-            roles: vec!["GS-Aktionsportal-Admin".into()],
-        },
-        chrono::Utc::now(),
-    )
-    .await
-    .unwrap();
+    let admin = admin_session(&test).await;
     let start = |port: u16| {
         let mut command = portal(&test);
         command
@@ -513,20 +518,7 @@ async fn a_server_killed_during_an_upload_leaves_no_row_and_after_a_restart_no_f
 async fn a_large_upload_streams_to_disk_in_flat_memory() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let test = TestDb::new().await;
-    let admin = aktionsportal::auth::session::create(
-        &test.db,
-        None,
-        "test:admin",
-        &aktionsportal::domain::user::User {
-            name: "Anna Admin".into(),
-            customer_number: None,
-            email: "admin@example.de".into(),
-            roles: vec!["GS-Aktionsportal-Admin".into()],
-        },
-        chrono::Utc::now(),
-    )
-    .await
-    .unwrap();
+    let admin = admin_session(&test).await;
     let port = free_port();
     let mut command = portal(&test);
     command

@@ -4,7 +4,7 @@
 
 mod common;
 
-use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR, PORTAL};
+use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
 use serde_json::{Value, json};
 
 use common::{TestApp, spawn_app};
@@ -23,46 +23,18 @@ struct Setup {
     lists: Vec<i64>,
 }
 
-async fn provider(app: &TestApp, admin: &str, name: &str, role: &str) -> i64 {
-    let (status, provider) = app
-        .call(
-            admin,
-            "POST",
-            "/api/providers/",
-            Some(json!({
-                "name": name,
-                "allowedRoles": [role],
-                "brevoActiveFolderId": "auto",
-                "brevoInactiveFolderId": "auto",
-            })),
-        )
-        .await;
-    assert_eq!(status, 200, "{provider}");
-    provider["id"].as_i64().unwrap()
-}
-
-async fn list(app: &TestApp, admin: &str, provider: i64, name: &str) -> i64 {
-    let (status, list) = app
-        .call(
-            admin,
-            "POST",
-            &format!("/api/providers/{provider}/lists"),
-            Some(json!({ "name": name })),
-        )
-        .await;
-    assert_eq!(status, 200, "{list}");
-    list["id"].as_i64().unwrap()
-}
-
 async fn setup() -> Setup {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
-    let glasfaser = provider(&app, &admin, "Glasfaser Süd", GLASFASER).await;
-    let strom = provider(&app, &admin, "Stadtwerke Nord", STROM).await;
+    let glasfaser = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let strom = app.create_provider(&admin, "Stadtwerke Nord", STROM).await;
     let lists = vec![
-        list(&app, &admin, glasfaser, "Glasfaser Privat").await,
-        list(&app, &admin, glasfaser, "Glasfaser Gewerbe").await,
-        list(&app, &admin, strom, "Strom Privat").await,
+        app.create_list(&admin, glasfaser, "Glasfaser Privat").await,
+        app.create_list(&admin, glasfaser, "Glasfaser Gewerbe")
+            .await,
+        app.create_list(&admin, strom, "Strom Privat").await,
     ];
     Setup {
         app,
@@ -73,26 +45,8 @@ async fn setup() -> Setup {
     }
 }
 
-/// Uploads one file as `files[0]`; the status and the answer.
-async fn upload(app: &TestApp, token: &str, name: &str, bytes: &[u8]) -> (u16, Value) {
-    let form = reqwest::multipart::Form::new().part(
-        "files[0]",
-        reqwest::multipart::Part::bytes(bytes.to_vec()).file_name(name.to_string()),
-    );
-    let response = app
-        .client
-        .post(app.url("/api/upload/"))
-        .header("cookie", format!("ap_session={token}"))
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
 async fn upload_id(app: &TestApp, token: &str, name: &str, bytes: &[u8]) -> i64 {
-    let (status, answer) = upload(app, token, name, bytes).await;
+    let (status, answer) = app.upload(token, name, bytes).await;
     assert_eq!(status, 200, "{answer}");
     answer["id"].as_i64().unwrap()
 }
@@ -261,25 +215,9 @@ async fn a_package_is_created_read_edited_archived_and_deleted() {
         0
     );
     assert!(
-        stored_files(&s.app).is_empty(),
+        s.app.stored_files().is_empty(),
         "files of a deleted package leave the disk"
     );
-}
-
-/// The files on disk under the store (shard folders), not counting the staging folder.
-fn stored_files(app: &TestApp) -> Vec<std::path::PathBuf> {
-    let root = app.test_db.data_dir.join("files");
-    let mut found = Vec::new();
-    for shard in std::fs::read_dir(&root).unwrap() {
-        let shard = shard.unwrap();
-        if shard.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        for file in std::fs::read_dir(shard.path()).unwrap() {
-            found.push(file.unwrap().path());
-        }
-    }
-    found
 }
 
 #[tokio::test]
@@ -503,42 +441,6 @@ async fn moderators_see_every_package_but_change_only_those_of_their_providers()
     );
 }
 
-/// A dealer whose customer number has a contact on `lists`.
-async fn dealer_on(s: &Setup, customer_number: i64, lists: &[i64]) -> String {
-    let db = &s.app.test_db.db;
-    aktionsportal::db::contacts::upsert_company(db, customer_number, "Müller GmbH")
-        .await
-        .unwrap();
-    let contact = aktionsportal::db::contacts::create_contact(
-        db,
-        &aktionsportal::db::contacts::NewContact {
-            customer_number,
-            brevo_contact_id: None,
-            email: format!("kunde{customer_number}@example.de"),
-            salutation: 2,
-            firstname: "Max".into(),
-            lastname: "Müller".into(),
-            extern_id: None,
-            double_opt_in: true,
-            email_blacklisted: false,
-        },
-    )
-    .await
-    .unwrap();
-    aktionsportal::db::contacts::set_lists(db, contact.id, lists)
-        .await
-        .unwrap();
-    let user = aktionsportal::domain::user::User {
-        name: "Max Müller".into(),
-        customer_number: Some(customer_number),
-        email: format!("kunde{customer_number}@example.de"),
-        roles: vec![PORTAL.into()],
-    };
-    aktionsportal::auth::session::create(db, None, "test:dealer", &user, chrono::Utc::now())
-        .await
-        .unwrap()
-}
-
 fn package_names(page: &Value) -> Vec<String> {
     page["content"]
         .as_array()
@@ -583,7 +485,10 @@ async fn a_customer_sees_only_packages_of_its_lists_with_search_filters_and_sort
         )
         .await;
 
-    let dealer = dealer_on(&s, 100_001, &[s.lists[0], s.lists[2]]).await;
+    let dealer = s
+        .app
+        .dealer_session(100_001, &[s.lists[0], s.lists[2]])
+        .await;
     let list = |query: &str| {
         let (app, dealer) = (&s.app, dealer.clone());
         let path = format!("/api/downloads/contact/?{query}");
@@ -657,7 +562,7 @@ async fn a_customer_sees_only_packages_of_its_lists_with_search_filters_and_sort
         .await;
     assert_eq!(status, 404);
     // A dealer without contacts sees nothing; the admin sees everything in this list.
-    let stranger = dealer_on(&s, 100_099, &[]).await;
+    let stranger = s.app.dealer_session(100_099, &[]).await;
     let (_, page) = s
         .app
         .call(&stranger, "GET", "/api/downloads/contact/", None)
@@ -691,7 +596,7 @@ async fn a_duplicate_shares_the_stored_files_and_moves_to_the_next_month() {
         ),
     )
     .await;
-    let files_before = stored_files(&s.app);
+    let files_before = s.app.stored_files();
     let (status, copy) = s
         .app
         .call(
@@ -706,7 +611,7 @@ async fn a_duplicate_shares_the_stored_files_and_moves_to_the_next_month() {
     assert_ne!(copy["id"], original["id"]);
     assert_eq!(copy["listsIds"], original["listsIds"]);
     assert_eq!(copy["Uploads"][0]["id"], flyer, "the same stored file");
-    assert_eq!(stored_files(&s.app), files_before, "no bytes were copied");
+    assert_eq!(s.app.stored_files(), files_before, "no bytes were copied");
     // The next month, first to last German day.
     let today = aktionsportal::domain::time::berlin_date(chrono::Utc::now());
     let (first, last) = aktionsportal::domain::badges::next_month_period(today);
@@ -749,7 +654,7 @@ async fn a_duplicate_shares_the_stored_files_and_moves_to_the_next_month() {
             None,
         )
         .await;
-    assert_eq!(stored_files(&s.app).len(), 1);
+    assert_eq!(s.app.stored_files().len(), 1);
     s.app
         .call(
             &s.admin,
@@ -758,7 +663,7 @@ async fn a_duplicate_shares_the_stored_files_and_moves_to_the_next_month() {
             None,
         )
         .await;
-    assert!(stored_files(&s.app).is_empty());
+    assert!(s.app.stored_files().is_empty());
 }
 
 #[tokio::test]
@@ -816,7 +721,7 @@ async fn the_customer_page_lists_the_packages_without_javascript() {
         package_body("Strom Herbst", s.strom, &[s.lists[2]], &[]),
     )
     .await;
-    let dealer = dealer_on(&s, 100_001, &[s.lists[0]]).await;
+    let dealer = s.app.dealer_session(100_001, &[s.lists[0]]).await;
     let page = s.app.get_as(&dealer, "/user/downloads").await;
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
@@ -830,7 +735,7 @@ async fn the_customer_page_lists_the_packages_without_javascript() {
     assert!(html.contains(">1/1<"), "loaded/total");
     assert!(html.contains("Keine weiteren Downloads vorhanden."));
 
-    let stranger = dealer_on(&s, 100_099, &[]).await;
+    let stranger = s.app.dealer_session(100_099, &[]).await;
     let html = s
         .app
         .get_as(&stranger, "/user/downloads")

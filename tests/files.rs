@@ -7,29 +7,13 @@ mod common;
 use std::io::Write;
 use std::process::Command;
 
-use aktionsportal::domain::roles::{ADMIN, PORTAL};
+use aktionsportal::domain::roles::ADMIN;
 use serde_json::{Value, json};
 
 use common::{TestApp, spawn_app, spawn_app_with};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 const PDF: &[u8] = b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n";
-
-fn files_on_disk(app: &TestApp) -> Vec<String> {
-    let root = app.test_db.data_dir.join("files");
-    let mut found = Vec::new();
-    for shard in std::fs::read_dir(&root).unwrap() {
-        let shard = shard.unwrap();
-        for file in std::fs::read_dir(shard.path()).unwrap() {
-            found.push(format!(
-                "{}/{}",
-                shard.file_name().to_string_lossy(),
-                file.unwrap().file_name().to_string_lossy()
-            ));
-        }
-    }
-    found
-}
 
 async fn upload_parts(
     app: &TestApp,
@@ -53,10 +37,6 @@ async fn upload_parts(
         .unwrap();
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
-}
-
-async fn upload(app: &TestApp, token: &str, name: &str, bytes: Vec<u8>) -> (u16, Value) {
-    upload_parts(app, token, vec![("files[0]", name, bytes)]).await
 }
 
 /// A ZIP archive made with the zip crate; `entries` are (name, bytes, compress).
@@ -101,13 +81,9 @@ async fn every_refused_upload_leaves_no_row_and_no_file() {
     let admin = app.session_with_roles(&[ADMIN]).await;
     let big = vec![b'%'; 1024 * 1024 + 1];
 
-    let (status, answer) = upload(
-        &app,
-        &admin,
-        "Riesig.pdf",
-        [b"%PDF-".as_slice(), &big].concat(),
-    )
-    .await;
+    let (status, answer) = app
+        .upload(&admin, "Riesig.pdf", [b"%PDF-".as_slice(), &big].concat())
+        .await;
     assert_eq!(status, 413);
     assert_eq!(
         (answer["fileName"].as_str(), answer["limitSizeMB"].as_u64()),
@@ -137,19 +113,19 @@ async fn every_refused_upload_leaves_no_row_and_no_file() {
             .contains(&json!("pdf"))
     );
 
-    let (status, answer) = upload(&app, &admin, "Leer.pdf", Vec::new()).await;
+    let (status, answer) = app.upload(&admin, "Leer.pdf", Vec::new()).await;
     assert_eq!(
         (status, answer["message"].as_str()),
         (400, Some("Die Datei Leer.pdf muss größer als 0 KB sein."))
     );
 
-    let (status, answer) = upload(
-        &app,
-        &admin,
-        "Rechnung.pdf",
-        b"<html><script>alert(1)</script>".to_vec(),
-    )
-    .await;
+    let (status, answer) = app
+        .upload(
+            &admin,
+            "Rechnung.pdf",
+            b"<html><script>alert(1)</script>".to_vec(),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(
         answer["message"]
@@ -191,7 +167,7 @@ async fn every_refused_upload_leaves_no_row_and_no_file() {
         ),
     ];
     for (name, bytes, why) in refused_archives {
-        let (status, answer) = upload(&app, &admin, name, bytes).await;
+        let (status, answer) = app.upload(&admin, name, bytes).await;
         let message = answer["message"].as_str().unwrap_or("");
         assert_eq!(status, 400, "{name}: {answer}");
         assert!(message.contains(why), "{name}: {message}");
@@ -201,13 +177,13 @@ async fn every_refused_upload_leaves_no_row_and_no_file() {
         );
     }
     // Refused inside an archive: a type that is not allowed.
-    let (status, answer) = upload(
-        &app,
-        &admin,
-        "Gemischt.zip",
-        zip_of(&[("a.pdf", PDF, false), ("b.exe", b"MZ", false)]),
-    )
-    .await;
+    let (status, answer) = app
+        .upload(
+            &admin,
+            "Gemischt.zip",
+            zip_of(&[("a.pdf", PDF, false), ("b.exe", b"MZ", false)]),
+        )
+        .await;
     assert_eq!(status, 422);
     assert_eq!(answer["filesOverExtLimit"], json!(["Gemischt.zip/b.exe"]));
 
@@ -217,7 +193,7 @@ async fn every_refused_upload_leaves_no_row_and_no_file() {
             .unwrap(),
         0
     );
-    assert!(files_on_disk(&app).is_empty(), "{:?}", files_on_disk(&app));
+    assert!(app.stored_files().is_empty(), "{:?}", app.stored_files());
 }
 
 #[tokio::test]
@@ -226,10 +202,10 @@ async fn a_zip_bomb_is_refused_by_its_compression_ratio() {
     let admin = app.session_with_roles(&[ADMIN]).await;
     // 50 MB of zeros deflate to about 50 KB: a ratio of about 1000.
     let bomb = zip_of(&[("nullen.pdf", &vec![0u8; 50 * 1024 * 1024], true)]);
-    let (status, answer) = upload(&app, &admin, "Bombe.zip", bomb).await;
+    let (status, answer) = app.upload(&admin, "Bombe.zip", bomb).await;
     assert_eq!(status, 400, "{answer}");
     assert!(answer["message"].as_str().unwrap().contains("ZIP-Bombe"));
-    assert!(files_on_disk(&app).is_empty());
+    assert!(app.stored_files().is_empty());
 }
 
 #[tokio::test]
@@ -241,7 +217,7 @@ async fn an_archive_is_unpacked_into_checked_files() {
         ("Ordner/", b"", false),
         ("Preise.txt", "Preis: 10 €".as_bytes(), false),
     ]);
-    let (status, answer) = upload(&app, &admin, "Paket.zip", archive).await;
+    let (status, answer) = app.upload(&admin, "Paket.zip", archive).await;
     assert_eq!(status, 200, "{answer}");
     let names: Vec<&str> = answer["uploads"]
         .as_array()
@@ -253,7 +229,7 @@ async fn an_archive_is_unpacked_into_checked_files() {
     assert_eq!(answer["id"], answer["uploads"][0]["id"]);
     assert_eq!(answer["uploads"][0]["contentType"], "application/pdf");
     assert_eq!(
-        files_on_disk(&app).len(),
+        app.stored_files().len(),
         2,
         "the archive itself is not kept"
     );
@@ -264,44 +240,25 @@ struct Shared {
     admin: String,
     package: i64,
     file: i64,
+    list: i64,
     path: String,
     bytes: Vec<u8>,
 }
 
-/// A package with one 300 KB PDF named with umlauts and spaces, offered to a list the
-/// dealer 100001 is on.
+/// A package with one 300 KB PDF named with umlauts and spaces and a text file, offered to
+/// `list`.
 async fn shared_package() -> Shared {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
-    let (_, provider) = app
-        .call(
-            &admin,
-            "POST",
-            "/api/providers/",
-            Some(json!({"name": "Glasfaser Süd", "allowedRoles": [GLASFASER], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"})),
-        )
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
         .await;
-    let provider = provider["id"].as_i64().unwrap();
-    let (_, list) = app
-        .call(
-            &admin,
-            "POST",
-            &format!("/api/providers/{provider}/lists"),
-            Some(json!({"name": "Glasfaser Privat"})),
-        )
-        .await;
-    let list = list["id"].as_i64().unwrap();
+    let list = app.create_list(&admin, provider, "Glasfaser Privat").await;
     let mut bytes = b"%PDF-1.4\n".to_vec();
     bytes.extend((0..300_000u32).map(|i| (i % 251) as u8));
-    let (_, uploaded) = upload(&app, &admin, "Flyer Süd Größe A4.pdf", bytes.clone()).await;
+    let (_, uploaded) = app.upload(&admin, "Flyer Süd Größe A4.pdf", &bytes).await;
     let file = uploaded["id"].as_i64().unwrap();
-    let (_, small) = upload(
-        &app,
-        &admin,
-        "Preise.txt",
-        "Preise für Händler".as_bytes().to_vec(),
-    )
-    .await;
+    let (_, small) = app.upload(&admin, "Preise.txt", "Preise für Händler").await;
     let (status, package) = app
         .call(
             &admin,
@@ -316,55 +273,15 @@ async fn shared_package() -> Shared {
         )
         .await;
     assert_eq!(status, 200, "{package}");
-    let db = &app.test_db.db;
-    aktionsportal::db::contacts::upsert_company(db, 100_001, "Müller GmbH")
-        .await
-        .unwrap();
-    let contact = aktionsportal::db::contacts::create_contact(
-        db,
-        &aktionsportal::db::contacts::NewContact {
-            customer_number: 100_001,
-            brevo_contact_id: None,
-            email: "max@example.de".into(),
-            salutation: 2,
-            firstname: "Max".into(),
-            lastname: "Müller".into(),
-            extern_id: None,
-            double_opt_in: true,
-            email_blacklisted: false,
-        },
-    )
-    .await
-    .unwrap();
-    aktionsportal::db::contacts::set_lists(db, contact.id, &[list])
-        .await
-        .unwrap();
     Shared {
         path: package["Uploads"][0]["path"].as_str().unwrap().to_string(),
         package: package["id"].as_i64().unwrap(),
         file,
+        list,
         bytes,
         app,
         admin,
     }
-}
-
-async fn dealer(app: &TestApp, customer_number: i64) -> String {
-    let user = aktionsportal::domain::user::User {
-        name: "Max Müller".into(),
-        customer_number: Some(customer_number),
-        email: "max@example.de".into(),
-        roles: vec![PORTAL.into()],
-    };
-    aktionsportal::auth::session::create(
-        &app.test_db.db,
-        None,
-        "test:dealer",
-        &user,
-        chrono::Utc::now(),
-    )
-    .await
-    .unwrap()
 }
 
 fn header(response: &reqwest::Response, name: &str) -> String {
@@ -394,7 +311,7 @@ async fn get(
 #[tokio::test]
 async fn files_answer_ranges_validators_and_utf8_names() {
     let s = shared_package().await;
-    let customer = dealer(&s.app, 100_001).await;
+    let customer = s.app.dealer_session(100_001, &[s.list]).await;
     assert_eq!(
         s.path,
         format!(
@@ -490,7 +407,7 @@ async fn files_answer_ranges_validators_and_utf8_names() {
     assert_eq!(header(&head, "content-length"), s.bytes.len().to_string());
 
     // A customer outside the package's lists, and nobody signed in, get nothing.
-    let outsider = dealer(&s.app, 100_002).await;
+    let outsider = s.app.dealer_session(100_002, &[]).await;
     assert_eq!(get(&s.app, &outsider, &s.path, &[]).await.status(), 404);
     assert_eq!(s.app.get(&s.path).await.status(), 401);
     let zip = format!("/api/download/{}/zip", s.package);
@@ -556,7 +473,7 @@ print("ok")
 #[tokio::test]
 async fn the_package_zip_opens_everywhere_and_resumes() {
     let s = shared_package().await;
-    let customer = dealer(&s.app, 100_001).await;
+    let customer = s.app.dealer_session(100_001, &[s.list]).await;
     let path = format!("/api/download/{}/zip", s.package);
     let response = get(&s.app, &customer, &path, &[]).await;
     assert_eq!(response.status(), 200, "{:?}", response.headers());
@@ -772,9 +689,9 @@ async fn the_sweep_removes_what_nothing_uses_and_measures_old_rows() {
     let db = &app.test_db.db;
     let store = aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files")).unwrap();
     // An upload whose form was never saved, two days ago.
-    let (_, abandoned) = upload(&app, &admin, "Vergessen.pdf", PDF.to_vec()).await;
+    let (_, abandoned) = app.upload(&admin, "Vergessen.pdf", PDF.to_vec()).await;
     let abandoned = abandoned["id"].as_i64().unwrap();
-    let (_, fresh) = upload(&app, &admin, "Frisch.pdf", PDF.to_vec()).await;
+    let (_, fresh) = app.upload(&admin, "Frisch.pdf", PDF.to_vec()).await;
     let two_days_ago = chrono::Utc::now() - chrono::Duration::days(2);
     aktionsportal::db_run!(db, pool => {
         sqlx::query("update uploads set created_at = $1 where id = $2")
@@ -839,7 +756,7 @@ async fn the_sweep_removes_what_nothing_uses_and_measures_old_rows() {
         Some(i64::from(crc32fast::hash(b"%PDF-1.4 alt")))
     );
     assert_eq!(
-        files_on_disk(&app).len(),
+        app.stored_files().len(),
         2,
         "the fresh upload and the measured one stay"
     );

@@ -15,29 +15,11 @@ use common::{TestApp, spawn_app, spawn_app_with};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
-async fn create_provider(app: &TestApp, admin: &str, name: &str) -> i64 {
-    let (status, provider) = app
-        .call(
-            admin,
-            "POST",
-            "/api/providers/",
-            Some(json!({
-                "name": name,
-                "allowedRoles": [GLASFASER],
-                "brevoActiveFolderId": "auto",
-                "brevoInactiveFolderId": "auto",
-            })),
-        )
-        .await;
-    assert_eq!(status, 200, "{provider}");
-    provider["id"].as_i64().unwrap()
-}
-
 #[tokio::test]
 async fn pages_with_data_answer_four_times_the_pool_size_of_concurrent_users() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN, PORTAL]).await;
-    let provider = create_provider(&app, &admin, "Glasfaser").await;
+    let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
     for i in 0..3 {
         let (status, _) = app
             .call(
@@ -308,7 +290,7 @@ async fn pages_carry_security_headers_and_personal_json_is_not_cached() {
 async fn get_calls_with_side_effects_refuse_other_sites() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
-    let provider = create_provider(&app, &admin, "Glasfaser").await;
+    let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
     let sync = app.url(&format!("/api/sync/providers/{provider}"));
     let cross_site = app
         .client
@@ -444,7 +426,7 @@ async fn hostile_names_and_role_lists_are_refused_and_change_nothing() {
             .is_empty()
     );
 
-    let provider = create_provider(&app, &admin, "Glasfaser").await;
+    let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
     for name in ["\u{200B}Kriterium", "Kriterium\u{2066}x"] {
         let (status, answer) = app
             .call(
@@ -508,7 +490,7 @@ async fn bodies_over_the_limit_get_413_and_unknown_upload_fields_400() {
 async fn files_are_served_by_the_rights_of_their_provider() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
-    let provider = create_provider(&app, &admin, "Glasfaser").await;
+    let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
     let database = &app.test_db.db;
     let key = app_files(&app)
         .put_bytes(b"%PDF-1.4 Flyer", "pdf")

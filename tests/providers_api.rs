@@ -765,35 +765,23 @@ async fn sync_imports_lists_found_in_the_providers_folders() {
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa7\x35\x81\x84\0\0\0\0IEND\xaeB`\x82";
 
-async fn upload(app: &TestApp, token: &str, bytes: &'static [u8], name: &str) -> (u16, Value) {
-    let form = reqwest::multipart::Form::new().part(
-        "files[0]",
-        reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
-    );
-    let response = app
-        .client
-        .post(app.url("/api/upload/"))
-        .header("cookie", format!("ap_session={token}"))
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    (response.status().as_u16(), response.json().await.unwrap())
-}
-
 #[tokio::test]
 async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
-    let (status, answer) = upload(&app, &admin, b"<svg onload=alert(1)>", "logo.png").await;
+    let (status, answer) = app
+        .upload(&admin, "logo.png", b"<svg onload=alert(1)>")
+        .await;
     assert_eq!(status, 400);
     assert_eq!(
         answer["message"],
         "Der Inhalt der Datei logo.png passt nicht zu ihrer Endung .png."
     );
-    let (status, answer) = upload(&app, &admin, b"<svg onload=alert(1)>", "logo.svg").await;
+    let (status, answer) = app
+        .upload(&admin, "logo.svg", b"<svg onload=alert(1)>")
+        .await;
     assert_eq!(status, 422, "SVG is not an allowed type: {answer}");
-    let (status, answer) = upload(&app, &admin, b"", "leer.png").await;
+    let (status, answer) = app.upload(&admin, "leer.png", b"").await;
     assert_eq!(status, 400);
     assert!(answer["message"].as_str().unwrap().contains("leer.png"));
 
@@ -812,7 +800,7 @@ async fn logos_are_images_judged_by_content_and_served_to_signed_in_users() {
         "not multipart: still a JSON error"
     );
 
-    let (status, logo) = upload(&app, &admin, PNG, "Logo Süd.png").await;
+    let (status, logo) = app.upload(&admin, "Logo Süd.png", PNG).await;
     assert_eq!(status, 200, "{logo}");
     let path = logo["path"].as_str().unwrap().to_string();
     let customer = app.session_with_roles(&[PORTAL]).await;

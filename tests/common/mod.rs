@@ -89,6 +89,129 @@ impl TestApp {
 }
 
 impl TestApp {
+    /// A provider created through the API (automatic folders), with one role; its id.
+    pub async fn create_provider(&self, admin: &str, name: &str, role: &str) -> i64 {
+        let (status, provider) = self
+            .call(
+                admin,
+                "POST",
+                "/api/providers/",
+                Some(serde_json::json!({
+                    "name": name,
+                    "allowedRoles": [role],
+                    "brevoActiveFolderId": "auto",
+                    "brevoInactiveFolderId": "auto",
+                })),
+            )
+            .await;
+        assert_eq!(status, 200, "{provider}");
+        provider["id"].as_i64().expect("provider id")
+    }
+
+    /// A list (criterion) of a provider created through the API; its id.
+    pub async fn create_list(&self, admin: &str, provider: i64, name: &str) -> i64 {
+        let (status, list) = self
+            .call(
+                admin,
+                "POST",
+                &format!("/api/providers/{provider}/lists"),
+                Some(serde_json::json!({ "name": name })),
+            )
+            .await;
+        assert_eq!(status, 200, "{list}");
+        list["id"].as_i64().expect("list id")
+    }
+
+    /// Uploads one file as `files[0]`; the status and the answer.
+    pub async fn upload(
+        &self,
+        token: &str,
+        name: &str,
+        bytes: impl AsRef<[u8]>,
+    ) -> (u16, serde_json::Value) {
+        let form = reqwest::multipart::Form::new().part(
+            "files[0]",
+            reqwest::multipart::Part::bytes(bytes.as_ref().to_vec()).file_name(name.to_string()),
+        );
+        let response = self
+            .client
+            .post(self.url("/api/upload/"))
+            .header("cookie", format!("ap_session={token}"))
+            .multipart(form)
+            .send()
+            .await
+            .expect("request");
+        let status = response.status().as_u16();
+        (
+            status,
+            response.json().await.unwrap_or(serde_json::Value::Null),
+        )
+    }
+
+    /// The session of a dealer (GS-Aktionsportal) whose customer number has a contact on
+    /// `lists`: the packages offered to them are the dealer's.
+    pub async fn dealer_session(&self, customer_number: i64, lists: &[i64]) -> String {
+        use aktionsportal::db::contacts;
+        let db = &self.test_db.db;
+        contacts::upsert_company(db, customer_number, "Müller GmbH")
+            .await
+            .expect("company");
+        let email = format!("kunde{customer_number}@example.de");
+        let contact = contacts::create_contact(
+            db,
+            &contacts::NewContact {
+                customer_number,
+                brevo_contact_id: None,
+                email: email.clone(),
+                salutation: 2,
+                firstname: "Max".into(),
+                lastname: "Müller".into(),
+                extern_id: None,
+                double_opt_in: true,
+                email_blacklisted: false,
+            },
+        )
+        .await
+        .expect("contact");
+        contacts::set_lists(db, contact.id, lists)
+            .await
+            .expect("lists");
+        let user = User {
+            name: "Max Müller".into(),
+            customer_number: Some(customer_number),
+            email,
+            roles: vec![aktionsportal::domain::roles::PORTAL.into()],
+        };
+        aktionsportal::auth::session::create(db, None, "test:dealer", &user, chrono::Utc::now())
+            .await
+            .expect("session")
+    }
+
+    /// The files in the store's shard folders (`ab/ab12….pdf`), not counting the staging
+    /// folder.
+    pub fn stored_files(&self) -> Vec<String> {
+        let root = self.test_db.data_dir.join("files");
+        let mut found = Vec::new();
+        for shard in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let shard_name = shard.file_name().to_string_lossy().into_owned();
+            if shard_name.starts_with('.') {
+                continue;
+            }
+            for file in std::fs::read_dir(shard.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                found.push(format!(
+                    "{shard_name}/{}",
+                    file.file_name().to_string_lossy()
+                ));
+            }
+        }
+        found.sort();
+        found
+    }
+
     /// A provider stored directly, without marketing folders (as data from before folders
     /// were required); the API cannot create one like this.
     pub async fn provider_without_folders(&self, name: &str, role: &str) -> i64 {
