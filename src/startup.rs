@@ -53,6 +53,8 @@ pub struct AppInner {
     pub files: FileStore,
     /// Size limit and allowed types of uploads.
     pub uploads: crate::services::uploads::UploadRules,
+    /// Totals of package lists, kept for a few seconds.
+    pub package_counts: crate::services::downloads::CountCache,
 }
 
 impl Deref for AppState {
@@ -115,6 +117,7 @@ impl AppState {
             marketing,
             files,
             uploads: config.upload_rules(),
+            package_counts: Default::default(),
             config,
         })))
     }

@@ -115,7 +115,7 @@ async fn admin_page(
     Query(query): Query<ListQuery>,
 ) -> Result<JsonResponse<DownloadPage>, ApiError> {
     Ok(JsonResponse(
-        downloads::admin_page(&state.db, &user, &query.params()?).await?,
+        downloads::admin_page(&state.db, &state.package_counts, &user, &query.params()?).await?,
     ))
 }
 
@@ -125,7 +125,7 @@ async fn customer_page(
     Query(query): Query<ListQuery>,
 ) -> Result<JsonResponse<DownloadPage>, ApiError> {
     Ok(JsonResponse(
-        downloads::customer_page(&state.db, &user, &query.params()?).await?,
+        downloads::customer_page(&state.db, &state.package_counts, &user, &query.params()?).await?,
     ))
 }
 

@@ -5,8 +5,10 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use serde::Deserialize;
+
 use super::sql::DynQuery;
-use super::{Db, dedup_keep_order, now};
+use super::{Backend, Db, dedup_keep_order, now};
 use crate::db_run;
 use crate::domain::downloads::SortColumn;
 
@@ -431,6 +433,23 @@ pub struct PackageQuery {
     pub ascending: bool,
 }
 
+impl PackageQuery {
+    /// What the count depends on (not the sort), as a key.
+    pub fn count_key(&self) -> String {
+        format!(
+            "{:?}|{}|{:?}|{}|{:?}|{:?}",
+            self.visible
+                .as_ref()
+                .map(|v| (&v.provider_ids, &v.list_ids)),
+            self.archived,
+            self.search,
+            self.search_files,
+            self.provider_ids,
+            self.tag_ids
+        )
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Visible {
     pub provider_ids: Vec<i64>,
@@ -498,36 +517,201 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
     Some(parts.join(" and "))
 }
 
-/// One page of packages and how many match in all.
+/// A package with everything its views show, read in one query (files, tags, lists and
+/// the provider come as JSON aggregates, so a page of 20 packages is 20 rows).
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub download: Download,
+    pub provider_name: String,
+    pub provider_roles: Vec<String>,
+    /// The provider's logo: upload id and name.
+    pub logo: Option<(i64, String)>,
+    /// In the package's order.
+    pub files: Vec<PackageEntry>,
+    /// By name.
+    pub lists: Vec<ListEntry>,
+}
+
+/// A file of a [`Package`].
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct PackageEntry {
+    #[serde(rename = "id")]
+    pub upload_id: i64,
+    pub name: String,
+    pub ext: String,
+    pub size: i64,
+    #[serde(rename = "type")]
+    pub content_type: String,
+    #[serde(rename = "created")]
+    pub created_at: DateTime<Utc>,
+    #[serde(rename = "updated")]
+    pub updated_at: DateTime<Utc>,
+    /// The file's tags in this package.
+    #[serde(default)]
+    pub tags: Vec<i64>,
+}
+
+/// A list of a [`Package`].
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct ListEntry {
+    pub id: i64,
+    pub name: String,
+    #[serde(deserialize_with = "bool_or_number")]
+    pub active: bool,
+}
+
+/// SQLite's JSON writes booleans as 0 and 1, PostgreSQL's as false and true.
+fn bool_or_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::Bool(b) => Ok(b),
+        serde_json::Value::Number(n) => Ok(n.as_i64() != Some(0)),
+        other => Err(serde::de::Error::custom(format!("not a boolean: {other}"))),
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct PackageRow {
+    id: i64,
+    provider_id: i64,
+    name: String,
+    start_at: DateTime<Utc>,
+    end_at: DateTime<Utc>,
+    archived: bool,
+    archived_at: Option<DateTime<Utc>>,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    provider_name: String,
+    logo_id: Option<i64>,
+    logo_name: Option<String>,
+    roles: Option<String>,
+    files: Option<String>,
+    /// [upload id, tag id] pairs.
+    tags: Option<String>,
+    lists: Option<String>,
+}
+
+/// The `select … from …` of packages with their provider, files, tags and lists as JSON
+/// aggregates: a page of 20 packages is 20 rows, not one per package, file, tag and list.
+/// The JSON functions are the only part that differs between the databases.
+fn package_select(backend: Backend) -> String {
+    let (array, object, pair) = match backend {
+        Backend::Sqlite => ("json_group_array", "json_object", "json_array"),
+        Backend::Postgres => ("json_agg", "json_build_object", "json_build_array"),
+    };
+    // Tags come per package as [upload, tag] pairs: a nested aggregate per file cost three
+    // times as much.
+    format!(
+        "select {columns}, p.name as provider_name, p.upload_id as logo_id, lu.name as logo_name, \
+         cast((select {array}(pr.role order by pr.role) from provider_roles pr \
+               where pr.provider_id = d.provider_id) as text) as roles, \
+         cast((select {array}({object}('id', du.upload_id, 'name', du.name, 'ext', u.ext, \
+                 'size', u.size, 'type', u.content_type, 'created', u.created_at, \
+                 'updated', du.updated_at) order by du.position, du.upload_id) \
+               from download_uploads du join uploads u on u.id = du.upload_id \
+               where du.download_id = d.id) as text) as files, \
+         cast((select {array}({pair}(t.upload_id, t.tag_id) order by t.upload_id, t.tag_id) \
+               from download_upload_tags t where t.download_id = d.id) as text) as tags, \
+         cast((select {array}({object}('id', l.id, 'name', l.name, 'active', l.active) order by l.name, l.id) \
+               from download_lists dl join lists l on l.id = dl.list_id \
+               where dl.download_id = d.id) as text) as lists \
+         from downloads d join providers p on p.id = d.provider_id \
+         left join uploads lu on lu.id = p.upload_id",
+        columns = download_columns!()
+    )
+}
+
+fn parse_json<T: serde::de::DeserializeOwned>(
+    text: Option<&str>,
+    what: &str,
+) -> Result<Vec<T>, sqlx::Error> {
+    match text {
+        None => Ok(Vec::new()),
+        Some(text) => serde_json::from_str::<Option<Vec<T>>>(text)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| sqlx::Error::Decode(format!("{what} of a package: {e}").into())),
+    }
+}
+
+impl TryFrom<PackageRow> for Package {
+    type Error = sqlx::Error;
+
+    fn try_from(row: PackageRow) -> Result<Package, sqlx::Error> {
+        let mut files: Vec<PackageEntry> = parse_json(row.files.as_deref(), "files")?;
+        let tags: Vec<(i64, i64)> = parse_json(row.tags.as_deref(), "tags")?;
+        for file in &mut files {
+            file.tags = tags
+                .iter()
+                .filter(|(upload, _)| *upload == file.upload_id)
+                .map(|(_, tag)| *tag)
+                .collect();
+        }
+        Ok(Package {
+            provider_roles: parse_json(row.roles.as_deref(), "roles")?,
+            files,
+            lists: parse_json(row.lists.as_deref(), "lists")?,
+            logo: row.logo_id.zip(row.logo_name),
+            provider_name: row.provider_name,
+            download: Download {
+                id: row.id,
+                provider_id: row.provider_id,
+                name: row.name,
+                start_at: row.start_at,
+                end_at: row.end_at,
+                archived: row.archived,
+                archived_at: row.archived_at,
+                created_at: row.created_at,
+                updated_at: row.updated_at,
+            },
+        })
+    }
+}
+
+fn packages_from(rows: Vec<PackageRow>) -> Result<Vec<Package>, sqlx::Error> {
+    rows.into_iter().map(Package::try_from).collect()
+}
+
+/// The packages with these ids, with everything their views show (any order).
+pub async fn packages_by_ids(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(&package_select(db.backend()));
+    let list = query.id_list(ids);
+    query.push(" where d.id in ").push(&list);
+    packages_from(query.fetch_all(db).await?)
+}
+
+/// How many packages match.
+pub async fn count_matching(db: &Db, filter: &PackageQuery) -> Result<i64, sqlx::Error> {
+    let mut count = DynQuery::new("select count(*) from downloads d where ");
+    let Some(condition) = conditions(&mut count, filter) else {
+        return Ok(0);
+    };
+    count.push(&condition);
+    count.fetch_count(db).await
+}
+
+/// One page of matching packages, with everything their views show.
 pub async fn page(
     db: &Db,
     filter: &PackageQuery,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<Download>, i64), sqlx::Error> {
-    let mut count = DynQuery::new("select count(*) from downloads d where ");
-    let Some(condition) = conditions(&mut count, filter) else {
-        return Ok((Vec::new(), 0));
-    };
-    count.push(&condition);
-    let total = count.fetch_count(db).await?;
-    if total == 0 || offset >= total {
-        return Ok((Vec::new(), total));
-    }
+) -> Result<Vec<Package>, sqlx::Error> {
     let direction = if filter.ascending { "asc" } else { "desc" };
-    let (join, column) = match filter.sort.unwrap_or(SortColumn::Id) {
-        SortColumn::Id => ("", "d.id"),
-        SortColumn::Provider => (" join providers p on p.id = d.provider_id", "lower(p.name)"),
-        SortColumn::Name => ("", "lower(d.name)"),
-        SortColumn::StartAt => ("", "d.start_at"),
-        SortColumn::EndAt => ("", "d.end_at"),
-        SortColumn::UpdatedAt => ("", "d.updated_at"),
+    let column = match filter.sort.unwrap_or(SortColumn::Id) {
+        SortColumn::Id => "d.id",
+        SortColumn::Provider => "lower(p.name)",
+        SortColumn::Name => "lower(d.name)",
+        SortColumn::StartAt => "d.start_at",
+        SortColumn::EndAt => "d.end_at",
+        SortColumn::UpdatedAt => "d.updated_at",
     };
-    let mut select = DynQuery::new(&format!(
-        "select {} from downloads d{join} where ",
-        download_columns!()
-    ));
-    let condition = conditions(&mut select, filter).expect("same filter as the count");
+    let mut select = DynQuery::new(&package_select(db.backend()));
+    select.push(" where ");
+    let Some(condition) = conditions(&mut select, filter) else {
+        return Ok(Vec::new());
+    };
     select.push(&condition);
     let limit = select.param(limit);
     let offset = select.param(offset);
@@ -537,7 +721,7 @@ pub async fn page(
         format!(" order by {column} {direction}, d.id {direction}")
     };
     select.push(&format!("{order} limit {limit} offset {offset}"));
-    Ok((select.fetch_all(db).await?, total))
+    packages_from(select.fetch_all(db).await?)
 }
 
 /// The files of these packages, in each package's order.

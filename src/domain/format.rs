@@ -14,7 +14,9 @@ pub fn date_time(instant: DateTime<Utc>) -> String {
 
 /// `05.03.2025` in German time.
 pub fn date(instant: DateTime<Utc>) -> String {
-    (instant + berlin_offset(instant)).format("%d.%m.%Y").to_string()
+    (instant + berlin_offset(instant))
+        .format("%d.%m.%Y")
+        .to_string()
 }
 
 /// Binary units with a German decimal comma: `1 Byte`, `1,5 KiB`, `1 MiB`.
@@ -60,7 +62,14 @@ mod tests {
         assert_eq!(file_size(1023), "1023 Bytes");
         assert_eq!(file_size(1536), "1,5 KiB");
         assert_eq!(file_size(1024 * 1024), "1 MiB");
-        assert_eq!(file_size(1024 * 1024 - 1), "1 MiB", "rounded, then the unit moves up");
-        assert_eq!(file_size(5 * 1024 * 1024 * 1024 + 300 * 1024 * 1024), "5,3 GiB");
+        assert_eq!(
+            file_size(1024 * 1024 - 1),
+            "1 MiB",
+            "rounded, then the unit moves up"
+        );
+        assert_eq!(
+            file_size(5 * 1024 * 1024 * 1024 + 300 * 1024 * 1024),
+            "5,3 GiB"
+        );
     }
 }

@@ -75,16 +75,20 @@ pub struct UploadRef {
     pub path: String,
 }
 
+/// Characters kept as they are in a file URL's name: letters, digits and `-._~`.
+const PATH_NAME: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 /// The URL path under which an upload is served: the id and the name (percent-encoded, so
 /// umlauts and spaces survive).
 pub fn file_path(id: i64, name: &str) -> String {
-    let encoded: String =
-        percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC)
-            .to_string()
-            .replace("%2E", ".")
-            .replace("%2D", "-")
-            .replace("%5F", "_");
-    format!("/files/{id}/{encoded}")
+    format!(
+        "/files/{id}/{}",
+        percent_encoding::utf8_percent_encode(name, PATH_NAME)
+    )
 }
 
 pub fn upload_ref(upload: &db::uploads::Upload) -> UploadRef {

@@ -48,7 +48,9 @@ pub async fn load_downloads(
         ..ListParams::default()
     };
     Some(
-        match services::downloads::customer_page(&state.db, user, &params).await {
+        match services::downloads::customer_page(&state.db, &state.package_counts, user, &params)
+            .await
+        {
             Ok(page) => CustomerDownloads::Loaded { page, shown },
             Err(err) => {
                 tracing::error!(error = %err, "customer downloads page");
