@@ -745,3 +745,56 @@ async fn the_customer_page_lists_the_packages_without_javascript() {
         .unwrap();
     assert!(html.contains("Noch keine Download-Pakete"), "{html}");
 }
+
+#[tokio::test]
+async fn deleting_a_provider_removes_its_files_that_nothing_else_uses() {
+    let s = setup().await;
+    let flyer = upload_id(&s.app, &s.admin, "Flyer.pdf", PDF).await;
+    let shared = upload_id(&s.app, &s.admin, "Gemeinsam.pdf", PDF).await;
+    create(
+        &s,
+        package_body(
+            "Glasfaser Herbst",
+            s.glasfaser,
+            &[s.lists[0]],
+            &[flyer, shared],
+        ),
+    )
+    .await;
+    create(
+        &s,
+        package_body("Strom Herbst", s.strom, &[s.lists[2]], &[shared]),
+    )
+    .await;
+    assert_eq!(s.app.stored_files().len(), 2);
+    let (status, _) = s
+        .app
+        .call(
+            &s.admin,
+            "DELETE",
+            &format!("/api/providers/{}/", s.glasfaser),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let db = &s.app.test_db.db;
+    assert!(
+        aktionsportal::db::uploads::get(db, flyer)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        aktionsportal::db::uploads::get(db, shared)
+            .await
+            .unwrap()
+            .is_some(),
+        "still in a package"
+    );
+    assert_eq!(s.app.stored_files().len(), 1);
+    let (_, page) = s.app.call(&s.admin, "GET", "/api/downloads/", None).await;
+    assert_eq!(
+        page["count"], 1,
+        "the total is counted anew after the change"
+    );
+}

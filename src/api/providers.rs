@@ -101,6 +101,7 @@ async fn remove(
     providers::delete(
         &state.db,
         &state.marketing,
+        &state.files,
         &user,
         id,
         q.delete_brevo_folders,

@@ -337,10 +337,12 @@ async fn move_lists(
 }
 
 /// Deletes a provider with its lists and downloads; optionally its marketing folders too.
+/// Files (and the logo) no other package uses leave the disk.
 #[tracing::instrument(skip_all, fields(provider = id))]
 pub async fn delete(
     db: &Db,
     marketing: &Marketing,
+    files: &crate::storage::FileStore,
     user: &User,
     id: i64,
     delete_folders: bool,
@@ -358,7 +360,11 @@ pub async fn delete(
             marketing.delete_folder(db, folder).await?;
         }
     }
+    let mut uploads = db::downloads::uploads_of_provider(db, id).await?;
+    uploads.extend(provider.upload_id);
     db::providers::delete(db, id).await?;
+    crate::services::downloads::packages_changed();
+    crate::services::uploads::remove_unreferenced(db, files, &uploads).await?;
     Ok(())
 }
 
