@@ -2,20 +2,49 @@
 # Benchmarks: each figure is a ratio against a reference measured in the same run, written to
 # docs/benchmarks.md together with the machine and the date. Not part of the test command.
 #
-#   scripts/bench.sh            every benchmark
-#   scripts/bench.sh pages      only the named ones (pages)
+#   scripts/bench.sh                  every benchmark
+#   scripts/bench.sh files api        only the named ones (pages, files, zip, upload, api)
 #
-# Needs a release build (built here), wrk and python3 (Debian: apt-get install wrk).
+#   pages   pages at 50 concurrent signed-in users, against /healthz (demo data)
+#   files   a 1 GiB file through the portal against nginx with sendfile: one download, 50 at once
+#   zip     the package ZIP (1 GiB file and two small ones) against nginx serving a file as large
+#   upload  a 2 GiB upload against dd with fsync to the same disk, and the portal's peak RSS
+#   api     the package lists on the large data set (seed-large) at 50 concurrent clients,
+#           against /healthz; on SQLite, and on PostgreSQL when AP_BENCH_POSTGRES_URL (default
+#           postgres://postgres@127.0.0.1:5432/postgres) answers (a throwaway database is used)
+#
+# Needs a release build (built here), wrk, curl and python3 (Debian: apt-get install wrk), for
+# files and zip Debian's nginx (/usr/sbin/nginx, apt-get install nginx-light), psql for the
+# PostgreSQL part of api, and about 12 GB free in the temporary folder. Everything the script
+# starts or writes (servers, nginx, the throwaway database, temporary files) is removed on exit,
+# also on Ctrl+C; a TERM takes effect when the running measurement has finished.
 set -euo pipefail
+shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
+all=(pages files zip upload api)
 selected=("$@")
-[ ${#selected[@]} -eq 0 ] && selected=(pages)
+[ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
+for name in "${selected[@]}"; do
+  case " ${all[*]} " in
+    *" $name "*) ;;
+    *) echo "!! Unbekannter Benchmark: $name (vorhanden: ${all[*]})" >&2; exit 2 ;;
+  esac
+done
 wants() { local name; for name in "${selected[@]}"; do [ "$name" = "$1" ] && return 0; done; return 1; }
 
-for tool in wrk python3; do
+for tool in wrk python3 curl; do
   command -v "$tool" >/dev/null || { echo "!! $tool fehlt (apt-get install $tool)" >&2; exit 1; }
 done
+nginx=/usr/sbin/nginx
+if wants files || wants zip; then
+  [ -x "$nginx" ] || { echo "!! $nginx fehlt (apt-get install nginx-light)" >&2; exit 1; }
+fi
+pg_admin_url=${AP_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+
+# The portal runs on SQLite unless a benchmark passes a database URL explicitly.
+unset DATABASE_URL
+export RUST_LOG=warn
 
 echo "==> Release-Build"
 cargo build --release --locked --bin aktionsportal
@@ -23,39 +52,230 @@ bin="${CARGO_TARGET_DIR:-target}/release/aktionsportal"
 
 work=$(mktemp -d)
 server_pid=""
+nginx_pid=""
+pg_db=""
+database_url=""
+
+stop_portal() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+  fi
+}
+
+stop_nginx() {
+  if [ -n "$nginx_pid" ]; then
+    kill "$nginx_pid" 2>/dev/null || true
+    wait "$nginx_pid" 2>/dev/null || true
+    nginx_pid=""
+  fi
+}
+
+drop_pg_db() {
+  if [ -n "$pg_db" ]; then
+    psql -q "$pg_admin_url" -c "drop database if exists $pg_db with (force)" >/dev/null 2>&1 || true
+    pg_db=""
+  fi
+}
+
 cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+  stop_portal
+  stop_nginx
+  drop_pg_db
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-# Starts the portal on SQLite with the demo data in $work/data; sets $base and $admin_cookie.
-start_portal() {
-  local port accounts password
+# Python one-liners on numbers: calc '<expression>'
+calc() { python3 -c "print($1)"; }
+
+# Starts the portal on the data folder $1 (and $database_url, if set); sets $base and $server_pid.
+launch_portal() {
+  local data=$1 port
   port=$(free_port)
   base="http://127.0.0.1:$port"
+  env ${database_url:+DATABASE_URL="$database_url"} AP_MAX_CONNECTIONS_PER_ADDRESS=1024 \
+    "$bin" --data "$data" serve --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null && return 0; sleep 0.1; done
+  echo "!! Portal startet nicht:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+}
+
+# Signs in and prints the session cookie's value: login <login> <password>
+login() {
+  local cookie
+  cookie=$(curl -s -o /dev/null -c - --data-urlencode "login=$1" --data-urlencode "password=$2" \
+    "$base/api/auth/login" | awk '$6 == "ap_session" { print $7 }')
+  [ -n "$cookie" ] || { echo "!! Anmeldung als $1 fehlgeschlagen" >&2; exit 1; }
+  echo "$cookie"
+}
+
+# Starts the portal on SQLite with the demo data in $work/data; sets $base and $admin_cookie.
+start_portal() {
+  local accounts password
+  rm -rf "$work/data"
   "$bin" --data "$work/data" migrate >/dev/null
   accounts=$("$bin" --data "$work/data" seed-demo)
   password=$(echo "$accounts" | sed -n 's/^Konto angelegt: Login admin, Passwort \([^ ]*\) .*/\1/p')
-  RUST_LOG=warn AP_MAX_CONNECTIONS_PER_ADDRESS=1024 "$bin" --data "$work/data" serve --addr "127.0.0.1:$port" \
-    >"$work/server.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null && break; sleep 0.1; done
-  admin_cookie=$(curl -s -o /dev/null -c - -d "login=admin&password=$password" "$base/api/auth/login" \
-    | awk '$6 == "ap_session" { print $7 }')
-  [ -n "$admin_cookie" ] || { echo "!! Anmeldung als admin fehlgeschlagen" >&2; exit 1; }
+  launch_portal "$work/data"
+  admin_cookie=$(login admin "$password")
+}
+
+# An API call as the admin; prints the answer, fails on a status other than 2xx:
+# api <method> <path> [curl arguments…]
+api() {
+  local method=$1 path=$2 code
+  shift 2
+  code=$(curl -s -o "$work/api.out" -w '%{http_code}' -X "$method" \
+    -H "Cookie: ap_session=$admin_cookie" "$@" "$base$path")
+  if [ "${code:0:1}" != 2 ]; then
+    echo "!! $method $path: HTTP $code $(head -c 400 "$work/api.out")" >&2
+    return 1
+  fi
+  cat "$work/api.out"
+}
+
+# A value of a JSON document on standard input: json <python expression on d>
+json() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+
+# Uploads the files as the admin and makes a package of them for the first provider with an
+# active list; prints the package (JSON): create_package <name> <file>…
+create_package() {
+  local name=$1 i=0 file uploaded ids provider list="" body
+  shift
+  local args=()
+  for file in "$@"; do args+=(-F "files[$i]=@$file"); i=$((i + 1)); done
+  uploaded=$(api POST /api/upload/ "${args[@]}")
+  ids=$(json '",".join(str(u["id"]) for u in d["uploads"])' <<<"$uploaded")
+  for provider in $(api GET "/api/providers/?limit=100" | json '" ".join(str(p["id"]) for p in d["content"])'); do
+    list=$(api GET "/api/providers/$provider/lists/?limit=100" \
+      | json 'next((str(l["id"]) for l in d["content"] if l["active"]), "")')
+    [ -n "$list" ] && break
+  done
+  [ -n "$list" ] || { echo "!! Kein Anbieter mit aktivem Kriterium gefunden" >&2; return 1; }
+  body="{\"name\":\"$name\",\"startAt\":\"2026-01-01\",\"endAt\":\"2030-12-31\",\"ProviderId\":$provider,\"listsIds\":[$list],\"uploadsToInsert\":[$ids]}"
+  api POST /api/download/ -H 'Content-Type: application/json' -d "$body"
+}
+
+# Serves the folder $1 with Debian's nginx (sendfile on) on a free port, as the current user;
+# sets $nginx_base and $nginx_pid.
+start_nginx() {
+  local root=$1 conf="$work/nginx" port user_line=""
+  port=$(free_port)
+  rm -rf "$conf"
+  mkdir -p "$conf"
+  # Started as root, nginx would run its workers as nobody, who cannot read the temp folder.
+  [ "$(id -u)" -eq 0 ] && user_line="user $(id -un) $(id -gn);"
+  cat >"$conf/nginx.conf" <<EOF
+$user_line
+daemon off;
+worker_processes auto;
+pid $conf/nginx.pid;
+error_log $conf/error.log;
+events {}
+http {
+  access_log off;
+  sendfile on;
+  client_body_temp_path $conf/body;
+  proxy_temp_path $conf/proxy;
+  fastcgi_temp_path $conf/fastcgi;
+  uwsgi_temp_path $conf/uwsgi;
+  scgi_temp_path $conf/scgi;
+  server { listen 127.0.0.1:$port; root $root; }
+}
+EOF
+  "$nginx" -p "$conf" -e "$conf/error.log" -c "$conf/nginx.conf" &
+  nginx_pid=$!
+  nginx_base="http://127.0.0.1:$port"
+  for _ in $(seq 1 100); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$nginx_base/")" != 000 ] && return 0
+    sleep 0.1
+  done
+  echo "!! nginx startet nicht:" >&2
+  cat "$conf/error.log" >&2
+  exit 1
+}
+
+# Runs wrk and keeps its report in $work/wrk.out: run_wrk <url> [wrk options…]
+run_wrk() {
+  local url=$1
+  shift
+  wrk -t2 "$@" "$url" >"$work/wrk.out"
+}
+
+# Requests per second of the last wrk run.
+wrk_rps() { awk '/Requests\/sec/ { print $2 }' "$work/wrk.out"; }
+
+# Answers other than 2xx/3xx in the last wrk run (0 when wrk reports none).
+wrk_bad() { awk '/Non-2xx or 3xx responses/ { n = $NF } END { print n + 0 }' "$work/wrk.out"; }
+
+# A latency percentile of the last wrk run (needs --latency) in ms: wrk_latency 50|99
+wrk_latency() {
+  python3 - "$work/wrk.out" "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(rf"^\s*{sys.argv[2]}%\s+([\d.]+)(us|ms|s|m|h)\s*$", text, re.M)
+scale = {"us": 0.001, "ms": 1, "s": 1000, "m": 60000, "h": 3600000}
+print(f"{float(m.group(1)) * scale[m.group(2)]:.2f}" if m else "n/a")
+PY
+}
+
+# Bytes per second transferred in the last wrk run (wrk's Transfer/sec, binary units).
+wrk_transfer() {
+  python3 - "$work/wrk.out" <<'PY'
+import re, sys
+m = re.search(r"Transfer/sec:\s+([\d.]+)([KMGT]?B)", open(sys.argv[1]).read())
+units = {"B": 0, "KB": 1, "MB": 2, "GB": 3, "TB": 4}
+print(int(float(m.group(1)) * 1024 ** units[m.group(2)]) if m else 0)
+PY
 }
 
 # Requests per second of wrk against a URL: rps <connections> <seconds> <url> [header]
 rps() {
   local connections=$1 seconds=$2 url=$3 header=${4:-}
-  local args=(-t2 -c"$connections" -d"${seconds}s" --latency)
+  local args=(-c"$connections" -d"${seconds}s" --latency)
   [ -n "$header" ] && args+=(-H "$header")
-  wrk "${args[@]}" "$url" | awk '/Requests\/sec/ { print $2 }'
+  run_wrk "$url" "${args[@]}"
+  wrk_rps
+}
+
+# The best of three single downloads with curl in bytes/s: best_speed <url> [header]
+best_speed() {
+  local url=$1 header=${2:-} best=0 code size speed
+  local args=(-s -o /dev/null -w '%{http_code} %{size_download} %{speed_download}\n')
+  [ -n "$header" ] && args+=(-H "$header")
+  for _ in 1 2 3; do
+    read -r code size speed < <(curl "${args[@]}" "$url")
+    [ "$code" = 200 ] || { echo "!! $url antwortet mit HTTP $code" >&2; return 1; }
+    best=$(calc "max($best, $speed)")
+  done
+  echo "$best"
+}
+
+# Bytes/s as MiB/s with one decimal.
+mib() { calc "f'{$1 / 1048576:.1f}'"; }
+
+# The portal's peak resident memory so far in MiB (VmHWM).
+peak_rss() { awk '/^VmHWM:/ { printf "%.1f\n", $2 / 1024 }' "/proc/$server_pid/status"; }
+
+# 1 GiB of random bytes behind an MP4 header (uploads are checked to fit their extension);
+# created once, shared by files, zip and upload.
+big="$work/files/Benchmark-Video.mp4"
+big_size=$((1024 * 1024 * 1024))
+ensure_big_file() {
+  [ -f "$big" ] && return 0
+  mkdir -p "$work/files"
+  echo "   1-GiB-Testdatei wird erzeugt"
+  printf '\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom' >"$big"
+  head -c $((big_size - 24)) /dev/urandom >>"$big"
 }
 
 # Each benchmark writes its section into $work/<name>.md; sections of benchmarks not run this
@@ -77,25 +297,224 @@ if wants pages; then
   } >>"$results"
   for path in /admin/provider/1 /admin/provider/999999 /admin/contacts /admin/downloads /user/downloads /login; do
     value=$(rps 50 10 "$base$path" "$cookie")
-    ratio=$(python3 -c "print(f'{$value / $reference:.2f}')")
+    ratio=$(calc "f'{$value / $reference:.2f}'")
     echo "   $path: $value req/s ($ratio)"
     echo "| \`$path\` | $value | $ratio |" >>"$results"
   done
-  kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+  stop_portal
   rm -rf "$work/data"
+fi
+
+nginx_version=$("$nginx" -v 2>&1 | sed 's/^nginx version: //' || true)
+
+if wants files; then
+  echo "==> Dateien: 1 GiB über das Portal und über nginx"
+  ensure_big_file
+  start_portal
+  cookie="Cookie: ap_session=$admin_cookie"
+  echo "   Upload und Paket"
+  path=$(create_package "Benchmark-Paket" "$big" | json 'd["Uploads"][0]["path"]')
+  portal_url="$base$path"
+  start_nginx "$work/files"
+  nginx_url="$nginx_base/$(basename "$big")"
+  portal_one=$(best_speed "$portal_url" "$cookie")
+  nginx_one=$(best_speed "$nginx_url")
+  echo "   eine Datei: Portal $(mib "$portal_one") MiB/s, nginx $(mib "$nginx_one") MiB/s"
+  run_wrk "$portal_url" -c50 -d15s --timeout 60s -H "$cookie"
+  portal_many=$(wrk_transfer)
+  portal_bad=$(wrk_bad)
+  run_wrk "$nginx_url" -c50 -d15s --timeout 60s
+  nginx_many=$(wrk_transfer)
+  echo "   50 parallel: Portal $(mib "$portal_many") MiB/s, nginx $(mib "$nginx_many") MiB/s"
+  [ "$portal_bad" -eq 0 ] || echo "!! Portal: $portal_bad Antworten ohne 2xx/3xx" >&2
+  {
+    echo "### Files: one 1 GiB file, portal against nginx"
+    echo
+    echo "Reference: $nginx_version with \`sendfile on\` serving the same file from the same disk"
+    echo "(page cache warm for both). The portal serves \`GET /files/{id}/{name}\` to a signed-in admin."
+    echo
+    echo "| Measurement | portal | nginx | ratio portal/nginx |"
+    echo "|---|---:|---:|---:|"
+    echo "| one download (curl, best of 3) | $(mib "$portal_one") MiB/s | $(mib "$nginx_one") MiB/s | $(calc "f'{$portal_one / $nginx_one:.2f}'") |"
+    echo "| 50 parallel downloads (wrk -c50 -t2 -d15s, Transfer/sec) | $(mib "$portal_many") MiB/s | $(mib "$nginx_many") MiB/s | $(calc "f'{$portal_many / max($nginx_many, 1):.2f}'") |"
+    [ "$portal_bad" -eq 0 ] || { echo; echo "The portal answered $portal_bad requests with a status other than 2xx/3xx."; }
+  } >"$work/files.md"
+  stop_nginx
+  stop_portal
+  rm -rf "$work/data"
+fi
+
+if wants zip; then
+  echo "==> Paket-ZIP: 1 GiB und zwei kleine Dateien, Portal gegen nginx"
+  ensure_big_file
+  mkdir -p "$work/small"
+  printf 'Hinweise zum Benchmark-Paket\n\n- nur für Messungen\n' >"$work/small/Hinweise.txt"
+  printf 'Tarif;Preis\nS;19,99\nL;39,99\n' >"$work/small/Preise.csv"
+  start_portal
+  cookie="Cookie: ap_session=$admin_cookie"
+  echo "   Upload und Paket"
+  id=$(create_package "Benchmark-ZIP" "$big" "$work/small/Hinweise.txt" "$work/small/Preise.csv" | json 'd["id"]')
+  zip_url="$base/api/download/$id/zip"
+  zip_size=$(curl -s -I -H "$cookie" "$zip_url" | tr -d '\r' | awk 'tolower($1) == "content-length:" { print $2 }')
+  [ -n "$zip_size" ] || { echo "!! ZIP ohne Content-Length" >&2; exit 1; }
+  # nginx serves random bytes of exactly the ZIP's length.
+  mkdir -p "$work/zipref"
+  { cat "$big"; head -c $((zip_size - big_size)) /dev/urandom; } >"$work/zipref/Benchmark.zip"
+  start_nginx "$work/zipref"
+  portal_zip=$(best_speed "$zip_url" "$cookie")
+  nginx_zip=$(best_speed "$nginx_base/Benchmark.zip")
+  echo "   ZIP: Portal $(mib "$portal_zip") MiB/s, nginx $(mib "$nginx_zip") MiB/s"
+  # The streamed ZIP must be complete and its CRCs right.
+  curl -s -H "$cookie" -o "$work/check.zip" "$zip_url"
+  zip_check=$(python3 - "$work/check.zip" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    bad = z.testzip()
+    print(f"{len(z.namelist())} entries, CRCs correct" if bad is None else f"entry {bad} broken")
+PY
+  )
+  rm -f "$work/check.zip"
+  echo "   geprüft: $zip_check"
+  {
+    echo "### Package ZIP: 1 GiB file and two small files, portal against nginx"
+    echo
+    echo "The portal streams \`GET /api/download/{id}/zip\` ($zip_size bytes, entries stored,"
+    echo "$zip_check). Reference: $nginx_version with \`sendfile on\` serving a file of the same size."
+    echo
+    echo "| Measurement | portal | nginx | ratio portal/nginx |"
+    echo "|---|---:|---:|---:|"
+    echo "| one download (curl, best of 3) | $(mib "$portal_zip") MiB/s | $(mib "$nginx_zip") MiB/s | $(calc "f'{$portal_zip / $nginx_zip:.2f}'") |"
+  } >"$work/zip.md"
+  stop_nginx
+  stop_portal
+  rm -rf "$work/data" "$work/zipref"
+fi
+
+if wants upload; then
+  echo "==> Upload: 2 GiB, Portal gegen dd mit fsync"
+  ensure_big_file
+  big2="$work/files/Benchmark-2GiB.mp4"
+  cat "$big" "$big" >"$big2"
+  upload_size=$((2 * big_size))
+  sync
+  start_portal
+  rss_before=$(peak_rss)
+  portal_up=0
+  for _ in 1 2 3; do
+    read -r code speed < <(curl -s -o "$work/upload.out" -w '%{http_code} %{speed_upload}\n' \
+      -H "Cookie: ap_session=$admin_cookie" -F "files[0]=@$big2" "$base/api/upload/")
+    [ "$code" = 200 ] || { echo "!! Upload: HTTP $code $(head -c 400 "$work/upload.out")" >&2; exit 1; }
+    portal_up=$(calc "max($portal_up, $speed)")
+  done
+  rss_after=$(peak_rss)
+  dd_up=0
+  for _ in 1 2 3; do
+    started=$(date +%s.%N)
+    dd if="$big2" of="$work/dd.out" bs=1M conv=fsync status=none
+    ended=$(date +%s.%N)
+    rm -f "$work/dd.out"
+    dd_up=$(calc "max($dd_up, $upload_size / ($ended - $started))")
+  done
+  echo "   Portal $(mib "$portal_up") MiB/s, dd $(mib "$dd_up") MiB/s; Spitzen-RSS $rss_before → $rss_after MiB"
+  {
+    echo "### Upload: one 2 GiB file, portal against dd"
+    echo
+    echo "\`curl -F 'files[0]=@file' /api/upload/\` (streamed to disk with SHA-256 and CRC-32, fsync,"
+    echo "rename) against \`dd bs=1M conv=fsync\` of the same file to the same disk; best of 3 each."
+    echo
+    echo "| Measurement | portal | dd | ratio portal/dd |"
+    echo "|---|---:|---:|---:|"
+    echo "| 2 GiB upload | $(mib "$portal_up") MiB/s | $(mib "$dd_up") MiB/s | $(calc "f'{$portal_up / $dd_up:.2f}'") |"
+    echo
+    echo "Portal peak RSS (VmHWM): **$rss_before MiB** after start and sign-in, **$rss_after MiB** after three 2 GiB uploads."
+  } >"$work/upload.md"
+  stop_portal
+  rm -rf "$work/data" "$big2"
+fi
+
+# Seeds the large data set on the backend named $1 (database URL $2, empty for SQLite),
+# serves it and measures both package lists at 50 concurrent clients; appends to api.md.
+api_bench() {
+  local label=$1 data="$work/large" output started seeded admin_password dealer_password
+  local admin dealer reference row url cookie who value p50 p99 bad met note args
+  database_url=$2
+  rm -rf "$data"
+  echo "   $label: seed-large"
+  started=$(date +%s.%N)
+  output=$(env ${database_url:+DATABASE_URL="$database_url"} "$bin" --data "$data" seed-large)
+  seeded=$(calc "f'{$(date +%s.%N) - $started:.0f}'")
+  admin_password=$(sed -n 's/^Konto angelegt: Login bench-admin, Passwort \([^ ]*\) .*/\1/p' <<<"$output")
+  dealer_password=$(sed -n 's/^Konto angelegt: Login bench-haendler, Passwort \([^ ]*\) .*/\1/p' <<<"$output")
+  launch_portal "$data"
+  admin=$(login bench-admin "$admin_password")
+  dealer=$(login bench-haendler "$dealer_password")
+  {
+    echo
+    echo "#### $label"
+    echo
+    echo "\`seed-large\` took $seeded s."
+    echo
+    echo "| Call | req/s | ratio to /healthz | p50 | p99 | p99 < 20 ms |"
+    echo "|---|---:|---:|---:|---:|:---:|"
+  } >>"$work/api.md"
+  reference=""
+  for row in "/healthz|" "/api/downloads/?limit=20&offset=0|$admin|bench-admin" \
+    "/api/downloads/contact/?limit=20&offset=0|$dealer|bench-haendler"; do
+    IFS='|' read -r url cookie who <<<"$row"
+    args=(-c50 --latency)
+    [ -n "$cookie" ] && args+=(-H "Cookie: ap_session=$cookie")
+    run_wrk "$base$url" "${args[@]}" -d3s # warm-up
+    run_wrk "$base$url" "${args[@]}" -d15s
+    value=$(wrk_rps)
+    p50=$(wrk_latency 50)
+    p99=$(wrk_latency 99)
+    bad=$(wrk_bad)
+    [ -n "$reference" ] || reference=$value
+    met=$(calc "'yes' if '$p99' != 'n/a' and float('$p99') < 20 else 'no'")
+    note=""
+    [ "$bad" -eq 0 ] || note=" ($bad answers not 2xx/3xx)"
+    echo "   $url${who:+ ($who)}: $value req/s, p50 $p50 ms, p99 $p99 ms"
+    [ "$bad" -eq 0 ] || echo "!! $url: $bad Antworten ohne 2xx/3xx" >&2
+    echo "| \`$url\`${who:+ as $who}$note | $value | $(calc "f'{$value / $reference:.2f}'") | $p50 ms | $p99 ms | $met |" >>"$work/api.md"
+  done
+  stop_portal
+  rm -rf "$data"
+  database_url=""
+}
+
+if wants api; then
+  echo "==> API auf dem großen Datensatz (seed-large), 50 gleichzeitige Clients"
+  {
+    echo "### Package lists on the large data set at 50 concurrent clients"
+    echo
+    echo "\`seed-large\`: 200 providers, 2,000 lists, 20,000 packages, 100,000 files, 200,000 contacts."
+    echo "\`bench-admin\` sees every package; \`bench-haendler\`'s contacts are on 30 lists. wrk -c50 -t2 -d15s"
+    echo "after a 3 s warm-up; \`/healthz\` (one database round trip) is the reference. Target: p99 < 20 ms."
+  } >"$work/api.md"
+  api_bench SQLite ""
+  if psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
+    pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+    psql -q "$pg_admin_url" -c "create database $pg_db" >/dev/null
+    api_bench PostgreSQL "${pg_admin_url%/*}/$pg_db"
+    drop_pg_db
+  else
+    echo "   PostgreSQL unter $pg_admin_url nicht erreichbar: nur SQLite"
+    printf '\nPostgreSQL was not reachable; SQLite only.\n' >>"$work/api.md"
+  fi
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"
 mkdir -p docs
-python3 - "$work" "$machine" <<'PY'
+python3 - "$work" "$machine" "${all[*]}" <<'PY'
 import datetime, pathlib, re, sys
-work, machine = pathlib.Path(sys.argv[1]), sys.argv[2]
+work, machine, order = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3].split()
 doc = pathlib.Path("docs/benchmarks.md")
 text = doc.read_text() if doc.exists() else (
     "# Benchmarks\n\nWritten by `scripts/bench.sh`; every figure is a ratio against a reference "
     "measured in the same run on the same machine. Each section names when and where it ran.\n")
 stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-for section in sorted(work.glob("*.md")):
+# New sections are appended in the order of the benchmarks' list.
+for section in sorted(work.glob("*.md"), key=lambda p: (order + [p.stem]).index(p.stem)):
     name = section.stem
     body = f"<!-- bench:{name} -->\n_Run {stamp} on {machine}; release build._\n\n{section.read_text().rstrip()}\n<!-- /bench:{name} -->"
     pattern = re.compile(rf"<!-- bench:{name} -->.*?<!-- /bench:{name} -->", re.S)

@@ -1,4 +1,4 @@
-//! The command line: `serve` (default), `migrate`, `user …`, `seed-demo`.
+//! The command line: `serve` (default), `migrate`, `user …`, `seed-demo`, `seed-large`.
 
 use std::io::BufRead;
 use std::net::SocketAddr;
@@ -47,6 +47,10 @@ pub enum Command {
     User(UserCommand),
     /// Create the German demo data set and demo accounts (once; prints their passwords).
     SeedDemo,
+    /// Create the large benchmark data set (200 providers, 20,000 packages, 100,000 files,
+    /// 200,000 contacts) and the accounts bench-admin and bench-haendler; refused when
+    /// download packages exist.
+    SeedLarge,
 }
 
 #[derive(Subcommand, Debug)]
@@ -167,6 +171,7 @@ async fn execute(command: Command, config: Config) -> anyhow::Result<()> {
         }
         Command::User(command) => user(&db, command).await,
         Command::SeedDemo => seed_demo(&config, &db).await,
+        Command::SeedLarge => seed_large(&config, &db).await,
     };
     db.close().await;
     result
@@ -313,6 +318,30 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
             "Konto angelegt: Login {login}, Passwort {password} (Rollen: {})",
             account_roles.join(", ")
         );
+    }
+    Ok(())
+}
+
+async fn seed_large(config: &Config, db: &Db) -> anyhow::Result<()> {
+    use crate::services::large_data::{self, LargeDataSize};
+    let files = FileStore::new(config.files_dir())?;
+    println!(
+        "Lege den großen Datensatz an ({}) …",
+        config.database_description()
+    );
+    let summary = large_data::seed_large(db, &files, &LargeDataSize::full()).await?;
+    println!("{summary}");
+    for account in large_data::create_accounts(db, summary.dealer_customer_number).await? {
+        let login = account.login;
+        match account.password {
+            Some(password) => println!(
+                "Konto angelegt: Login {login}, Passwort {password} (Rollen: {})",
+                account.roles.join(", ")
+            ),
+            None => println!(
+                "Konto {login} existiert bereits (neues Passwort: aktionsportal user set-password --login {login} --password-stdin)."
+            ),
+        }
     }
     Ok(())
 }

@@ -12,9 +12,30 @@ use crate::db_run;
 #[derive(Clone, Debug)]
 pub(crate) enum Param {
     Int(i64),
+    Int32(i32),
+    Int16(i16),
     Bool(bool),
     Text(String),
     Time(DateTime<Utc>),
+    OptTime(Option<DateTime<Utc>>),
+}
+
+impl From<i32> for Param {
+    fn from(value: i32) -> Self {
+        Param::Int32(value)
+    }
+}
+
+impl From<i16> for Param {
+    fn from(value: i16) -> Self {
+        Param::Int16(value)
+    }
+}
+
+impl From<Option<DateTime<Utc>>> for Param {
+    fn from(value: Option<DateTime<Utc>>) -> Self {
+        Param::OptTime(value)
+    }
 }
 
 impl From<i64> for Param {
@@ -53,21 +74,27 @@ pub(crate) struct DynQuery {
     params: Vec<Param>,
 }
 
-/// Binds every parameter of `$params` to the query `$query` (either backend).
+/// Binds every parameter of `$params` (an iterator of `&Param`) to the query `$query`
+/// (either backend).
 macro_rules! bind_all {
     ($query:expr, $params:expr) => {{
+        use $crate::db::sql::Param;
         let mut query = $query;
         for param in $params {
             query = match param {
                 Param::Int(v) => query.bind(*v),
+                Param::Int32(v) => query.bind(*v),
+                Param::Int16(v) => query.bind(*v),
                 Param::Bool(v) => query.bind(*v),
-                Param::Text(v) => query.bind(v.clone()),
+                Param::Text(v) => query.bind(v.as_str()),
                 Param::Time(v) => query.bind(*v),
+                Param::OptTime(v) => query.bind(*v),
             };
         }
         query
     }};
 }
+pub(crate) use bind_all;
 
 impl DynQuery {
     pub fn new(sql: &str) -> DynQuery {

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod downloads;
 pub mod error;
 pub mod files;
+pub mod large_data;
 pub mod lists;
 pub mod marketing;
 pub mod providers;

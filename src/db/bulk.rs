@@ -1,0 +1,148 @@
+//! Bulk writes for generated data (`seed-large`): multi-row `INSERT` statements inside one
+//! transaction on either backend, written once with `$1, $2, …` placeholders.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use super::Db;
+use super::sql::{Param, bind_all};
+
+/// Rows per `INSERT` statement (fewer when the columns would exceed `MAX_PARAMETERS`).
+pub const ROWS_PER_STATEMENT: usize = 500;
+/// Bound parameters per statement at most (SQLite allows 32766, PostgreSQL 65535).
+const MAX_PARAMETERS: usize = 30_000;
+
+/// An open transaction on either backend.
+pub(crate) enum Tx {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+/// Runs the same block against whichever transaction `$tx` holds; `$conn` names it inside.
+macro_rules! tx_run {
+    ($tx:expr, $conn:ident => $body:expr) => {
+        match $tx {
+            Tx::Sqlite($conn) => $body,
+            Tx::Postgres($conn) => $body,
+        }
+    };
+}
+
+/// `insert into t (a, b) values ($1, $2), ($3, $4) … [returning …]` for `rows` rows.
+pub(crate) fn insert_sql(
+    table: &str,
+    columns: &[&str],
+    rows: usize,
+    returning: Option<&str>,
+) -> String {
+    let mut sql = format!("insert into {table} ({}) values ", columns.join(", "));
+    let mut n = 0;
+    for row in 0..rows {
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        for column in 0..columns.len() {
+            n += 1;
+            if column > 0 {
+                sql.push_str(", ");
+            }
+            let _ = write!(sql, "${n}");
+        }
+        sql.push(')');
+    }
+    if let Some(returning) = returning {
+        sql.push_str(" returning ");
+        sql.push_str(returning);
+    }
+    sql
+}
+
+impl Tx {
+    pub(crate) async fn begin(db: &Db) -> Result<Tx, sqlx::Error> {
+        Ok(match db {
+            Db::Sqlite(pool) => Tx::Sqlite(pool.begin().await?),
+            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+        })
+    }
+
+    pub(crate) async fn commit(self) -> Result<(), sqlx::Error> {
+        tx_run!(self, tx => tx.commit().await)
+    }
+
+    /// Runs one statement that answers `(id, text)` pairs.
+    pub(crate) async fn pairs(
+        &mut self,
+        sql: &str,
+        values: &[Param],
+    ) -> Result<Vec<(i64, String)>, sqlx::Error> {
+        tx_run!(self, tx => {
+            bind_all!(sqlx::query_as::<_, (i64, String)>(sql), values)
+                .fetch_all(&mut **tx)
+                .await
+        })
+    }
+
+    pub(crate) async fn execute(
+        &mut self,
+        sql: &str,
+        values: &[Param],
+    ) -> Result<u64, sqlx::Error> {
+        tx_run!(self, tx => {
+            Ok(bind_all!(sqlx::query(sql), values)
+                .execute(&mut **tx)
+                .await?
+                .rows_affected())
+        })
+    }
+
+    /// Inserts `rows` (each with one value per column) with multi-row statements. With
+    /// `returning` (two columns: an id and a text key) the returned pairs are collected.
+    pub(crate) async fn insert(
+        &mut self,
+        table: &str,
+        columns: &[&str],
+        rows: impl IntoIterator<Item = Vec<Param>>,
+        returning: Option<&str>,
+    ) -> Result<(u64, Vec<(i64, String)>), sqlx::Error> {
+        let per_statement = (MAX_PARAMETERS / columns.len()).clamp(1, ROWS_PER_STATEMENT);
+        let started = Instant::now();
+        let mut inserted = 0u64;
+        let mut returned = Vec::new();
+        let mut batch: Vec<Param> = Vec::with_capacity(per_statement * columns.len());
+        let mut in_batch = 0usize;
+        let mut full_sql = None;
+        let mut rows = rows.into_iter().peekable();
+        while let Some(row) = rows.next() {
+            debug_assert_eq!(row.len(), columns.len(), "{table}");
+            batch.extend(row);
+            in_batch += 1;
+            if in_batch == per_statement || rows.peek().is_none() {
+                let sql = if in_batch == per_statement {
+                    full_sql
+                        .get_or_insert_with(|| insert_sql(table, columns, in_batch, returning))
+                        .clone()
+                } else {
+                    insert_sql(table, columns, in_batch, returning)
+                };
+                if returning.is_some() {
+                    returned.extend(self.pairs(&sql, &batch).await?);
+                } else {
+                    self.execute(&sql, &batch).await?;
+                }
+                inserted += in_batch as u64;
+                batch.clear();
+                in_batch = 0;
+            }
+        }
+        tracing::info!(
+            table,
+            rows = inserted,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "inserted"
+        );
+        Ok((inserted, returned))
+    }
+}
+
+/// Refreshes the query planner's statistics after a bulk load.
+pub(crate) async fn analyze(db: &Db) -> Result<(), sqlx::Error> {
+    crate::db_run!(db, pool => sqlx::query("analyze").execute(pool).await.map(|_| ()))
+}
