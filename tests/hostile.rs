@@ -546,3 +546,36 @@ async fn files_are_served_by_the_rights_of_their_provider() {
 fn app_files(app: &TestApp) -> aktionsportal::storage::FileStore {
     aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files")).unwrap()
 }
+
+#[tokio::test]
+async fn an_api_call_that_takes_too_long_is_answered_503_within_the_limit() {
+    let brevo = common::fake_brevo::FakeBrevo::start().await;
+    let (url, key) = (brevo.base_url.clone(), brevo.api_key().to_string());
+    let app = spawn_app_with(move |config| {
+        config.brevo_api_key = Some(key);
+        config.brevo_base_url = url;
+        config.brevo_timeout_ms = 10_000;
+        config.request_timeout_secs = 1;
+    })
+    .await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    brevo.delay_next(1, Duration::from_secs(4));
+    let started = Instant::now();
+    let (status, answer) = app.call(&admin, "GET", "/api/brevo/folders/", None).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (503, Some("timeout")),
+        "{answer}"
+    );
+    assert!(
+        answer["message"]
+            .as_str()
+            .unwrap()
+            .contains("zu lange gedauert")
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
