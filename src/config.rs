@@ -121,6 +121,10 @@ pub struct Config {
     /// Largest ratio of unpacked to packed size of an archive entry over 1 MiB; more is
     /// refused as a zip bomb (`AP_ZIP_MAX_RATIO`).
     pub zip_max_ratio: u64,
+    /// Selections up to this many MB are zipped in the browser (jszip holds about three times
+    /// the data in memory); larger ones use the server-streamed ZIP
+    /// (`AP_BROWSER_ZIP_LIMIT_MB`).
+    pub browser_zip_limit_mb: u64,
 }
 
 /// The extensions taken by default (spec §8: set by the server).
@@ -179,6 +183,7 @@ impl Default for Config {
             upload_allowed_extensions: DEFAULT_UPLOAD_EXTENSIONS.into(),
             zip_max_entries: 1000,
             zip_max_ratio: 200,
+            browser_zip_limit_mb: 500,
         }
     }
 }

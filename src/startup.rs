@@ -153,7 +153,12 @@ pub fn router(state: AppState) -> Router {
     };
 
     let assets = Router::new()
-        .fallback_service(ServeDir::new(state.config.assets_dir.join("assets")))
+        // The build writes .br and .gz beside each asset; they go out by Accept-Encoding.
+        .fallback_service(
+            ServeDir::new(state.config.assets_dir.join("assets"))
+                .precompressed_br()
+                .precompressed_gzip(),
+        )
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),

@@ -31,6 +31,19 @@ async fn pages_with_data_answer_four_times_the_pool_size_of_concurrent_users() {
             .await;
         assert_eq!(status, 200);
     }
+    let package = aktionsportal::db::downloads::create(
+        &app.test_db.db,
+        &aktionsportal::db::downloads::NewDownload {
+            provider_id: provider,
+            name: "Herbstaktion".into(),
+            start_at: chrono::Utc::now(),
+            end_at: chrono::Utc::now() + chrono::Duration::days(30),
+            files: vec![],
+            list_ids: vec![],
+        },
+    )
+    .await
+    .unwrap();
     let pages: Vec<(String, u16)> = vec![
         (format!("/admin/provider/{provider}"), 200),
         ("/admin/provider/999999".into(), 404),
@@ -38,7 +51,8 @@ async fn pages_with_data_answer_four_times_the_pool_size_of_concurrent_users() {
         ("/admin/contact/edit/100001".into(), 200),
         ("/admin/downloads".into(), 200),
         ("/admin/download/add".into(), 200),
-        ("/admin/download/edit/1".into(), 200),
+        (format!("/admin/download/edit/{}", package.id), 200),
+        ("/admin/download/edit/999999".into(), 404),
         ("/user/downloads".into(), 200),
     ];
     let clients = 4 * app.test_db.db.pool_size() as usize;

@@ -89,13 +89,38 @@ async fn admin_pages_render_their_frames_with_titles() {
         .provider_without_folders("Glasfaser Süd", "GS-Aktionsportal-BU-Glasfaser")
         .await;
     let provider_page = format!("/admin/provider/{}", provider);
+    let list = aktionsportal::db::lists::create(
+        &app.test_db.db,
+        &aktionsportal::db::lists::NewList {
+            provider_id: provider,
+            name: "Flyer Herbst".into(),
+            brevo_list_id: None,
+            active: true,
+        },
+    )
+    .await
+    .unwrap();
+    let package = aktionsportal::db::downloads::create(
+        &app.test_db.db,
+        &aktionsportal::db::downloads::NewDownload {
+            provider_id: provider,
+            name: "Herbstaktion".into(),
+            start_at: chrono::Utc::now(),
+            end_at: chrono::Utc::now() + chrono::Duration::days(30),
+            files: vec![],
+            list_ids: vec![list.id],
+        },
+    )
+    .await
+    .unwrap();
+    let edit_page = format!("/admin/download/edit/{}", package.id);
     for (path, heading) in [
         ("/admin/contacts", "Händler"),
         ("/admin/contact/edit/100001", "Kontakte bearbeiten"),
         (provider_page.as_str(), "Kriterien"),
         ("/admin/downloads/", "Downloads"),
         ("/admin/download/add/", "Download anlegen"),
-        ("/admin/download/edit/12", "Download bearbeiten"),
+        (edit_page.as_str(), "Download bearbeiten"),
     ] {
         let response = app.get_as(&admin, path).await;
         assert_eq!(response.status(), 200, "{path}");
@@ -126,6 +151,15 @@ async fn admin_pages_render_their_frames_with_titles() {
             .await
             .unwrap()
             .contains("Anbieter existiert nicht!")
+    );
+    let missing = app.get_as(&admin, "/admin/download/edit/7777").await;
+    assert_eq!(missing.status(), 404);
+    assert!(
+        missing
+            .text()
+            .await
+            .unwrap()
+            .contains("Download existiert nicht!")
     );
     let body = app
         .get_as(&admin, "/admin/contact/edit/100001")
@@ -370,6 +404,30 @@ async fn islands_build_is_referenced_and_served_with_long_cache() {
             .contains("javascript")
     );
     assert_eq!(script.text().await.unwrap(), "console.log('islands');");
+
+    // The build's precompressed copies go out to clients that accept them.
+    std::fs::write(dir.path().join("assets/main-T3st.js.br"), b"brotli bytes").unwrap();
+    std::fs::write(dir.path().join("assets/main-T3st.js.gz"), b"gzip bytes").unwrap();
+    for (accept, encoding, body) in [
+        ("br, gzip", "br", "brotli bytes"),
+        ("gzip", "gzip", "gzip bytes"),
+    ] {
+        let response = app
+            .client
+            .get(app.url("/assets/main-T3st.js"))
+            .header("accept-encoding", accept)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.headers()["content-encoding"], encoding);
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .contains("javascript")
+        );
+        assert_eq!(response.bytes().await.unwrap().as_ref(), body.as_bytes());
+    }
 
     for path in [
         "/assets/../secret.txt",

@@ -12,11 +12,9 @@ use serde_json::{Value, json};
 use super::delivery::{Delivery, respond};
 use super::extract::{AuthUser, Json, Path, Query};
 use crate::auth::require::require;
-use crate::domain::downloads::parse_ids;
-use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
-use crate::services::downloads::{self, DownloadPage, DownloadView, ListParams};
+use crate::services::downloads::{self, DownloadPage, DownloadView, ListQuery};
 use crate::services::files::{self as file_service, ZipSelection};
 use crate::startup::AppState;
 
@@ -46,67 +44,6 @@ pub fn zip_router() -> Router<AppState> {
         .route("/download/{id}/zip", get(package_zip))
         .route("/downloads/zip", get(files_zip))
         .route_layer(require(Capability::CustomerDownloads))
-}
-
-/// The list parameters of spec §3 "Paging" and "Filters".
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ListQuery {
-    limit: Option<i64>,
-    offset: Option<i64>,
-    sort: Option<String>,
-    sort_by: Option<String>,
-    archived: Option<String>,
-    search: Option<String>,
-    provider_ids: Option<String>,
-    tags_ids: Option<String>,
-    #[serde(rename = "searchMethode")]
-    search_method: Option<String>,
-}
-
-fn flag(value: Option<&str>) -> Result<bool, ApiError> {
-    match value.map(str::trim) {
-        None | Some("") | Some("false") | Some("0") => Ok(false),
-        Some("true") | Some("1") => Ok(true),
-        Some(_) => Err(ApiError::validation("archived muss true oder false sein.")),
-    }
-}
-
-/// An id list as the spec sends it (a JSON array, or ids separated by commas); an empty one
-/// means no filter ("all providers", "no tags").
-fn id_filter(value: Option<&str>, name: &str) -> Result<Option<Vec<i64>>, ApiError> {
-    let Some(text) = value.map(str::trim).filter(|t| !t.is_empty()) else {
-        return Ok(None);
-    };
-    let parsed = serde_json::from_str::<Value>(text).ok().or_else(|| {
-        Some(Value::Array(
-            text.split(',')
-                .map(|s| Value::String(s.trim().into()))
-                .collect(),
-        ))
-    });
-    let ids = parse_ids(parsed.as_ref())
-        .ok_or_else(|| ApiError::validation(format!("{name} muss eine Liste von Ids sein.")))?;
-    Ok((!ids.is_empty()).then_some(ids))
-}
-
-impl ListQuery {
-    fn params(&self) -> Result<ListParams, ApiError> {
-        Ok(ListParams {
-            limit: self.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE),
-            offset: self.offset.unwrap_or(0).max(0),
-            ascending: self
-                .sort
-                .as_deref()
-                .is_some_and(|s| s.eq_ignore_ascii_case("asc")),
-            sort_by: self.sort_by.clone(),
-            archived: flag(self.archived.as_deref())?,
-            search: self.search.clone().unwrap_or_default(),
-            search_method: self.search_method.clone(),
-            provider_ids: id_filter(self.provider_ids.as_deref(), "providerIds")?,
-            tag_ids: id_filter(self.tags_ids.as_deref(), "tagsIds")?,
-        })
-    }
 }
 
 async fn admin_page(
@@ -286,16 +223,6 @@ async fn files_zip(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn id_filters_take_json_arrays_and_comma_lists() {
-        assert_eq!(id_filter(Some("[1,2]"), "x").unwrap(), Some(vec![1, 2]));
-        assert_eq!(id_filter(Some("3, 4"), "x").unwrap(), Some(vec![3, 4]));
-        assert_eq!(id_filter(Some("[]"), "x").unwrap(), None);
-        assert_eq!(id_filter(None, "x").unwrap(), None);
-        assert!(id_filter(Some("[\"a\"]"), "x").is_err());
-        assert!(id_filter(Some("{}"), "x").is_err());
-    }
 
     #[test]
     fn zip_selections_are_pairs() {

@@ -16,17 +16,20 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Router;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query};
 use axum::extract::{Request, State};
 use axum::response::Response;
 use axum::routing::get;
-use axum::{Extension, extract::Path};
 use leptos::prelude::use_context;
 
 use super::layout::AdminMenu;
 use super::pages::admin::{self, ProviderPage};
 use super::pages::customer;
 use crate::domain::user::{CurrentUser, User};
+use crate::services::downloads::ListQuery;
 use crate::startup::AppState;
 
 /// The Leptos SSR handler: renders the app for a request.
@@ -69,9 +72,9 @@ pub fn router(render: Render) -> Router<AppState> {
         .route("/admin/contacts", get(admin_frame))
         .route("/admin/contact/edit/{customer_number}", get(admin_frame))
         .route("/admin/provider/{id}", get(provider))
-        .route("/admin/downloads", get(admin_frame))
-        .route("/admin/download/add", get(admin_frame))
-        .route("/admin/download/edit/{id}", get(admin_frame))
+        .route("/admin/downloads", get(admin_downloads))
+        .route("/admin/download/add", get(download_add))
+        .route("/admin/download/edit/{id}", get(download_edit))
         .layer(Extension(render))
 }
 
@@ -86,14 +89,69 @@ async fn admin_frame(
     render(request).await
 }
 
+#[derive(serde::Deserialize)]
+struct Shown {
+    anzahl: Option<i64>,
+}
+
 async fn customer_downloads(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+    shown: Result<Query<Shown>, QueryRejection>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    let shown = shown.ok().and_then(|Query(s)| s.anzahl);
+    let query = list_query(query);
+    if let Some(page) = customer::load_downloads(&state, user.as_ref(), query, shown).await {
+        insert(&mut request, page);
+    }
+    render(request).await
+}
+
+/// The URL's list parameters; malformed ones count as none.
+fn list_query(query: Result<Query<ListQuery>, QueryRejection>) -> ListQuery {
+    query.map(|Query(q)| q).unwrap_or_default()
+}
+
+async fn admin_downloads(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    if let Some(page) = admin::load_downloads(&state, user.as_ref(), list_query(query)).await {
+        insert(&mut request, page);
+    }
+    render(request).await
+}
+
+async fn download_add(
     State(state): State<AppState>,
     Extension(render): Extension<Render>,
     mut request: Request,
 ) -> Response {
     let user = user_of(&request);
-    let query = request.uri().query().map(str::to_string);
-    if let Some(page) = customer::load_downloads(&state, user.as_ref(), query.as_deref()).await {
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    if let Some(page) = admin::load_download_form(&state, user.as_ref(), None).await {
+        insert(&mut request, page);
+    }
+    render(request).await
+}
+
+async fn download_edit(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    id: Option<Path<String>>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    let id = id.map(|Path(id)| id).unwrap_or_default();
+    if let Some(page) = admin::load_download_form(&state, user.as_ref(), Some(&id)).await {
         insert(&mut request, page);
     }
     render(request).await

@@ -421,8 +421,9 @@ pub struct PackageQuery {
     /// `None`: every package. `Some`: only packages of these providers, or offered to one of
     /// these lists.
     pub visible: Option<Visible>,
-    /// Archived packages only, or only those not archived.
-    pub archived: bool,
+    /// Archived packages only (`Some(true)`), only those not archived (`Some(false)`), or
+    /// both (`None`).
+    pub archived: Option<bool>,
     /// Part of the package name (or, with `search_files`, of a file name), any letter case.
     pub search: Option<String>,
     pub search_files: bool,
@@ -437,7 +438,7 @@ impl PackageQuery {
     /// What the count depends on (not the sort), as a key.
     pub fn count_key(&self) -> String {
         format!(
-            "{:?}|{}|{:?}|{}|{:?}|{:?}",
+            "{:?}|{:?}|{:?}|{}|{:?}|{:?}",
             self.visible
                 .as_ref()
                 .map(|v| (&v.provider_ids, &v.list_ids)),
@@ -460,8 +461,10 @@ pub struct Visible {
 /// can match.
 fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
-    let archived = query.param(filter.archived);
-    parts.push(format!("d.archived = {archived}"));
+    if let Some(archived) = filter.archived {
+        let archived = query.param(archived);
+        parts.push(format!("d.archived = {archived}"));
+    }
     if let Some(visible) = &filter.visible {
         let mut alternatives: Vec<String> = Vec::new();
         if !visible.provider_ids.is_empty() {
@@ -779,6 +782,21 @@ pub async fn lists_of(db: &Db, download_ids: &[i64]) -> Result<Vec<PackageList>,
         .push(&list)
         .push(" order by dl.download_id, l.name, l.id");
     query.fetch_all(db).await
+}
+
+/// The providers of the packages `visible` admits (for a customer's provider filter).
+pub async fn provider_ids_visible(db: &Db, visible: &Visible) -> Result<Vec<i64>, sqlx::Error> {
+    let mut query = DynQuery::new("select distinct d.provider_id from downloads d where ");
+    let filter = PackageQuery {
+        visible: Some(visible.clone()),
+        ..PackageQuery::default()
+    };
+    let Some(condition) = conditions(&mut query, &filter) else {
+        return Ok(Vec::new());
+    };
+    query.push(&condition).push(" order by d.provider_id");
+    let rows: Vec<(i64,)> = query.fetch_all(db).await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
 /// The upload ids of one package in display order.

@@ -21,6 +21,7 @@ use crate::domain::downloads::{
     DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, parse_id,
     parse_ids, period,
 };
+use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
 use crate::domain::permissions::may_manage_provider;
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
@@ -116,6 +117,68 @@ pub struct ListParams {
     pub tag_ids: Option<Vec<i64>>,
 }
 
+/// The list parameters of spec §3 "Paging" and "Filters".
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    pub sort: Option<String>,
+    pub sort_by: Option<String>,
+    pub archived: Option<String>,
+    pub search: Option<String>,
+    pub provider_ids: Option<String>,
+    pub tags_ids: Option<String>,
+    #[serde(rename = "searchMethode")]
+    pub search_method: Option<String>,
+}
+
+fn flag(value: Option<&str>) -> ServiceResult<bool> {
+    match value.map(str::trim) {
+        None | Some("") | Some("false") | Some("0") => Ok(false),
+        Some("true") | Some("1") => Ok(true),
+        Some(_) => Err(invalid("archived muss true oder false sein.")),
+    }
+}
+
+/// An id list as the spec sends it (a JSON array, or ids separated by commas); an empty one
+/// means no filter ("all providers", "no tags").
+fn id_filter(value: Option<&str>, name: &str) -> ServiceResult<Option<Vec<i64>>> {
+    let Some(text) = value.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let parsed = serde_json::from_str::<Value>(text).ok().or_else(|| {
+        Some(Value::Array(
+            text.split(',')
+                .map(|s| Value::String(s.trim().into()))
+                .collect(),
+        ))
+    });
+    let ids = parse_ids(parsed.as_ref())
+        .ok_or_else(|| invalid(format!("{name} muss eine Liste von Ids sein.")))?;
+    Ok((!ids.is_empty()).then_some(ids))
+}
+
+impl ListQuery {
+    /// The parsed parameters; malformed ones are refused with a German message.
+    pub fn params(&self) -> ServiceResult<ListParams> {
+        Ok(ListParams {
+            limit: self.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE),
+            offset: self.offset.unwrap_or(0).max(0),
+            ascending: self
+                .sort
+                .as_deref()
+                .is_some_and(|s| s.eq_ignore_ascii_case("asc")),
+            sort_by: self.sort_by.clone(),
+            archived: flag(self.archived.as_deref())?,
+            search: self.search.clone().unwrap_or_default(),
+            search_method: self.search_method.clone(),
+            provider_ids: id_filter(self.provider_ids.as_deref(), "providerIds")?,
+            tag_ids: id_filter(self.tags_ids.as_deref(), "tagsIds")?,
+        })
+    }
+}
+
 /// How long a counted total of a package list is used again.
 pub const COUNT_TTL: std::time::Duration = std::time::Duration::from_secs(3);
 
@@ -186,7 +249,7 @@ fn query_of(params: &ListParams, visible: Option<Visible>) -> ServiceResult<Pack
     let search = params.search.trim();
     Ok(PackageQuery {
         visible,
-        archived: params.archived,
+        archived: Some(params.archived),
         search: (!search.is_empty()).then(|| search.to_string()),
         search_files: method == SearchMethod::ByFilename,
         provider_ids: params.provider_ids.clone(),
@@ -689,7 +752,79 @@ pub async fn delete(db: &Db, store: &FileStore, user: &User, id: i64) -> Service
     Ok(())
 }
 
+/// Providers as the pages' filters and forms show them (id, name, roles, logo), by name.
+async fn provider_refs(db: &Db, ids: &[i64]) -> ServiceResult<Vec<ProviderRef>> {
+    let providers = db::providers::get_many(db, ids).await?;
+    let logo_ids: Vec<i64> = providers.iter().filter_map(|p| p.upload_id).collect();
+    let logos: HashMap<i64, UploadRef> = db::uploads::get_many(db, &logo_ids)
+        .await?
+        .iter()
+        .map(|u| (u.id, crate::services::uploads::upload_ref(u)))
+        .collect();
+    let mut refs: Vec<ProviderRef> = providers
+        .into_iter()
+        .map(|p| ProviderRef {
+            upload: p.upload_id.and_then(|id| logos.get(&id).cloned()),
+            id: p.id,
+            name: p.name,
+            allowed_roles: p.allowed_roles,
+        })
+        .collect();
+    refs.sort_by_key(|p| p.name.to_lowercase());
+    Ok(refs)
+}
+
+/// The providers whose packages the user sees (the customer's provider filter).
+pub async fn providers_in_view(db: &Db, user: &User) -> ServiceResult<Vec<ProviderRef>> {
+    let ids = match visibility(db, user).await? {
+        None => db::providers::list_all(db)
+            .await?
+            .into_iter()
+            .map(|p| p.id)
+            .collect(),
+        Some(visible) => db::downloads::provider_ids_visible(db, &visible).await?,
+    };
+    provider_refs(db, &ids).await
+}
+
+/// The providers the user may manage: Admin all, others those with one of their roles (the
+/// admin list's filter and the download form's provider choice, spec §6).
+pub async fn providers_to_manage(db: &Db, user: &User) -> ServiceResult<Vec<ProviderRef>> {
+    let ids: Vec<i64> = if user.is_admin() {
+        db::providers::list_all(db)
+            .await?
+            .into_iter()
+            .map(|p| p.id)
+            .collect()
+    } else {
+        db::providers::ids_for_roles(db, &user.roles).await?
+    };
+    provider_refs(db, &ids).await
+}
+
+/// One package for its edit form: `NotFound` when missing, `Forbidden` when the user may
+/// not change it.
+pub async fn for_edit(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
+    managed(db, user, id).await?;
+    get(db, user, id, true).await
+}
+
 /// All tags (`GET /api/downloads/tags/{optional}`).
 pub async fn tags(db: &Db) -> ServiceResult<Vec<db::tags::Tag>> {
     Ok(db::tags::list(db).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_filters_take_json_arrays_and_comma_lists() {
+        assert_eq!(id_filter(Some("[1,2]"), "x").unwrap(), Some(vec![1, 2]));
+        assert_eq!(id_filter(Some("3, 4"), "x").unwrap(), Some(vec![3, 4]));
+        assert_eq!(id_filter(Some("[]"), "x").unwrap(), None);
+        assert_eq!(id_filter(None, "x").unwrap(), None);
+        assert!(id_filter(Some("[\"a\"]"), "x").is_err());
+        assert!(id_filter(Some("{}"), "x").is_err());
+    }
 }

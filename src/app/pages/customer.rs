@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use crate::app::data::loaded;
 use crate::app::layout::Layout;
 use crate::app::{admit, set_status};
+use crate::db::tags::Tag;
 use crate::domain::access::PageAccess;
 use crate::domain::badges::Badge;
 use crate::domain::format;
@@ -15,49 +16,78 @@ use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::services;
-use crate::services::downloads::{DownloadPage, DownloadView, ListParams};
+use crate::services::downloads::{DownloadPage, DownloadView, ListQuery, ProviderRef};
+use crate::services::error::ServiceError;
 use crate::startup::AppState;
 
-/// Rows shown at first, and added by "Weitere laden" (spec §9).
+/// Most rows the page shows without JavaScript ("Weitere laden" adds 20, spec §9).
 const MAX_ROWS: i64 = 1000;
+
+/// What the customer's downloads table starts with (island `CustomerDownloads`, issue 10).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerDownloadsProps {
+    /// The first page for `query`.
+    pub page: DownloadPage,
+    /// The URL's search, filters and sort.
+    pub query: ListQuery,
+    /// For the tag filter.
+    pub tags: Vec<Tag>,
+    /// The providers whose packages the user sees (the provider filter).
+    pub providers: Vec<ProviderRef>,
+    pub product_name: String,
+    /// Selections up to this size are zipped in the browser, larger ones by the server.
+    pub browser_zip_limit_mb: u64,
+}
 
 /// The customer's packages for the page, loaded before it renders.
 pub enum CustomerDownloads {
-    Loaded { page: DownloadPage, shown: i64 },
+    Loaded(Box<CustomerDownloadsProps>),
     Failed,
 }
 
-/// Loads the first `anzahl` (default 20) packages the user sees (nothing for users the guard
-/// refuses).
+/// Loads the first page for the URL's search, filters and sort (the defaults when they are
+/// malformed); `?anzahl=` shows more rows without JavaScript. Nothing for users the guard
+/// refuses.
 pub async fn load_downloads(
     state: &AppState,
     user: Option<&User>,
-    query: Option<&str>,
+    mut query: ListQuery,
+    shown: Option<i64>,
 ) -> Option<CustomerDownloads> {
     let user = user.filter(|u| Capability::CustomerDownloads.allows(u))?;
-    let shown = query
-        .and_then(|q| {
-            url::form_urlencoded::parse(q.as_bytes())
-                .find(|(key, _)| key == "anzahl")
-                .and_then(|(_, value)| value.parse::<i64>().ok())
-        })
-        .unwrap_or(PAGE_SIZE)
-        .clamp(PAGE_SIZE, MAX_ROWS);
-    let params = ListParams {
-        limit: shown,
-        ..ListParams::default()
+    query.limit = Some(shown.unwrap_or(PAGE_SIZE).clamp(PAGE_SIZE, MAX_ROWS));
+    query.offset = None;
+    let params = match query.params() {
+        Ok(params) => params,
+        Err(_) => {
+            query = ListQuery::default();
+            query.params().ok()?
+        }
     };
-    Some(
-        match services::downloads::customer_page(&state.db, &state.package_counts, user, &params)
-            .await
-        {
-            Ok(page) => CustomerDownloads::Loaded { page, shown },
-            Err(err) => {
-                tracing::error!(error = %err, "customer downloads page");
-                CustomerDownloads::Failed
-            }
-        },
-    )
+    let loaded = async {
+        Ok::<_, ServiceError>(CustomerDownloadsProps {
+            page: services::downloads::customer_page(
+                &state.db,
+                &state.package_counts,
+                user,
+                &params,
+            )
+            .await?,
+            tags: services::downloads::tags(&state.db).await?,
+            providers: services::downloads::providers_in_view(&state.db, user).await?,
+            query,
+            product_name: state.config.product_name.clone(),
+            browser_zip_limit_mb: state.config.browser_zip_limit_mb,
+        })
+    };
+    Some(match loaded.await {
+        Ok(props) => CustomerDownloads::Loaded(Box::new(props)),
+        Err(err) => {
+            tracing::error!(error = %err, "customer downloads page");
+            CustomerDownloads::Failed
+        }
+    })
 }
 
 fn badge_view(badge: Option<Badge>) -> AnyView {
@@ -137,7 +167,7 @@ pub fn Downloads() -> impl IntoView {
     }
     let loaded = loaded::<CustomerDownloads>();
     let content = match loaded.as_deref() {
-        Some(CustomerDownloads::Loaded { page, .. }) if page.content.is_empty() => view! {
+        Some(CustomerDownloads::Loaded(props)) if props.page.content.is_empty() => view! {
             <div class="alert alert-info" role="status">
                 <h2 class="h5">"Noch keine Download-Pakete"</h2>
                 <p class="mb-0">"Für Ihre Kundennummer sind derzeit keine Download-Pakete freigegeben. \
@@ -146,14 +176,16 @@ pub fn Downloads() -> impl IntoView {
             </div>
         }
         .into_any(),
-        Some(CustomerDownloads::Loaded { page, shown }) => {
+        Some(CustomerDownloads::Loaded(props)) => {
+            let page = &props.page;
+            let shown = props.query.limit.unwrap_or(PAGE_SIZE);
             let rows = page.content.iter().map(package_row).collect_view();
             let loaded_count = page.content.len();
-            let more = (page.count > *shown).then(|| {
+            let more = (page.count > shown).then(|| {
                 let next = format!("?anzahl={}", shown + PAGE_SIZE);
                 view! { <a class="btn btn-outline-primary" href=next>"Weitere laden"</a> }
             });
-            let end = (page.count <= *shown).then(|| {
+            let end = (page.count <= shown).then(|| {
                 view! { <p class="text-secondary mb-0">"Keine weiteren Downloads vorhanden."</p> }
             });
             view! {
