@@ -232,7 +232,6 @@ pub async fn set_lists(db: &Db, contact_id: i64, list_ids: &[i64]) -> Result<boo
     Ok(true)
 }
 
-/// The ids of the lists a contact is assigned to, ascending.
 /// The lists any contact of a customer number is on: what that customer's packages are
 /// offered through.
 pub async fn list_ids_of_customer(db: &Db, customer_number: i64) -> Result<Vec<i64>, sqlx::Error> {
@@ -248,6 +247,7 @@ pub async fn list_ids_of_customer(db: &Db, customer_number: i64) -> Result<Vec<i
     })
 }
 
+/// The ids of the lists a contact is assigned to, ascending.
 pub async fn list_ids_of_contact(db: &Db, contact_id: i64) -> Result<Vec<i64>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_scalar::<_, i64>(
