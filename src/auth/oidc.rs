@@ -180,7 +180,7 @@ impl Oidc {
         let (url, state, nonce) = request.url();
         db::oidc_logins::create(
             db,
-            &db::sessions::hash_token(state.secret()),
+            &crate::domain::secret::hash_token(state.secret()),
             verifier.secret(),
             nonce.secret(),
             return_to,
@@ -197,7 +197,7 @@ impl Oidc {
         code: &str,
         state: &str,
     ) -> Result<FinishedLogin, OidcError> {
-        let pending = db::oidc_logins::take(db, &db::sessions::hash_token(state))
+        let pending = db::oidc_logins::take(db, &crate::domain::secret::hash_token(state))
             .await?
             .filter(|p| p.created_at + LOGIN_TIMEOUT > chrono::Utc::now())
             .ok_or(OidcError::UnknownState)?;

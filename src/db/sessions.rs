@@ -6,7 +6,6 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use super::Db;
 use crate::db_run;
@@ -18,15 +17,7 @@ macro_rules! session_columns {
     };
 }
 
-/// The lower-case SHA-256 hex of a session token: the key under which its session is stored.
-pub fn hash_token(token: &str) -> String {
-    let digest = Sha256::digest(token.as_bytes());
-    let mut out = String::with_capacity(64);
-    for byte in digest {
-        out.push_str(&format!("{byte:02x}"));
-    }
-    out
-}
+pub use crate::domain::secret::hash_token;
 
 #[derive(Debug, Clone)]
 pub struct NewSession {
@@ -259,14 +250,6 @@ mod tests {
         .await
         .unwrap()
         .id
-    }
-
-    #[test]
-    fn token_hash_is_sha256_hex() {
-        assert_eq!(
-            hash_token("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
     }
 
     #[tokio::test]

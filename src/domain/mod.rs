@@ -4,12 +4,14 @@
 pub mod access;
 pub mod badges;
 pub mod branding;
+pub mod contacts;
 pub mod downloads;
 pub mod files;
 pub mod format;
 pub mod paging;
 pub mod permissions;
 pub mod roles;
+pub mod secret;
 pub mod text;
 pub mod time;
 pub mod user;

@@ -1,0 +1,254 @@
+//! Rules of contacts (spec §3 "Contact", §5 "Contact create"): validated customer numbers,
+//! company and person names, email addresses and salutations, with the German messages of
+//! the contact form's fields (Kundennummer, Firma, E-Mail, Anrede, Vorname, Nachname).
+
+use serde_json::Value;
+
+use super::text::{self, TextError};
+
+/// A customer number: a positive whole number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CustomerNumber(i64);
+
+impl CustomerNumber {
+    pub const MESSAGE: &'static str = "Die Kundennummer muss eine Zahl sein.";
+
+    /// From a JSON number or a string of digits.
+    pub fn parse(value: Option<&Value>) -> Result<CustomerNumber, String> {
+        let number = match value {
+            Some(Value::Number(n)) => n.as_i64(),
+            Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        };
+        number
+            .filter(|n| *n > 0)
+            .map(CustomerNumber)
+            .ok_or_else(|| Self::MESSAGE.to_string())
+    }
+
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+/// A name of 1 to 100 characters (company, first and last name).
+fn name(value: Option<&Value>, field: &str, missing: &str) -> Result<String, String> {
+    let value = value.and_then(Value::as_str).unwrap_or("");
+    match text::clean(value) {
+        Err(TextError::Empty) => Err(missing.to_string()),
+        Err(err) => Err(err.message(field)),
+        Ok(clean) if clean.chars().count() > 100 => {
+            Err(format!("{field} darf höchstens 100 Zeichen lang sein."))
+        }
+        Ok(clean) => Ok(clean),
+    }
+}
+
+/// The company (Firma): 1 to 100 characters.
+pub fn company_name(value: Option<&Value>) -> Result<String, String> {
+    name(value, "Die Firma", "Bitte geben Sie eine Firma an.")
+}
+
+/// A first name (Vorname): 1 to 100 characters.
+pub fn first_name(value: Option<&Value>) -> Result<String, String> {
+    name(value, "Der Vorname", "Bitte geben Sie einen Vornamen an.")
+}
+
+/// A last name (Nachname): 1 to 100 characters.
+pub fn last_name(value: Option<&Value>) -> Result<String, String> {
+    name(value, "Der Nachname", "Bitte geben Sie einen Nachnamen an.")
+}
+
+/// An email address, trimmed and lower-cased (the form in which it is stored and compared).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub const MESSAGE: &'static str = "Bitte geben Sie eine gültige E-Mail-Adresse an.";
+
+    /// One `@`, a local part and a domain with a dot, no spaces or control characters, at
+    /// most 254 characters: what mail servers take, without pretending to check deliverability.
+    pub fn parse(value: &str) -> Result<Email, String> {
+        let email = value.trim().to_lowercase();
+        let invalid = || Self::MESSAGE.to_string();
+        if email.is_empty() || email.len() > 254 {
+            return Err(invalid());
+        }
+        if email.chars().any(|c| {
+            c.is_whitespace()
+                || text::is_invisible(c)
+                || matches!(c, '<' | '>' | ',' | ';' | '"' | '\\')
+        }) {
+            return Err(invalid());
+        }
+        let (local, domain) = email.split_once('@').ok_or_else(invalid)?;
+        if local.is_empty()
+            || local.len() > 64
+            || domain.contains('@')
+            || local.starts_with('.')
+            || local.ends_with('.')
+            || local.contains("..")
+        {
+            return Err(invalid());
+        }
+        let labels: Vec<&str> = domain.split('.').collect();
+        let valid_label = |label: &&str| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+        };
+        if labels.len() < 2 || !labels.iter().all(valid_label) {
+            return Err(invalid());
+        }
+        Ok(Email(email))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+/// Salutation codes (spec §3, §9): none 0, Firma 1, Herr 2, Frau 3, Diverses 4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Salutation(i16);
+
+impl Salutation {
+    pub const MESSAGE: &'static str = "Bitte wählen Sie eine Anrede (Anrede wählen).";
+
+    pub fn parse(value: Option<&Value>) -> Result<Salutation, String> {
+        let number = match value {
+            Some(Value::Number(n)) => n.as_i64(),
+            Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        };
+        number
+            .filter(|n| (0..=4).contains(n))
+            .map(|n| Salutation(n as i16))
+            .ok_or_else(|| Self::MESSAGE.to_string())
+    }
+
+    pub fn code(self) -> i16 {
+        self.0
+    }
+
+    /// The German word, as the marketing service's ANREDE attribute holds it.
+    pub fn label(self) -> &'static str {
+        match self.0 {
+            1 => "Firma",
+            2 => "Herr",
+            3 => "Frau",
+            4 => "Diverses",
+            _ => "",
+        }
+    }
+}
+
+/// The refusal of an email that another customer already uses (spec §5, §8).
+pub fn email_taken_message(email: &str, customer_number: i64) -> String {
+    format!("Die E-Mail {email} ist bereits unter der Kundennummer {customer_number} registriert.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn customer_numbers_are_positive_numbers() {
+        assert_eq!(
+            CustomerNumber::parse(Some(&json!(100001))).unwrap().get(),
+            100001
+        );
+        assert_eq!(
+            CustomerNumber::parse(Some(&json!(" 42 "))).unwrap().get(),
+            42
+        );
+        for bad in [json!("abc"), json!(0), json!(-3), json!(1.5), json!(null)] {
+            assert_eq!(
+                CustomerNumber::parse(Some(&bad)).unwrap_err(),
+                CustomerNumber::MESSAGE
+            );
+        }
+        assert!(CustomerNumber::parse(None).is_err());
+    }
+
+    #[test]
+    fn names_are_1_to_100_characters() {
+        assert_eq!(
+            company_name(Some(&json!(" Müller GmbH "))).unwrap(),
+            "Müller GmbH"
+        );
+        assert_eq!(
+            company_name(Some(&json!(""))).unwrap_err(),
+            "Bitte geben Sie eine Firma an."
+        );
+        assert_eq!(
+            first_name(None).unwrap_err(),
+            "Bitte geben Sie einen Vornamen an."
+        );
+        assert!(last_name(Some(&json!("x".repeat(100)))).is_ok());
+        assert_eq!(
+            last_name(Some(&json!("x".repeat(101)))).unwrap_err(),
+            "Der Nachname darf höchstens 100 Zeichen lang sein."
+        );
+        assert!(first_name(Some(&json!("Ma\u{200B}x"))).is_err());
+    }
+
+    #[test]
+    fn emails_are_checked_and_normalised() {
+        assert_eq!(
+            Email::parse(" Max.Muster@Example.DE ").unwrap().as_str(),
+            "max.muster@example.de"
+        );
+        assert!(Email::parse("vertrieb+aktion@mueller-soehne.example.de").is_ok());
+        assert!(
+            Email::parse("jürgen@müller.de").is_ok(),
+            "international addresses"
+        );
+        for bad in [
+            "",
+            "ohne-at",
+            "a@b",
+            "@example.de",
+            "a@@example.de",
+            "a b@example.de",
+            "a@example..de",
+            ".a@example.de",
+            "a.@example.de",
+            "a..b@example.de",
+            "a@-example.de",
+            "\"a\"@example.de",
+            "a@exam\nple.de",
+            "a\u{202E}@example.de",
+        ] {
+            assert_eq!(Email::parse(bad).unwrap_err(), Email::MESSAGE, "{bad:?}");
+        }
+        assert!(Email::parse(&format!("{}@example.de", "a".repeat(65))).is_err());
+    }
+
+    #[test]
+    fn salutations_are_0_to_4() {
+        assert_eq!(Salutation::parse(Some(&json!(2))).unwrap().label(), "Herr");
+        assert_eq!(
+            Salutation::parse(Some(&json!("1"))).unwrap().label(),
+            "Firma"
+        );
+        assert_eq!(Salutation::parse(Some(&json!(0))).unwrap().label(), "");
+        assert!(Salutation::parse(Some(&json!(5))).is_err());
+        assert!(Salutation::parse(None).is_err());
+    }
+
+    #[test]
+    fn a_taken_email_names_the_customer_number() {
+        assert_eq!(
+            email_taken_message("max@example.de", 100002),
+            "Die E-Mail max@example.de ist bereits unter der Kundennummer 100002 registriert."
+        );
+    }
+}
