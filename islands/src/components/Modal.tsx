@@ -12,6 +12,8 @@ export interface ModalProps {
   children: ReactNode;
   footer?: ReactNode;
   size?: 'sm' | 'lg' | 'xl';
+  /** Extra classes of the dialog element, e.g. `ap-side-panel` to dock it to the right edge. */
+  dialogClassName?: string;
   /** data-testid of the dialog element. */
   testId?: string;
   /** While true (e.g. saving), Escape, the backdrop and the close button do nothing. */
@@ -38,6 +40,7 @@ export function Modal({
   children,
   footer,
   size,
+  dialogClassName,
   testId,
   closeDisabled = false,
   onSubmit,
@@ -145,7 +148,9 @@ export function Modal({
           if (onBackdrop && !closeDisabled) onClose();
         }}
       >
-        <div className={`modal-dialog modal-dialog-scrollable${size ? ` modal-${size}` : ''}`}>
+        <div
+          className={`modal-dialog modal-dialog-scrollable${size ? ` modal-${size}` : ''}${dialogClassName ? ` ${dialogClassName}` : ''}`}
+        >
           <div className="modal-content">
             {header}
             {onSubmit ? (

@@ -1,6 +1,380 @@
-// Stand-in until the screen is built (issue 9); the server already sends its first data.
-import AdminPlaceholder from './AdminPlaceholder';
+// The admin downloads list: /admin/downloads/ (spec §2 "Downloads list (admin)", §4, §9).
+// The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from
+// the server, and the row actions update the list in memory (spec §4 "Lists in memory").
+import { useEffect, useId, useReducer, useRef, useState } from 'react';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { Modal } from '../components/Modal';
+import { toastReadError } from '../lib/apiToasts';
+import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../lib/downloads';
+import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../lib/downloads';
+import { allLoaded, pagedListReducer } from '../lib/pagedList';
+import { toast } from '../lib/toast';
+import { CriteriaPanel } from '../features/admin-downloads/CriteriaPanel';
+import { DownloadManagerModal } from '../features/admin-downloads/DownloadManagerModal';
+import { DownloadRow } from '../features/admin-downloads/DownloadRow';
+import type { RowActions } from '../features/admin-downloads/DownloadRow';
+import { FilterPanel } from '../features/admin-downloads/FilterPanel';
+import {
+  activeFilterCount,
+  filtersOf,
+  queryOf,
+  sortedBy,
+  urlSearchOf,
+} from '../features/admin-downloads/listQuery';
+import type { ListFilters } from '../features/admin-downloads/listQuery';
+import {
+  CREATED_MESSAGE,
+  REMOVED_MESSAGE,
+  toastMutationError,
+  UPDATED_MESSAGE,
+} from '../features/admin-downloads/toasts';
 
-export default function AdminDownloads() {
-  return <AdminPlaceholder title="Downloads" />;
+const SEARCH_DEBOUNCE_MS = 400;
+// Spec §2 quotes this text; quoted texts are used verbatim.
+export const SETTINGS_MESSAGE = 'Feature in development...';
+const ADD_PATH = '/admin/download/add/';
+
+export interface AdminDownloadsProps {
+  /** The first page for `query`. */
+  page: DownloadPage;
+  /** The list parameters of the address bar, as the server read them. */
+  query: ListQuery;
+  /** The providers the user may see (the filter panel). */
+  providers: ProviderRef[];
+  productName: string;
+  browserZipLimitMb: number;
+}
+
+type ModalState =
+  | { kind: 'criteria' | 'manager' | 'delete'; download: Download }
+  | { kind: 'settings' }
+  | null;
+
+const COLUMNS: { column: SortBy; label: string }[] = [
+  { column: 'provider', label: 'Anbieter' },
+  { column: 'name', label: 'Beschreibung' },
+  { column: 'startAt', label: 'Start' },
+  { column: 'endAt', label: 'Ende' },
+  { column: 'updatedAt', label: 'Geändert' },
+];
+
+export default function AdminDownloads({ page, query, providers, productName, browserZipLimitMb }: AdminDownloadsProps) {
+  const [list, dispatch] = useReducer(pagedListReducer<Download>, page, (first) => ({
+    items: first.content,
+    count: first.count,
+  }));
+  const [filters, setFilters] = useState<ListFilters>(() => filtersOf(query));
+  const [searchText, setSearchText] = useState(filters.search);
+  const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
+  const [loading, setLoading] = useState(false);
+  const [modal, setModal] = useState<ModalState>(null);
+  const [pending, setPending] = useState<ReadonlySet<number>>(() => new Set());
+  const [deleting, setDeleting] = useState(false);
+
+  const ids = useId();
+  // The filters of the latest request: a debounced search must not bring back older ones.
+  const filtersRef = useRef(filters);
+  const debounceRef = useRef<number | undefined>(undefined);
+  const requestRef = useRef<AbortController | null>(null);
+
+  useEffect(
+    () => () => {
+      window.clearTimeout(debounceRef.current);
+      requestRef.current?.abort();
+    },
+    [],
+  );
+
+  async function load(next: ListFilters, mode: 'reset' | 'append') {
+    requestRef.current?.abort();
+    const controller = new AbortController();
+    requestRef.current = controller;
+    setLoading(true);
+    try {
+      const answer = await fetchAdminDownloads(
+        queryOf(next, mode === 'reset' ? 0 : list.items.length),
+        controller.signal,
+      );
+      if (!controller.signal.aborted) dispatch({ type: mode, items: answer.content, count: answer.count });
+    } catch (error) {
+      if (!controller.signal.aborted) toastReadError(error);
+    } finally {
+      if (requestRef.current === controller) {
+        requestRef.current = null;
+        setLoading(false);
+      }
+    }
+  }
+
+  /** New filters: shown at once, kept in the address bar, the list reloaded from the start. */
+  function applyFilters(next: ListFilters) {
+    window.clearTimeout(debounceRef.current);
+    filtersRef.current = next;
+    setFilters(next);
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`);
+    void load(next, 'reset');
+  }
+
+  /** The filters with the search as typed, even while its debounce is still pending. */
+  function currentFilters(): ListFilters {
+    return { ...filtersRef.current, search: searchText.trim() };
+  }
+
+  function onSearchChange(value: string) {
+    setSearchText(value);
+    window.clearTimeout(debounceRef.current);
+    debounceRef.current = window.setTimeout(() => {
+      const search = value.trim();
+      if (search !== filtersRef.current.search) applyFilters({ ...filtersRef.current, search });
+    }, SEARCH_DEBOUNCE_MS);
+  }
+
+  function setRowPending(id: number, on: boolean) {
+    setPending((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  async function withRow(download: Download, action: () => Promise<void>) {
+    if (pending.has(download.id)) return;
+    setRowPending(download.id, true);
+    try {
+      await action();
+    } catch (error) {
+      toastMutationError(error);
+    } finally {
+      setRowPending(download.id, false);
+    }
+  }
+
+  const actions: RowActions = {
+    onDuplicate: (download) =>
+      void withRow(download, async () => {
+        const copy = await duplicateDownload(download.id);
+        // The copy is not archived: it belongs in the list unless only archived ones are shown.
+        if (copy.archived === filtersRef.current.archived) dispatch({ type: 'insertFront', item: copy });
+        toast.success(CREATED_MESSAGE);
+      }),
+    onShowCriteria: (download) => setModal({ kind: 'criteria', download }),
+    onDownloadFiles: (download) => setModal({ kind: 'manager', download }),
+    onToggleArchive: (download) =>
+      void withRow(download, async () => {
+        const { archived } = await changeArchiveStatus(download.id);
+        // Archived and current packages are never listed together (spec §4).
+        if (archived !== filtersRef.current.archived) dispatch({ type: 'remove', id: download.id });
+        else dispatch({ type: 'replace', item: { ...download, archived } });
+        toast.success(UPDATED_MESSAGE);
+      }),
+    onDelete: (download) => setModal({ kind: 'delete', download }),
+  };
+
+  async function onDelete(download: Download) {
+    setDeleting(true);
+    try {
+      await deleteDownload(download.id);
+      dispatch({ type: 'remove', id: download.id });
+      toast.success(REMOVED_MESSAGE);
+      setModal(null);
+    } catch (error) {
+      toastMutationError(error);
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const filterCount = activeFilterCount(filters);
+  const complete = allLoaded(list);
+  const panelId = `${ids}-filters`;
+
+  return (
+    <section className="ap-admin-downloads" data-testid="admin-downloads" aria-label="Downloads">
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <div className="flex-grow-1 ap-downloads-search">
+          <label htmlFor={`${ids}-search`} className="visually-hidden">
+            Downloads durchsuchen
+          </label>
+          <div className="input-group">
+            <span className="input-group-text" aria-hidden="true">
+              <i className="bi bi-search" />
+            </span>
+            <input
+              id={`${ids}-search`}
+              type="search"
+              className="form-control"
+              placeholder="Suchen …"
+              value={searchText}
+              onChange={(event) => onSearchChange(event.target.value)}
+              data-testid="downloads-search"
+            />
+          </div>
+        </div>
+        <button
+          type="button"
+          className={`btn ${panelOpen ? 'btn-secondary' : 'btn-outline-secondary'}`}
+          aria-expanded={panelOpen}
+          aria-controls={panelId}
+          onClick={() => setPanelOpen((open) => !open)}
+          data-testid="filters-toggle"
+        >
+          <i className="bi bi-funnel me-1" aria-hidden="true" />
+          Filter
+          {filterCount > 0 && (
+            <span className="badge text-bg-primary ms-1" data-testid="filter-count">
+              {filterCount}
+            </span>
+          )}
+        </button>
+        <button
+          type="button"
+          className="btn btn-outline-secondary"
+          onClick={() => applyFilters({ ...currentFilters(), archived: false, providerIds: [] })}
+          disabled={filterCount === 0}
+          data-testid="filters-reset"
+        >
+          <i className="bi bi-x-circle me-1" aria-hidden="true" />
+          Filter zurücksetzen
+        </button>
+        <button
+          type="button"
+          className="btn btn-outline-secondary"
+          onClick={() => setModal({ kind: 'settings' })}
+          aria-label="Download-Einstellungen"
+          title="Download-Einstellungen"
+          data-testid="download-settings"
+        >
+          <i className="bi bi-gear" aria-hidden="true" />
+        </button>
+        {providers.length > 0 && (
+          <a className="btn btn-primary" href={ADD_PATH} data-testid="add-download">
+            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            Download anlegen
+          </a>
+        )}
+      </div>
+
+      {panelOpen && (
+        <FilterPanel
+          id={panelId}
+          filters={filters}
+          providers={providers}
+          onChange={(next) => applyFilters({ ...next, search: searchText.trim() })}
+        />
+      )}
+
+      <div className="table-responsive-xl">
+        <table className="table table-hover align-middle ap-downloads-admin-table" aria-busy={loading} data-testid="downloads-table">
+          <thead>
+            <tr>
+              {COLUMNS.map(({ column, label }) => (
+                <SortHeader
+                  key={column}
+                  column={column}
+                  label={label}
+                  filters={filters}
+                  onSort={() => applyFilters(sortedBy(currentFilters(), column))}
+                />
+              ))}
+              <th scope="col" className="text-end">
+                Dateien
+              </th>
+              <th scope="col" className="text-end">
+                Aktionen
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.length === 0 && (
+              <tr>
+                <td colSpan={7} className="text-center text-body-secondary py-4" data-testid="downloads-empty">
+                  {loading ? 'Downloads werden geladen …' : 'Keine Downloads gefunden.'}
+                </td>
+              </tr>
+            )}
+            {list.items.map((download) => (
+              <DownloadRow key={download.id} download={download} busy={pending.has(download.id)} actions={actions} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="d-flex justify-content-center">
+        <button
+          type="button"
+          className="btn btn-outline-secondary"
+          onClick={() => void load(filtersRef.current, 'append')}
+          disabled={complete || loading}
+          data-testid="load-more"
+        >
+          {loading && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
+          Mehr laden (<span data-testid="loaded-total">{`${list.items.length}/${list.count}`}</span>)
+        </button>
+      </div>
+
+      {modal?.kind === 'criteria' && <CriteriaPanel download={modal.download} onClose={() => setModal(null)} />}
+      {modal?.kind === 'manager' && (
+        <DownloadManagerModal
+          download={modal.download}
+          productName={productName}
+          browserZipLimitMb={browserZipLimitMb}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'delete' && (
+        <ConfirmModal
+          title="Download löschen"
+          confirmLabel="Löschen"
+          danger
+          busy={deleting}
+          onConfirm={() => void onDelete(modal.download)}
+          onClose={() => setModal(null)}
+          testId="delete-modal"
+          confirmTestId="confirm-delete"
+        >
+          <p className="mb-0">Download „{modal.download.name}“ mit allen Dateien wirklich löschen?</p>
+        </ConfirmModal>
+      )}
+      {modal?.kind === 'settings' && (
+        <Modal
+          title="Download-Einstellungen"
+          onClose={() => setModal(null)}
+          testId="settings-modal"
+          footer={
+            <button type="button" className="btn btn-secondary" onClick={() => setModal(null)}>
+              Schließen
+            </button>
+          }
+        >
+          <p className="mb-0">{SETTINGS_MESSAGE}</p>
+        </Modal>
+      )}
+    </section>
+  );
+}
+
+interface SortHeaderProps {
+  column: SortBy;
+  label: string;
+  filters: ListFilters;
+  onSort: () => void;
+}
+
+function SortHeader({ column, label, filters, onSort }: SortHeaderProps) {
+  const active = filters.sortBy === column;
+  const ascending = filters.sort === 'ASC';
+  const icon = active ? (ascending ? 'bi-caret-up-fill' : 'bi-caret-down-fill') : 'bi-chevron-expand';
+  return (
+    <th scope="col" aria-sort={active ? (ascending ? 'ascending' : 'descending') : undefined}>
+      <button
+        type="button"
+        className="btn btn-link p-0 fw-semibold text-decoration-none text-reset text-nowrap"
+        onClick={onSort}
+        data-testid={`sort-${column}`}
+      >
+        {label} <i className={`bi ${icon}`} aria-hidden="true" />
+      </button>
+    </th>
+  );
 }
