@@ -3,7 +3,8 @@
 # docs/benchmarks.md together with the machine and the date. Not part of the test command.
 #
 #   scripts/bench.sh                  every benchmark
-#   scripts/bench.sh files api        only the named ones (pages, files, zip, upload, api)
+#   scripts/bench.sh files api        only the named ones (pages, files, zip, upload, api,
+#                                     customer-page)
 #
 #   pages   pages at 50 concurrent signed-in users, against /healthz (demo data)
 #   files   a 1 GiB file through the portal against nginx with sendfile: one download, 50 at once
@@ -12,6 +13,9 @@
 #   api     the package lists on the large data set (seed-large) at 50 concurrent clients,
 #           against /healthz; on SQLite, and on PostgreSQL when AP_BENCH_POSTGRES_URL (default
 #           postgres://postgres@127.0.0.1:5432/postgres) answers (a throwaway database is used)
+#   customer-page  the cold load of /user/downloads with 20 rows in headless Chromium: largest
+#           contentful paint, layout shift, bytes on the wire and the page's own JavaScript,
+#           against the budgets of issue 10 (Chromium and end2end/'s playwright-core needed)
 #
 # Needs a release build (built here), wrk, curl and python3 (Debian: apt-get install wrk), for
 # files and zip Debian's nginx (/usr/sbin/nginx, apt-get install nginx-light), psql for the
@@ -22,7 +26,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api)
+all=(pages files zip upload api customer-page)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -125,6 +129,7 @@ start_portal() {
   "$bin" --data "$work/data" migrate >/dev/null
   accounts=$("$bin" --data "$work/data" seed-demo)
   password=$(echo "$accounts" | sed -n 's/^Konto angelegt: Login admin, Passwort \([^ ]*\) .*/\1/p')
+  dealer_password=$(echo "$accounts" | sed -n 's/^Konto angelegt: Login haendler, Passwort \([^ ]*\) .*/\1/p')
   launch_portal "$work/data"
   admin_cookie=$(login admin "$password")
 }
@@ -501,6 +506,63 @@ if wants api; then
     echo "   PostgreSQL unter $pg_admin_url nicht erreichbar: nur SQLite"
     printf '\nPostgreSQL was not reachable; SQLite only.\n' >>"$work/api.md"
   fi
+fi
+
+if wants customer-page; then
+  echo "==> Kundenseite: kalter Aufruf von /user/downloads mit 20 Zeilen in Chromium"
+  [ -f islands/dist/.vite/manifest.json ] || (cd islands && npm ci --no-audit --no-fund && npm run build)
+  [ -d end2end/node_modules/playwright-core ] || (cd end2end && npm ci --no-audit --no-fund)
+  start_portal
+  # The demo dealer sees 5 packages; 15 more on one of its lists (sharing the files of a demo
+  # package) make a full first page of 20 rows.
+  provider=$(api GET "/api/providers/?limit=100" | json 'next(p["id"] for p in d["content"] if p["name"] == "Glasfaser Süd")')
+  list=$(api GET "/api/providers/$provider/lists/?limit=100&activeStatus=true&inactiveStatus=true" \
+    | json 'next(l["id"] for l in d["content"] if l["name"] == "Glasfaser Privatkunden")')
+  uploads=$(api GET "/api/downloads/?limit=1&search=Glasfaser-Sommeraktion" \
+    | json '",".join(str(u["id"]) for u in d["content"][0]["Uploads"])')
+  for i in $(seq -w 1 15); do
+    api POST /api/download/ -H 'Content-Type: application/json' \
+      -d "{\"name\":\"Aktion Nummer $i mit Flyer und Banner\",\"startAt\":\"2026-01-01\",\"endAt\":\"2030-12-31\",\"ProviderId\":$provider,\"listsIds\":[$list],\"uploadsToInsert\":[$uploads]}" >/dev/null
+  done
+  (cd end2end && AP_BASE_URL="$base" AP_BENCH_LOGIN=haendler AP_BENCH_PASSWORD="$dealer_password" \
+    AP_BENCH_ASSETS="$PWD/../islands/dist/assets" node bench/customer_page.mjs 5) >"$work/customer.json"
+  python3 - "$work/customer.json" >"$work/customer-page.md" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+kb = lambda b: f"{b / 1000:.1f} KB"
+rows = [
+    ("Largest contentful paint (median of %d cold loads)" % m["runs"], f'{m["lcpMs"]:.0f} ms', "300 ms", m["lcpMs"] / 300),
+    ("Layout shift (largest of the loads, island take-over included)", f'{m["cls"]:.3f}', "0", None),
+    ("Bytes transferred (cold load, returning user)", kb(m["transferBytes"]), "250 KB", m["transferBytes"] / 250_000),
+    ("Page's own JavaScript, gzip (loader, table, shared chunks)", kb(m["scriptGzipBytes"]), "100 KB", m["scriptGzipBytes"] / 100_000),
+]
+print("### Customer page: cold load of `/user/downloads` with 20 rows (headless Chromium, loopback)")
+print()
+print(f'Demo dealer with {m["rows"]} rows on the first page, a new browser context (empty cache) per load,')
+print("signed in through the API before the page is opened; the tour's completion flag is set (a returning")
+print("user: the tour and the download manager load only when used). Budgets of issue 10; ratio = measured / budget.")
+print()
+print("| Measurement | measured | budget | ratio |")
+print("|---|---:|---:|---:|")
+for name, value, budget, ratio in rows:
+    print(f"| {name} | {value} | {budget} | {'-' if ratio is None else f'{ratio:.2f}'} |")
+print()
+print("The island's take-over moves nothing (its markup is the server's); a layout shift that remains comes from")
+print("the icon font arriving (glyph boxes settle by a pixel or two; icons are fixed at 1em wide).")
+print()
+print(f'LCP element: `{m["lcpElement"]}`; slowest of the loads {m["lcpMaxMs"]:.0f} ms. A first visit (the tour starts and loads its chunk):')
+print(f'{kb(m["firstVisitTransferBytes"])} transferred, LCP {m["firstVisitLcpMs"]:.0f} ms.')
+print()
+print("| Largest transfers | type | encoding | bytes |")
+print("|---|---|---|---:|")
+for r in m["largest"]:
+    print(f'| `{r["name"]}` | {r["type"]} | {r["encoding"] or "none"} | {r["bytes"]} |')
+print()
+print("Transferred by type: " + ", ".join(f"{k} {kb(v)}" for k, v in sorted(m["transferByType"].items(), key=lambda kv: -kv[1])) + ".")
+PY
+  cat "$work/customer-page.md" | sed -n '8,14p'
+  stop_portal
+  rm -rf "$work/data"
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"

@@ -72,11 +72,20 @@ wait_healthy() { # <port> <pid> <log>
 # The browser tests sign in as the demo accounts; their passwords come from seed-demo.
 unset DATABASE_URL AP_BREVO_API_KEY AP_BREVO_BASE_URL
 
-# Portal 1: local mode.
+# Portal 1: local mode. Besides the demo accounts, a dealer whose customer number is on no
+# list (`fremdhaendler`: must see nothing of the others' packages), printed like seed-demo's.
+# AP_BROWSER_ZIP_LIMIT_MB=1: a selection over 1 MiB (the customer test uploads one) takes the
+# server-ZIP path of the download manager; the demo files stay below it and zip in the browser.
 port=$(free_port)
 "$bin" --data "$data" seed-demo > "$data/seed.txt"
+stranger_password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(12))')
+printf '%s\n' "$stranger_password" | "$bin" --data "$data" user add --login fremdhaendler --password-stdin \
+  --roles GS-Aktionsportal --email fremd@example.de --customer-number 100099 --name "Fremder Händler" >/dev/null
+echo "Konto angelegt: Login fremdhaendler, Passwort $stranger_password (Rollen: GS-Aktionsportal)" >> "$data/seed.txt"
 export AP_E2E_ACCOUNTS="$data/seed.txt"
-AP_PRODUCT_NAME="E2E" "$bin" --data "$data" serve --addr "127.0.0.1:$port" > "$log" 2>&1 &
+# Without Brevo or SMTP the portal writes its mails as .eml files here (double opt-in test).
+export AP_E2E_OUTBOX="$data/outbox"
+AP_PRODUCT_NAME="E2E" AP_BROWSER_ZIP_LIMIT_MB=1 "$bin" --data "$data" serve --addr "127.0.0.1:$port" > "$log" 2>&1 &
 server_pid=$!
 
 # The fake Brevo: prints `FAKE_BREVO <base_url> <api_key>` once it listens.

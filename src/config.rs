@@ -125,6 +125,55 @@ pub struct Config {
     /// the data in memory); larger ones use the server-streamed ZIP
     /// (`AP_BROWSER_ZIP_LIMIT_MB`).
     pub browser_zip_limit_mb: u64,
+    /// Corner of the page where toasts appear (`AP_TOAST_POSITION`, spec §9).
+    pub toast_position: ToastPosition,
+    /// The production installation: only there may the double opt-in mail go to all pending
+    /// contacts at once (spec §7 `/api/smtp/emails`) (`AP_PRODUCTION`).
+    pub production: bool,
+    /// Sender address of the portal's mails (`AP_MAIL_FROM`).
+    pub mail_from: String,
+    /// Sender name; default "<product name> Aktionsportal" (`AP_MAIL_FROM_NAME`).
+    pub mail_from_name: Option<String>,
+    /// SMTP server; when unset (and no Brevo key is set) mails are written as `.eml` files to
+    /// `<data_dir>/outbox` (`AP_SMTP_HOST`).
+    pub smtp_host: Option<String>,
+    /// (`AP_SMTP_PORT`)
+    pub smtp_port: u16,
+    /// `starttls`, `tls` or `none` (`AP_SMTP_SECURITY`).
+    pub smtp_security: crate::integrations::mail::SmtpSecurity,
+    /// (`AP_SMTP_USER`)
+    pub smtp_user: Option<String>,
+    /// (`AP_SMTP_PASSWORD`)
+    pub smtp_password: Option<String>,
+    /// A Brevo template for the double opt-in mail; params FIRSTNAME, LASTNAME, ANREDE,
+    /// CONFIRM_URL. Without one the portal's own German text is sent through Brevo
+    /// (`AP_BREVO_DOI_TEMPLATE_ID`).
+    pub brevo_doi_template_id: Option<i64>,
+    /// How long a double opt-in link works, in days (`AP_DOUBLE_OPT_IN_VALID_DAYS`).
+    pub double_opt_in_valid_days: i64,
+    /// Mails per second when mailing all pending contacts (`AP_MAIL_PER_SECOND`).
+    pub mail_per_second: u32,
+}
+
+/// Where toasts appear: `top-right` by default (spec §9; the original installed `top-left`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToastPosition {
+    TopRight,
+    TopLeft,
+    BottomRight,
+    BottomLeft,
+}
+
+impl ToastPosition {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToastPosition::TopRight => "top-right",
+            ToastPosition::TopLeft => "top-left",
+            ToastPosition::BottomRight => "bottom-right",
+            ToastPosition::BottomLeft => "bottom-left",
+        }
+    }
 }
 
 /// The extensions taken by default (spec §8: set by the server).
@@ -184,6 +233,18 @@ impl Default for Config {
             zip_max_entries: 1000,
             zip_max_ratio: 200,
             browser_zip_limit_mb: 500,
+            toast_position: ToastPosition::TopRight,
+            production: false,
+            mail_from: "aktionsportal@example.com".into(),
+            mail_from_name: None,
+            smtp_host: None,
+            smtp_port: 587,
+            smtp_security: crate::integrations::mail::SmtpSecurity::Starttls,
+            smtp_user: None,
+            smtp_password: None,
+            brevo_doi_template_id: None,
+            double_opt_in_valid_days: 14,
+            mail_per_second: 10,
         }
     }
 }
@@ -258,6 +319,10 @@ impl Config {
             &mut self.oidc_client_id,
             &mut self.oidc_client_secret,
             &mut self.oidc_redirect_url,
+            &mut self.mail_from_name,
+            &mut self.smtp_host,
+            &mut self.smtp_user,
+            &mut self.smtp_password,
         ] {
             if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
                 *value = None;
@@ -381,6 +446,37 @@ impl Config {
                 "muss eine Liste von Endungen aus Kleinbuchstaben und Ziffern sein, z. B. pdf,jpg,png",
             );
         }
+        if crate::domain::contacts::Email::parse(&self.mail_from).is_err() {
+            return fail("AP_MAIL_FROM", "muss eine gültige E-Mail-Adresse sein");
+        }
+        if self
+            .mail_from_name
+            .as_deref()
+            .is_some_and(|n| n.chars().count() > 70)
+        {
+            return fail("AP_MAIL_FROM_NAME", "darf höchstens 70 Zeichen lang sein");
+        }
+        if self.smtp_port == 0 {
+            return fail("AP_SMTP_PORT", "muss größer als 0 sein");
+        }
+        if self.smtp_user.is_some() != self.smtp_password.is_some() {
+            return fail(
+                "AP_SMTP_USER",
+                "AP_SMTP_USER und AP_SMTP_PASSWORD müssen beide gesetzt sein oder beide fehlen",
+            );
+        }
+        if self.brevo_doi_template_id.is_some_and(|id| id <= 0) {
+            return fail("AP_BREVO_DOI_TEMPLATE_ID", "muss eine positive Zahl sein");
+        }
+        if !(1..=365).contains(&self.double_opt_in_valid_days) {
+            return fail(
+                "AP_DOUBLE_OPT_IN_VALID_DAYS",
+                "muss zwischen 1 und 365 liegen",
+            );
+        }
+        if !(1..=1000).contains(&self.mail_per_second) {
+            return fail("AP_MAIL_PER_SECOND", "muss zwischen 1 und 1000 liegen");
+        }
         if self.login_hash_concurrency > 64 {
             return fail("AP_LOGIN_HASH_CONCURRENCY", "darf höchstens 64 sein");
         }
@@ -394,6 +490,19 @@ impl Config {
                 .as_deref()
                 .map(|url| format!("{}/api/auth/callback", url.trim_end_matches('/')))
         })
+    }
+
+    /// The address links in mails start with: the public URL, or the listening address.
+    pub fn link_base(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_string(),
+            None => format!("http://{}", self.addr),
+        }
+    }
+
+    /// Where mail goes when neither Brevo nor SMTP is configured.
+    pub fn outbox_dir(&self) -> PathBuf {
+        self.data_dir.join("outbox")
     }
 
     /// Whether users reach the portal over https (cookies Secure, HSTS).
@@ -555,6 +664,7 @@ mod tests {
                     ("AP_PRODUCT_NAME", "Glasfaser"),
                     ("AP_CONTENT_SITE_URL", "https://www.example.de/"),
                     ("AP_CONTENT_MENU_API", "wp-api-menus"),
+                    ("AP_TOAST_POSITION", "bottom-left"),
                     ("AP_TEST_BACKEND", "postgres"),
                     ("DATABASE_URL", "postgres://localhost/portal"),
                 ],
@@ -572,6 +682,7 @@ mod tests {
                 Some("https://www.example.de")
             );
             assert_eq!(config.content_menu_api, MenuApi::WpApiMenus);
+            assert_eq!(config.toast_position, ToastPosition::BottomLeft);
             assert!(config.database_url.is_some());
             Ok(())
         });
@@ -593,12 +704,13 @@ mod tests {
 
     #[test]
     fn invalid_values_name_the_setting() {
-        let cases: [(&str, &str, &str); 6] = [
+        let cases: [(&str, &str, &str); 7] = [
             ("AP_ADDR", "nirgendwo", "AP_ADDR"),
             ("DATABASE_URL", "mysql://x", "DATABASE_URL"),
             ("AP_CONTENT_SITE_URL", "ftp://x", "AP_CONTENT_SITE_URL"),
             ("AP_CONTENT_TIMEOUT_MS", "0", "AP_CONTENT_TIMEOUT_MS"),
             ("AP_CONTENT_MENU_API", "joomla", "AP_CONTENT_MENU_API"),
+            ("AP_TOAST_POSITION", "mitte", "AP_TOAST_POSITION"),
             ("AP_PORTT", "1", "portt"),
         ];
         for (key, value, named) in cases {

@@ -176,6 +176,7 @@ impl From<crate::services::error::ServiceError> for ApiError {
                     message: err.user_message(),
                 }
             }
+            ServiceError::Upstream(message) => ApiError::Upstream { message },
             ServiceError::Internal(err) => ApiError::Internal(err),
         }
     }

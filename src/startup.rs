@@ -13,6 +13,8 @@ use axum::routing::get;
 use leptos::prelude::provide_context;
 use tokio::net::TcpListener;
 use tower::Layer;
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::normalize_path::NormalizePathLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -25,9 +27,11 @@ use crate::auth::oidc::{Oidc, OidcSettings};
 use crate::auth::throttle::HashPool;
 use crate::config::Config;
 use crate::db::Db;
-use crate::integrations::brevo::{BrevoClient, BrevoConfig};
+use crate::integrations::brevo::{BrevoClient, BrevoConfig, EmailAddress};
 use crate::integrations::content_site::{ContentSiteConfig, MenuService};
+use crate::integrations::mail::{Mailer, SmtpSettings};
 use crate::server::client::TrustedProxies;
+use crate::services::double_opt_in::MailSettings;
 use crate::services::marketing::Marketing;
 use crate::storage::FileStore;
 
@@ -55,6 +59,11 @@ pub struct AppInner {
     pub uploads: crate::services::uploads::UploadRules,
     /// Totals of package lists, kept for a few seconds.
     pub package_counts: crate::services::downloads::CountCache,
+    /// Where the portal's mails go: Brevo, SMTP or the outbox folder.
+    pub mailer: Arc<Mailer>,
+    pub mail_settings: MailSettings,
+    /// Wakes the mail-job worker when a job starts.
+    pub mail_jobs: Arc<tokio::sync::Notify>,
 }
 
 impl Deref for AppState {
@@ -103,6 +112,7 @@ impl AppState {
             None => Marketing::Local,
         };
         let files = FileStore::new(config.files_dir())?;
+        let mailer = Arc::new(mailer_for(&config, &marketing)?);
         Ok(AppState(Arc::new(AppInner {
             db,
             menus,
@@ -118,9 +128,66 @@ impl AppState {
             files,
             uploads: config.upload_rules(),
             package_counts: Default::default(),
+            mailer,
+            mail_settings: MailSettings::from_config(&config),
+            mail_jobs: Default::default(),
             config,
         })))
     }
+}
+
+/// Leptos answers arguments it cannot read with a 500 (`Args|…`); they are the client's
+/// fault, so they get our 400.
+async fn refuse_bad_arguments(response: axum::response::Response) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if response.status() != axum::http::StatusCode::INTERNAL_SERVER_ERROR {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    if bytes.starts_with(b"Args|") || bytes.starts_with(b"Deserialization|") {
+        return crate::error::ApiError::validation("Die Anfrage enthält ungültige Angaben.")
+            .into_response();
+    }
+    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
+}
+
+/// Brevo's transactional mail with an API key, else SMTP when a host is set, else the outbox.
+fn mailer_for(config: &Config, marketing: &Marketing) -> anyhow::Result<Mailer> {
+    let name = config
+        .mail_from_name
+        .clone()
+        .unwrap_or_else(|| format!("{} Aktionsportal", config.product_name));
+    if let Marketing::Brevo(client) = marketing {
+        return Ok(Mailer::brevo(
+            client.clone(),
+            config.brevo_doi_template_id,
+            EmailAddress::new(config.mail_from.clone(), Some(name)),
+        ));
+    }
+    let from = lettre::message::Mailbox::new(
+        Some(name),
+        config
+            .mail_from
+            .parse()
+            .map_err(|e| anyhow::anyhow!("AP_MAIL_FROM: {e}"))?,
+    );
+    Ok(match &config.smtp_host {
+        Some(host) => Mailer::smtp(
+            &SmtpSettings {
+                host: host.clone(),
+                port: config.smtp_port,
+                security: config.smtp_security,
+                user: config.smtp_user.clone(),
+                password: config.smtp_password.clone(),
+                timeout: std::time::Duration::from_secs(15),
+            },
+            from,
+        )?,
+        None => Mailer::outbox(config.outbox_dir(), from),
+    })
 }
 
 /// The complete router. Trailing slashes are trimmed before routing, so `/admin/downloads/`
@@ -164,8 +231,25 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("public, max-age=31536000, immutable"),
         ));
 
+    // Leptos server functions (forms that work without JavaScript) under /api/fn.
+    let server_fns = {
+        let state = state.clone();
+        move |request: Request| {
+            let state = state.clone();
+            async move {
+                let response = leptos_axum::handle_server_fns_with_context(
+                    move || provide_context(state.clone()),
+                    request,
+                )
+                .await;
+                refuse_bad_arguments(axum::response::IntoResponse::into_response(response)).await
+            }
+        }
+    };
+
     Router::new()
         .route("/", get(|| async { Redirect::to("/user/downloads") }))
+        .route("/api/fn/{*name}", axum::routing::post(server_fns))
         .route("/user", get(|| async { Redirect::to("/user/downloads") }))
         .route("/admin", get(|| async { Redirect::to("/admin/contacts") }))
         .route(crate::api::auth::LOGIN_PATH, get(login_page))
@@ -182,6 +266,9 @@ pub fn router(state: AppState) -> Router {
         ))
         // Added after the session layer: static files and the health check need no user, so
         // they cost no session lookup.
+        // Pages go out compressed (the island props repeat a page's data as JSON); files,
+        // ZIPs and the prebuilt assets keep their exact length and Range support.
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(HtmlOnly)))
         .route("/healthz", get(crate::api::health::healthz))
         .route("/static/{name}", get(crate::api::static_files::serve))
         .nest_service("/assets", assets)
@@ -197,6 +284,20 @@ pub fn router(state: AppState) -> Router {
                 .on_failure(DefaultOnFailure::new().level(tracing::Level::WARN)),
         )
         .with_state(state)
+}
+
+/// Compresses HTML pages only.
+#[derive(Clone, Copy)]
+struct HtmlOnly;
+
+impl Predicate for HtmlOnly {
+    fn should_compress<B: axum::body::HttpBody>(&self, response: &axum::http::Response<B>) -> bool {
+        response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/html"))
+    }
 }
 
 /// A running server: its address, and a handle that ends when it has shut down.
@@ -229,6 +330,14 @@ pub async fn serve(
         Err(err) => tracing::error!(error = %err, "staged files could not be settled"),
     }
     tokio::spawn(sweep_daily(state.clone()));
+    tokio::spawn(crate::services::double_opt_in::run_jobs(
+        state.db.clone(),
+        state.mailer.clone(),
+        state.mail_settings.clone(),
+        state.mail_jobs.clone(),
+    ));
+    tokio::spawn(retry_marketing(state.clone()));
+    tracing::info!(mail = %state.mailer.describe(), "mail ready");
     let menus = state.menus.clone();
     tokio::spawn(async move { menus.refresh().await });
     tokio::spawn(crate::auth::session::clean_up_periodically(
@@ -248,6 +357,25 @@ async fn sweep_daily(state: AppState) {
         match crate::services::uploads::sweep(&state.db, &state.files).await {
             Ok(report) => tracing::info!(?report, "file store swept"),
             Err(err) => tracing::error!(error = %err, "file store sweep failed"),
+        }
+    }
+}
+
+/// Runs the marketing changes that still have to reach Brevo every minute, and removes
+/// expired double opt-in links.
+async fn retry_marketing(state: AppState) {
+    let mut interval = tokio::time::interval(std::time::Duration::from_secs(60));
+    loop {
+        interval.tick().await;
+        match crate::services::contact_mirror::retry_all(&state.db, &state.marketing).await {
+            Ok(0) => {}
+            Ok(left) => tracing::warn!(left, "marketing changes still waiting for Brevo"),
+            Err(err) => tracing::error!(error = %err, "marketing retries failed"),
+        }
+        if let Err(err) =
+            crate::db::contacts::delete_expired_tokens(&state.db, crate::db::now()).await
+        {
+            tracing::error!(error = %err, "expired double opt-in links not removed");
         }
     }
 }

@@ -579,3 +579,112 @@ async fn a_large_upload_streams_to_disk_in_flat_memory() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[path = "common/fake_smtp.rs"]
+mod fake_smtp;
+
+#[tokio::test]
+async fn a_mass_mail_killed_midway_mails_each_pending_contact_exactly_once_after_a_restart() {
+    use aktionsportal::db::contacts;
+    let test = TestDb::new().await;
+    contacts::upsert_company(&test.db, 100_001, "Müller GmbH")
+        .await
+        .unwrap();
+    let mut expected = Vec::new();
+    for i in 0..30 {
+        let email = format!("kunde{i:02}@example.de");
+        contacts::create_contact(
+            &test.db,
+            &contacts::NewContact {
+                customer_number: 100_001,
+                brevo_contact_id: None,
+                email: email.clone(),
+                salutation: 2,
+                firstname: "Max".into(),
+                lastname: format!("Kunde {i}"),
+                extern_id: None,
+                double_opt_in: false,
+                email_blacklisted: false,
+            },
+        )
+        .await
+        .unwrap();
+        expected.push(email);
+    }
+    let admin = admin_session(&test).await;
+    let smtp = fake_smtp::FakeSmtp::start().await;
+    // The 11th mail's "250 OK" never comes: the server dies while it waits for it.
+    smtp.hold_after(10);
+    let start = |port: u16| {
+        let mut command = portal(&test);
+        command
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .env("AP_SMTP_HOST", "127.0.0.1")
+            .env("AP_SMTP_PORT", smtp.addr.port().to_string())
+            .env("AP_SMTP_SECURITY", "none")
+            .env("AP_PRODUCTION", "true")
+            .env("AP_MAIL_PER_SECOND", "100")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        command.spawn().expect("start server")
+    };
+    let client = reqwest::Client::new();
+    let port = free_port();
+    let mut child = start(port);
+    assert!(wait_for_health(port).await, "server did not come up");
+    let answer: serde_json::Value = client
+        .post(format!("http://127.0.0.1:{port}/api/smtp/emails"))
+        .header("cookie", format!("ap_session={admin}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["code"], "job_started", "{answer}");
+    assert_eq!(answer["count"], 30);
+
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !smtp.is_holding() {
+        assert!(
+            Instant::now() < deadline,
+            "the job never reached the 11th mail"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(smtp.mails().len(), 10);
+    smtp.release();
+
+    // After the restart the job goes on once the dead server's lease has run out.
+    let port = free_port();
+    let mut child = start(port);
+    assert!(wait_for_health(port).await, "server did not come up again");
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let job = loop {
+        let answer: serde_json::Value = client
+            .get(format!("http://127.0.0.1:{port}/api/smtp/emails"))
+            .header("cookie", format!("ap_session={admin}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if answer["job"]["status"] == "done" {
+            break answer["job"].clone();
+        }
+        assert!(Instant::now() < deadline, "job did not finish: {answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        (job["sent"].as_i64(), job["failed"].as_i64()),
+        (Some(30), Some(0))
+    );
+    let mut received: Vec<String> = smtp.mails().into_iter().flat_map(|m| m.to).collect();
+    received.sort();
+    assert_eq!(received, expected, "each pending contact exactly once");
+}

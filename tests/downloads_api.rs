@@ -734,6 +734,31 @@ async fn the_customer_page_lists_the_packages_without_javascript() {
     assert!(html.contains(&format!("href=\"/api/download/{}/zip\"", package["id"])));
     assert!(html.contains(">1/1<"), "loaded/total");
     assert!(html.contains("Keine weiteren Downloads vorhanden."));
+    assert!(
+        html.contains(r#"data-island="CustomerDownloads""#),
+        "the island takes over"
+    );
+
+    // The filter form without JavaScript sends one `providerIds` per checked box.
+    let filtered = format!(
+        "/user/downloads?search=Herbst&searchMethode=byName&providerIds={}&providerIds={}",
+        s.glasfaser, s.strom
+    );
+    let html = s.app.get_as(&dealer, &filtered).await.text().await.unwrap();
+    assert!(html.contains("Glasfaser Herbst"), "{html}");
+    assert!(
+        html.contains(r#">1<span class="visually-hidden"> aktiv"#),
+        "one active filter: {html}"
+    );
+    let html = s
+        .app
+        .get_as(&dealer, "/user/downloads?search=Winter")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Keine Downloads gefunden"), "{html}");
+    assert!(!html.contains("Noch keine Download-Pakete"), "{html}");
 
     let stranger = s.app.dealer_session(100_099, &[]).await;
     let html = s

@@ -2,6 +2,8 @@
 // page; the script mounts the React islands the page contains, each loaded on demand.
 import 'bootstrap/dist/css/bootstrap.min.css';
 import 'bootstrap-icons/font/bootstrap-icons.css';
+// The icons the portal uses from a small subset font (scripts/subset-icons.py).
+import '../../style/icons-subset.css';
 import '../../style/main.css';
 
 import { mountIslands } from './lib/islandLoader';

@@ -1,6 +1,7 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
 pub mod auth;
+pub mod contacts;
 pub mod delivery;
 pub mod downloads;
 pub mod extract;
@@ -32,6 +33,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(lists::router())
         .merge(marketing::router())
         .merge(downloads::router())
+        .merge(contacts::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(config.body_rule(), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));

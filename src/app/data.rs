@@ -19,7 +19,7 @@ use std::sync::Arc;
 use axum::Extension;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query};
+use axum::extract::{Path, Query, RawQuery};
 use axum::extract::{Request, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -69,13 +69,55 @@ fn user_of(request: &Request) -> Option<User> {
 pub fn router(render: Render) -> Router<AppState> {
     Router::new()
         .route("/user/downloads", get(customer_downloads))
-        .route("/admin/contacts", get(admin_frame))
+        .route(
+            "/user/verify-double-opt-in/{token}",
+            get(double_opt_in_link),
+        )
+        .route("/admin/contacts", get(admin_contacts))
         .route("/admin/contact/edit/{customer_number}", get(admin_frame))
         .route("/admin/provider/{id}", get(provider))
         .route("/admin/downloads", get(admin_downloads))
         .route("/admin/download/add", get(download_add))
         .route("/admin/download/edit/{id}", get(download_edit))
         .layer(Extension(render))
+}
+
+/// The double opt-in page: what the link stands for (looking changes nothing).
+async fn double_opt_in_link(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    Path(token): Path<String>,
+    mut request: Request,
+) -> Response {
+    let link_state = crate::services::double_opt_in::link_state(&state.db, &token)
+        .await
+        .unwrap_or_else(|err| {
+            tracing::error!(error = %err, "double opt-in link not looked up");
+            crate::services::double_opt_in::LinkState::Invalid
+        });
+    insert(
+        &mut request,
+        super::pages::double_opt_in::LinkPage {
+            state: link_state,
+            token,
+        },
+    );
+    render(request).await
+}
+
+async fn admin_contacts(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    query: Result<Query<crate::services::contacts::ContactQuery>, QueryRejection>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    let query = query.map(|Query(q)| q).unwrap_or_default();
+    if let Some(page) = super::pages::contacts::load(&state, user.as_ref(), query).await {
+        insert(&mut request, page);
+    }
+    render(request).await
 }
 
 /// An admin page whose only data is the admin menu.
@@ -89,21 +131,15 @@ async fn admin_frame(
     render(request).await
 }
 
-#[derive(serde::Deserialize)]
-struct Shown {
-    anzahl: Option<i64>,
-}
-
 async fn customer_downloads(
     State(state): State<AppState>,
     Extension(render): Extension<Render>,
-    query: Result<Query<ListQuery>, QueryRejection>,
-    shown: Result<Query<Shown>, QueryRejection>,
+    RawQuery(raw): RawQuery,
     mut request: Request,
 ) -> Response {
     let user = user_of(&request);
-    let shown = shown.ok().and_then(|Query(s)| s.anzahl);
-    let query = list_query(query);
+    // Read by hand: the filter form without JavaScript repeats `providerIds` and `tagsIds`.
+    let (query, shown) = customer::list_url::parse_page_query(raw.as_deref());
     if let Some(page) = customer::load_downloads(&state, user.as_ref(), query, shown).await {
         insert(&mut request, page);
     }

@@ -156,24 +156,40 @@ fn Header() -> impl IntoView {
     .into_any()
 }
 
-/// The my-account area without JavaScript: the profile, or a login link.
+/// The my-account dropdown without JavaScript: a `<details>` whose toggle has the size of the
+/// `AccountMenu` island's button (nothing moves when the island takes over), holding the
+/// profile and the logout link, or the login link.
 #[component]
 fn AccountFallback(user: Option<User>) -> impl IntoView {
-    match user {
+    let panel = match user {
         Some(user) => view! {
-            <div class="ap-account-fallback small text-end">
-                <div class="fw-semibold">{user.name}</div>
-                <div>{user.customer_number.map(|n| format!("Kundennummer: {n}"))}</div>
-                <a href=LOGOUT_URL>"Abmelden"</a>
-            </div>
-        }
-        .into_any(),
-        None => view! {
-            <a class="btn btn-primary btn-sm" href=LOGIN_URL>
-                <i class="bi bi-person-circle"></i>" Anmelden"
+            <p class="fw-semibold mb-1">{user.name}</p>
+            {user
+                .customer_number
+                .map(|n| view! { <p class="mb-1 small">{format!("Kundennummer: {n}")}</p> })}
+            <p class="mb-2 small text-body-secondary text-break">{user.email}</p>
+            <a class="dropdown-item rounded" href=LOGOUT_URL>
+                <i class="bi bi-box-arrow-right me-2" aria-hidden="true"></i>"Abmelden"
             </a>
         }
         .into_any(),
+        None => view! {
+            <p class="mb-2">"Sie sind nicht angemeldet."</p>
+            <a class="btn btn-primary w-100" href=LOGIN_URL>
+                <i class="bi bi-box-arrow-in-right me-1" aria-hidden="true"></i>"Anmelden"
+            </a>
+        }
+        .into_any(),
+    };
+    view! {
+        <details class="dropdown ap-account-menu ap-account-fallback">
+            <summary class="btn btn-outline-secondary dropdown-toggle">
+                <i class="bi bi-person-circle me-1" aria-hidden="true"></i>"Mein Konto"
+            </summary>
+            <div class="dropdown-menu dropdown-menu-end show p-3 ap-account-panel" data-bs-popper="static">
+                {panel}
+            </div>
+        </details>
     }
 }
 

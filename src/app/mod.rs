@@ -20,7 +20,7 @@ use crate::domain::access::{
 use crate::domain::user::{CurrentUser, User};
 use crate::integrations::content_site::MenuService;
 use crate::startup::AppState;
-use pages::{admin, customer, public};
+use pages::{admin, contacts, customer, double_opt_in, public};
 
 /// What pages may use while rendering: the configuration, the content-site menus and the
 /// islands build. Deliberately no database handle: pages get their data loaded before they
@@ -58,6 +58,7 @@ pub fn shell(env: PageEnv) -> impl IntoView {
     let script = assets
         .script
         .map(|src| view! { <script type="module" src=src></script> });
+    let toast_position = env.config().toast_position.as_str();
     view! {
         <!DOCTYPE html>
         <html lang="de">
@@ -69,7 +70,8 @@ pub fn shell(env: PageEnv) -> impl IntoView {
                 {script}
                 <MetaTags/>
             </head>
-            <body>
+            // The islands' toasts read their corner from the body.
+            <body class="ap-body" data-toast-position=toast_position>
                 <App/>
             </body>
         </html>
@@ -86,8 +88,8 @@ pub fn App() -> impl IntoView {
             // Pages never wait for data while they render: see `data`.
             <Routes fallback=public::NotFound>
                 <Route path=path!("/user/downloads") view=customer::Downloads/>
-                <Route path=path!("/user/verify-double-opt-in/:contact_id") view=customer::VerifyDoubleOptIn/>
-                <Route path=path!("/admin/contacts") view=admin::Contacts/>
+                <Route path=path!("/user/verify-double-opt-in/:token") view=double_opt_in::VerifyDoubleOptIn/>
+                <Route path=path!("/admin/contacts") view=contacts::Contacts/>
                 <Route path=path!("/admin/contact/edit/:customer_number") view=admin::ContactEdit/>
                 <Route path=path!("/admin/provider/:id") view=admin::Provider/>
                 <Route path=path!("/admin/downloads") view=admin::Downloads/>

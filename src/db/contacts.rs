@@ -1,17 +1,27 @@
-//! Customer groups (`companies`), their contacts (`contacts`) and the criteria (lists) a contact
-//! is assigned to (`contact_lists`).
+//! Customer groups (`companies`), their contacts (`contacts`), the criteria (lists) a contact
+//! is assigned to (`contact_lists`) and the links of double opt-in mails
+//! (`double_opt_in_tokens`).
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::sql::DynQuery;
 use super::{Db, dedup_keep_order, now};
 use crate::db_run;
 
 macro_rules! contact_columns {
     () => {
-        "id, customer_number, brevo_contact_id, email, salutation, firstname, lastname, \
-         extern_id, double_opt_in, double_opt_in_at, double_opt_in_token, email_blacklisted, \
-         created_at, updated_at"
+        "c.id, c.customer_number, c.brevo_contact_id, c.email, c.salutation, c.firstname, \
+         c.lastname, c.extern_id, c.double_opt_in, c.double_opt_in_at, c.double_opt_in_address, \
+         c.double_opt_in_sent_at, c.email_blacklisted, c.created_at, c.updated_at, \
+         co.company_name"
+    };
+}
+
+/// Contacts joined with their company, as every contact query reads them.
+macro_rules! from_contacts {
+    () => {
+        " from contacts c join companies co on co.customer_number = c.customer_number"
     };
 }
 
@@ -46,12 +56,15 @@ pub struct Contact {
     pub extern_id: Option<String>,
     pub double_opt_in: bool,
     pub double_opt_in_at: Option<DateTime<Utc>>,
-    /// The secret of the confirmation link; never serialised.
-    #[serde(skip_serializing)]
-    pub double_opt_in_token: Option<String>,
+    /// The client address the confirmation came from.
+    pub double_opt_in_address: Option<String>,
+    /// When the last confirmation mail went out.
+    pub double_opt_in_sent_at: Option<DateTime<Utc>>,
     pub email_blacklisted: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// The company of the customer number.
+    pub company_name: String,
 }
 
 #[derive(Debug, Clone)]
@@ -67,6 +80,18 @@ pub struct NewContact {
     /// True stores the contact as already confirmed (`double_opt_in_at` = now).
     pub double_opt_in: bool,
     pub email_blacklisted: bool,
+}
+
+/// The fields an edit sets (the confirmation and the block are changed on their own).
+#[derive(Debug, Clone)]
+pub struct ContactChange {
+    pub customer_number: i64,
+    pub email: String,
+    pub salutation: i16,
+    pub firstname: String,
+    pub lastname: String,
+    pub brevo_contact_id: Option<i64>,
+    pub extern_id: Option<String>,
 }
 
 /// The form in which emails are stored and compared: trimmed, lower-case.
@@ -112,31 +137,143 @@ pub async fn get_company(db: &Db, customer_number: i64) -> Result<Option<Company
 /// Creates a contact. A taken email (or Brevo id) fails with a unique violation, an unknown
 /// customer number with a foreign-key violation.
 pub async fn create_contact(db: &Db, new: &NewContact) -> Result<Contact, sqlx::Error> {
+    create_with_lists(db, None, new, &[]).await
+}
+
+/// Creates a contact on its lists in one transaction, with its company first when
+/// `company` (customer number, name) is given (created, or renamed when it exists).
+/// Nothing is written when any part fails.
+pub async fn create_with_lists(
+    db: &Db,
+    company: Option<(i64, &str)>,
+    new: &NewContact,
+    list_ids: &[i64],
+) -> Result<Contact, sqlx::Error> {
     let now = now();
-    let email = normalize_email(&new.email);
-    let confirmed_at = new.double_opt_in.then_some(now);
-    db_run!(db, pool => {
-        sqlx::query_as::<_, Contact>(concat!(
+    let list_ids = dedup_keep_order(list_ids);
+    let id = db_run!(db, pool => {
+        let mut tx = pool.begin().await?;
+        if let Some((number, name)) = company {
+            sqlx::query(
+                "insert into companies (customer_number, company_name, created_at, updated_at) \
+                 values ($1, $2, $3, $3) on conflict (customer_number) do update \
+                 set company_name = excluded.company_name, updated_at = excluded.updated_at",
+            )
+            .bind(number)
+            .bind(name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let id: i64 = sqlx::query_scalar(
             "insert into contacts (customer_number, brevo_contact_id, email, salutation, \
              firstname, lastname, extern_id, double_opt_in, double_opt_in_at, \
              email_blacklisted, created_at, updated_at) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) returning ",
-            contact_columns!()
-        ))
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) returning id",
+        )
         .bind(new.customer_number)
         .bind(new.brevo_contact_id)
-        .bind(&email)
+        .bind(normalize_email(&new.email))
         .bind(new.salutation)
         .bind(&new.firstname)
         .bind(&new.lastname)
         .bind(&new.extern_id)
         .bind(new.double_opt_in)
-        .bind(confirmed_at)
+        .bind(new.double_opt_in.then_some(now))
         .bind(new.email_blacklisted)
         .bind(now)
-        .fetch_one(pool)
-        .await
-    })
+        .fetch_one(&mut *tx)
+        .await?;
+        for list_id in &list_ids {
+            sqlx::query(
+                "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
+                 values ($1, $2, $3, $3)",
+            )
+            .bind(id)
+            .bind(list_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        id
+    });
+    get_contact(db, id).await?.ok_or(sqlx::Error::RowNotFound)
+}
+
+/// Changes a contact's fields and lists in one transaction: `add` lists are assigned (kept
+/// when already), `remove` lists taken off; other lists stay. With `company`, the company is
+/// created or renamed first. `None` when the contact does not exist; nothing is written when
+/// any part fails.
+pub async fn update_with_lists(
+    db: &Db,
+    id: i64,
+    company: Option<(i64, &str)>,
+    change: &ContactChange,
+    add: &[i64],
+    remove: &[i64],
+) -> Result<Option<Contact>, sqlx::Error> {
+    let now = now();
+    let add = dedup_keep_order(add);
+    let found = db_run!(db, pool => {
+        let mut tx = pool.begin().await?;
+        if let Some((number, name)) = company {
+            sqlx::query(
+                "insert into companies (customer_number, company_name, created_at, updated_at) \
+                 values ($1, $2, $3, $3) on conflict (customer_number) do update \
+                 set company_name = excluded.company_name, updated_at = excluded.updated_at",
+            )
+            .bind(number)
+            .bind(name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let found = sqlx::query(
+            "update contacts set customer_number = $2, email = $3, salutation = $4, \
+             firstname = $5, lastname = $6, brevo_contact_id = $7, extern_id = $8, \
+             updated_at = $9 where id = $1",
+        )
+        .bind(id)
+        .bind(change.customer_number)
+        .bind(normalize_email(&change.email))
+        .bind(change.salutation)
+        .bind(&change.firstname)
+        .bind(&change.lastname)
+        .bind(change.brevo_contact_id)
+        .bind(&change.extern_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            > 0;
+        if found {
+            for list_id in remove {
+                sqlx::query("delete from contact_lists where contact_id = $1 and list_id = $2")
+                    .bind(id)
+                    .bind(list_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for list_id in &add {
+                sqlx::query(
+                    "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
+                     values ($1, $2, $3, $3) on conflict (contact_id, list_id) do nothing",
+                )
+                .bind(id)
+                .bind(list_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+        }
+        found
+    });
+    if !found {
+        return Ok(None);
+    }
+    get_contact(db, id).await
 }
 
 pub async fn get_contact(db: &Db, id: i64) -> Result<Option<Contact>, sqlx::Error> {
@@ -144,7 +281,8 @@ pub async fn get_contact(db: &Db, id: i64) -> Result<Option<Contact>, sqlx::Erro
         sqlx::query_as::<_, Contact>(concat!(
             "select ",
             contact_columns!(),
-            " from contacts where id = $1"
+            from_contacts!(),
+            " where c.id = $1"
         ))
         .bind(id)
         .fetch_optional(pool)
@@ -159,7 +297,8 @@ pub async fn find_contact_by_email(db: &Db, email: &str) -> Result<Option<Contac
         sqlx::query_as::<_, Contact>(concat!(
             "select ",
             contact_columns!(),
-            " from contacts where email = $1"
+            from_contacts!(),
+            " where c.email = $1"
         ))
         .bind(&email)
         .fetch_optional(pool)
@@ -176,7 +315,8 @@ pub async fn list_by_customer_number(
         sqlx::query_as::<_, Contact>(concat!(
             "select ",
             contact_columns!(),
-            " from contacts where customer_number = $1 order by id"
+            from_contacts!(),
+            " where c.customer_number = $1 order by c.id"
         ))
         .bind(customer_number)
         .fetch_all(pool)
@@ -259,6 +399,324 @@ pub async fn list_ids_of_contact(db: &Db, contact_id: i64) -> Result<Vec<i64>, s
     })
 }
 
+/// Blocks or unblocks a contact's email. False when the contact does not exist.
+pub async fn set_blacklisted(db: &Db, id: i64, blacklisted: bool) -> Result<bool, sqlx::Error> {
+    let now = now();
+    let done = db_run!(db, pool => {
+        sqlx::query("update contacts set email_blacklisted = $2, updated_at = $3 where id = $1")
+            .bind(id)
+            .bind(blacklisted)
+            .bind(now)
+            .execute(pool)
+            .await?
+            .rows_affected()
+    });
+    Ok(done > 0)
+}
+
+/// One list assignment with what a criteria panel shows of the list and its provider.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AssignedList {
+    pub contact_id: i64,
+    pub list_id: i64,
+    pub list_name: String,
+    pub list_active: bool,
+    pub brevo_list_id: Option<i64>,
+    pub provider_id: i64,
+    pub provider_name: String,
+}
+
+/// The lists of these contacts, in one query, by provider name and list name.
+pub async fn assigned_lists(
+    db: &Db,
+    contact_ids: &[i64],
+) -> Result<Vec<AssignedList>, sqlx::Error> {
+    if contact_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select cl.contact_id, l.id as list_id, l.name as list_name, l.active as list_active, \
+         l.brevo_list_id, p.id as provider_id, p.name as provider_name \
+         from contact_lists cl join lists l on l.id = cl.list_id \
+         join providers p on p.id = l.provider_id where cl.contact_id in ",
+    );
+    let ids = query.id_list(&dedup_keep_order(contact_ids));
+    query
+        .push(&ids)
+        .push(" order by p.name, p.id, l.name, l.id, cl.contact_id");
+    query.fetch_all(db).await
+}
+
+/// Which contacts a page of the contacts table shows (spec §2, §7).
+#[derive(Clone, Debug, Default)]
+pub struct ContactFilter {
+    /// Part of the email, a name, the company or the customer number.
+    pub search: Option<String>,
+    pub email_blacklisted: Option<bool>,
+    pub double_opt_in: Option<bool>,
+    /// Only contacts created at or after this instant ("new").
+    pub created_from: Option<DateTime<Utc>>,
+    /// Only contacts created before this instant ("active").
+    pub created_before: Option<DateTime<Utc>>,
+    /// Only contacts on this list.
+    pub list_id: Option<i64>,
+    /// Only contacts on a list of one of these providers.
+    pub provider_ids: Option<Vec<i64>>,
+}
+
+/// The columns the contacts table sorts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactSort {
+    Id,
+    CustomerNumber,
+    Email,
+    Salutation,
+    Firstname,
+    Lastname,
+    CompanyName,
+    DoubleOptIn,
+    EmailBlacklisted,
+    CreatedAt,
+    UpdatedAt,
+}
+
+impl ContactSort {
+    /// From the API's `sortBy` (the field names of spec §3).
+    pub fn parse(name: &str) -> Option<ContactSort> {
+        Some(match name {
+            "id" => ContactSort::Id,
+            "customerNumber" => ContactSort::CustomerNumber,
+            "email" => ContactSort::Email,
+            "salutation" => ContactSort::Salutation,
+            "firstname" => ContactSort::Firstname,
+            "lastname" => ContactSort::Lastname,
+            "companyName" | "company" => ContactSort::CompanyName,
+            "doubleOptIn" => ContactSort::DoubleOptIn,
+            "emailBlacklisted" => ContactSort::EmailBlacklisted,
+            "createdAt" => ContactSort::CreatedAt,
+            "updatedAt" => ContactSort::UpdatedAt,
+            _ => return None,
+        })
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            ContactSort::Id => "c.id",
+            ContactSort::CustomerNumber => "c.customer_number",
+            ContactSort::Email => "c.email",
+            ContactSort::Salutation => "c.salutation",
+            ContactSort::Firstname => "c.firstname",
+            ContactSort::Lastname => "c.lastname",
+            ContactSort::CompanyName => "co.company_name",
+            ContactSort::DoubleOptIn => "c.double_opt_in",
+            ContactSort::EmailBlacklisted => "c.email_blacklisted",
+            ContactSort::CreatedAt => "c.created_at",
+            ContactSort::UpdatedAt => "c.updated_at",
+        }
+    }
+}
+
+/// The query's `from` and `where`. The company is joined only when a row needs its name or
+/// the search looks at it: a plain count then reads an index of `contacts` alone.
+fn filtered(select: &str, filter: &ContactFilter, with_company: bool) -> DynQuery {
+    let mut query = DynQuery::new(select);
+    let search = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    if with_company || search.is_some() {
+        query.push(from_contacts!());
+    } else {
+        query.push(" from contacts c");
+    }
+    query.push(" where 1 = 1");
+    if let Some(search) = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let p = query.param(super::lists::like_pattern(search));
+        query.push(&format!(
+            " and (c.email like {p} escape '\\' or lower(c.firstname) like {p} escape '\\' \
+             or lower(c.lastname) like {p} escape '\\' \
+             or lower(co.company_name) like {p} escape '\\' \
+             or cast(c.customer_number as text) like {p} escape '\\')"
+        ));
+    }
+    if let Some(blocked) = filter.email_blacklisted {
+        let p = query.param(blocked);
+        query.push(&format!(" and c.email_blacklisted = {p}"));
+    }
+    if let Some(confirmed) = filter.double_opt_in {
+        let p = query.param(confirmed);
+        query.push(&format!(" and c.double_opt_in = {p}"));
+    }
+    if let Some(from) = filter.created_from {
+        let p = query.param(from);
+        query.push(&format!(" and c.created_at >= {p}"));
+    }
+    if let Some(before) = filter.created_before {
+        let p = query.param(before);
+        query.push(&format!(" and c.created_at < {p}"));
+    }
+    if let Some(list_id) = filter.list_id {
+        let p = query.param(list_id);
+        query.push(&format!(
+            " and exists (select 1 from contact_lists cl where cl.contact_id = c.id \
+             and cl.list_id = {p})"
+        ));
+    }
+    if let Some(providers) = &filter.provider_ids {
+        if providers.is_empty() {
+            query.push(" and 1 = 0");
+        } else {
+            let ids = query.id_list(providers);
+            query.push(&format!(
+                " and exists (select 1 from contact_lists cl join lists l on l.id = cl.list_id \
+                 where cl.contact_id = c.id and l.provider_id in {ids})"
+            ));
+        }
+    }
+    query
+}
+
+/// One page of contacts, sorted by `sort` (then by id in the same direction).
+pub async fn page(
+    db: &Db,
+    filter: &ContactFilter,
+    sort: ContactSort,
+    ascending: bool,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Contact>, sqlx::Error> {
+    let mut query = filtered(concat!("select ", contact_columns!()), filter, true);
+    let direction = if ascending { "asc" } else { "desc" };
+    let column = sort.column();
+    let limit = query.param(limit);
+    let offset = query.param(offset);
+    if sort == ContactSort::Id {
+        query.push(&format!(" order by c.id {direction}"));
+    } else {
+        query.push(&format!(" order by {column} {direction}, c.id {direction}"));
+    }
+    query.push(&format!(" limit {limit} offset {offset}"));
+    query.fetch_all(db).await
+}
+
+/// How many contacts match.
+pub async fn count(db: &Db, filter: &ContactFilter) -> Result<i64, sqlx::Error> {
+    filtered("select count(*)", filter, false)
+        .fetch_count(db)
+        .await
+}
+
+// ---------------------------------------------------------------------------------------------
+// Double opt-in
+// ---------------------------------------------------------------------------------------------
+
+/// Stores a confirmation link (by the hash of its token) for a contact.
+pub async fn add_token(
+    db: &Db,
+    contact_id: i64,
+    token_hash: &str,
+    expires_at: DateTime<Utc>,
+) -> Result<(), sqlx::Error> {
+    let now = now();
+    db_run!(db, pool => {
+        sqlx::query(
+            "insert into double_opt_in_tokens (token_hash, contact_id, expires_at, created_at, \
+             updated_at) values ($1, $2, $4, $3, $3)",
+        )
+        .bind(token_hash)
+        .bind(contact_id)
+        .bind(now)
+        .bind(expires_at)
+        .execute(pool)
+        .await
+        .map(drop)
+    })
+}
+
+/// The contact a link belongs to, if the link is known and has not expired at `at`.
+pub async fn contact_of_token(
+    db: &Db,
+    token_hash: &str,
+    at: DateTime<Utc>,
+) -> Result<Option<Contact>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, Contact>(concat!(
+            "select ",
+            contact_columns!(),
+            from_contacts!(),
+            " join double_opt_in_tokens t on t.contact_id = c.id \
+             where t.token_hash = $1 and t.expires_at >= $2"
+        ))
+        .bind(token_hash)
+        .bind(at)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// Records the confirmation: when, and from which address. False when the contact is gone.
+pub async fn confirm(
+    db: &Db,
+    id: i64,
+    at: DateTime<Utc>,
+    address: Option<&str>,
+) -> Result<bool, sqlx::Error> {
+    let done = db_run!(db, pool => {
+        sqlx::query(
+            "update contacts set double_opt_in = true, double_opt_in_at = $2, \
+             double_opt_in_address = $3, updated_at = $2 where id = $1",
+        )
+        .bind(id)
+        .bind(at)
+        .bind(address)
+        .execute(pool)
+        .await?
+        .rows_affected()
+    });
+    Ok(done > 0)
+}
+
+/// Notes that a confirmation mail went out to the contact.
+pub async fn mark_mail_sent(db: &Db, id: i64, at: DateTime<Utc>) -> Result<(), sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query("update contacts set double_opt_in_sent_at = $2 where id = $1")
+            .bind(id)
+            .bind(at)
+            .execute(pool)
+            .await
+            .map(drop)
+    })
+}
+
+/// Removes links that expired before `before`; returns how many.
+pub async fn delete_expired_tokens(db: &Db, before: DateTime<Utc>) -> Result<u64, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query("delete from double_opt_in_tokens where expires_at < $1")
+            .bind(before)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+    })
+}
+
+/// Contacts still to confirm: (those a mail may go to, i.e. not blocked; all of them).
+pub async fn pending_counts(db: &Db) -> Result<(i64, i64), sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, (i64, i64)>(
+            "select coalesce(sum(case when email_blacklisted then 0 else 1 end), 0), count(*) \
+             from contacts where double_opt_in = false",
+        )
+        .fetch_one(pool)
+        .await
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,7 +794,6 @@ mod tests {
         assert_eq!(created.email, "juergen.mueller@example.de");
         assert!(created.double_opt_in);
         assert!(created.double_opt_in_at.is_some());
-        assert!(created.double_opt_in_token.is_none());
 
         let got = get_contact(&t.db, created.id).await.unwrap().unwrap();
         assert_eq!(got.firstname, "Jürgen");

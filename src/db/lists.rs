@@ -282,6 +282,26 @@ pub async fn page_of_provider(
     })
 }
 
+/// Which provider a list belongs to, and its Brevo id.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ListOwner {
+    pub id: i64,
+    pub provider_id: i64,
+    pub brevo_list_id: Option<i64>,
+}
+
+/// The owners of these lists (unknown ids are left out), in one query.
+pub async fn owners(db: &Db, ids: &[i64]) -> Result<Vec<ListOwner>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query =
+        super::sql::DynQuery::new("select id, provider_id, brevo_list_id from lists where id in ");
+    let list = query.id_list(ids);
+    query.push(&list).push(" order by id");
+    query.fetch_all(db).await
+}
+
 /// One list with live counts.
 pub async fn get_live(db: &Db, id: i64) -> Result<Option<List>, sqlx::Error> {
     db_run!(db, pool => {

@@ -18,6 +18,8 @@ pub mod downloads;
 pub mod folders;
 pub mod lists;
 pub mod login_attempts;
+pub mod mail_jobs;
+pub mod marketing_retries;
 pub mod oidc_logins;
 pub mod providers;
 pub mod sessions;

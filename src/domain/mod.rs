@@ -5,6 +5,7 @@ pub mod access;
 pub mod badges;
 pub mod branding;
 pub mod contacts;
+pub mod double_opt_in;
 pub mod downloads;
 pub mod files;
 pub mod format;

@@ -1,2 +1,3 @@
 pub mod brevo;
 pub mod content_site;
+pub mod mail;

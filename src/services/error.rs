@@ -17,6 +17,10 @@ pub enum ServiceError {
     /// The marketing service refused or was unreachable; nothing was changed.
     #[error(transparent)]
     Marketing(#[from] BrevoError),
+    /// Another third party (the mail server) refused or could not be reached, with the
+    /// German message for the user.
+    #[error("{0}")]
+    Upstream(String),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }

@@ -2,6 +2,9 @@
 //! server functions, pages and the CLI call these; none of them talks SQL directly.
 
 pub mod accounts;
+pub mod contact_mirror;
+pub mod contacts;
+pub mod double_opt_in;
 pub mod downloads;
 pub mod error;
 pub mod files;

@@ -136,9 +136,17 @@ pub struct SentEmail {
 
 #[derive(Clone, Debug)]
 enum Fault {
-    Error { status: u16 },
-    NonJson { status: u16 },
-    RateLimit { reset_secs: u64 },
+    /// Answered normally (lets the faults queued after it hit later requests).
+    Pass,
+    Error {
+        status: u16,
+    },
+    NonJson {
+        status: u16,
+    },
+    RateLimit {
+        reset_secs: u64,
+    },
 }
 
 /// Everything the fake knows. Tests may read and change it through [`FakeBrevo::lock`].
@@ -370,6 +378,17 @@ impl FakeBrevo {
         self.lock().delays.extend(std::iter::repeat_n(delay, n));
     }
 
+    /// The next `n` requests are answered normally; faults queued afterwards hit the
+    /// requests after them (to fail a call in the middle of a sequence).
+    pub fn pass_next(&self, n: usize) {
+        self.push_faults(n, Fault::Pass);
+    }
+
+    /// Drops the faults not used up yet.
+    pub fn clear_faults(&self) {
+        self.lock().faults.clear();
+    }
+
     fn push_faults(&self, n: usize, fault: Fault) {
         self.lock().faults.extend(std::iter::repeat_n(fault, n));
     }
@@ -483,7 +502,11 @@ async fn handle(
         let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.requests.push(recorded);
         let delay = state.delays.pop_front();
-        let response = if let Some(fault) = state.faults.pop_front() {
+        let fault = state
+            .faults
+            .pop_front()
+            .filter(|f| !matches!(f, Fault::Pass));
+        let response = if let Some(fault) = fault {
             fault_response(&fault)
         } else if api_key.is_none() {
             error(401, "unauthorized", "authentication not found in headers").into_response()
@@ -1352,6 +1375,7 @@ fn not_allowed(method: &Method) -> Answer {
 
 fn fault_response(fault: &Fault) -> Response {
     match *fault {
+        Fault::Pass => unreachable!("passed faults are filtered out"),
         Fault::Error { status } => {
             let code = match status {
                 400 => "bad_request",

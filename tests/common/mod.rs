@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod fake_brevo;
+pub mod fake_smtp;
 
 use std::net::SocketAddr;
 

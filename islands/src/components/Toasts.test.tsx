@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { clearToasts, toast } from '../lib/toast';
-import { TOAST_CONTAINER_ID } from './Toasts';
+import { TOAST_CONTAINER_ID, cornerOf } from './Toasts';
 
 afterEach(() => {
   act(() => clearToasts());
@@ -22,7 +22,7 @@ describe('Toasts', () => {
 
     expect(document.querySelectorAll(`#${TOAST_CONTAINER_ID}`)).toHaveLength(1);
     const container = screen.getByTestId('toasts');
-    expect(container.className).toContain('top-0');
+    expect(container.style.top).toBe('0px');
     expect(container.className).toContain('end-0');
 
     const [newest, error, success] = screen.getAllByTestId('toast');
@@ -56,5 +56,39 @@ describe('Toasts', () => {
     });
 
     await waitFor(() => expect(screen.getAllByTestId('toast').map((t) => t.textContent)).toEqual(['zwei', 'eins']));
+  });
+
+  it('takes its corner from the page and starts below the header while it is in view', async () => {
+    document.body.dataset.toastPosition = 'top-left';
+    const header = document.createElement('header');
+    header.getBoundingClientRect = () => ({ bottom: 64 }) as DOMRect;
+    document.body.append(header);
+    act(() => {
+      toast.info('Hinweis');
+    });
+    const container = await screen.findByTestId('toasts');
+    expect(container.className).toContain('start-0');
+    await waitFor(() => expect(container.style.top).toBe('64px'));
+    delete document.body.dataset.toastPosition;
+  });
+
+  it('falls back to top right for an unknown corner', () => {
+    expect(cornerOf('bottom-left')).toEqual({ vertical: 'bottom', side: 'start' });
+    expect(cornerOf('mitte')).toEqual({ vertical: 'top', side: 'end' });
+    expect(cornerOf(undefined)).toEqual({ vertical: 'top', side: 'end' });
+  });
+
+  it('moves to the bottom while a modal is open', async () => {
+    act(() => {
+      toast.info('Hinweis');
+    });
+    const container = await screen.findByTestId('toasts');
+    const modal = document.createElement('div');
+    modal.className = 'modal d-block';
+    act(() => document.body.append(modal));
+    await waitFor(() => expect(container.style.bottom).toBe('0px'));
+    expect(container.style.top).toBe('');
+    act(() => modal.remove());
+    await waitFor(() => expect(container.style.top).toBe('0px'));
   });
 });

@@ -1,6 +1,9 @@
-// The one toast container of a page, top right. lib/toast.ts loads this module and calls
-// mountToastContainer() when the first toast is shown; every island shows its toasts here.
-import { useSyncExternalStore } from 'react';
+// The one toast container of a page, in the corner the portal is configured for (the body's
+// data-toast-position, AP_TOAST_POSITION; top right by default). lib/toast.ts loads this
+// module and calls mountToastContainer() when the first toast is shown; every island shows
+// its toasts here. Toasts keep clear of the page header (they start below it while it is in
+// view) and of open modals (they sit under the modal layer, style/main.css).
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { dismissToast, getToasts, subscribeToasts } from '../lib/toast';
@@ -53,12 +56,69 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
-/** Renders the store's toasts, newest at the top. */
+type Corner = { vertical: 'top' | 'bottom'; side: 'start' | 'end' };
+
+const CORNERS: Record<string, Corner> = {
+  'top-right': { vertical: 'top', side: 'end' },
+  'top-left': { vertical: 'top', side: 'start' },
+  'bottom-right': { vertical: 'bottom', side: 'end' },
+  'bottom-left': { vertical: 'bottom', side: 'start' },
+};
+
+/** The configured corner; top right when unset or unknown. */
+export function cornerOf(position: string | undefined): Corner {
+  return CORNERS[position ?? ''] ?? { vertical: 'top', side: 'end' };
+}
+
+/** Pixels of the page header still in view: toasts at the top start below them. */
+function useHeaderClearance(active: boolean): number {
+  const [clearance, setClearance] = useState(0);
+  useEffect(() => {
+    const header = document.querySelector('header');
+    if (!active || !header) return;
+    const measure = () => setClearance(Math.max(0, Math.round(header.getBoundingClientRect().bottom)));
+    measure();
+    window.addEventListener('scroll', measure, { passive: true });
+    window.addEventListener('resize', measure);
+    return () => {
+      window.removeEventListener('scroll', measure);
+      window.removeEventListener('resize', measure);
+    };
+  }, [active]);
+  return clearance;
+}
+
+/** Whether a modal is open (modals are rendered into document.body). */
+function useModalOpen(): boolean {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const check = () => setOpen(document.querySelector('body > .modal') !== null);
+    check();
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, { childList: true });
+    return () => observer.disconnect();
+  }, []);
+  return open;
+}
+
+/**
+ * Renders the store's toasts, newest nearest to the corner. While a modal is open they move to
+ * the bottom, where a dialog (drawn at the top) usually leaves room; they stay under the modal
+ * layer, so they never cover its controls.
+ */
 export function Toasts() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
+  const corner = cornerOf(document.body.dataset.toastPosition);
+  const modalOpen = useModalOpen();
+  const atTop = corner.vertical === 'top' && !modalOpen;
+  const clearance = useHeaderClearance(atTop);
   return (
-    <div className="toast-container position-fixed top-0 end-0 p-3 ap-toasts" data-testid="toasts">
-      {[...toasts].reverse().map((toast) => (
+    <div
+      className={`toast-container position-fixed ${corner.side}-0 p-3 ap-toasts`}
+      style={atTop ? { top: clearance, maxHeight: `calc(100vh - ${clearance}px)` } : { bottom: 0 }}
+      data-testid="toasts"
+    >
+      {(atTop ? [...toasts].reverse() : toasts).map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}
     </div>

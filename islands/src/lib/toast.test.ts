@@ -73,4 +73,18 @@ describe('toast store', () => {
     expect(getToasts()).toHaveLength(0);
     expect(listener).toHaveBeenCalledTimes(1);
   });
+
+  it('does not stack the same message: it stays once and its time starts anew', () => {
+    const first = toast.error('Der Name muss mindestens 2 Zeichen lang sein.');
+    vi.advanceTimersByTime(4000);
+    const again = toast.error('Der Name muss mindestens 2 Zeichen lang sein.');
+    toast.error('Der Name muss mindestens 2 Zeichen lang sein.', 'anderes Detail');
+    toast.warning('Der Name muss mindestens 2 Zeichen lang sein.');
+    expect(again).toBe(first);
+    expect(getToasts()).toHaveLength(3);
+    vi.advanceTimersByTime(TOAST_TIMEOUT_MS - 1);
+    expect(getToasts().map((t) => t.id)).toContain(first);
+    vi.advanceTimersByTime(1);
+    expect(getToasts()).toHaveLength(0);
+  });
 });

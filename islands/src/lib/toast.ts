@@ -67,13 +67,33 @@ function ensureContainer(): void {
     });
 }
 
-/** Shows a toast and returns its id. */
+function startTimer(toast: Toast): void {
+  clearTimer(toast.id);
+  if (toast.timeout > 0) {
+    timers.set(
+      toast.id,
+      setTimeout(() => dismissToast(toast.id), toast.timeout),
+    );
+  }
+}
+
+/**
+ * Shows a toast and returns its id. The same message (type, text and detail) already on
+ * screen is not stacked again: it stays once and its time starts anew.
+ */
 export function showToast(input: ToastInput): number {
+  const type = input.type ?? 'default';
+  const detail = input.detail ?? null;
+  const same = toasts.find((t) => t.type === type && t.message === input.message && t.detail === detail);
+  if (same) {
+    startTimer(same);
+    return same.id;
+  }
   const toast: Toast = {
     id: nextId++,
-    type: input.type ?? 'default',
+    type,
     message: input.message,
-    detail: input.detail ?? null,
+    detail,
     timeout: input.timeout ?? TOAST_TIMEOUT_MS,
   };
   let next = [...toasts, toast];
@@ -83,12 +103,7 @@ export function showToast(input: ToastInput): number {
     next = rest;
   }
   toasts = next;
-  if (toast.timeout > 0) {
-    timers.set(
-      toast.id,
-      setTimeout(() => dismissToast(toast.id), toast.timeout),
-    );
-  }
+  startTimer(toast);
   emit();
   ensureContainer();
   return toast.id;

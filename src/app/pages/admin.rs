@@ -49,11 +49,6 @@ fn param(name: &'static str) -> String {
 }
 
 #[component]
-pub fn Contacts() -> impl IntoView {
-    view! { <AdminFrame title="Händler" access=PageAccess::Requires(Capability::AdminArea)/> }
-}
-
-#[component]
 pub fn ContactEdit() -> impl IntoView {
     let subtitle = format!("Kundennummer: {}", param("customer_number"));
     view! { <AdminFrame title="Kontakte bearbeiten" access=PageAccess::Requires(Capability::ContactEdit) subtitle=subtitle/> }

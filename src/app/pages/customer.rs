@@ -1,22 +1,25 @@
 //! The customer view (spec §2 "Customer downloads page", "Double opt-in page").
 
+pub mod list_url;
+mod markup;
+
+use list_url::ListState;
+
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
 
 use axum::http::StatusCode;
 
 use crate::app::data::loaded;
+use crate::app::island::{Island, props_json};
 use crate::app::layout::Layout;
 use crate::app::{admit, set_status};
 use crate::db::tags::Tag;
 use crate::domain::access::PageAccess;
-use crate::domain::badges::Badge;
-use crate::domain::format;
 use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::services;
-use crate::services::downloads::{DownloadPage, DownloadView, ListQuery, ProviderRef};
+use crate::services::downloads::{DownloadPage, ListQuery, ProviderRef};
 use crate::services::error::ServiceError;
 use crate::startup::AppState;
 
@@ -47,8 +50,8 @@ pub enum CustomerDownloads {
 }
 
 /// Loads the first page for the URL's search, filters and sort (the defaults when they are
-/// malformed); `?anzahl=` shows more rows without JavaScript. Nothing for users the guard
-/// refuses.
+/// malformed); `?anzahl=` shows more rows without JavaScript (see `list_url::parse_page_query`).
+/// Nothing for users the guard refuses.
 pub async fn load_downloads(
     state: &AppState,
     user: Option<&User>,
@@ -90,76 +93,9 @@ pub async fn load_downloads(
     })
 }
 
-fn badge_view(badge: Option<Badge>) -> AnyView {
-    let Some(badge) = badge else {
-        return ().into_any();
-    };
-    let (class, label) = match badge {
-        Badge::New => ("ap-badge ap-badge-new", "NEU"),
-        Badge::Upcoming => ("ap-badge ap-badge-upcoming", "BEVORSTEHENDE"),
-        Badge::EndingSoon => ("ap-badge ap-badge-ending-soon", "LÄUFT IN KÜRZE AB"),
-        Badge::Finished => ("ap-badge ap-badge-finished", "BEENDET"),
-        Badge::Archived => ("ap-badge ap-badge-archived", "ARCHIVIERT"),
-    };
-    view! { <span class=class>{label}</span> }.into_any()
-}
-
-fn package_row(package: &DownloadView) -> AnyView {
-    let provider = match &package.provider.upload {
-        Some(logo) => view! {
-            <img class="ap-provider-logo" src=logo.path.clone() alt=package.provider.name.clone()/>
-        }
-        .into_any(),
-        None => view! { <span>{package.provider.name.clone()}</span> }.into_any(),
-    };
-    let files = if package.uploads.is_empty() {
-        view! {
-            <span class="text-warning-emphasis">
-                <i class="bi bi-exclamation-triangle" aria-hidden="true"></i>" Keine Dateien"
-            </span>
-        }
-        .into_any()
-    } else {
-        let items = package
-            .uploads
-            .iter()
-            .map(|file| {
-                let label = format!("{} herunterladen", file.name);
-                view! {
-                    <li>
-                        <a href=file.path.clone() download=file.name.clone() aria-label=label>
-                            <i class="bi bi-download" aria-hidden="true"></i>" "{file.name.clone()}
-                        </a>
-                        " "<span class="text-secondary small">{format::file_size(file.size)}</span>
-                        " "{badge_view(file.badge)}
-                    </li>
-                }
-            })
-            .collect_view();
-        let zip = format!("/api/download/{}/zip", package.id);
-        view! {
-            <ul class="list-unstyled mb-1 ap-file-list">{items}</ul>
-            <a class="small" href=zip>
-                <i class="bi bi-file-earmark-zip" aria-hidden="true"></i>" Alle Dateien als ZIP"
-            </a>
-        }
-        .into_any()
-    };
-    view! {
-        <tr class:ap-row-archived=package.archived>
-            <td>{provider}</td>
-            <td>{package.name.clone()}" "{badge_view(package.badge)}</td>
-            <td>{format::date_time(package.start_at)}</td>
-            <td>{format::date_time(package.end_at)}</td>
-            <td>{format::date_time(package.updated_at)}</td>
-            <td>{files}</td>
-        </tr>
-    }
-    .into_any()
-}
-
-/// The customer's packages (spec §2 "Customer downloads page"): readable and usable without
-/// JavaScript; the downloads-table island of the customer page builds on it.
+/// The customer's packages (spec §2 "Customer downloads page"): the toolbar, filters and
+/// first rows as HTML, readable and usable without JavaScript; the `CustomerDownloads` island
+/// takes over with the same markup and the same data in its props.
 #[component]
 pub fn Downloads() -> impl IntoView {
     if !admit(PageAccess::Requires(Capability::CustomerDownloads)) {
@@ -167,49 +103,22 @@ pub fn Downloads() -> impl IntoView {
     }
     let loaded = loaded::<CustomerDownloads>();
     let content = match loaded.as_deref() {
-        Some(CustomerDownloads::Loaded(props)) if props.page.content.is_empty() => view! {
-            <div class="alert alert-info" role="status">
-                <h2 class="h5">"Noch keine Download-Pakete"</h2>
-                <p class="mb-0">"Für Ihre Kundennummer sind derzeit keine Download-Pakete freigegeben. \
-                    Sobald neues Werbematerial für Sie bereitsteht, finden Sie es hier. \
-                    Bei Fragen hilft Ihnen Ihr Ansprechpartner gerne weiter."</p>
-            </div>
-        }
-        .into_any(),
         Some(CustomerDownloads::Loaded(props)) => {
-            let page = &props.page;
-            let shown = props.query.limit.unwrap_or(PAGE_SIZE);
-            let rows = page.content.iter().map(package_row).collect_view();
-            let loaded_count = page.content.len();
-            let more = (page.count > shown).then(|| {
-                let next = format!("?anzahl={}", shown + PAGE_SIZE);
-                view! { <a class="btn btn-outline-primary" href=next>"Weitere laden"</a> }
-            });
-            let end = (page.count <= shown).then(|| {
-                view! { <p class="text-secondary mb-0">"Keine weiteren Downloads vorhanden."</p> }
-            });
+            let state = ListState::of(&props.query);
+            let list = if props.page.content.is_empty() && props.page.count == 0 {
+                if state.is_default() {
+                    markup::no_packages()
+                } else {
+                    markup::no_matches(&state)
+                }
+            } else {
+                markup::table(&props.page.content, props.page.count, &state, &props.tags)
+            };
+            let toolbar = markup::toolbar(&state, &props.tags, &props.providers);
             view! {
-                <div class="table-responsive">
-                    <table class="table align-middle ap-downloads-table">
-                        <caption class="visually-hidden">"Ihre Download-Pakete"</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"Anbieter"</th>
-                                <th scope="col">"Bezeichnung"</th>
-                                <th scope="col">"Gültig ab"</th>
-                                <th scope="col">"Gültig bis"</th>
-                                <th scope="col">"Geändert"</th>
-                                <th scope="col">"Dateien"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-                <div class="d-flex align-items-center gap-3">
-                    <span data-testid="loaded-total">{format!("{loaded_count}/{}", page.count)}</span>
-                    {more}
-                    {end}
-                </div>
+                <Island name="CustomerDownloads" props=props_json(props.as_ref())>
+                    <div class="ap-customer-downloads">{toolbar}{list}</div>
+                </Island>
             }
             .into_any()
         }
@@ -226,26 +135,4 @@ pub fn Downloads() -> impl IntoView {
         </Layout>
     }
     .into_any()
-}
-
-/// Double opt-in confirmation: no login needed. Filled by the double opt-in issue.
-#[component]
-pub fn VerifyDoubleOptIn() -> impl IntoView {
-    let params = use_params_map();
-    let has_contact =
-        params.with_untracked(|p| p.get("contact_id").is_some_and(|id| !id.is_empty()));
-    view! {
-        <Layout>
-            <section class="ap-card-page card mx-auto">
-                <div class="card-body p-4 text-center">
-                    <h1 class="h3">"E-Mail-Adresse bestätigen"</h1>
-                    {if has_contact {
-                        "Die Bestätigung Ihrer E-Mail-Adresse ist in Kürze hier möglich."
-                    } else {
-                        "Die E-Mail konnte nicht bestätigt werden oder gefunden werden!"
-                    }}
-                </div>
-            </section>
-        </Layout>
-    }
 }

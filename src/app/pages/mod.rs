@@ -2,5 +2,7 @@
 //! the admin screens.
 
 pub mod admin;
+pub mod contacts;
 pub mod customer;
+pub mod double_opt_in;
 pub mod public;

@@ -1,0 +1,99 @@
+// The More menu of the contacts toolbar (spec §2): the double opt-in mail to all pending
+// contacts, the sync manager (admin only) and the imports.
+import { useId } from 'react';
+import { useDropdown } from '../../lib/useDropdown';
+import { moveInMenu } from './menuKeys';
+import type { PlaceholderKind } from './PlaceholderModal';
+
+export interface MoreMenuProps {
+  isAdmin: boolean;
+  /** While a mass mail is being started or is running. */
+  mailBusy: boolean;
+  onSendAll: () => void;
+  onPlaceholder: (kind: PlaceholderKind) => void;
+}
+
+export function MoreMenu({ isAdmin, mailBusy, onSendAll, onPlaceholder }: MoreMenuProps) {
+  const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
+  const menuId = useId();
+
+  function run(action: () => void) {
+    return () => {
+      toggleRef.current?.focus();
+      setOpen(false);
+      action();
+    };
+  }
+
+  return (
+    <div className="dropdown" ref={containerRef} onKeyDown={(event) => moveInMenu(event, open)}>
+      <button
+        ref={toggleRef}
+        type="button"
+        className="btn btn-outline-secondary"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((was) => !was)}
+        data-testid="more-menu-toggle"
+      >
+        <i className="bi bi-three-dots me-1" aria-hidden="true" />
+        Mehr
+      </button>
+      {open && (
+        <ul
+          id={menuId}
+          className="dropdown-menu dropdown-menu-end show"
+          data-bs-popper="static"
+          aria-label="Weitere Aktionen"
+          data-testid="more-menu"
+        >
+          <li>
+            <button
+              type="button"
+              className="dropdown-item"
+              onClick={run(onSendAll)}
+              disabled={mailBusy}
+              data-testid="send-all-double-opt-in"
+            >
+              <i className="bi bi-envelope-paper me-2" aria-hidden="true" />
+              Double-Opt-In an alle ausstehenden Kontakte senden
+            </button>
+          </li>
+          {isAdmin && (
+            <li>
+              <button type="button" className="dropdown-item" onClick={run(() => onPlaceholder('sync'))} data-testid="open-sync">
+                <i className="bi bi-arrow-repeat me-2" aria-hidden="true" />
+                Sync-Manager
+              </button>
+            </li>
+          )}
+          <li>
+            <hr className="dropdown-divider" />
+          </li>
+          <li>
+            <button
+              type="button"
+              className="dropdown-item"
+              onClick={run(() => onPlaceholder('importPlanning'))}
+              data-testid="import-planning"
+            >
+              <i className="bi bi-box-arrow-in-down me-2" aria-hidden="true" />
+              Import aus der Planung
+            </button>
+          </li>
+          <li>
+            <button
+              type="button"
+              className="dropdown-item"
+              onClick={run(() => onPlaceholder('importBrevo'))}
+              data-testid="import-brevo"
+            >
+              <i className="bi bi-cloud-download me-2" aria-hidden="true" />
+              Import aus Brevo
+            </button>
+          </li>
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+// The 20 steps of the guided tour (spec §2, §9) over the real elements of the page. `filters`
+// marks the steps inside the filter panel, which the tour opens for them.
+
+export interface TourStep {
+  id: string;
+  /** CSS selector of the element the step points at. */
+  target: string;
+  title: string;
+  content: string;
+  filters?: boolean;
+}
+
+const tour = (name: string) => `[data-tour="${name}"]`;
+
+export const TOUR_STEPS: readonly TourStep[] = [
+  {
+    id: 'search',
+    target: tour('search'),
+    title: 'Suche',
+    content: 'Geben Sie hier einen Suchbegriff ein. Die Liste passt sich schon während der Eingabe an.',
+  },
+  {
+    id: 'mode',
+    target: tour('mode'),
+    title: 'Suchart',
+    content: 'Wählen Sie, ob in der Bezeichnung der Downloads oder in den Dateinamen gesucht wird.',
+  },
+  {
+    id: 'filters',
+    target: tour('filters'),
+    title: 'Filter',
+    content: 'Hier öffnen und schließen Sie die Filter. Die Zahl zeigt, wie viele Filter gerade aktiv sind.',
+  },
+  {
+    id: 'archived',
+    target: tour('filter-archived'),
+    title: 'Archivierte Downloads',
+    content: 'Schalten Sie diesen Filter ein, um archivierte Downloads vergangener Aktionen zu sehen.',
+    filters: true,
+  },
+  {
+    id: 'tags',
+    target: tour('filter-tags'),
+    title: 'Tags',
+    content: 'Zeigt nur Downloads mit Dateien der gewählten Tags, zum Beispiel Flyer oder Plakate. Ohne Auswahl wird nicht nach Tags gefiltert.',
+    filters: true,
+  },
+  {
+    id: 'providers',
+    target: tour('filter-providers'),
+    title: 'Anbieter',
+    content: 'Beschränkt die Liste auf die gewählten Anbieter. Ohne Auswahl sehen Sie die Downloads aller Anbieter.',
+    filters: true,
+  },
+  {
+    id: 'reset',
+    target: tour('reset'),
+    title: 'Zurücksetzen',
+    content: 'Setzt Suche und Filter zurück: nicht archiviert, alle Anbieter, keine Tags, Suche nach Bezeichnung.',
+  },
+  {
+    id: 'select-all',
+    target: tour('select-all'),
+    title: 'Alles auswählen',
+    content: 'Wählt alle Dateien der geladenen Downloads für den Download-Manager aus oder hebt die Auswahl wieder auf.',
+  },
+  {
+    id: 'provider',
+    target: tour('column-provider'),
+    title: 'Anbieter',
+    content: 'Der Anbieter des Downloads. Ein Klick auf eine Spaltenüberschrift sortiert die Liste, ein zweiter kehrt die Reihenfolge um.',
+  },
+  {
+    id: 'name',
+    target: tour('column-name'),
+    title: 'Bezeichnung',
+    content: 'Der Name des Download-Pakets, daneben sein Status.',
+  },
+  {
+    id: 'badge',
+    target: '.ap-downloads-table tbody .ap-badge',
+    title: 'Status',
+    content: 'NEU, BEVORSTEHENDE, LÄUFT IN KÜRZE AB, BEENDET oder ARCHIVIERT: So sehen Sie auf einen Blick, ob ein Paket aktuell ist.',
+  },
+  {
+    id: 'validity',
+    target: tour('column-startAt'),
+    title: 'Gültig ab und bis',
+    content: 'Der Zeitraum der Aktion. Das Ende ist rot, wenn es vorbei ist, orange, wenn es bald abläuft, und blau, wenn die Aktion noch bevorsteht.',
+  },
+  {
+    id: 'modified',
+    target: tour('column-updatedAt'),
+    title: 'Geändert',
+    content: 'Wann das Paket zuletzt geändert wurde.',
+  },
+  {
+    id: 'file-checkbox',
+    target: tour('file-checkbox'),
+    title: 'Dateien auswählen',
+    content: 'Setzen Sie einen Haken bei jeder Datei, die Sie gesammelt herunterladen möchten.',
+  },
+  {
+    id: 'file-link',
+    target: tour('file-link'),
+    title: 'Einzelne Datei',
+    content: 'Ein Klick auf den Dateinamen lädt die Datei sofort herunter. Daneben stehen ihre Tags und ihre Größe.',
+  },
+  {
+    id: 'package-zip',
+    target: tour('package-zip'),
+    title: 'Ganzes Paket',
+    content: 'Lädt alle Dateien eines Pakets als ein ZIP-Archiv herunter.',
+  },
+  {
+    id: 'manager',
+    target: tour('manager'),
+    title: 'Download-Manager',
+    content: 'Lädt alle ausgewählten Dateien und packt sie in ein ZIP-Archiv, mit einem Ordner je Paket. Die Zahl zeigt, wie viele Dateien ausgewählt sind.',
+  },
+  {
+    id: 'load-more',
+    target: tour('load-more'),
+    title: 'Weitere laden',
+    content: 'Hier sehen Sie, wie viele Downloads geladen sind und wie viele es insgesamt gibt. „Weitere laden“ holt die nächsten 20.',
+  },
+  {
+    id: 'help',
+    target: tour('help'),
+    title: 'Hilfe',
+    content: 'Über diesen Knopf starten Sie den Rundgang jederzeit erneut.',
+  },
+  {
+    id: 'account',
+    target: '[data-testid="account-menu-toggle"]',
+    title: 'Mein Konto',
+    content: 'Ihre Kundendaten und die Abmeldung finden Sie hier. Viel Erfolg mit Ihren Aktionen!',
+  },
+];
+
+/** The steps whose element is on the page now (no rows: no file steps). */
+export function presentSteps(root: ParentNode, steps: readonly TourStep[] = TOUR_STEPS): TourStep[] {
+  return steps.filter((step) => root.querySelector(step.target) !== null);
+}

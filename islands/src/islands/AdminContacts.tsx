@@ -1,0 +1,466 @@
+// The admin contacts screen: /admin/contacts (spec §2 "Admin contacts", §4, §7 "Contacts", §9).
+// The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from the
+// server, and the row actions update the table in memory (spec §4 "Lists in memory").
+import { useEffect, useId, useReducer, useRef, useState } from 'react';
+import { ConfirmModal } from '../components/ConfirmModal';
+import { toastReadError, toastWriteError } from '../lib/apiToasts';
+import { allLoaded, pagedListReducer } from '../lib/pagedList';
+import { toast } from '../lib/toast';
+import {
+  deleteContact,
+  fetchContacts,
+  sendDoubleOptIn,
+  sendDoubleOptInToAll,
+  toggleBlacklist,
+} from '../features/admin-contacts/api';
+import { ContactRow } from '../features/admin-contacts/ContactRow';
+import type { RowActions } from '../features/admin-contacts/ContactRow';
+import { CriteriaPanel } from '../features/admin-contacts/CriteriaPanel';
+import { FilterPanel } from '../features/admin-contacts/FilterPanel';
+import {
+  activeFilterCount,
+  filtersOf,
+  sortedBy,
+  startOffsetOf,
+  urlSearchOf,
+  withoutPanelFilters,
+} from '../features/admin-contacts/listQuery';
+import type { ContactFilters, SortBy } from '../features/admin-contacts/listQuery';
+import { MailJobStatus } from '../features/admin-contacts/MailJobStatus';
+import { MarketingRetriesAlert } from '../features/admin-contacts/MarketingRetries';
+import {
+  ALREADY_DONE_CODE,
+  deleteQuestion,
+  doubleOptInSentMessage,
+  EMPTY_MESSAGE,
+  massMailStartedMessage,
+  ONLY_IN_PRODUCTION_CODE,
+  ONLY_IN_PRODUCTION_MESSAGE,
+  updatedMessage,
+} from '../features/admin-contacts/messages';
+import { MoreMenu } from '../features/admin-contacts/MoreMenu';
+import { PlaceholderModal } from '../features/admin-contacts/PlaceholderModal';
+import type { PlaceholderKind } from '../features/admin-contacts/PlaceholderModal';
+import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from '../features/admin-contacts/types';
+import { useMailJob } from '../features/admin-contacts/useMailJob';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+const REMOVED_MESSAGE = 'Erfolgreich entfernt';
+
+export interface AdminContactsProps {
+  /** The first page for `query`. */
+  page: Paged<Contact>;
+  /** The list parameters of the address bar, as the server read them. */
+  query: ContactsQuery | null;
+  /** The list the table is limited to (`?liste=`), when it exists. */
+  list: ListInfo | null;
+  /** Sync manager (admin only). */
+  isAdmin: boolean;
+  /** Block, unblock and delete (Admin, BU-Moderator). */
+  mayEditDetails: boolean;
+  production: boolean;
+  /** Pending contacts a mail can go to (not blocked), and all pending contacts. */
+  pendingCount: number;
+  pendingTotal: number;
+  /** The newest mass mail. */
+  job: MailJob | null;
+  /** Changes that still have to reach Brevo. */
+  marketingRetries: number;
+  marketing: 'brevo' | 'local';
+}
+
+type ModalState =
+  | { kind: 'criteria' | 'delete'; contact: Contact }
+  | { kind: 'sendAll' }
+  | { kind: 'placeholder'; placeholder: PlaceholderKind }
+  | null;
+
+const COLUMNS: { column: SortBy; label: string }[] = [
+  { column: 'customerNumber', label: 'Kundennummer' },
+  { column: 'email', label: 'E-Mail' },
+  { column: 'createdAt', label: 'Erstellt' },
+  { column: 'updatedAt', label: 'Geändert' },
+];
+
+export default function AdminContacts({
+  page,
+  query,
+  list,
+  isAdmin,
+  mayEditDetails,
+  production,
+  pendingCount,
+  pendingTotal,
+  job,
+  marketingRetries,
+}: AdminContactsProps) {
+  const [contacts, dispatch] = useReducer(pagedListReducer<Contact>, page, (first) => ({
+    items: first?.content ?? [],
+    count: first?.count ?? 0,
+  }));
+  const [filters, setFilters] = useState<ContactFilters>(() => filtersOf(query));
+  const [searchText, setSearchText] = useState(filters.search);
+  const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
+  const [loading, setLoading] = useState(false);
+  const [modal, setModal] = useState<ModalState>(null);
+  const [pending, setPending] = useState<ReadonlySet<number>>(() => new Set());
+  const [deleting, setDeleting] = useState(false);
+  const [sendingAll, setSendingAll] = useState(false);
+  const [pendingCounts, setPendingCounts] = useState({ count: pendingCount, total: pendingTotal });
+  const mailJob = useMailJob(job);
+
+  const ids = useId();
+  // The filters of the latest request: a debounced search must not bring back older ones.
+  const filtersRef = useRef(filters);
+  const debounceRef = useRef<number | undefined>(undefined);
+  const requestRef = useRef<AbortController | null>(null);
+
+  useEffect(
+    () => () => {
+      window.clearTimeout(debounceRef.current);
+      requestRef.current?.abort();
+    },
+    [],
+  );
+
+  // An address with an offset brought a later page: "Mehr laden" counts from the first one.
+  useEffect(() => {
+    if (startOffsetOf(query) > 0) void load(filtersRef.current, 'reset');
+    // Once, on mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  async function load(next: ContactFilters, mode: 'reset' | 'append') {
+    requestRef.current?.abort();
+    const controller = new AbortController();
+    requestRef.current = controller;
+    setLoading(true);
+    try {
+      const offset = mode === 'reset' ? 0 : contacts.items.length;
+      const answer = await fetchContacts(next, offset, controller.signal);
+      if (controller.signal.aborted) return;
+      dispatch({ type: mode, items: answer.content, count: answer.count });
+    } catch (error) {
+      if (!controller.signal.aborted) toastReadError(error);
+    } finally {
+      if (requestRef.current === controller) {
+        requestRef.current = null;
+        setLoading(false);
+      }
+    }
+  }
+
+  /** New filters: shown at once, kept in the address bar, the table reloaded from the start. */
+  function applyFilters(next: ContactFilters) {
+    window.clearTimeout(debounceRef.current);
+    filtersRef.current = next;
+    setFilters(next);
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`);
+    void load(next, 'reset');
+  }
+
+  /** The filters with the search as typed, even while its debounce is still pending. */
+  function currentFilters(): ContactFilters {
+    return { ...filtersRef.current, search: searchText.trim() };
+  }
+
+  function onSearchChange(value: string) {
+    setSearchText(value);
+    window.clearTimeout(debounceRef.current);
+    debounceRef.current = window.setTimeout(() => {
+      const search = value.trim();
+      if (search !== filtersRef.current.search) applyFilters({ ...filtersRef.current, search });
+    }, SEARCH_DEBOUNCE_MS);
+  }
+
+  function setRowPending(id: number, on: boolean) {
+    setPending((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  async function withRow(contact: Contact, action: () => Promise<void>) {
+    if (pending.has(contact.id)) return;
+    setRowPending(contact.id, true);
+    try {
+      await action();
+    } catch (error) {
+      toastWriteError(error);
+    } finally {
+      setRowPending(contact.id, false);
+    }
+  }
+
+  const actions: RowActions = {
+    onShowCriteria: (contact) => setModal({ kind: 'criteria', contact }),
+    onSendDoubleOptIn: (contact) =>
+      void withRow(contact, async () => {
+        const answer = await sendDoubleOptIn(contact.email);
+        if (answer.code === ALREADY_DONE_CODE || !answer.messageId) {
+          toast.info(answer.message || `${contact.email}: keine E-Mail gesendet.`);
+          // The contact confirmed meanwhile: the send action goes away.
+          if (answer.code === ALREADY_DONE_CODE) dispatch({ type: 'replace', item: { ...contact, doubleOptIn: true } });
+        } else {
+          toast.success(doubleOptInSentMessage(contact.email));
+          dispatch({ type: 'replace', item: { ...contact, doubleOptInSentAt: new Date().toISOString() } });
+        }
+      }),
+    onToggleBlock: (contact) =>
+      void withRow(contact, async () => {
+        const updated = await toggleBlacklist(contact.id);
+        dispatch({ type: 'replace', item: updated });
+        toast.success(updatedMessage(updated.email));
+      }),
+    onDelete: (contact) => setModal({ kind: 'delete', contact }),
+  };
+
+  async function onDelete(contact: Contact) {
+    setDeleting(true);
+    try {
+      const answer = await deleteContact(contact.id);
+      dispatch({ type: 'remove', id: contact.id });
+      toast.success(answer?.message || REMOVED_MESSAGE);
+      setModal(null);
+    } catch (error) {
+      toastWriteError(error);
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  async function onSendAll() {
+    setSendingAll(true);
+    try {
+      const answer = await sendDoubleOptInToAll();
+      if (typeof answer.count === 'number' && typeof answer.total === 'number') {
+        setPendingCounts({ count: answer.count, total: answer.total });
+      }
+      if (answer.code === ONLY_IN_PRODUCTION_CODE) {
+        toast.warning(ONLY_IN_PRODUCTION_MESSAGE);
+      } else if (answer.code === 'job_running') {
+        toast.info(answer.message);
+        mailJob.track(answer.job);
+      } else {
+        toast.success(answer.message || massMailStartedMessage(answer.count, answer.total));
+        mailJob.track(answer.job);
+      }
+      setModal(null);
+    } catch (error) {
+      toastWriteError(error);
+    } finally {
+      setSendingAll(false);
+    }
+  }
+
+  const filterCount = activeFilterCount(filters);
+  const complete = allLoaded(contacts);
+  const panelId = `${ids}-filters`;
+  const mailRunning = mailJob.job?.status === 'running';
+  const listLabel =
+    filters.liste === null
+      ? null
+      : list && list.id === filters.liste
+        ? `${list.name} (${list.providerName})`
+        : `Nr. ${filters.liste}`;
+
+  return (
+    <section className="ap-admin-contacts" data-testid="admin-contacts" aria-label="Händler">
+      <MarketingRetriesAlert count={marketingRetries} />
+
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <div className="flex-grow-1 ap-contacts-search" style={{ minWidth: '14rem', maxWidth: '28rem' }}>
+          <label htmlFor={`${ids}-search`} className="visually-hidden">
+            Kontakte durchsuchen
+          </label>
+          <div className="input-group">
+            <span className="input-group-text" aria-hidden="true">
+              <i className="bi bi-search" />
+            </span>
+            <input
+              id={`${ids}-search`}
+              type="search"
+              className="form-control"
+              placeholder="Suchen …"
+              title="E-Mail, Name, Firma oder Kundennummer"
+              value={searchText}
+              onChange={(event) => onSearchChange(event.target.value)}
+              data-testid="contacts-search"
+            />
+          </div>
+        </div>
+        <button
+          type="button"
+          className={`btn ${panelOpen ? 'btn-secondary' : 'btn-outline-secondary'}`}
+          aria-expanded={panelOpen}
+          aria-controls={panelId}
+          onClick={() => setPanelOpen((open) => !open)}
+          data-testid="filters-toggle"
+        >
+          <i className="bi bi-funnel me-1" aria-hidden="true" />
+          Filter
+          {filterCount > 0 && (
+            <span className="badge text-bg-primary ms-1" data-testid="filter-count">
+              <span className="visually-hidden">aktiv: </span>
+              {filterCount}
+            </span>
+          )}
+        </button>
+        <button
+          type="button"
+          className="btn btn-outline-secondary"
+          onClick={() => applyFilters(withoutPanelFilters(currentFilters()))}
+          disabled={filterCount === 0}
+          data-testid="filters-reset"
+        >
+          <i className="bi bi-x-circle me-1" aria-hidden="true" />
+          Filter zurücksetzen
+        </button>
+        <MoreMenu
+          isAdmin={isAdmin}
+          mailBusy={sendingAll || mailRunning}
+          onSendAll={() => setModal({ kind: 'sendAll' })}
+          onPlaceholder={(placeholder) => setModal({ kind: 'placeholder', placeholder })}
+        />
+      </div>
+
+      {panelOpen && <FilterPanel id={panelId} filters={filters} onChange={(next) => applyFilters({ ...next, search: searchText.trim() })} />}
+
+      {listLabel !== null && (
+        <div className="mb-3">
+          <span
+            className="badge rounded-pill text-bg-info d-inline-flex align-items-center gap-2 fs-6 fw-normal ps-3 pe-2 py-1"
+            data-testid="list-chip"
+          >
+            <span>Kriterium: {listLabel}</span>
+            <button
+              type="button"
+              className="btn-close"
+              aria-label="Kriterium-Filter entfernen"
+              onClick={() => applyFilters({ ...currentFilters(), liste: null })}
+              data-testid="list-chip-remove"
+            />
+          </span>
+        </div>
+      )}
+
+      {mailJob.job && <MailJobStatus job={mailJob.job} onDismiss={mailJob.dismiss} />}
+
+      <div className="table-responsive-md">
+        <table className="table table-hover align-middle ap-contacts-table" aria-busy={loading} data-testid="contacts-table">
+          <thead>
+            <tr>
+              {COLUMNS.map(({ column, label }) => (
+                <SortHeader
+                  key={column}
+                  column={column}
+                  label={label}
+                  filters={filters}
+                  onSort={() => applyFilters(sortedBy(currentFilters(), column))}
+                />
+              ))}
+              <th scope="col" className="text-end">
+                Aktionen
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {contacts.items.length === 0 && (
+              <tr>
+                <td colSpan={5} className="text-center text-body-secondary py-4" data-testid="contacts-empty">
+                  {loading ? 'Kontakte werden geladen …' : EMPTY_MESSAGE}
+                </td>
+              </tr>
+            )}
+            {contacts.items.map((contact) => (
+              <ContactRow
+                key={contact.id}
+                contact={contact}
+                busy={pending.has(contact.id)}
+                mayEditDetails={mayEditDetails}
+                actions={actions}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="d-flex justify-content-center">
+        <button
+          type="button"
+          className="btn btn-outline-secondary"
+          onClick={() => void load(filtersRef.current, 'append')}
+          disabled={complete || loading}
+          data-testid="load-more"
+        >
+          {loading && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
+          Mehr laden (<span data-testid="loaded-total">{`${contacts.items.length}/${contacts.count}`}</span>)
+        </button>
+      </div>
+
+      {modal?.kind === 'criteria' && <CriteriaPanel contact={modal.contact} onClose={() => setModal(null)} />}
+      {modal?.kind === 'delete' && (
+        <ConfirmModal
+          title="Kontakt löschen"
+          confirmLabel="Löschen"
+          danger
+          busy={deleting}
+          onConfirm={() => void onDelete(modal.contact)}
+          onClose={() => setModal(null)}
+          testId="delete-modal"
+          confirmTestId="confirm-delete"
+        >
+          <p className="mb-0">{deleteQuestion(modal.contact.email)}</p>
+        </ConfirmModal>
+      )}
+      {modal?.kind === 'sendAll' && (
+        <ConfirmModal
+          title="Double-Opt-In an alle ausstehenden Kontakte senden"
+          confirmLabel="Senden"
+          busy={sendingAll}
+          onConfirm={() => void onSendAll()}
+          onClose={() => setModal(null)}
+          testId="send-all-modal"
+          confirmTestId="confirm-send-all"
+        >
+          <p>
+            Die Bestätigungs-E-Mail geht an <strong>{pendingCounts.count}</strong> von{' '}
+            <strong>{pendingCounts.total}</strong> Kontakten, die ihre E-Mail-Adresse noch nicht bestätigt haben.
+          </p>
+          <p className="mb-0 small text-body-secondary">
+            Gesperrte Kontakte erhalten keine E-Mail.
+            {!production && ' Der Versand an alle ist nur in der Produktiv-Version möglich.'}
+          </p>
+        </ConfirmModal>
+      )}
+      {modal?.kind === 'placeholder' && <PlaceholderModal kind={modal.placeholder} onClose={() => setModal(null)} />}
+    </section>
+  );
+}
+
+interface SortHeaderProps {
+  column: SortBy;
+  label: string;
+  filters: ContactFilters;
+  onSort: () => void;
+}
+
+function SortHeader({ column, label, filters, onSort }: SortHeaderProps) {
+  const active = filters.sortBy === column;
+  const ascending = filters.sort === 'ASC';
+  const icon = active ? (ascending ? 'bi-caret-up-fill' : 'bi-caret-down-fill') : 'bi-chevron-expand';
+  return (
+    <th scope="col" aria-sort={active ? (ascending ? 'ascending' : 'descending') : undefined}>
+      <button
+        type="button"
+        className="btn btn-link p-0 fw-semibold text-decoration-none text-reset text-nowrap"
+        onClick={onSort}
+        data-testid={`sort-${column}`}
+      >
+        {label} <i className={`bi ${icon}`} aria-hidden="true" />
+      </button>
+    </th>
+  );
+}

@@ -1,0 +1,285 @@
+//! Outgoing mail: Brevo's transactional email when an API key is set, otherwise SMTP
+//! (lettre), otherwise `.eml` files in an outbox folder under the data folder, so that a
+//! fresh start without any mail server can still show what would have been sent.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use serde_json::{Map, Value};
+
+use super::brevo::{BrevoClient, BrevoError, EmailAddress, TransactionalEmail};
+
+/// How SMTP connections are secured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpSecurity {
+    /// Plain connection upgraded with STARTTLS (required), usually port 587.
+    Starttls,
+    /// TLS from the first byte, usually port 465.
+    Tls,
+    /// No encryption: only for a relay on the same host or in tests.
+    None,
+}
+
+/// The SMTP server's settings.
+#[derive(Clone, Debug)]
+pub struct SmtpSettings {
+    pub host: String,
+    pub port: u16,
+    pub security: SmtpSecurity,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    pub timeout: Duration,
+}
+
+/// One mail to one recipient.
+#[derive(Clone, Debug)]
+pub struct OutgoingMail {
+    pub to_email: String,
+    pub to_name: Option<String>,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// Our own Message-ID (`<…@…>`); a mail sent again after a crash carries the same one.
+    pub message_id: String,
+    /// Values for a Brevo template (`{{ params.NAME }}`).
+    pub params: Map<String, Value>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    #[error(transparent)]
+    Brevo(#[from] BrevoError),
+    #[error("SMTP: {0}")]
+    Smtp(String),
+    #[error("outbox: {0}")]
+    Outbox(String),
+    #[error("invalid address: {0}")]
+    Address(String),
+}
+
+impl MailError {
+    /// German text for the admin.
+    pub fn user_message(&self) -> String {
+        match self {
+            MailError::Brevo(err) => err.user_message(),
+            MailError::Smtp(_) => {
+                "Der Mailserver hat die E-Mail nicht angenommen. Bitte versuchen Sie es später erneut."
+                    .into()
+            }
+            MailError::Outbox(_) => "Die E-Mail konnte nicht abgelegt werden.".into(),
+            MailError::Address(_) => "Die E-Mail-Adresse wird vom Mailversand nicht angenommen.".into(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub enum Mailer {
+    Brevo {
+        client: BrevoClient,
+        /// A Brevo template for the confirmation mail; without one our own text is sent.
+        template_id: Option<i64>,
+        sender: EmailAddress,
+    },
+    Smtp {
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: Mailbox,
+        /// Where the server is, for the log.
+        server: String,
+    },
+    Outbox {
+        dir: PathBuf,
+        from: Mailbox,
+    },
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.describe().as_str())
+    }
+}
+
+impl Mailer {
+    pub fn brevo(client: BrevoClient, template_id: Option<i64>, sender: EmailAddress) -> Mailer {
+        Mailer::Brevo {
+            client,
+            template_id,
+            sender,
+        }
+    }
+
+    pub fn smtp(settings: &SmtpSettings, from: Mailbox) -> Result<Mailer, MailError> {
+        let builder = match settings.security {
+            SmtpSecurity::Tls => AsyncSmtpTransport::<Tokio1Executor>::relay(&settings.host),
+            SmtpSecurity::Starttls => {
+                AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&settings.host)
+            }
+            SmtpSecurity::None => Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(
+                &settings.host,
+            )),
+        }
+        .map_err(|e| MailError::Smtp(e.to_string()))?;
+        let mut builder = builder.port(settings.port).timeout(Some(settings.timeout));
+        if let (Some(user), Some(password)) = (&settings.user, &settings.password) {
+            builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+        }
+        Ok(Mailer::Smtp {
+            transport: builder.build(),
+            from,
+            server: format!("{}:{}", settings.host, settings.port),
+        })
+    }
+
+    pub fn outbox(dir: PathBuf, from: Mailbox) -> Mailer {
+        Mailer::Outbox { dir, from }
+    }
+
+    /// Where mail goes, for logs and the admin (no secrets).
+    pub fn describe(&self) -> String {
+        match self {
+            Mailer::Brevo { template_id, .. } => match template_id {
+                Some(id) => format!("Brevo (Vorlage {id})"),
+                None => "Brevo".into(),
+            },
+            Mailer::Smtp { server, .. } => format!("SMTP {server}"),
+            Mailer::Outbox { dir, .. } => format!("Ablage {}", dir.display()),
+        }
+    }
+
+    /// Sends the mail; returns the message id the receiving side knows it by.
+    pub async fn send(&self, mail: &OutgoingMail) -> Result<String, MailError> {
+        match self {
+            Mailer::Brevo {
+                client,
+                template_id,
+                sender,
+            } => {
+                let to = vec![EmailAddress::new(
+                    mail.to_email.clone(),
+                    mail.to_name.clone(),
+                )];
+                let body = match template_id {
+                    Some(id) => TransactionalEmail {
+                        sender: sender.clone(),
+                        to,
+                        template_id: Some(*id),
+                        params: Some(mail.params.clone()),
+                        ..TransactionalEmail::default()
+                    },
+                    None => TransactionalEmail {
+                        sender: sender.clone(),
+                        to,
+                        subject: Some(mail.subject.clone()),
+                        html_content: Some(mail.html.clone()),
+                        text_content: Some(mail.text.clone()),
+                        ..TransactionalEmail::default()
+                    },
+                };
+                Ok(client.send_email(&body).await?)
+            }
+            Mailer::Smtp {
+                transport, from, ..
+            } => {
+                let message = build_message(mail, from)?;
+                transport
+                    .send(message)
+                    .await
+                    .map_err(|e| MailError::Smtp(e.to_string()))?;
+                Ok(mail.message_id.clone())
+            }
+            Mailer::Outbox { dir, from } => {
+                let message = build_message(mail, from)?;
+                tokio::fs::create_dir_all(dir)
+                    .await
+                    .map_err(|e| MailError::Outbox(e.to_string()))?;
+                AsyncFileTransport::<Tokio1Executor>::new(dir)
+                    .send(message)
+                    .await
+                    .map_err(|e| MailError::Outbox(e.to_string()))?;
+                Ok(mail.message_id.clone())
+            }
+        }
+    }
+}
+
+/// A multipart/alternative message: plain text first, HTML second.
+fn build_message(mail: &OutgoingMail, from: &Mailbox) -> Result<Message, MailError> {
+    let to_address = mail
+        .to_email
+        .parse()
+        .map_err(|e: lettre::address::AddressError| MailError::Address(e.to_string()))?;
+    let to = Mailbox::new(mail.to_name.clone(), to_address);
+    Message::builder()
+        .from(from.clone())
+        .to(to)
+        .subject(mail.subject.clone())
+        .message_id(Some(mail.message_id.clone()))
+        .multipart(
+            MultiPart::alternative()
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_PLAIN)
+                        .body(mail.text.clone()),
+                )
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_HTML)
+                        .body(mail.html.clone()),
+                ),
+        )
+        .map_err(|e| MailError::Address(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail() -> OutgoingMail {
+        OutgoingMail {
+            to_email: "jürgen@example.de".into(),
+            to_name: Some("Jürgen Müller".into()),
+            subject: "Bitte bestätigen Sie Ihre E-Mail-Adresse".into(),
+            text: "Link: https://portal.example.de/user/verify-double-opt-in/abc".into(),
+            html: "<p>Link</p>".into(),
+            message_id: "<doi-1-2@aktionsportal>".into(),
+            params: Map::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_outbox_keeps_a_readable_mail() {
+        let dir = tempfile::tempdir().unwrap();
+        let from: Mailbox = "Aktionsportal <portal@example.de>".parse().unwrap();
+        let mailer = Mailer::outbox(dir.path().join("outbox"), from);
+        let id = mailer.send(&mail()).await.unwrap();
+        assert_eq!(id, "<doi-1-2@aktionsportal>");
+        let files: Vec<_> = std::fs::read_dir(dir.path().join("outbox"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].extension().unwrap(), "eml");
+        let text = std::fs::read_to_string(&files[0]).unwrap();
+        assert!(
+            text.contains("Message-ID: <doi-1-2@aktionsportal>"),
+            "{text}"
+        );
+        assert!(text.contains("multipart/alternative"));
+        assert!(text.contains("verify-double-opt-in/abc"));
+    }
+
+    #[test]
+    fn a_bad_address_is_refused_before_sending() {
+        let from: Mailbox = "portal@example.de".parse().unwrap();
+        let mut bad = mail();
+        bad.to_email = "kein at".into();
+        assert!(matches!(
+            build_message(&bad, &from),
+            Err(MailError::Address(_))
+        ));
+    }
+}

@@ -1,0 +1,435 @@
+//! Double opt-in (spec §1, §2 "Double opt-in page", §7 `/api/smtp/...`): the confirmation
+//! mail to one contact or, as a job, to all pending contacts, and the confirmation itself.
+//!
+//! A link carries a random token of 256 bits; only its SHA-256 is stored, with an expiry.
+//! Opening the link shows a page; only its POST confirms, so mail scanners that fetch links
+//! confirm nobody.
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use chrono::Duration;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use tokio::sync::Notify;
+
+use crate::config::Config;
+use crate::db::mail_jobs::{self, ItemCounts, ItemOutcome, MailJob};
+use crate::db::{self, Db};
+use crate::domain::double_opt_in::{self as doi, Recipient};
+use crate::domain::secret::{hash_token, is_token_shaped, new_token};
+use crate::domain::user::User;
+use crate::integrations::brevo::UpdateContact;
+use crate::integrations::mail::{Mailer, OutgoingMail};
+use crate::services::contact_mirror::{self as mirror, attribute};
+use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::marketing::Marketing;
+
+/// Code of an answer for a contact who has confirmed already (spec §7).
+pub const ALREADY_DONE: &str = "DOUBLE_OPT-IN_ALREADY_DONE";
+/// Code of the mass mail outside production (spec §7).
+pub const ONLY_IN_PRODUCTION: &str = "function_only_in_production_available";
+/// The warning shown for it (spec §7, verbatim).
+pub const ONLY_IN_PRODUCTION_MESSAGE: &str =
+    "Diese Funktion ist aus sicherheitsgründen nur in der Produktiv-Version verfügbar!";
+
+/// The least time between two confirmation mails to one contact from the send action.
+pub const RESEND_AFTER: Duration = Duration::seconds(60);
+
+/// What mailing needs from the configuration.
+#[derive(Clone, Debug)]
+pub struct MailSettings {
+    pub product_name: String,
+    /// Links start with this (no trailing slash).
+    pub link_base: String,
+    pub valid_days: i64,
+    pub per_second: u32,
+    pub production: bool,
+    /// The domain of our Message-IDs.
+    pub message_domain: String,
+}
+
+impl MailSettings {
+    pub fn from_config(config: &Config) -> MailSettings {
+        let message_domain = config
+            .mail_from
+            .rsplit_once('@')
+            .map(|(_, domain)| domain.to_string())
+            .unwrap_or_else(|| "aktionsportal.invalid".into());
+        MailSettings {
+            product_name: config.product_name.clone(),
+            link_base: config.link_base(),
+            valid_days: config.double_opt_in_valid_days,
+            per_second: config.mail_per_second,
+            production: config.production,
+            message_domain,
+        }
+    }
+}
+
+/// The answer of `POST /api/smtp/email/{email}` (spec §7: status, messageId, code).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SendAnswer {
+    pub status: u16,
+    pub message_id: Option<String>,
+    pub code: String,
+    pub message: String,
+}
+
+/// Composes and sends the confirmation mail with a new link; `message_id` is our own
+/// Message-ID for SMTP and the outbox.
+async fn send_to(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    contact: &db::contacts::Contact,
+    message_id: String,
+) -> ServiceResult<String> {
+    let token = new_token();
+    let now = db::now();
+    db::contacts::add_token(
+        db,
+        contact.id,
+        &hash_token(&token),
+        now + Duration::days(settings.valid_days),
+    )
+    .await?;
+    let link = format!("{}{}", settings.link_base, doi::link_path(&token));
+    let content = doi::confirmation_mail(
+        &Recipient {
+            salutation: contact.salutation,
+            firstname: &contact.firstname,
+            lastname: &contact.lastname,
+        },
+        &settings.product_name,
+        &link,
+        settings.valid_days,
+    );
+    let mut params = Map::new();
+    params.insert(attribute::FIRSTNAME.into(), json!(contact.firstname));
+    params.insert(attribute::LASTNAME.into(), json!(contact.lastname));
+    params.insert(
+        attribute::SALUTATION.into(),
+        json!(
+            crate::domain::contacts::Salutation::parse(Some(&json!(contact.salutation)))
+                .map(|s| s.label())
+                .unwrap_or("")
+        ),
+    );
+    params.insert("CONFIRM_URL".into(), json!(link));
+    let name = format!("{} {}", contact.firstname, contact.lastname);
+    let mail = OutgoingMail {
+        to_email: contact.email.clone(),
+        to_name: Some(name.trim().to_string()).filter(|n| !n.is_empty()),
+        subject: content.subject,
+        text: content.text,
+        html: content.html,
+        message_id,
+        params,
+    };
+    let sent = mailer.send(&mail).await.map_err(|err| {
+        tracing::warn!(error = %err, contact = contact.id, "double opt-in mail not sent");
+        ServiceError::Upstream(err.user_message())
+    })?;
+    db::contacts::mark_mail_sent(db, contact.id, db::now()).await?;
+    Ok(sent)
+}
+
+fn message_id(settings: &MailSettings, unique: &str) -> String {
+    format!("<doi-{unique}@{}>", settings.message_domain)
+}
+
+/// `POST /api/smtp/email/{email}`: the confirmation mail to one contact.
+#[tracing::instrument(skip_all)]
+pub async fn send_one(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    email: &str,
+) -> ServiceResult<SendAnswer> {
+    let contact = db::contacts::find_contact_by_email(db, email)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if contact.double_opt_in {
+        return Ok(SendAnswer {
+            status: 200,
+            message_id: None,
+            code: ALREADY_DONE.into(),
+            message: format!(
+                "{} hat die E-Mail-Adresse bereits bestätigt.",
+                contact.email
+            ),
+        });
+    }
+    if contact.email_blacklisted {
+        return Err(ServiceError::Conflict {
+            code: "email_blacklisted",
+            message: format!(
+                "{} ist gesperrt. Bitte heben Sie die Sperre auf, bevor Sie die Bestätigung erneut senden.",
+                contact.email
+            ),
+        });
+    }
+    // A double click or an impatient admin must not flood the contact's inbox.
+    if contact
+        .double_opt_in_sent_at
+        .is_some_and(|sent| db::now() - sent < RESEND_AFTER)
+    {
+        return Err(ServiceError::Conflict {
+            code: "double_opt_in_recently_sent",
+            message: format!(
+                "An {} wurde gerade erst eine Bestätigung gesendet. Bitte warten Sie eine Minute.",
+                contact.email
+            ),
+        });
+    }
+    let unique = format!("{}-{}", contact.id, new_token().get(..16).unwrap_or("0"));
+    let sent = send_to(
+        db,
+        mailer,
+        settings,
+        &contact,
+        message_id(settings, &unique),
+    )
+    .await?;
+    Ok(SendAnswer {
+        status: 201,
+        message_id: Some(sent),
+        code: "DOUBLE_OPT-IN_SENT".into(),
+        message: format!("Double-Opt-In an {} gesendet.", contact.email),
+    })
+}
+
+/// What a confirmation link stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkState {
+    /// Unknown, malformed or expired.
+    Invalid,
+    /// Valid and waiting for the POST.
+    Pending,
+    /// The contact has confirmed.
+    Confirmed,
+}
+
+/// The state of a link, for the confirmation page (a GET: changes nothing).
+pub async fn link_state(db: &Db, token: &str) -> ServiceResult<LinkState> {
+    if !is_token_shaped(token) {
+        return Ok(LinkState::Invalid);
+    }
+    Ok(
+        match db::contacts::contact_of_token(db, &hash_token(token), db::now()).await? {
+            None => LinkState::Invalid,
+            Some(contact) if contact.double_opt_in => LinkState::Confirmed,
+            Some(_) => LinkState::Pending,
+        },
+    )
+}
+
+/// Confirms the contact of a link (`PATCH /api/contacts/confirm-double-opt-in/{token}` and
+/// the confirmation page's form). Brevo gets `DOUBLE_OPT-IN` = 1 first; if Brevo cannot take
+/// it now, the confirmation is recorded anyway (the person did confirm) and Brevo's update is
+/// kept for a retry. An unknown or expired link is `NotFound`.
+#[tracing::instrument(skip_all)]
+pub async fn confirm(
+    db: &Db,
+    marketing: &Marketing,
+    token: &str,
+    address: Option<&str>,
+) -> ServiceResult<()> {
+    if !is_token_shaped(token) {
+        return Err(ServiceError::NotFound);
+    }
+    let now = db::now();
+    let contact = db::contacts::contact_of_token(db, &hash_token(token), now)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if contact.double_opt_in {
+        return Ok(());
+    }
+    if let Marketing::Brevo(client) = marketing {
+        let mut attributes = Map::new();
+        attributes.insert(
+            attribute::DOUBLE_OPT_IN.into(),
+            mirror::double_opt_in_value(true),
+        );
+        let update = UpdateContact {
+            attributes,
+            ..UpdateContact::default()
+        };
+        let target = mirror::identifier(contact.brevo_contact_id, &contact.email);
+        if let Err(err) = client.update_contact(target, &update).await {
+            mirror::remember_update(db, &contact.email, contact.brevo_contact_id, &update, &err)
+                .await;
+        }
+    }
+    db::contacts::confirm(db, contact.id, now, address).await?;
+    Ok(())
+}
+
+/// The answer of `POST /api/smtp/emails` (spec §7: code, count, total).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MassAnswer {
+    pub code: String,
+    /// Contacts the job mails (pending and not blocked).
+    pub count: i64,
+    /// All contacts that have not confirmed.
+    pub total: i64,
+    pub message: String,
+    pub job: Option<JobView>,
+}
+
+/// A job and how far it has come.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobView {
+    #[serde(flatten)]
+    pub job: MailJob,
+    #[serde(flatten)]
+    pub items: ItemCounts,
+}
+
+async fn job_view(db: &Db, job: MailJob) -> ServiceResult<JobView> {
+    let items = mail_jobs::item_counts(db, job.id).await?;
+    Ok(JobView { job, items })
+}
+
+/// `POST /api/smtp/emails`: starts the mail to all pending contacts (production only), or
+/// reports the job already running.
+pub async fn send_all(
+    db: &Db,
+    settings: &MailSettings,
+    wake: &Notify,
+    user: &User,
+) -> ServiceResult<MassAnswer> {
+    let (count, total) = db::contacts::pending_counts(db).await?;
+    if !settings.production {
+        return Ok(MassAnswer {
+            code: ONLY_IN_PRODUCTION.into(),
+            count,
+            total,
+            message: ONLY_IN_PRODUCTION_MESSAGE.into(),
+            job: None,
+        });
+    }
+    let who = if user.email.is_empty() {
+        user.name.clone()
+    } else {
+        user.email.clone()
+    };
+    let (job, started) = mail_jobs::start_double_opt_in(db, &who, db::now()).await?;
+    wake.notify_one();
+    let view = job_view(db, job).await?;
+    Ok(if started {
+        MassAnswer {
+            code: "job_started".into(),
+            count: view.job.total,
+            total,
+            message: format!(
+                "Double-Opt-In wird an {}/{} Kontakte gesendet.",
+                view.job.total, total
+            ),
+            job: Some(view),
+        }
+    } else {
+        MassAnswer {
+            code: "job_running".into(),
+            count: view.job.total,
+            total,
+            message: format!(
+                "Der Versand läuft bereits: {} von {} gesendet.",
+                view.items.sent, view.job.total
+            ),
+            job: Some(view),
+        }
+    })
+}
+
+/// The newest job with its progress.
+pub async fn latest_job(db: &Db) -> ServiceResult<Option<JobView>> {
+    match mail_jobs::latest(db).await? {
+        Some(job) => Ok(Some(job_view(db, job).await?)),
+        None => Ok(None),
+    }
+}
+
+/// How long a worker holds a job without renewing; another worker (or the restarted process)
+/// takes over after it.
+const LEASE: Duration = Duration::seconds(20);
+
+/// Sends the items of running jobs, paced to `per_second`; runs for the life of the server.
+/// Woken by `wake` when a job starts, otherwise it looks every few seconds.
+pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake: Arc<Notify>) {
+    let owner = new_token();
+    let pause = StdDuration::from_secs_f64(1.0 / f64::from(settings.per_second.max(1)));
+    loop {
+        match work_once(&db, &mailer, &settings, &owner, pause).await {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(err) => tracing::error!(error = %err, "mail job round failed"),
+        }
+        let _ = tokio::time::timeout(StdDuration::from_secs(5), wake.notified()).await;
+    }
+}
+
+/// One round: takes the running job and sends until it is done or the lease is lost.
+/// `true` when there may be more to do right away.
+async fn work_once(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    owner: &str,
+    pause: StdDuration,
+) -> ServiceResult<bool> {
+    let Some(job) = mail_jobs::running(db).await? else {
+        return Ok(false);
+    };
+    let now = db::now();
+    if !mail_jobs::take_lease(db, job.id, owner, now, now + LEASE).await? {
+        return Ok(false);
+    }
+    tracing::info!(job = job.id, total = job.total, "mail job running");
+    loop {
+        let now = db::now();
+        let Some(contact_id) = mail_jobs::claim_next(db, job.id, owner, now, now + LEASE).await?
+        else {
+            break;
+        };
+        let (outcome, sent, error) = match db::contacts::get_contact(db, contact_id).await? {
+            // Confirmed, blocked or deleted since the job started: nothing to send.
+            Some(contact) if !contact.double_opt_in && !contact.email_blacklisted => {
+                // The same Message-ID if this item is sent again after a crash.
+                let id = message_id(settings, &format!("{}-{}", job.id, contact_id));
+                match send_to(db, mailer, settings, &contact, id).await {
+                    Ok(sent) => (ItemOutcome::Sent, Some(sent), None),
+                    Err(err) => (ItemOutcome::Failed, None, Some(err.to_string())),
+                }
+            }
+            _ => (ItemOutcome::Skipped, None, None),
+        };
+        mail_jobs::finish_item(
+            db,
+            job.id,
+            contact_id,
+            outcome,
+            sent.as_deref(),
+            error.as_deref(),
+            db::now(),
+        )
+        .await?;
+        if outcome != ItemOutcome::Skipped {
+            tokio::time::sleep(pause).await;
+        }
+    }
+    if mail_jobs::finish(db, job.id, db::now()).await? {
+        tracing::info!(job = job.id, "mail job done");
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// The sending state of the latest job as JSON for the admin screen.
+pub fn job_json(job: Option<JobView>) -> Value {
+    json!({ "job": job })
+}
