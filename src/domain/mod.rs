@@ -11,6 +11,7 @@ pub mod files;
 pub mod format;
 pub mod paging;
 pub mod permissions;
+pub mod planning_csv;
 pub mod roles;
 pub mod secret;
 pub mod text;

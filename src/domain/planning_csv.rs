@@ -1,0 +1,319 @@
+//! The CSV import of contact candidates for companies whose planning system has no service
+//! (issue 12): semicolon-separated, UTF-8 (with or without BOM) or Windows-1252, one contact
+//! per line under a header of German column names:
+//!
+//! `Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail`
+//!
+//! Column order is free, names are matched without regard to case, and `Anrede` takes the
+//! words of spec §3 (Firma, Herr, Frau, Divers/Diverses) or their numbers 0–4 (empty is 0).
+//! Fields may be quoted with `"` (a doubled quote inside stands for one). Every line is
+//! checked like the contact form; errors are reported per line and such lines are left out.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::contacts::{CustomerNumber, Email, Salutation, company_name, first_name, last_name};
+
+/// The columns, as the header names them.
+pub const COLUMNS: [&str; 6] = [
+    "Kundennummer",
+    "Firma",
+    "Anrede",
+    "Vorname",
+    "Nachname",
+    "E-Mail",
+];
+
+/// Most lines one file may have.
+pub const MAX_LINES: usize = 50_000;
+
+/// One valid line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    /// Line number in the file (the header is line 1).
+    pub line: usize,
+    pub customer_number: i64,
+    pub company_name: String,
+    pub salutation: i16,
+    pub firstname: String,
+    pub lastname: String,
+    pub email: String,
+}
+
+/// A line that could not be taken, and why (German).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineError {
+    pub line: usize,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Parsed {
+    pub candidates: Vec<Candidate>,
+    pub errors: Vec<LineError>,
+}
+
+/// Text of the file: UTF-8 when it is valid UTF-8 (a BOM is dropped), else Windows-1252.
+pub fn decode(bytes: &[u8]) -> String {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => bytes.iter().map(|&b| windows_1252(b)).collect(),
+    }
+}
+
+/// One byte of Windows-1252: Latin-1, except 0x80–0x9F, which hold typographic characters.
+fn windows_1252(byte: u8) -> char {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž',
+        '\u{8F}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}',
+        'ž', 'Ÿ',
+    ];
+    match byte {
+        0x80..=0x9F => HIGH[usize::from(byte - 0x80)],
+        _ => char::from(byte),
+    }
+}
+
+/// Splits one line into fields (`;`, with `"` quoting).
+fn fields(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut field = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    let mut was_quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.trim().is_empty() && !was_quoted => {
+                field.clear();
+                quoted = true;
+                was_quoted = true;
+            }
+            (false, ';') => {
+                out.push(std::mem::take(&mut field));
+                was_quoted = false;
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    if quoted {
+        return Err("Ein Anführungszeichen wird nicht geschlossen.".into());
+    }
+    out.push(field);
+    Ok(out)
+}
+
+fn salutation(text: &str) -> Result<i16, String> {
+    let code = match text.trim().to_lowercase().as_str() {
+        "" => 0,
+        "firma" => 1,
+        "herr" => 2,
+        "frau" => 3,
+        "divers" | "diverses" => 4,
+        other => {
+            return Salutation::parse(Some(&json!(other)))
+                .map(Salutation::code)
+                .map_err(|_| {
+                    format!(
+                        "Unbekannte Anrede „{}“ (Firma, Herr, Frau oder Divers).",
+                        text.trim()
+                    )
+                });
+        }
+    };
+    Ok(code)
+}
+
+/// Reads the file. A missing column in the header is one error for line 1 and no candidates.
+pub fn parse(bytes: &[u8]) -> Parsed {
+    let text = decode(bytes);
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut parsed = Parsed::default();
+    let Some((_, header)) = lines.by_ref().find(|(_, l)| !l.trim().is_empty()) else {
+        parsed.errors.push(LineError {
+            line: 1,
+            message: "Die Datei ist leer.".into(),
+        });
+        return parsed;
+    };
+    let header = match fields(header) {
+        Ok(header) => header,
+        Err(message) => {
+            parsed.errors.push(LineError { line: 1, message });
+            return parsed;
+        }
+    };
+    let mut positions = [0usize; 6];
+    let mut missing = Vec::new();
+    for (i, column) in COLUMNS.iter().enumerate() {
+        match header
+            .iter()
+            .position(|h| h.trim().eq_ignore_ascii_case(column))
+        {
+            Some(position) => positions[i] = position,
+            None => missing.push(*column),
+        }
+    }
+    if !missing.is_empty() {
+        parsed.errors.push(LineError {
+            line: 1,
+            message: format!(
+                "Es fehlen die Spalten {}. Erwartet: {}",
+                missing.join(", "),
+                COLUMNS.join(";")
+            ),
+        });
+        return parsed;
+    }
+    for (number, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if parsed.candidates.len() + parsed.errors.len() >= MAX_LINES {
+            parsed.errors.push(LineError {
+                line: number,
+                message: format!("Mehr als {MAX_LINES} Zeilen: der Rest wurde nicht gelesen."),
+            });
+            break;
+        }
+        match candidate(number, line, &positions) {
+            Ok(candidate) => parsed.candidates.push(candidate),
+            Err(message) => parsed.errors.push(LineError {
+                line: number,
+                message,
+            }),
+        }
+    }
+    // The same address twice in one file: the first line wins.
+    let mut seen = std::collections::HashSet::new();
+    let mut duplicates = Vec::new();
+    parsed.candidates.retain(|c| {
+        let fresh = seen.insert(c.email.clone());
+        if !fresh {
+            duplicates.push(LineError {
+                line: c.line,
+                message: format!("E-Mail doppelt vorhanden! ({})", c.email),
+            });
+        }
+        fresh
+    });
+    parsed.errors.extend(duplicates);
+    parsed.errors.sort_by_key(|e| e.line);
+    parsed
+}
+
+fn candidate(line: usize, text: &str, positions: &[usize; 6]) -> Result<Candidate, String> {
+    let fields = fields(text)?;
+    let get = |i: usize| fields.get(positions[i]).map(|s| s.trim()).unwrap_or("");
+    let customer_number = CustomerNumber::parse(Some(&json!(get(0))))?.get();
+    let company_name = company_name(Some(&json!(get(1))))?;
+    let salutation = salutation(get(2))?;
+    let firstname = first_name(Some(&json!(get(3))))?;
+    let lastname = last_name(Some(&json!(get(4))))?;
+    let email = Email::parse(get(5))?.into_inner();
+    Ok(Candidate {
+        line,
+        customer_number,
+        company_name,
+        salutation,
+        firstname,
+        lastname,
+        email,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail\n";
+
+    #[test]
+    fn reads_utf8_with_quotes_and_any_column_order() {
+        let file = format!(
+            "\u{FEFF}{HEADER}100001;\"Müller; Söhne GmbH\";Herr;Jürgen;Müller;juergen@example.de\n\
+             \n100002;\"Weber \"\"Die Bäcker\"\" KG\";3;Anna;Weber;ANNA@example.de\r\n"
+        );
+        let parsed = parse(file.as_bytes());
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        assert_eq!(parsed.candidates.len(), 2);
+        let first = &parsed.candidates[0];
+        assert_eq!((first.line, first.customer_number), (2, 100_001));
+        assert_eq!(first.company_name, "Müller; Söhne GmbH");
+        assert_eq!(first.salutation, 2);
+        assert_eq!(parsed.candidates[1].company_name, "Weber \"Die Bäcker\" KG");
+        assert_eq!(parsed.candidates[1].email, "anna@example.de");
+        assert_eq!(parsed.candidates[1].line, 4);
+
+        let swapped =
+            "E-Mail;Nachname;Vorname;Anrede;Firma;Kundennummer\nx@example.de;Y;Z;;Firma X;7\n";
+        let parsed = parse(swapped.as_bytes());
+        assert_eq!(parsed.candidates[0].customer_number, 7);
+        assert_eq!(parsed.candidates[0].salutation, 0);
+    }
+
+    #[test]
+    fn reads_windows_1252() {
+        let mut file = HEADER.as_bytes().to_vec();
+        file.extend_from_slice(b"100001;M\xfcller \x80 Co;Frau;J\xfcrgen;Gro\xdf;j@example.de\n");
+        let parsed = parse(&file);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        assert_eq!(parsed.candidates[0].company_name, "Müller € Co");
+        assert_eq!(parsed.candidates[0].lastname, "Groß");
+    }
+
+    #[test]
+    fn reports_errors_per_line_and_keeps_the_good_lines() {
+        let file = format!(
+            "{HEADER}abc;Firma;Herr;A;B;a@example.de\n\
+             100001;Firma;Graf;A;B;b@example.de\n\
+             100001;;Herr;A;B;c@example.de\n\
+             100001;Firma;Herr;A;B;kein-at\n\
+             100001;Firma;Herr;A;B;gut@example.de\n\
+             100001;\"offen;Herr;A;B;d@example.de\n\
+             100002;Firma;Frau;A;B;GUT@example.de\n"
+        );
+        let parsed = parse(file.as_bytes());
+        assert_eq!(parsed.candidates.len(), 1);
+        assert_eq!(parsed.candidates[0].line, 6);
+        let lines: Vec<(usize, &str)> = parsed
+            .errors
+            .iter()
+            .map(|e| (e.line, e.message.as_str()))
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                (2, "Die Kundennummer muss eine Zahl sein."),
+                (
+                    3,
+                    "Unbekannte Anrede „Graf“ (Firma, Herr, Frau oder Divers)."
+                ),
+                (4, "Bitte geben Sie eine Firma an."),
+                (5, "Bitte geben Sie eine gültige E-Mail-Adresse an."),
+                (7, "Ein Anführungszeichen wird nicht geschlossen."),
+                (8, "E-Mail doppelt vorhanden! (gut@example.de)"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_wrong_header_or_an_empty_file_is_one_error() {
+        let parsed = parse(b"Kunde;Firma\n1;2\n");
+        assert!(parsed.candidates.is_empty());
+        assert_eq!(parsed.errors.len(), 1);
+        assert!(
+            parsed.errors[0]
+                .message
+                .starts_with("Es fehlen die Spalten Kundennummer, Anrede")
+        );
+        assert_eq!(parse(b"").errors[0].message, "Die Datei ist leer.");
+    }
+}
