@@ -99,25 +99,26 @@ impl Reservation {
     }
 }
 
-/// Counts an attempt for every key; refuses when any key is over its limit.
+/// Counts an attempt for every key, in order; refuses at the first key over its limit and
+/// gives the attempt back to the keys before it. So an attempt the account's limit refuses
+/// never uses up the address's budget (else a burst on one account, refused by the account,
+/// could crowd its own allowed guesses out of the address limit).
 pub async fn reserve(db: &Db, keys: &[ThrottleKey]) -> Result<Reservation, GateError> {
     let now = db::now();
     let window = chrono::Duration::from_std(WINDOW).expect("window fits");
-    let mut wait: Option<Duration> = None;
-    for key in keys {
+    for (n, key) in keys.iter().enumerate() {
         let (attempts, window_start) =
             db::login_attempts::reserve(db, &key.stored(), now, now - window).await?;
         if attempts > key.limit() {
-            let left = remaining(window_start + window, now);
-            wait = Some(wait.map_or(left, |w| w.max(left)));
+            for counted in &keys[..n] {
+                db::login_attempts::release(db, &counted.stored(), now).await?;
+            }
+            return Err(GateError::Throttled(remaining(window_start + window, now)));
         }
     }
-    match wait {
-        Some(wait) => Err(GateError::Throttled(wait)),
-        None => Ok(Reservation {
-            keys: keys.iter().map(ThrottleKey::stored).collect(),
-        }),
-    }
+    Ok(Reservation {
+        keys: keys.iter().map(ThrottleKey::stored).collect(),
+    })
 }
 
 fn remaining(ends: DateTime<Utc>, now: DateTime<Utc>) -> Duration {
@@ -210,6 +211,27 @@ mod tests {
         assert!(
             reserve(&test.db, &keys("max", [10, 0, 0, 2])).await.is_ok(),
             "other accounts are not affected"
+        );
+    }
+
+    #[tokio::test]
+    async fn attempts_the_account_refuses_leave_the_address_budget_alone() {
+        let test = TestDb::new().await;
+        let mut allowed = 0;
+        for _ in 0..(MAX_ATTEMPTS_PER_ADDRESS * 3) {
+            if reserve(&test.db, &keys("erika", [192, 0, 2, 9]))
+                .await
+                .is_ok()
+            {
+                allowed += 1;
+            }
+        }
+        assert_eq!(allowed, MAX_ATTEMPTS_PER_ACCOUNT);
+        assert!(
+            reserve(&test.db, &keys("max", [192, 0, 2, 9]))
+                .await
+                .is_ok(),
+            "the address used only the account's five attempts"
         );
     }
 
