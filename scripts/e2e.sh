@@ -44,6 +44,7 @@ log_brevo="$data_brevo/server.log"
 server_pid=""
 server_brevo_pid=""
 fake_pid=""
+planning_pid=""
 stop() {
   [ -n "$1" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null || true
 }
@@ -51,6 +52,7 @@ cleanup() {
   stop "$server_pid"
   stop "$server_brevo_pid"
   stop "$fake_pid"
+  stop "$planning_pid"
   rm -rf "$data" "$data_brevo"
 }
 trap cleanup EXIT
@@ -70,12 +72,26 @@ wait_healthy() { # <port> <pid> <log>
 }
 
 # The browser tests sign in as the demo accounts; their passwords come from seed-demo.
-unset DATABASE_URL AP_BREVO_API_KEY AP_BREVO_BASE_URL
+unset DATABASE_URL AP_BREVO_API_KEY AP_BREVO_BASE_URL AP_PLANNING_URL
 
 # Portal 1: local mode. Besides the demo accounts, a dealer whose customer number is on no
 # list (`fremdhaendler`: must see nothing of the others' packages), printed like seed-demo's.
 # AP_BROWSER_ZIP_LIMIT_MB=1: a selection over 1 MiB (the customer test uploads one) takes the
 # server-ZIP path of the download manager; the demo files stay below it and zip in the browser.
+# The fake planning system (end2end/lib/fake_planning.mjs) for the contact editor's import
+# candidates: portal 1 is connected to it, portal 2 is not.
+node end2end/lib/fake_planning.mjs > "$data/planning.txt" 2> "$data/planning.log" &
+planning_pid=$!
+planning_url=""
+for _ in $(seq 1 100); do
+  planning_url=$(sed -n 's/^FAKE_PLANNING //p' "$data/planning.txt" 2>/dev/null | head -n1)
+  [ -n "$planning_url" ] && break
+  kill -0 "$planning_pid" 2>/dev/null || { cat "$data/planning.log"; echo "Fake-Planung ist nicht gestartet." >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$planning_url" ] || { echo "Fake-Planung hat keine Adresse gemeldet." >&2; exit 1; }
+export AP_E2E_PLANNING_URL="$planning_url"
+
 port=$(free_port)
 "$bin" --data "$data" seed-demo > "$data/seed.txt"
 stranger_password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(12))')
@@ -85,7 +101,7 @@ echo "Konto angelegt: Login fremdhaendler, Passwort $stranger_password (Rollen: 
 export AP_E2E_ACCOUNTS="$data/seed.txt"
 # Without Brevo or SMTP the portal writes its mails as .eml files here (double opt-in test).
 export AP_E2E_OUTBOX="$data/outbox"
-AP_PRODUCT_NAME="E2E" AP_BROWSER_ZIP_LIMIT_MB=1 "$bin" --data "$data" serve --addr "127.0.0.1:$port" > "$log" 2>&1 &
+AP_PRODUCT_NAME="E2E" AP_BROWSER_ZIP_LIMIT_MB=1 AP_PLANNING_URL="$planning_url" AP_PLANNING_TIMEOUT_SECS=2 "$bin" --data "$data" serve --addr "127.0.0.1:$port" > "$log" 2>&1 &
 server_pid=$!
 
 # The fake Brevo: prints `FAKE_BREVO <base_url> <api_key>` once it listens.
@@ -100,6 +116,8 @@ for _ in $(seq 1 100); do
 done
 [ -n "$fake_line" ] || { echo "Fake-Brevo hat keine Adresse gemeldet." >&2; exit 1; }
 read -r _ fake_url fake_key <<< "$fake_line"
+# The browser tests put contacts into the fake Brevo through its API (the sync manager test).
+export AP_E2E_FAKE_BREVO_URL="$fake_url" AP_E2E_FAKE_BREVO_KEY="$fake_key"
 
 # Portal 2: Brevo mode against the fake. Its seeded providers point at local folder ids the
 # fake does not know; the tests in Brevo mode create their own providers.

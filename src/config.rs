@@ -153,6 +153,16 @@ pub struct Config {
     pub double_opt_in_valid_days: i64,
     /// Mails per second when mailing all pending contacts (`AP_MAIL_PER_SECOND`).
     pub mail_per_second: u32,
+    /// The planning system's service for import candidates (`AP_PLANNING_URL`; see
+    /// `integrations::planning`). Without it, candidates come only from CSV imports.
+    pub planning_url: Option<String>,
+    /// Bearer token sent to the planning system (`AP_PLANNING_TOKEN`).
+    pub planning_token: Option<String>,
+    /// How long the contact editor waits for the planning system (`AP_PLANNING_TIMEOUT_SECS`).
+    pub planning_timeout_secs: u64,
+    /// Contacts per page of the contact sync from Brevo (`AP_BREVO_SYNC_PAGE_SIZE`, 1–1000;
+    /// Brevo's largest page is 1000).
+    pub brevo_sync_page_size: u32,
 }
 
 /// Where toasts appear: `top-right` by default (spec §9; the original installed `top-left`).
@@ -245,6 +255,10 @@ impl Default for Config {
             brevo_doi_template_id: None,
             double_opt_in_valid_days: 14,
             mail_per_second: 10,
+            planning_url: None,
+            planning_token: None,
+            planning_timeout_secs: 5,
+            brevo_sync_page_size: 1000,
         }
     }
 }
@@ -323,6 +337,8 @@ impl Config {
             &mut self.smtp_host,
             &mut self.smtp_user,
             &mut self.smtp_password,
+            &mut self.planning_url,
+            &mut self.planning_token,
         ] {
             if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
                 *value = None;
@@ -349,6 +365,7 @@ impl Config {
         let urls = [
             ("AP_PUBLIC_URL", self.public_url.as_deref()),
             ("AP_CONTENT_SITE_URL", self.content_site_url.as_deref()),
+            ("AP_PLANNING_URL", self.planning_url.as_deref()),
             (
                 "AP_CUSTOMER_CENTER_URL",
                 Some(self.customer_center_url.as_str()),
@@ -467,6 +484,12 @@ impl Config {
         }
         if self.brevo_doi_template_id.is_some_and(|id| id <= 0) {
             return fail("AP_BREVO_DOI_TEMPLATE_ID", "muss eine positive Zahl sein");
+        }
+        if !(1..=1000).contains(&self.brevo_sync_page_size) {
+            return fail("AP_BREVO_SYNC_PAGE_SIZE", "muss zwischen 1 und 1000 liegen");
+        }
+        if !(1..=60).contains(&self.planning_timeout_secs) {
+            return fail("AP_PLANNING_TIMEOUT_SECS", "muss zwischen 1 und 60 liegen");
         }
         if !(1..=365).contains(&self.double_opt_in_valid_days) {
             return fail(

@@ -64,6 +64,8 @@ pub struct AppInner {
     pub mail_settings: MailSettings,
     /// Wakes the mail-job worker when a job starts.
     pub mail_jobs: Arc<tokio::sync::Notify>,
+    /// The planning system's service for import candidates, when configured.
+    pub planning: Option<crate::integrations::planning::PlanningClient>,
 }
 
 impl Deref for AppState {
@@ -131,6 +133,13 @@ impl AppState {
             mailer,
             mail_settings: MailSettings::from_config(&config),
             mail_jobs: Default::default(),
+            planning: config.planning_url.as_deref().map(|url| {
+                crate::integrations::planning::PlanningClient::new(
+                    url,
+                    config.planning_token.clone(),
+                    std::time::Duration::from_secs(config.planning_timeout_secs),
+                )
+            }),
             config,
         })))
     }

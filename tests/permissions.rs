@@ -329,6 +329,33 @@ const ROWS: &[Row] = &[
         path: "/api/smtp/emails",
         expect: [401, 200, 200, 403, 403, 403, 403, 403],
     },
+    // The contact editor's save (a body is needed), the planning import, and the sync
+    // manager (Admin only; without Brevo there is nothing to sync: 409).
+    Row {
+        method: "PUT",
+        path: "/api/contacts/customer-number/100555",
+        expect: [401, 400, 400, 400, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/planning/status",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/planning/csv/preview",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/planning/csv/import",
+        expect: [401, 400, 400, 403, 403, 403, 403, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/syncContactsFromBrevo",
+        expect: [401, 409, 403, 403, 403, 403, 403, 403],
+    },
     // Last: signing out ends the sessions the rows above use.
     Row {
         method: "GET",

@@ -15,8 +15,9 @@ use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::server::client::Client;
 use crate::services::contacts::{self, ContactPage, ContactQuery, ContactView};
+use crate::services::customer_groups::{self, CustomerGroup};
 use crate::services::error::ServiceError;
-use crate::services::{contact_mirror, double_opt_in};
+use crate::services::{brevo_sync, contact_mirror, double_opt_in};
 use crate::startup::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -27,6 +28,14 @@ pub fn router() -> Router<AppState> {
         .route("/contacts/marketing-retries", get(marketing_retries))
         .route("/smtp/emails", post(send_all).get(mail_job))
         .route_layer(require(Capability::AdminArea));
+    // The sync manager (Admin only).
+    let sync = Router::new()
+        .route(
+            "/syncContactsFromBrevo",
+            get(sync_from_brevo)
+                .layer(axum::middleware::from_fn(crate::auth::csrf::same_site_only)),
+        )
+        .route_layer(require(Capability::AdminOnly));
     // The contact editor (Admin, BU-Moderator, BU-DOI).
     let editor = Router::new()
         .route("/contacts", post(create))
@@ -34,7 +43,7 @@ pub fn router() -> Router<AppState> {
         .route("/contacts/email/{email}", get(by_email))
         .route(
             "/contacts/customer-number/{number}",
-            get(by_customer_number),
+            get(by_customer_number).put(save_customer_group),
         )
         .route("/contacts/{id}/lists", get(lists_of))
         .route("/contacts/lists", get(lists_without_ids))
@@ -51,7 +60,7 @@ pub fn router() -> Router<AppState> {
         "/contacts/confirm-double-opt-in/{token}",
         patch(confirm_double_opt_in),
     );
-    table.merge(editor).merge(details).merge(public)
+    table.merge(sync).merge(editor).merge(details).merge(public)
 }
 
 async fn page(
@@ -88,10 +97,61 @@ async fn by_email(
 async fn by_customer_number(
     State(state): State<AppState>,
     Path(number): Path<String>,
-) -> Result<JsonResponse<contacts::CustomerGroup>, ApiError> {
+) -> Result<JsonResponse<CustomerGroup>, ApiError> {
     Ok(JsonResponse(
-        contacts::by_customer_number(&state.db, &number).await?,
+        customer_groups::load(&state.db, state.planning.as_ref(), &number).await?,
     ))
+}
+
+/// The contact editor's save: the customer group as one unit.
+async fn save_customer_group(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(number): Path<String>,
+    Json(body): Json<Value>,
+) -> Result<JsonResponse<CustomerGroup>, ApiError> {
+    Ok(JsonResponse(
+        customer_groups::save(
+            &state.db,
+            &state.marketing,
+            state.planning.as_ref(),
+            &user,
+            &number,
+            &body,
+        )
+        .await?,
+    ))
+}
+
+/// Streams the sync's results as JSON objects, one per line, as they come.
+async fn sync_from_brevo(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let held = brevo_sync::acquire(&state.db, &state.marketing).await?;
+    let (sender, receiver) = tokio::sync::mpsc::channel(64);
+    tokio::spawn(brevo_sync::run(
+        state.db.clone(),
+        held,
+        state.config.brevo_sync_page_size,
+        sender,
+    ));
+    let lines = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        let event = receiver.recv().await?;
+        let mut line = serde_json::to_vec(&event).unwrap_or_default();
+        line.push(b'\n');
+        Some((Ok::<_, std::convert::Infallible>(line), receiver))
+    });
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "application/x-ndjson"),
+            (axum::http::header::CACHE_CONTROL, "no-store"),
+            // Proxies must pass each line on at once.
+            (
+                axum::http::HeaderName::from_static("x-accel-buffering"),
+                "no",
+            ),
+        ],
+        axum::body::Body::from_stream(lines),
+    )
+        .into_response())
 }
 
 async fn lists_of(

@@ -10,6 +10,7 @@ pub mod health;
 pub mod lists;
 pub mod marketing;
 pub mod openapi;
+pub mod planning;
 pub mod providers;
 pub mod static_files;
 pub mod uploads;
@@ -34,6 +35,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(marketing::router())
         .merge(downloads::router())
         .merge(contacts::router())
+        .merge(planning::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(config.body_rule(), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));

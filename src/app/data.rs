@@ -74,7 +74,7 @@ pub fn router(render: Render) -> Router<AppState> {
             get(double_opt_in_link),
         )
         .route("/admin/contacts", get(admin_contacts))
-        .route("/admin/contact/edit/{customer_number}", get(admin_frame))
+        .route("/admin/contact/edit/{customer_number}", get(contact_edit))
         .route("/admin/provider/{id}", get(provider))
         .route("/admin/downloads", get(admin_downloads))
         .route("/admin/download/add", get(download_add))
@@ -120,17 +120,6 @@ async fn admin_contacts(
     render(request).await
 }
 
-/// An admin page whose only data is the admin menu.
-async fn admin_frame(
-    State(state): State<AppState>,
-    Extension(render): Extension<Render>,
-    mut request: Request,
-) -> Response {
-    let user = user_of(&request);
-    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
-    render(request).await
-}
-
 async fn customer_downloads(
     State(state): State<AppState>,
     Extension(render): Extension<Render>,
@@ -161,6 +150,20 @@ async fn admin_downloads(
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     if let Some(page) = admin::load_downloads(&state, user.as_ref(), list_query(query)).await {
         insert(&mut request, page);
+    }
+    render(request).await
+}
+
+async fn contact_edit(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    Path(customer_number): Path<String>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    if let Some(props) = admin::load_contact_editor(&state, user.as_ref(), &customer_number).await {
+        insert(&mut request, props);
     }
     render(request).await
 }

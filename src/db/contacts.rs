@@ -387,6 +387,26 @@ pub async fn list_ids_of_customer(db: &Db, customer_number: i64) -> Result<Vec<i
     })
 }
 
+/// (email, customer number) of the contacts among these emails (given normalised).
+pub async fn customer_numbers_of_emails(
+    db: &Db,
+    emails: &[String],
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let mut found = Vec::new();
+    for chunk in emails.chunks(500) {
+        let mut query = super::sql::DynQuery::new(
+            "select email, customer_number from contacts where email in (",
+        );
+        let placeholders: Vec<String> = chunk
+            .iter()
+            .map(|e| query.param(normalize_email(e)))
+            .collect();
+        query.push(&placeholders.join(", ")).push(")");
+        found.extend(query.fetch_all::<(String, i64)>(db).await?);
+    }
+    Ok(found)
+}
+
 /// The ids of the lists a contact is assigned to, ascending.
 pub async fn list_ids_of_contact(db: &Db, contact_id: i64) -> Result<Vec<i64>, sqlx::Error> {
     db_run!(db, pool => {

@@ -497,3 +497,15 @@ mod paging_tests {
         assert!(!rename(&t.db, 999_999, "x").await.unwrap());
     }
 }
+
+/// (Brevo list id, our list id) of every list that is in Brevo: what the contact sync maps
+/// Brevo's memberships through.
+pub async fn brevo_ids(db: &Db) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, (i64, i64)>(
+            "select brevo_list_id, id from lists where brevo_list_id is not null",
+        )
+        .fetch_all(pool)
+        .await
+    })
+}

@@ -12,8 +12,10 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{PgPool, SqlitePool};
 
+pub mod brevo_syncs;
 pub(crate) mod bulk;
 pub mod contacts;
+pub mod customer_groups;
 pub mod downloads;
 pub mod folders;
 pub mod lists;
@@ -21,6 +23,7 @@ pub mod login_attempts;
 pub mod mail_jobs;
 pub mod marketing_retries;
 pub mod oidc_logins;
+pub mod planning_candidates;
 pub mod providers;
 pub mod sessions;
 pub(crate) mod sql;

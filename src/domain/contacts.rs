@@ -120,6 +120,8 @@ pub struct Salutation(i16);
 
 impl Salutation {
     pub const MESSAGE: &'static str = "Bitte wählen Sie eine Anrede (Anrede wählen).";
+    /// No salutation (0).
+    pub const NONE: Salutation = Salutation(0);
 
     pub fn parse(value: Option<&Value>) -> Result<Salutation, String> {
         let number = match value {
@@ -131,6 +133,27 @@ impl Salutation {
             .filter(|n| (0..=4).contains(n))
             .map(|n| Salutation(n as i16))
             .ok_or_else(|| Self::MESSAGE.to_string())
+    }
+
+    /// From text: spec §3's German word (Firma, Herr, Frau, Divers/Diverses; empty is none)
+    /// or its number, as CSV files, the planning system and Brevo's ANREDE hold it.
+    pub fn parse_text(text: &str) -> Result<Salutation, String> {
+        let code = match text.trim().to_lowercase().as_str() {
+            "" | "keine" => 0,
+            "firma" => 1,
+            "herr" => 2,
+            "frau" => 3,
+            "divers" | "diverses" => 4,
+            other => {
+                return Salutation::parse(Some(&Value::String(other.into()))).map_err(|_| {
+                    format!(
+                        "Unbekannte Anrede „{}“ (Firma, Herr, Frau oder Divers).",
+                        text.trim()
+                    )
+                });
+            }
+        };
+        Ok(Salutation(code))
     }
 
     pub fn code(self) -> i16 {

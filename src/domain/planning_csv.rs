@@ -111,24 +111,7 @@ fn fields(line: &str) -> Result<Vec<String>, String> {
 }
 
 fn salutation(text: &str) -> Result<i16, String> {
-    let code = match text.trim().to_lowercase().as_str() {
-        "" => 0,
-        "firma" => 1,
-        "herr" => 2,
-        "frau" => 3,
-        "divers" | "diverses" => 4,
-        other => {
-            return Salutation::parse(Some(&json!(other)))
-                .map(Salutation::code)
-                .map_err(|_| {
-                    format!(
-                        "Unbekannte Anrede „{}“ (Firma, Herr, Frau oder Divers).",
-                        text.trim()
-                    )
-                });
-        }
-    };
-    Ok(code)
+    Salutation::parse_text(text).map(Salutation::code)
 }
 
 /// Reads the file. A missing column in the header is one error for line 1 and no candidates.

@@ -177,6 +177,27 @@ fn brevo(marketing: &Marketing) -> Option<&BrevoClient> {
     }
 }
 
+/// Deletes the contact in Brevo: by its id, and when Brevo no longer knows that id (an undo
+/// may have brought the contact back under a new one), by its email. Gone already is fine.
+pub async fn delete_remote(
+    client: &BrevoClient,
+    brevo_contact_id: Option<i64>,
+    email: &str,
+) -> Result<(), crate::integrations::brevo::BrevoError> {
+    let by_email = || ContactRef::Email(email.to_string());
+    if let Some(id) = brevo_contact_id {
+        match client.delete_contact(ContactRef::Id(id)).await {
+            Ok(()) => return Ok(()),
+            Err(err) if err.is_not_found() => {}
+            Err(err) => return Err(err),
+        }
+    }
+    match client.delete_contact(by_email()).await {
+        Err(err) if !err.is_not_found() => Err(err),
+        _ => Ok(()),
+    }
+}
+
 /// Reads Brevo's state before a change (`None` in local mode). Open retries of the contact
 /// are run first; when they still fail, the change is refused.
 pub async fn before_change(

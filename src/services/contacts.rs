@@ -120,7 +120,7 @@ pub struct ContactParams {
     pub filter: ContactFilter,
 }
 
-fn invalid(message: impl Into<String>) -> ServiceError {
+pub(crate) fn invalid(message: impl Into<String>) -> ServiceError {
     ServiceError::Invalid(message.into())
 }
 
@@ -211,7 +211,7 @@ pub fn provider_ids(text: &str) -> ServiceResult<Vec<i64>> {
 }
 
 /// Views of contacts with their list ids (one query for all lists).
-async fn views(db: &Db, contacts: Vec<Contact>) -> ServiceResult<Vec<ContactView>> {
+pub(crate) async fn views(db: &Db, contacts: Vec<Contact>) -> ServiceResult<Vec<ContactView>> {
     let ids: Vec<i64> = contacts.iter().map(|c| c.id).collect();
     let assigned = db::contacts::assigned_lists(db, &ids).await?;
     Ok(contacts
@@ -260,31 +260,6 @@ pub async fn by_email(db: &Db, email: &str) -> ServiceResult<Option<ContactView>
         Some(contact) => Ok(Some(view(db, contact).await?)),
         None => Ok(None),
     }
-}
-
-/// A customer group: its contacts and the import candidates (filled by the contact-editor
-/// issue; empty until then).
-#[derive(Clone, Debug, Serialize)]
-pub struct CustomerGroup {
-    pub content: Vec<ContactView>,
-    pub imports: Value,
-}
-
-pub async fn by_customer_number(db: &Db, customer_number: &str) -> ServiceResult<CustomerGroup> {
-    let number =
-        CustomerNumber::parse(Some(&Value::String(customer_number.into()))).map_err(invalid)?;
-    let contacts = db::contacts::list_by_customer_number(db, number.get()).await?;
-    let company = db::contacts::get_company(db, number.get()).await?;
-    Ok(CustomerGroup {
-        content: views(db, contacts).await?,
-        imports: serde_json::json!({
-            "company": company.map(|c| CompanyView {
-                customer_number: c.customer_number,
-                company_name: c.company_name,
-            }),
-            "contacts": [],
-        }),
-    })
 }
 
 /// A list a contact is on, with its provider (for the criteria side panel).
@@ -385,7 +360,7 @@ fn contact_input(body: &Value) -> ServiceResult<ContactInput> {
     })
 }
 
-fn ids_of(body: &Value, field: &str) -> ServiceResult<Vec<i64>> {
+pub(crate) fn ids_of(body: &Value, field: &str) -> ServiceResult<Vec<i64>> {
     parse_ids(body.get(field))
         .filter(|ids| ids.len() <= 1000)
         .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein.")))
@@ -393,7 +368,7 @@ fn ids_of(body: &Value, field: &str) -> ServiceResult<Vec<i64>> {
 
 /// Lists the user assigns or removes: they must exist and belong to providers the user may
 /// manage. Returns their Brevo ids (those that have one).
-async fn checked_lists(db: &Db, user: &User, ids: &[i64]) -> ServiceResult<Vec<i64>> {
+pub(crate) async fn checked_lists(db: &Db, user: &User, ids: &[i64]) -> ServiceResult<Vec<i64>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -477,28 +452,16 @@ pub async fn create(
     .await?;
     let brevo_id = match marketing {
         Marketing::Local => None,
-        Marketing::Brevo(client) => {
-            let created = client
-                .create_contact(&CreateContact {
-                    email: email.clone(),
-                    attributes: fields(&input, false).attributes(),
-                    list_ids: brevo_lists,
-                    email_blacklisted: None,
-                    // A contact Brevo knows already (e.g. from a campaign) is taken over.
-                    update_enabled: true,
-                    ext_id: None,
-                })
-                .await?;
-            match created {
-                Some(id) => Some(id),
-                None => Some(
-                    client
-                        .get_contact(mirror::identifier(None, &email))
-                        .await?
-                        .id,
-                ),
-            }
-        }
+        Marketing::Brevo(client) => Some(
+            brevo_create(
+                client,
+                &email,
+                fields(&input, false).attributes(),
+                brevo_lists,
+                false,
+            )
+            .await?,
+        ),
     };
     if let (Some(snapshot), Some(id)) = (snapshot.as_mut(), brevo_id) {
         snapshot.created_as(id);
@@ -524,6 +487,34 @@ pub async fn create(
             mirror::undo(db, marketing, snapshot).await;
             Err(taken_or(err, &input.email))
         }
+    }
+}
+
+/// Creates the contact in Brevo, or takes over the one Brevo knows under this email already
+/// (e.g. from a campaign); returns its Brevo id.
+pub(crate) async fn brevo_create(
+    client: &crate::integrations::brevo::BrevoClient,
+    email: &str,
+    attributes: serde_json::Map<String, Value>,
+    list_ids: Vec<i64>,
+    blacklisted: bool,
+) -> Result<i64, crate::integrations::brevo::BrevoError> {
+    let created = client
+        .create_contact(&CreateContact {
+            email: email.to_string(),
+            attributes,
+            list_ids,
+            email_blacklisted: blacklisted.then_some(true),
+            update_enabled: true,
+            ext_id: None,
+        })
+        .await?;
+    match created {
+        Some(id) => Ok(id),
+        None => Ok(client
+            .get_contact(mirror::identifier(None, email))
+            .await?
+            .id),
     }
 }
 
@@ -599,25 +590,16 @@ pub async fn update(
             Ok(()) => {}
             // Not (or no longer) in Brevo: create it there, as it is here.
             Err(err) if err.is_not_found() => {
-                let created = client
-                    .create_contact(&CreateContact {
-                        email: email.clone(),
-                        attributes: update.attributes.clone(),
-                        list_ids: brevo_add,
-                        email_blacklisted: current.email_blacklisted.then_some(true),
-                        update_enabled: true,
-                        ext_id: None,
-                    })
-                    .await?;
-                brevo_id = match created {
-                    Some(id) => Some(id),
-                    None => Some(
-                        client
-                            .get_contact(mirror::identifier(None, &email))
-                            .await?
-                            .id,
-                    ),
-                };
+                brevo_id = Some(
+                    brevo_create(
+                        client,
+                        &email,
+                        update.attributes.clone(),
+                        brevo_add,
+                        current.email_blacklisted,
+                    )
+                    .await?,
+                );
             }
             Err(err) => return Err(err.into()),
         }
@@ -665,10 +647,7 @@ pub async fn delete(db: &Db, marketing: &Marketing, id: i64) -> ServiceResult<()
     )
     .await?;
     if let Marketing::Brevo(client) = marketing {
-        match client.delete_contact(target()).await {
-            Err(err) if !err.is_not_found() => return Err(err.into()),
-            _ => {}
-        }
+        mirror::delete_remote(client, current.brevo_contact_id, &current.email).await?;
     }
     match db::contacts::delete_contact(db, id).await {
         Ok(_) => {

@@ -2,8 +2,10 @@
 //! server functions, pages and the CLI call these; none of them talks SQL directly.
 
 pub mod accounts;
+pub mod brevo_sync;
 pub mod contact_mirror;
 pub mod contacts;
+pub mod customer_groups;
 pub mod double_opt_in;
 pub mod downloads;
 pub mod error;
@@ -11,6 +13,7 @@ pub mod files;
 pub mod large_data;
 pub mod lists;
 pub mod marketing;
+pub mod planning;
 pub mod providers;
 pub mod seed;
 pub mod uploads;

@@ -467,6 +467,20 @@ async fn handle(
     body: Bytes,
 ) -> Response {
     let full_path = uri.path().to_owned();
+    // Control for the browser tests, which cannot call `delay_next`: `POST /__fake/delay`
+    // with `{"count": n, "ms": m}` holds back the next n answers by m milliseconds.
+    if method == Method::POST && full_path == "/__fake/delay" {
+        let control: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let count = control.get("count").and_then(Value::as_u64).unwrap_or(1);
+        let ms = control.get("ms").and_then(Value::as_u64).unwrap_or(1000);
+        let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+        for _ in 0..count.min(1000) {
+            state
+                .delays
+                .push_back(Duration::from_millis(ms.min(60_000)));
+        }
+        return StatusCode::NO_CONTENT.into_response();
+    }
     let below_v3 = full_path
         .strip_prefix("/v3")
         .filter(|p| p.is_empty() || p.starts_with('/'))

@@ -2,7 +2,6 @@
 //! and modals are islands that later issues fill in.
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
 
 use axum::http::StatusCode;
 
@@ -22,36 +21,63 @@ use crate::services::lists::ListView;
 use crate::services::providers::ProviderView;
 use crate::startup::AppState;
 
-/// An admin page frame: guard, admin menu, title and the island placeholder.
-#[component]
-fn AdminFrame(
-    title: &'static str,
-    access: PageAccess,
-    #[prop(optional)] subtitle: Option<String>,
-) -> impl IntoView {
-    if !admit(access) {
-        return ().into_any();
-    }
-    let props = props_json(&serde_json::json!({ "title": title }));
-    view! {
-        <AdminLayout title=title>
-            {subtitle.map(|s| view! { <p class="text-secondary">{s}</p> })}
-            <Island name="AdminPlaceholder" props=props>
-                <p>"Dieser Bereich benötigt JavaScript."</p>
-            </Island>
-        </AdminLayout>
-    }
-    .into_any()
+/// The contact editor's props (see the ContactEditor island).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactEditorProps {
+    /// As the path has it; the island reports a number that is none.
+    customer_number: String,
+    permissions: EditorPermissions,
+    providers: Vec<services::customer_groups::EditorProvider>,
 }
 
-fn param(name: &'static str) -> String {
-    use_params_map().with_untracked(|p| p.get(name).unwrap_or_default())
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EditorPermissions {
+    /// Salutation and names, block, delete, add criteria (Admin, BU-Moderator).
+    edit_details: bool,
+    /// The criteria picker's reset (Admin).
+    admin: bool,
+}
+
+/// Loads the editor's props; `None` without the right or when loading failed (logged).
+pub async fn load_contact_editor(
+    state: &AppState,
+    user: Option<&User>,
+    customer_number: &str,
+) -> Option<ContactEditorProps> {
+    let user = user.filter(|u| Capability::ContactEdit.allows(u))?;
+    match services::customer_groups::editor_providers(&state.db, user).await {
+        Ok(providers) => Some(ContactEditorProps {
+            customer_number: customer_number.chars().take(40).collect(),
+            permissions: EditorPermissions {
+                edit_details: Capability::ContactDetails.allows(user),
+                admin: Capability::AdminOnly.allows(user),
+            },
+            providers,
+        }),
+        Err(err) => {
+            tracing::error!(error = %err, "contact editor");
+            None
+        }
+    }
 }
 
 #[component]
 pub fn ContactEdit() -> impl IntoView {
-    let subtitle = format!("Kundennummer: {}", param("customer_number"));
-    view! { <AdminFrame title="Kontakte bearbeiten" access=PageAccess::Requires(Capability::ContactEdit) subtitle=subtitle/> }
+    if !admit(PageAccess::Requires(Capability::ContactEdit)) {
+        return ().into_any();
+    }
+    let content = match loaded::<ContactEditorProps>() {
+        Some(props) => view! {
+            <Island name="ContactEditor" props=props_json(&*props)>
+                <p>"Dieser Bereich benötigt JavaScript."</p>
+            </Island>
+        }
+        .into_any(),
+        None => failed(),
+    };
+    view! { <AdminLayout title="Kontakte bearbeiten">{content}</AdminLayout> }.into_any()
 }
 
 #[derive(serde::Serialize)]

@@ -1,0 +1,118 @@
+//! A customer group's edit (the contact editor) written as one transaction: the company, the
+//! removed, changed and new contacts, and the lists of every contact of the group.
+
+use chrono::{DateTime, Utc};
+
+use super::Db;
+use super::contacts::{ContactChange, NewContact, normalize_email};
+use crate::db_run;
+
+/// Everything one save of the contact editor writes.
+#[derive(Debug, Default)]
+pub struct GroupEdit {
+    pub customer_number: i64,
+    pub company_name: String,
+    /// Contacts of the group to delete.
+    pub remove: Vec<i64>,
+    /// Contacts of the group to change.
+    pub change: Vec<(i64, ContactChange)>,
+    pub create: Vec<NewContact>,
+    /// Lists every contact of the group is put on.
+    pub add_lists: Vec<i64>,
+    /// Lists every contact of the group is taken off.
+    pub remove_lists: Vec<i64>,
+}
+
+/// Writes the edit, all of it or nothing. `Ok(false)` when a contact to change or remove is no
+/// longer in the group (someone else changed it meanwhile): nothing is written then.
+pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool, sqlx::Error> {
+    db_run!(db, pool => {
+        let mut tx = pool.begin().await?;
+        sqlx::query(
+            "insert into companies (customer_number, company_name, created_at, updated_at) \
+             values ($1, $2, $3, $3) on conflict (customer_number) do update \
+             set company_name = excluded.company_name, updated_at = excluded.updated_at \
+             where companies.company_name <> excluded.company_name",
+        )
+        .bind(edit.customer_number)
+        .bind(&edit.company_name)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for id in &edit.remove {
+            let gone = sqlx::query("delete from contacts where id = $1 and customer_number = $2")
+                .bind(id)
+                .bind(edit.customer_number)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if gone == 0 {
+                return Ok(false);
+            }
+        }
+        for (id, change) in &edit.change {
+            let found = sqlx::query(
+                "update contacts set email = $3, salutation = $4, firstname = $5, \
+                 lastname = $6, brevo_contact_id = $7, extern_id = $8, updated_at = $9 \
+                 where id = $1 and customer_number = $2",
+            )
+            .bind(id)
+            .bind(edit.customer_number)
+            .bind(normalize_email(&change.email))
+            .bind(change.salutation)
+            .bind(&change.firstname)
+            .bind(&change.lastname)
+            .bind(change.brevo_contact_id)
+            .bind(&change.extern_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if found == 0 {
+                return Ok(false);
+            }
+        }
+        for new in &edit.create {
+            sqlx::query(
+                "insert into contacts (customer_number, brevo_contact_id, email, salutation, \
+                 firstname, lastname, extern_id, double_opt_in, email_blacklisted, \
+                 created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, false, false, \
+                 $8, $8)",
+            )
+            .bind(edit.customer_number)
+            .bind(new.brevo_contact_id)
+            .bind(normalize_email(&new.email))
+            .bind(new.salutation)
+            .bind(&new.firstname)
+            .bind(&new.lastname)
+            .bind(&new.extern_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for list_id in &edit.remove_lists {
+            sqlx::query(
+                "delete from contact_lists where list_id = $1 and contact_id in \
+                 (select id from contacts where customer_number = $2)",
+            )
+            .bind(list_id)
+            .bind(edit.customer_number)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for list_id in &edit.add_lists {
+            sqlx::query(
+                "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
+                 select id, $1, $3, $3 from contacts where customer_number = $2 \
+                 on conflict (contact_id, list_id) do nothing",
+            )
+            .bind(list_id)
+            .bind(edit.customer_number)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    })
+}

@@ -1,0 +1,678 @@
+//! Customer groups (spec §2 "Contact edit", §3 "Customer group", §5, §6): the contacts of
+//! one customer number with their import candidates from the planning system, and the
+//! editor's save, applied as one unit in Brevo and in our database.
+//!
+//! A save is checked completely before anything is written. Brevo is changed first, contact by
+//! contact, each after a snapshot of its state there; when a step fails, the steps already
+//! done are undone in reverse order (what cannot be undone at once is queued as a marketing
+//! retry) and the user is told. Our database is written last in one transaction; when that
+//! fails, Brevo is put back the same way.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::db::contacts::{Contact, ContactChange, NewContact};
+use crate::db::customer_groups::GroupEdit;
+use crate::db::{self, Db};
+use crate::domain::contacts::{
+    CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
+};
+use crate::domain::permissions::Capability;
+use crate::domain::user::User;
+use crate::integrations::brevo::{BrevoClient, UpdateContact};
+use crate::integrations::planning::{PlanningClient, PlanningError};
+use crate::services::contact_mirror::{self as mirror, ContactFields, Snapshot};
+use crate::services::contacts::{
+    CompanyView, ContactView, brevo_create, checked_lists, ids_of, invalid, views,
+};
+use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::marketing::Marketing;
+
+/// 'E-Mail doppelt vorhanden!' (spec §5).
+pub const DUPLICATE_EMAIL: &str = "E-Mail doppelt vorhanden!";
+/// Saving needs a criterion unless the user has BU-DOI (spec §5; the spec's words kept).
+pub const CRITERION_REQUIRED: &str =
+    "Es muss mindestens ein Kriterium ausgewählt werden (at least one criterion must be selected).";
+/// Contacts one save may name at most.
+pub const MAX_CONTACTS_PER_SAVE: usize = 500;
+
+/// A contact the planning system (or a CSV file) offers for the customer number.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidateView {
+    pub salutation: i16,
+    pub firstname: String,
+    pub lastname: String,
+    pub email: String,
+    pub company_name: String,
+    /// `service` or `csv`.
+    pub source: &'static str,
+    /// The email is a contact of another customer number already.
+    pub existing_customer_number: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Imports {
+    pub company: Option<CompanyView>,
+    pub contacts: Vec<CandidateView>,
+    /// Why there are no candidates from the planning system (German), if that is worth saying.
+    pub message: Option<String>,
+}
+
+/// `GET /api/contacts/customer-number/{n}` (spec §7): content and imports.
+#[derive(Clone, Debug, Serialize)]
+pub struct CustomerGroup {
+    pub content: Vec<ContactView>,
+    pub imports: Imports,
+}
+
+fn number_of(text: &str) -> ServiceResult<i64> {
+    CustomerNumber::parse(Some(&Value::String(text.into())))
+        .map(CustomerNumber::get)
+        .map_err(invalid)
+}
+
+/// The German message for a planning system that gave no answer.
+fn planning_message(err: &PlanningError) -> String {
+    match err {
+        PlanningError::Timeout => {
+            "Das Planungssystem antwortet nicht rechtzeitig. Bitte versuchen Sie es später erneut."
+                .into()
+        }
+        _ => "Das Planungssystem ist nicht erreichbar oder antwortet fehlerhaft. Bitte versuchen \
+              Sie es später erneut."
+            .into(),
+    }
+}
+
+pub const NO_PLANNING_SYSTEM: &str = "Es ist kein Planungssystem angebunden. Importkandidaten \
+     lassen sich über „Import aus der Planung“ als CSV-Datei bereitstellen.";
+
+/// The group with its candidates. A slow or failing planning system gives a message, not an
+/// error: the editor works without candidates.
+pub async fn load(
+    db: &Db,
+    planning: Option<&PlanningClient>,
+    number_text: &str,
+) -> ServiceResult<CustomerGroup> {
+    let number = number_of(number_text)?;
+    let contacts = db::contacts::list_by_customer_number(db, number).await?;
+    let company = db::contacts::get_company(db, number).await?;
+    let mut message = None;
+    let mut raw: Vec<(CandidateView, &'static str)> = Vec::new();
+    let mut planned_company = None;
+    match planning {
+        None => {}
+        Some(client) => match client.customer(number).await {
+            Ok(Some(planned)) => {
+                if !planned.company_name.trim().is_empty() {
+                    planned_company = Some(planned.company_name.trim().to_string());
+                }
+                for contact in planned.contacts {
+                    let salutation = match &contact.salutation {
+                        Value::String(text) => Salutation::parse_text(text).ok(),
+                        other => Salutation::parse(Some(other)).ok(),
+                    };
+                    let Ok(email) = Email::parse(&contact.email) else {
+                        continue;
+                    };
+                    raw.push((
+                        CandidateView {
+                            salutation: salutation.map_or(0, Salutation::code),
+                            firstname: clip(&contact.firstname),
+                            lastname: clip(&contact.lastname),
+                            email: email.into_inner(),
+                            company_name: planned.company_name.trim().to_string(),
+                            source: "service",
+                            existing_customer_number: None,
+                        },
+                        "service",
+                    ));
+                }
+            }
+            Ok(None) => {
+                message = Some(format!(
+                    "Das Planungssystem kennt die Kundennummer {number} nicht."
+                ));
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, number, "planning system gave no candidates");
+                message = Some(planning_message(&err));
+            }
+        },
+    }
+    let from_csv = db::planning_candidates::of_customer(db, number).await?;
+    if planning.is_none() && from_csv.is_empty() {
+        message = Some(NO_PLANNING_SYSTEM.into());
+    }
+    let csv_company = from_csv.first().map(|c| c.company_name.clone());
+    for c in from_csv {
+        raw.push((
+            CandidateView {
+                salutation: c.salutation,
+                firstname: c.firstname,
+                lastname: c.lastname,
+                email: c.email,
+                company_name: c.company_name,
+                source: "csv",
+                existing_customer_number: None,
+            },
+            "csv",
+        ));
+    }
+    // Candidates that are contacts of this group already are no candidates; those that are
+    // contacts elsewhere say so.
+    let ours: HashSet<String> = contacts.iter().map(|c| c.email.clone()).collect();
+    let mut seen = HashSet::new();
+    raw.retain(|(c, _)| !ours.contains(&c.email) && seen.insert(c.email.clone()));
+    let emails: Vec<String> = raw.iter().map(|(c, _)| c.email.clone()).collect();
+    let elsewhere: HashMap<String, i64> = db::contacts::customer_numbers_of_emails(db, &emails)
+        .await?
+        .into_iter()
+        .collect();
+    let candidates = raw
+        .into_iter()
+        .map(|(mut c, _)| {
+            c.existing_customer_number = elsewhere.get(&c.email).copied();
+            c
+        })
+        .collect();
+    let company_name = company
+        .map(|c| c.company_name)
+        .or(planned_company)
+        .or(csv_company);
+    Ok(CustomerGroup {
+        content: views(db, contacts).await?,
+        imports: Imports {
+            company: company_name.map(|company_name| CompanyView {
+                customer_number: number,
+                company_name,
+            }),
+            contacts: candidates,
+            message,
+        },
+    })
+}
+
+/// Names from outside are cut to the 100 characters a contact may have.
+fn clip(text: &str) -> String {
+    text.trim().chars().take(100).collect()
+}
+
+/// The fields of one contact in the payload.
+struct Fields {
+    email: Email,
+    salutation: Salutation,
+    firstname: String,
+    lastname: String,
+}
+
+fn fields_of(item: &Value) -> ServiceResult<Fields> {
+    let label = item
+        .get("email")
+        .and_then(Value::as_str)
+        .filter(|e| !e.trim().is_empty())
+        .map(|e| format!("Kontakt {}: ", e.trim()))
+        .unwrap_or_else(|| "Kontakt ohne E-Mail: ".into());
+    let with_label = |message: String| invalid(format!("{label}{message}"));
+    let email = item
+        .get("email")
+        .and_then(Value::as_str)
+        .ok_or_else(|| with_label(Email::MESSAGE.into()))
+        .and_then(|e| Email::parse(e).map_err(with_label))?;
+    Ok(Fields {
+        email,
+        salutation: Salutation::parse(item.get("salutation")).map_err(with_label)?,
+        firstname: first_name(item.get("firstname")).map_err(with_label)?,
+        lastname: last_name(item.get("lastname")).map_err(with_label)?,
+    })
+}
+
+/// One step in Brevo, planned before anything is written.
+enum Step {
+    Delete(Contact),
+    /// An existing contact: new fields (or the old ones) and the group's list changes.
+    Update(Contact, Option<Fields>),
+    Create(Fields),
+}
+
+/// `PUT /api/contacts/customer-number/{n}`: the editor's save (see the module comment).
+#[tracing::instrument(skip_all, fields(customer_number = number_text))]
+pub async fn save(
+    db: &Db,
+    marketing: &Marketing,
+    planning: Option<&PlanningClient>,
+    user: &User,
+    number_text: &str,
+    body: &Value,
+) -> ServiceResult<CustomerGroup> {
+    let number = number_of(number_text)?;
+    if let Some(given) = body.get("customerNumber")
+        && CustomerNumber::parse(Some(given)).map(CustomerNumber::get) != Ok(number)
+    {
+        return Err(invalid(
+            "Die Kundennummer im Formular passt nicht zur Kundennummer der Seite.",
+        ));
+    }
+    let company = body.get("companyName").or_else(|| body.get("company"));
+    let company = match company {
+        Some(Value::Object(o)) => o.get("companyName"),
+        other => other,
+    };
+    let company = company_name(company).map_err(invalid)?;
+    let may_edit_details = Capability::ContactDetails.allows(user);
+
+    let current = db::contacts::list_by_customer_number(db, number).await?;
+    let mut by_id: HashMap<i64, Contact> = current.into_iter().map(|c| (c.id, c)).collect();
+    let items = body
+        .get("contacts")
+        .map(|v| {
+            v.as_array()
+                .ok_or_else(|| invalid("contacts muss eine Liste sein."))
+        })
+        .transpose()?
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let imported = body
+        .get("alphaPlanContacts")
+        .map(|v| {
+            v.as_array()
+                .ok_or_else(|| invalid("alphaPlanContacts muss eine Liste sein."))
+        })
+        .transpose()?
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if items.len() + imported.len() > MAX_CONTACTS_PER_SAVE {
+        return Err(invalid(format!(
+            "Es können höchstens {MAX_CONTACTS_PER_SAVE} Kontakte auf einmal gespeichert werden."
+        )));
+    }
+
+    let mut steps = Vec::new();
+    let mut named = HashSet::new();
+    for item in items {
+        match item.get("id").filter(|v| !v.is_null()) {
+            Some(id) => {
+                let id = id
+                    .as_i64()
+                    .ok_or_else(|| invalid("Die Id eines Kontakts muss eine Zahl sein."))?;
+                if !named.insert(id) {
+                    return Err(invalid(format!("Der Kontakt {id} ist doppelt angegeben.")));
+                }
+                let contact = by_id.remove(&id).ok_or_else(|| {
+                    invalid(format!(
+                        "Der Kontakt {id} gehört nicht zur Kundennummer {number}."
+                    ))
+                })?;
+                if item.get("remove").and_then(Value::as_bool) == Some(true) {
+                    if !may_edit_details {
+                        return Err(ServiceError::Forbidden);
+                    }
+                    steps.push(Step::Delete(contact));
+                } else {
+                    let fields = fields_of(item)?;
+                    let names_changed = fields.salutation.code() != contact.salutation
+                        || fields.firstname != contact.firstname
+                        || fields.lastname != contact.lastname;
+                    if names_changed && !may_edit_details {
+                        return Err(ServiceError::Forbidden);
+                    }
+                    let changed = names_changed || fields.email.as_str() != contact.email;
+                    steps.push(Step::Update(contact, changed.then_some(fields)));
+                }
+            }
+            None => steps.push(Step::Create(fields_of(item)?)),
+        }
+    }
+    for item in imported {
+        steps.push(Step::Create(fields_of(item)?));
+    }
+    // The contacts not named stay, and get the group's list changes too.
+    let mut untouched: Vec<Contact> = by_id.into_values().collect();
+    untouched.sort_by_key(|c| c.id);
+    steps.extend(untouched.into_iter().map(|c| Step::Update(c, None)));
+
+    // No email twice in the group after the save; none that another customer uses.
+    let mut emails = HashSet::new();
+    for step in &steps {
+        let email = match step {
+            Step::Delete(_) => continue,
+            Step::Update(_, Some(f)) | Step::Create(f) => f.email.as_str().to_string(),
+            Step::Update(c, None) => c.email.clone(),
+        };
+        if !emails.insert(email) {
+            return Err(ServiceError::Conflict {
+                code: "email_exists",
+                message: DUPLICATE_EMAIL.into(),
+            });
+        }
+    }
+    for step in &steps {
+        if let Step::Update(_, Some(f)) | Step::Create(f) = step
+            && let Some(other) = db::contacts::find_contact_by_email(db, f.email.as_str()).await?
+            && other.customer_number != number
+        {
+            return Err(ServiceError::Conflict {
+                code: "email_exists",
+                message: email_taken_message(f.email.as_str(), other.customer_number),
+            });
+        }
+    }
+
+    // Lists: those the group has may stay (also for new contacts); adding others or taking
+    // any off needs the provider's role, and BU-DOI adds none (spec §6).
+    let add = ids_of(body, "listsIds")?;
+    let remove: Vec<i64> = ids_of(body, "uncheckedListsIds")?
+        .into_iter()
+        .filter(|l| !add.contains(l))
+        .collect();
+    let has: HashSet<i64> = db::contacts::list_ids_of_customer(db, number)
+        .await?
+        .into_iter()
+        .collect();
+    let new_lists: Vec<i64> = add.iter().copied().filter(|l| !has.contains(l)).collect();
+    if !new_lists.is_empty() && !may_edit_details {
+        return Err(ServiceError::Forbidden);
+    }
+    checked_lists(db, user, &new_lists).await?;
+    let brevo_remove = checked_lists(db, user, &remove).await?;
+    let owners = db::lists::owners(db, &add).await?;
+    if owners.len() != add.len() {
+        return Err(invalid("Ein gewähltes Kriterium existiert nicht."));
+    }
+    let brevo_add: Vec<i64> = owners.iter().filter_map(|o| o.brevo_list_id).collect();
+    let keeps_contacts = steps.iter().any(|s| !matches!(s, Step::Delete(_)));
+    if add.is_empty() && keeps_contacts && may_edit_details {
+        return Err(invalid(CRITERION_REQUIRED));
+    }
+
+    // Brevo first, each step undoable; then our database in one transaction.
+    let mut done: Vec<Option<Snapshot>> = Vec::new();
+    let mut edit = GroupEdit {
+        customer_number: number,
+        company_name: company.clone(),
+        add_lists: add.clone(),
+        remove_lists: remove.clone(),
+        ..GroupEdit::default()
+    };
+    for step in &steps {
+        match brevo_step(
+            db,
+            marketing,
+            step,
+            number,
+            &company,
+            &brevo_add,
+            &brevo_remove,
+            &mut edit,
+        )
+        .await
+        {
+            Ok(snapshot) => done.push(snapshot),
+            Err(err) => {
+                let undone = done.len();
+                undo_all(db, marketing, done).await;
+                return Err(refused(err, undone));
+            }
+        }
+    }
+    let written = db::customer_groups::apply(db, &edit, db::now()).await;
+    match written {
+        Ok(true) => {}
+        Ok(false) => {
+            undo_all(db, marketing, done).await;
+            return Err(ServiceError::Conflict {
+                code: "changed_meanwhile",
+                message: "Die Kontakte wurden zwischenzeitlich geändert. Bitte laden Sie die \
+                          Seite neu."
+                    .into(),
+            });
+        }
+        Err(err) => {
+            undo_all(db, marketing, done).await;
+            if db::is_unique_violation(&err) {
+                return Err(ServiceError::Conflict {
+                    code: "email_exists",
+                    message: DUPLICATE_EMAIL.into(),
+                });
+            }
+            return Err(err.into());
+        }
+    }
+    crate::services::downloads::packages_changed();
+    load(db, planning, number_text).await
+}
+
+/// Puts Brevo back step by step, newest first.
+async fn undo_all(db: &Db, marketing: &Marketing, done: Vec<Option<Snapshot>>) {
+    for snapshot in done.into_iter().rev() {
+        mirror::undo(db, marketing, snapshot).await;
+    }
+}
+
+/// Brevo's refusal, with what happened to the steps before it.
+fn refused(err: ServiceError, undone: usize) -> ServiceError {
+    match err {
+        ServiceError::Marketing(err) => {
+            tracing::error!(error = %err, undone, "customer group refused by Brevo");
+            let mut message = String::from(
+                "Brevo hat eine Änderung abgelehnt oder war nicht erreichbar; es wurde nichts \
+                 gespeichert.",
+            );
+            if undone > 0 {
+                message.push_str(&format!(
+                    " {undone} bereits in Brevo ausgeführte Änderung(en) wurden zurückgenommen."
+                ));
+            }
+            ServiceError::Upstream(message)
+        }
+        other => other,
+    }
+}
+
+fn attributes(
+    number: i64,
+    company: &str,
+    salutation: Salutation,
+    firstname: &str,
+    lastname: &str,
+    double_opt_in: bool,
+) -> Map<String, Value> {
+    ContactFields {
+        customer_number: number,
+        company_name: company,
+        salutation,
+        firstname,
+        lastname,
+        double_opt_in,
+    }
+    .attributes()
+}
+
+/// Does one step in Brevo (nothing in local mode) and records its database part in `edit`.
+#[allow(clippy::too_many_arguments)]
+async fn brevo_step(
+    db: &Db,
+    marketing: &Marketing,
+    step: &Step,
+    number: i64,
+    company: &str,
+    brevo_add: &[i64],
+    brevo_remove: &[i64],
+    edit: &mut GroupEdit,
+) -> ServiceResult<Option<Snapshot>> {
+    let client: Option<&BrevoClient> = match marketing {
+        Marketing::Brevo(client) => Some(client),
+        Marketing::Local => None,
+    };
+    match step {
+        Step::Delete(contact) => {
+            let target = || mirror::identifier(contact.brevo_contact_id, &contact.email);
+            let snapshot = mirror::before_change(
+                db,
+                marketing,
+                target(),
+                &contact.email,
+                target(),
+                Vec::new(),
+            )
+            .await?;
+            if let Some(client) = client {
+                mirror::delete_remote(client, contact.brevo_contact_id, &contact.email).await?;
+            }
+            edit.remove.push(contact.id);
+            Ok(snapshot.map(Snapshot::deleted))
+        }
+        Step::Update(contact, fields) => {
+            let email = fields
+                .as_ref()
+                .map_or(contact.email.clone(), |f| f.email.as_str().to_string());
+            let mut touched = brevo_add.to_vec();
+            touched.extend(brevo_remove);
+            let snapshot = mirror::before_change(
+                db,
+                marketing,
+                mirror::identifier(contact.brevo_contact_id, &contact.email),
+                &contact.email,
+                mirror::identifier(contact.brevo_contact_id, &email),
+                touched,
+            )
+            .await?;
+            let salutation = match fields {
+                Some(f) => f.salutation,
+                None => Salutation::parse(Some(&Value::from(contact.salutation)))
+                    .unwrap_or(Salutation::NONE),
+            };
+            let (firstname, lastname) = match fields {
+                Some(f) => (f.firstname.as_str(), f.lastname.as_str()),
+                None => (contact.firstname.as_str(), contact.lastname.as_str()),
+            };
+            let mut brevo_id = contact.brevo_contact_id;
+            if let Some(client) = client {
+                let mut attrs = attributes(
+                    number,
+                    company,
+                    salutation,
+                    firstname,
+                    lastname,
+                    contact.double_opt_in,
+                );
+                if email != contact.email {
+                    attrs.insert(
+                        mirror::attribute::EMAIL.into(),
+                        Value::String(email.clone()),
+                    );
+                }
+                let update = UpdateContact {
+                    attributes: attrs,
+                    list_ids: brevo_add.to_vec(),
+                    unlink_list_ids: brevo_remove.to_vec(),
+                    email_blacklisted: None,
+                    ext_id: None,
+                };
+                let target = mirror::identifier(contact.brevo_contact_id, &contact.email);
+                match client.update_contact(target, &update).await {
+                    Ok(()) => {}
+                    Err(err) if err.is_not_found() => {
+                        brevo_id = Some(
+                            brevo_create(
+                                client,
+                                &email,
+                                update.attributes.clone(),
+                                brevo_add.to_vec(),
+                                contact.email_blacklisted,
+                            )
+                            .await?,
+                        );
+                    }
+                    Err(err) => return Err(err.into()),
+                }
+            }
+            let changed = fields.is_some() || brevo_id != contact.brevo_contact_id;
+            if changed {
+                edit.change.push((
+                    contact.id,
+                    ContactChange {
+                        customer_number: number,
+                        email,
+                        salutation: salutation.code(),
+                        firstname: firstname.to_string(),
+                        lastname: lastname.to_string(),
+                        brevo_contact_id: brevo_id,
+                        extern_id: brevo_id
+                            .map(|id| id.to_string())
+                            .or(contact.extern_id.clone()),
+                    },
+                ));
+            }
+            Ok(snapshot)
+        }
+        Step::Create(fields) => {
+            let email = fields.email.as_str().to_string();
+            let mut snapshot = mirror::before_change(
+                db,
+                marketing,
+                mirror::identifier(None, &email),
+                &email,
+                mirror::identifier(None, &email),
+                brevo_add.to_vec(),
+            )
+            .await?;
+            let mut brevo_id = None;
+            if let Some(client) = client {
+                let attrs = attributes(
+                    number,
+                    company,
+                    fields.salutation,
+                    &fields.firstname,
+                    &fields.lastname,
+                    false,
+                );
+                let id = brevo_create(client, &email, attrs, brevo_add.to_vec(), false).await?;
+                if let Some(snapshot) = snapshot.as_mut() {
+                    snapshot.created_as(id);
+                }
+                brevo_id = Some(id);
+            }
+            edit.create.push(NewContact {
+                customer_number: number,
+                brevo_contact_id: brevo_id,
+                email,
+                salutation: fields.salutation.code(),
+                firstname: fields.firstname.clone(),
+                lastname: fields.lastname.clone(),
+                extern_id: brevo_id.map(|id| id.to_string()),
+                double_opt_in: false,
+                email_blacklisted: false,
+            });
+            Ok(snapshot)
+        }
+    }
+}
+
+/// A provider in the editor's criteria picker; its lists are selectable with `may_manage`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditorProvider {
+    pub id: i64,
+    pub name: String,
+    pub may_manage: bool,
+}
+
+/// Every provider, each saying whether the user may choose its lists (spec §6).
+pub async fn editor_providers(db: &Db, user: &User) -> ServiceResult<Vec<EditorProvider>> {
+    let mut providers: Vec<EditorProvider> = db::providers::list_all(db)
+        .await?
+        .into_iter()
+        .map(|p| EditorProvider {
+            may_manage: crate::domain::permissions::may_manage_provider(user, &p.allowed_roles),
+            id: p.id,
+            name: p.name,
+        })
+        .collect();
+    providers.sort_by_key(|p| p.name.to_lowercase());
+    Ok(providers)
+}
