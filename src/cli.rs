@@ -274,7 +274,7 @@ async fn user(db: &Db, command: UserCommand) -> anyhow::Result<()> {
 }
 
 /// Demo accounts created by `seed-demo`: login, display name, roles, customer number.
-const DEMO_ACCOUNTS: [(&str, &str, &[&str], Option<i64>); 3] = [
+const DEMO_ACCOUNTS: [(&str, &str, &[&str], Option<i64>); 4] = [
     (
         "admin",
         "Anna Admin",
@@ -285,6 +285,12 @@ const DEMO_ACCOUNTS: [(&str, &str, &[&str], Option<i64>); 3] = [
         "moderator",
         "Moritz Moderator",
         &[roles::BU_MODERATOR, "GS-Aktionsportal-BU-Glasfaser"],
+        None,
+    ),
+    (
+        "doi",
+        "Doris Opt-In",
+        &[roles::BU_DOI, "GS-Aktionsportal-BU-Glasfaser"],
         None,
     ),
     ("haendler", "Hanna Händler", &[roles::PORTAL], Some(100_001)),

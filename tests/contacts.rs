@@ -241,6 +241,15 @@ async fn contacts_are_created_found_paged_changed_blocked_and_deleted() {
         .await;
     assert_eq!(status, 200, "{lists}");
     assert_eq!(lists["count"], 2);
+    // One id alone, and ids separated by commas, are a list too.
+    for (path, count) in [
+        (format!("/api/contacts/lists/{id}"), 1),
+        (format!("/api/contacts/lists/{id},{bernd_id}"), 2),
+    ] {
+        let (status, lists) = app.call(&admin, "GET", &path, None).await;
+        assert_eq!(status, 200, "{path}: {lists}");
+        assert_eq!(lists["count"], count, "{path}");
+    }
     for path in [
         "/api/contacts/lists",
         "/api/contacts/lists/[]",

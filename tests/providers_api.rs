@@ -763,6 +763,74 @@ async fn sync_imports_lists_found_in_the_providers_folders() {
     assert_eq!(again["content"].as_array().unwrap().len(), 2);
 }
 
+#[tokio::test]
+async fn chosen_lists_of_the_providers_folders_are_taken_over_as_their_folder_says() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = create_provider(&app, &admin, "Glasfaser Süd").await;
+    let id = provider["id"].as_i64().unwrap();
+    let (active, inactive) = (
+        provider["brevoActiveFolderId"].as_i64().unwrap(),
+        provider["brevoInactiveFolderId"].as_i64().unwrap(),
+    );
+    let current = brevo.add_list(active, "Newsletter Bestand");
+    let retired = brevo.add_list(inactive, "Altaktion 2024");
+    let elsewhere_folder = brevo.add_folder("Fremder Ordner");
+    let elsewhere = brevo.add_list(elsewhere_folder, "Fremde Liste");
+
+    // A moderator of the provider reads its folders' lists, not other folders'.
+    let moderator = app
+        .session_with_roles(&[
+            "GS-Aktionsportal-BU-Moderator",
+            "GS-Aktionsportal-BU-Glasfaser",
+        ])
+        .await;
+    let (status, page) = app
+        .call(
+            &moderator,
+            "GET",
+            &format!("/api/brevo/folder/{inactive}/lists/?limit=50"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["lists"][0]["name"], "Altaktion 2024");
+    let (status, _) = app
+        .call(
+            &moderator,
+            "GET",
+            &format!("/api/brevo/folder/{elsewhere_folder}/lists/"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 403);
+
+    let link = |brevo_id: i64, name: &str| {
+        let body = json!({ "brevoListId": brevo_id, "name": name });
+        let path = format!("/api/providers/{id}/lists");
+        let moderator = moderator.clone();
+        let app = &app;
+        async move { app.call(&moderator, "POST", &path, Some(body)).await }
+    };
+    let (status, list) = link(current, "Newsletter Bestand").await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["active"], true);
+    let (status, list) = link(retired, "Altaktion 2024").await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(
+        list["active"], false,
+        "a list of the inactive folder is an inactive criterion"
+    );
+    let (status, answer) = link(elsewhere, "Fremde Liste").await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(
+        answer["message"],
+        "Die Liste liegt in keinem Ordner dieses Anbieters."
+    );
+    let (status, _) = link(current, "Newsletter Bestand").await;
+    assert_eq!(status, 409, "taken over already");
+}
+
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa7\x35\x81\x84\0\0\0\0IEND\xaeB`\x82";
 
 #[tokio::test]

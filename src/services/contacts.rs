@@ -198,13 +198,15 @@ impl ContactQuery {
 
 /// Provider ids as the path or query sends them: a JSON array (or ids separated by commas).
 pub fn provider_ids(text: &str) -> ServiceResult<Vec<i64>> {
-    let parsed: Value = serde_json::from_str(text).unwrap_or_else(|_| {
-        Value::Array(
+    // A JSON array (`[1,2]`), comma-separated ids (`1,2`) or a single id (`5`).
+    let parsed = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(ids)) => Value::Array(ids),
+        _ => Value::Array(
             text.split(',')
                 .map(|s| Value::String(s.trim().to_string()))
                 .collect(),
-        )
-    });
+        ),
+    };
     parse_ids(Some(&parsed))
         .filter(|ids| ids.len() <= 1000)
         .ok_or_else(|| invalid("Die Anbieter müssen als Liste von Ids angegeben werden."))

@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::db::{self, Db};
+use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::domain::validation;
 use crate::services::error::{ServiceError, ServiceResult};
@@ -96,6 +97,35 @@ pub async fn page(
     Ok((rows.into_iter().map(ListView::from).collect(), count))
 }
 
+/// One page of a marketing folder's lists (the provider screen's import): Admin any folder,
+/// others only the folders of providers they manage.
+pub async fn folder_lists_page(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    folder_id: i64,
+    ascending: bool,
+    limit: i64,
+    offset: i64,
+) -> ServiceResult<(Vec<crate::integrations::brevo::BrevoList>, i64)> {
+    if !Capability::AdminOnly.allows(user) {
+        let ids = db::providers::ids_for_roles(db, &user.roles).await?;
+        let theirs = db::providers::get_many(db, &ids)
+            .await?
+            .into_iter()
+            .any(|p| {
+                p.brevo_active_folder_id == Some(folder_id)
+                    || p.brevo_inactive_folder_id == Some(folder_id)
+            });
+        if !theirs {
+            return Err(ServiceError::Forbidden);
+        }
+    }
+    marketing
+        .folder_lists_page(folder_id, ascending, limit, offset)
+        .await
+}
+
 /// Creates a list in the provider's active folder, or links an existing marketing-service
 /// list when `brevo_list_id` is given.
 #[tracing::instrument(skip_all, fields(provider = provider_id))]
@@ -109,6 +139,7 @@ pub async fn create(
 ) -> ServiceResult<ListView> {
     let provider = managed(db, user, provider_id).await?;
     let name = validation::new_list_name(name).map_err(ServiceError::Invalid)?;
+    let mut active = true;
     let (brevo_id, created_here) = match brevo_list_id {
         Some(id) => {
             if matches!(marketing, Marketing::Local) {
@@ -122,6 +153,18 @@ pub async fn create(
                     message: "Diese Liste ist bereits als Kriterium angelegt.".into(),
                 });
             }
+            // Only lists of the provider's own folders: a list in its inactive folder becomes
+            // an inactive criterion, as the folder says.
+            let folder = marketing.folder_of_list(id).await?;
+            if folder.is_none()
+                || (folder != provider.brevo_active_folder_id
+                    && folder != provider.brevo_inactive_folder_id)
+            {
+                return Err(ServiceError::Invalid(
+                    "Die Liste liegt in keinem Ordner dieses Anbieters.".into(),
+                ));
+            }
+            active = folder == provider.brevo_active_folder_id;
             (Some(id), false)
         }
         None => {
@@ -138,7 +181,7 @@ pub async fn create(
         provider_id,
         name,
         brevo_list_id: brevo_id,
-        active: true,
+        active,
     };
     match db::lists::create(db, &new).await {
         Ok(list) => live(db, list.id).await,

@@ -130,6 +130,18 @@ impl Marketing {
         Ok(())
     }
 
+    /// The folder a marketing-service list is in (`None` in local mode or when it is gone).
+    pub async fn folder_of_list(&self, brevo_list_id: i64) -> ServiceResult<Option<i64>> {
+        match self {
+            Marketing::Local => Ok(None),
+            Marketing::Brevo(brevo) => match brevo.get_list(brevo_list_id).await {
+                Ok(list) => Ok(list.folder_id),
+                Err(err) if err.is_not_found() => Ok(None),
+                Err(err) => Err(err.into()),
+            },
+        }
+    }
+
     /// The lists in a folder of the marketing service (none in local mode).
     pub async fn folder_lists(&self, folder_id: i64) -> ServiceResult<Vec<BrevoList>> {
         match self {
