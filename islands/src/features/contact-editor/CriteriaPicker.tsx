@@ -1,0 +1,240 @@
+// The criteria (lists) picker of the contact editor: every provider of the props with its
+// lists, up to 1000 each (spec §9). Inactive lists are disabled, struck through and marked
+// archived (spec §6); one that is already chosen can still be taken out. A provider's lists can
+// be chosen only where the user manages the provider (the server lists no others): of the
+// other providers the group's own lists are shown, not changed. Admins can go back to the
+// criteria the group had when the page was loaded.
+import { useEffect, useId, useState } from 'react';
+import { Modal } from '../../components/Modal';
+import { toastReadError } from '../../lib/apiToasts';
+import { formatCount } from '../../lib/format';
+import { CRITERIA_LIMIT, fetchProviderLists } from './api';
+import type { ListRef, ProviderRef } from './types';
+
+export interface CriteriaPickerProps {
+  providers: readonly ProviderRef[];
+  chosen: readonly number[];
+  /** What a reset goes back to. */
+  original: readonly number[];
+  /** Lists known by name (the group's), shown for providers the user does not manage. */
+  known: readonly ListRef[];
+  /** Admins may reset (spec §6). */
+  mayReset: boolean;
+  /** The chosen list ids, and the lists the picker loaded (for their names). */
+  onApply: (lists: number[], loaded: ListRef[]) => void;
+  onClose: () => void;
+}
+
+type Loaded = { lists: ListRef[]; count: number } | 'failed';
+
+export function CriteriaPicker({ providers, chosen, original, known, mayReset, onApply, onClose }: CriteriaPickerProps) {
+  const [loaded, setLoaded] = useState<Readonly<Record<number, Loaded>>>({});
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(chosen));
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+
+  const managed = providers.filter((provider) => provider.mayManage);
+  // Of providers the user does not manage: those where the group has lists.
+  const foreign = providers
+    .filter((provider) => !provider.mayManage)
+    .map((provider) => ({
+      provider,
+      lists: known
+        .filter((list) => list.providerId === provider.id)
+        .sort((a, b) => a.name.localeCompare(b.name, 'de-DE')),
+    }))
+    .filter((entry) => entry.lists.length > 0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    for (const provider of providers) {
+      if (!provider.mayManage) continue;
+      fetchProviderLists(provider.id, controller.signal)
+        .then((answer) => {
+          const lists = [...answer.content].sort((a, b) => a.name.localeCompare(b.name, 'de-DE'));
+          setLoaded((current) => ({ ...current, [provider.id]: { lists, count: answer.count } }));
+        })
+        .catch((error: unknown) => {
+          if (controller.signal.aborted) return;
+          toastReadError(error);
+          setLoaded((current) => ({ ...current, [provider.id]: 'failed' }));
+        });
+    }
+    return () => controller.abort();
+  }, [providers]);
+
+  function toggle(id: number) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }
+
+  function apply() {
+    const lists = Object.values(loaded).flatMap((entry) => (entry === 'failed' ? [] : entry.lists));
+    onApply([...selected], lists);
+  }
+
+  const allLoaded = managed.every((provider) => loaded[provider.id] !== undefined);
+  const needle = filter.trim().toLocaleLowerCase('de-DE');
+
+  return (
+    <Modal
+      title="Kriterien auswählen"
+      onClose={onClose}
+      size="lg"
+      testId="criteria-picker"
+      footer={
+        <>
+          <span className="me-auto small text-body-secondary" aria-live="polite" data-testid="criteria-chosen-count">
+            {selected.size} ausgewählt
+          </span>
+          {mayReset && (
+            <button
+              type="button"
+              className="btn btn-outline-secondary"
+              onClick={() => setSelected(new Set(original))}
+              data-testid="criteria-reset"
+            >
+              <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />
+              Zurücksetzen
+            </button>
+          )}
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            Abbrechen
+          </button>
+          <button type="button" className="btn btn-primary" onClick={apply} disabled={!allLoaded} data-testid="criteria-apply">
+            Übernehmen
+          </button>
+        </>
+      }
+    >
+      <div className="mb-3">
+        <label htmlFor={filterId} className="form-label">
+          Kriterien filtern
+        </label>
+        <input
+          id={filterId}
+          type="search"
+          className="form-control"
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+        />
+      </div>
+      {managed.length + foreign.length === 0 && <p className="text-body-secondary mb-0">Keine Anbieter vorhanden.</p>}
+      {managed.map((provider) => (
+        <ProviderLists
+          key={provider.id}
+          provider={provider}
+          loaded={loaded[provider.id]}
+          needle={needle}
+          selected={selected}
+          onToggle={toggle}
+        />
+      ))}
+      {foreign.map(({ provider, lists }) => (
+        <ProviderLists
+          key={provider.id}
+          provider={provider}
+          loaded={{ lists, count: lists.length }}
+          needle={needle}
+          selected={selected}
+          onToggle={toggle}
+        />
+      ))}
+    </Modal>
+  );
+}
+
+interface ProviderListsProps {
+  provider: ProviderRef;
+  loaded: Loaded | undefined;
+  needle: string;
+  selected: ReadonlySet<number>;
+  onToggle: (id: number) => void;
+}
+
+function ProviderLists({ provider, loaded, needle, selected, onToggle }: ProviderListsProps) {
+  const hintId = useId();
+  const shown =
+    loaded === undefined || loaded === 'failed'
+      ? []
+      : loaded.lists.filter((list) => list.name.toLocaleLowerCase('de-DE').includes(needle));
+  return (
+    <fieldset
+      className="mb-3"
+      data-testid="criteria-provider"
+      data-provider-id={provider.id}
+      aria-describedby={provider.mayManage ? undefined : hintId}
+    >
+      <legend className="h6 mb-1">{provider.name}</legend>
+      {!provider.mayManage && (
+        <p id={hintId} className="small text-body-secondary mb-1">
+          Die Kriterien dieses Anbieters dürfen Sie nicht ändern; gezeigt werden die der Kundengruppe.
+        </p>
+      )}
+      {loaded === undefined && (
+        <p className="text-body-secondary small mb-0" role="status">
+          <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />
+          Kriterien werden geladen …
+        </p>
+      )}
+      {loaded === 'failed' && <p className="text-danger small mb-0">Die Kriterien konnten nicht geladen werden.</p>}
+      {loaded !== undefined && loaded !== 'failed' && (
+        <>
+          {loaded.count > CRITERIA_LIMIT && (
+            <p className="small text-body-secondary mb-1">
+              Es werden die ersten {formatCount(CRITERIA_LIMIT)} von {formatCount(loaded.count)} Kriterien angezeigt.
+            </p>
+          )}
+          {shown.length === 0 && <p className="text-body-secondary small mb-0">Keine Kriterien gefunden.</p>}
+          {shown.map((list) => (
+            <CriterionChoice
+              key={list.id}
+              list={list}
+              checked={selected.has(list.id)}
+              mayManage={provider.mayManage}
+              onToggle={() => onToggle(list.id)}
+            />
+          ))}
+        </>
+      )}
+    </fieldset>
+  );
+}
+
+interface CriterionChoiceProps {
+  list: ListRef;
+  checked: boolean;
+  mayManage: boolean;
+  onToggle: () => void;
+}
+
+function CriterionChoice({ list, checked, mayManage, onToggle }: CriterionChoiceProps) {
+  const id = useId();
+  return (
+    <div className="form-check" data-testid="criterion-choice" data-list-id={list.id} data-active={String(list.active)}>
+      <input
+        id={id}
+        type="checkbox"
+        className="form-check-input"
+        checked={checked}
+        disabled={!mayManage || (!list.active && !checked)}
+        onChange={onToggle}
+      />
+      <label htmlFor={id} className="form-check-label">
+        <span className={list.active ? undefined : 'text-decoration-line-through'}>{list.name}</span>
+        {!list.active && (
+          <>
+            {' '}
+            <span className="badge text-bg-secondary" data-testid="badge-archived">
+              archiviert
+            </span>
+          </>
+        )}
+      </label>
+    </div>
+  );
+}

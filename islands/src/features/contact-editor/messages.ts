@@ -1,0 +1,57 @@
+// The texts of the contact editor that the spec fixes (§2, §5, §8) or that tests look for.
+// The field messages are the server's (src/domain/contacts.rs), so the user reads the same
+// text whichever side refused.
+
+export const PLACEHOLDER_CUSTOMER_NUMBER = 9999999;
+export const PLACEHOLDER_COMPANY = 'NaN';
+
+export const DUPLICATE_EMAIL = 'E-Mail doppelt vorhanden!';
+export const CRITERIA_REQUIRED =
+  'Es muss mindestens ein Kriterium ausgewählt werden (at least one criterion must be selected).';
+export const SALUTATION_REQUIRED = 'Bitte wählen Sie eine Anrede (Anrede wählen).';
+export const EMAIL_INVALID = 'Bitte geben Sie eine gültige E-Mail-Adresse an.';
+export const FIRSTNAME_REQUIRED = 'Bitte geben Sie einen Vornamen an.';
+export const LASTNAME_REQUIRED = 'Bitte geben Sie einen Nachnamen an.';
+export const COMPANY_REQUIRED = 'Bitte geben Sie eine Firma an.';
+export const CONTACT_REQUIRED = 'Bitte fügen Sie mindestens einen Kontakt hinzu.';
+
+export const CREATED_MESSAGE = 'Erfolgreich angelegt';
+export const UPDATED_MESSAGE = 'Erfolgreich aktualisiert';
+
+export const SALUTATIONS: readonly { value: number; label: string }[] = [
+  { value: 0, label: 'keine' },
+  { value: 1, label: 'Firma' },
+  { value: 2, label: 'Herr' },
+  { value: 3, label: 'Frau' },
+  { value: 4, label: 'Diverses' },
+];
+
+export function salutationLabel(value: number | null): string {
+  return SALUTATIONS.find((s) => s.value === value)?.label ?? '';
+}
+
+/** An email another customer already uses (spec §5, §8; the server's text). */
+export function emailTakenMessage(email: string, customerNumber: number): string {
+  return `Die E-Mail ${email} ist bereits unter der Kundennummer ${customerNumber} registriert.`;
+}
+
+export function tooLongMessage(field: string): string {
+  return `${field} darf höchstens 100 Zeichen lang sein.`;
+}
+
+export function invisibleMessage(field: string): string {
+  return `${field} darf keine Steuerzeichen oder unsichtbaren Formatierungszeichen enthalten.`;
+}
+
+export function createQuestion(count: number): string {
+  return count === 1 ? '1 neuen Kontakt anlegen?' : `${count} neue Kontakte anlegen?`;
+}
+
+export function deleteQuestion(count: number): string {
+  return count === 1 ? '1 Kontakt löschen?' : `${count} Kontakte löschen?`;
+}
+
+/** After blocking or unblocking (spec §7). */
+export function blockUpdatedMessage(email: string): string {
+  return `${email} wurde erfolgreich aktualisiert.`;
+}
