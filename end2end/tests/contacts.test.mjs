@@ -475,15 +475,22 @@ test('the mail to all pending contacts is only available in production', () =>
     await modal.waitFor({ state: 'detached' });
     assert.equal(await page.getByTestId('mail-job-progress').count(), 0);
 
-    // The sync manager is a placeholder for now.
+    // The sync manager: without Brevo (local mode) there is nothing to sync, the log says why.
     await page.getByTestId('more-menu-toggle').click();
     await menu.getByRole('button', { name: 'Sync-Manager' }).click();
-    const placeholder = page.getByTestId('placeholder-modal');
-    await placeholder.waitFor();
-    assert.match(await placeholder.textContent(), /folgt in einer späteren Version/);
+    const sync = page.getByTestId('sync-manager-modal');
+    await sync.waitFor();
+    assert.equal((await sync.getByTestId('sync-log-entry').textContent()).replace(/^\[[\d:]+\] /, ''), 'Bereit.');
+    await sync.getByRole('button', { name: 'Synchronisierung starten' }).click();
+    const refused = sync.locator('[data-testid="sync-log-entry"][data-result="error"]');
+    await refused.waitFor();
+    const reason = (await refused.textContent()).replace(/^\[[\d:]+\] /, '');
+    assert.match(reason, /Marketing-Dienst|Brevo/);
+    await expectToast(page, 'warning', reason);
     await page.keyboard.press('Escape');
-    await placeholder.waitFor({ state: 'detached' });
-    assert.deepEqual(consoleErrors, []);
+    await sync.waitFor({ state: 'detached' });
+    // Chromium reports the 409 of the refused start.
+    assert.deepEqual(consoleErrors.filter((e) => !e.includes('status of 409')), []);
   }));
 
 // ---------------------------------------------------------------------------------------------

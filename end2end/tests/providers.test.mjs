@@ -650,6 +650,118 @@ test('[lokal] toggling a list of a provider without marketing folders only warns
   }));
 
 // ---------------------------------------------------------------------------------------------
+// "Aus Marketing-Dienst importieren"
+
+/** A list made directly in the fake Brevo (POST /v3/contacts/lists), as another tool would. */
+async function fakeBrevoList(name, folderId) {
+  const url = process.env.AP_E2E_FAKE_BREVO_URL;
+  const key = process.env.AP_E2E_FAKE_BREVO_KEY;
+  assert.ok(url && key, 'AP_E2E_FAKE_BREVO_URL / AP_E2E_FAKE_BREVO_KEY: run the browser tests through scripts/e2e.sh');
+  const base = url.replace(/\/+$/, '');
+  const api = base.endsWith('/v3') ? base : `${base}/v3`;
+  const response = await fetch(`${api}/contacts/lists`, {
+    method: 'POST',
+    headers: { 'api-key': key, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ name, folderId }),
+  });
+  const text = await response.text();
+  assert.ok(response.ok, `POST /contacts/lists answered ${response.status}: ${text}`);
+  return JSON.parse(text).id;
+}
+
+test('[Brevo] lists of the provider\'s folders are taken over as criteria through the import modal', () =>
+  signedIn(BREVO, 'admin', async ({ page, consoleErrors }) => {
+    const provider = await createProviderViaApi(page, uniqueName('Import'));
+    // One criterion made in the portal (its Brevo list sits in the active folder) …
+    const existing = await api(page, 'POST', `/api/providers/${provider.id}/lists`, { name: 'Schon im Portal' });
+    // … and two lists made in Brevo only: one in each folder.
+    const activeName = `Aus Brevo aktiv ${runTag}`;
+    const inactiveName = `Aus Brevo inaktiv ${runTag}`;
+    const activeList = await fakeBrevoList(activeName, provider.brevoActiveFolderId);
+    const inactiveList = await fakeBrevoList(inactiveName, provider.brevoInactiveFolderId);
+    await openProvider(page, provider.id);
+    await expectRowNames(page, ['Schon im Portal']);
+
+    await page.getByRole('button', { name: 'Aus Marketing-Dienst importieren' }).click();
+    const modal = page.getByTestId('import-lists-modal');
+    await modal.waitFor();
+    const table = modal.getByTestId('import-lists-table');
+    await table.waitFor();
+    // The active folder first: the portal's list is checked, disabled and marked.
+    const taken = modal.getByLabel('Schon im Portal');
+    assert.equal(await taken.isChecked(), true);
+    assert.equal(await taken.isDisabled(), true);
+    const takenRow = modal.locator(`[data-testid="import-list-row"][data-brevo-id="${existing.brevoListId}"]`);
+    assert.match(await takenRow.textContent(), /bereits übernommen/);
+    const fresh = modal.getByLabel(activeName);
+    assert.equal(await fresh.isChecked(), false);
+    assert.equal(await fresh.isEnabled(), true);
+    assert.equal((await modal.getByTestId('import-loaded-total').textContent()).trim(), '2/2');
+    const submit = modal.getByTestId('import-selected');
+    assert.equal(await submit.isDisabled(), true);
+
+    // The inactive folder through the selector.
+    const folder = modal.getByLabel('Ordner');
+    assert.deepEqual(
+      await folder.locator('option').allTextContents(),
+      [`Aktiver Ordner (ID ${provider.brevoActiveFolderId})`, `Inaktiver Ordner (ID ${provider.brevoInactiveFolderId})`],
+    );
+    await folder.selectOption('inactive');
+    await modal.getByLabel(inactiveName).waitFor();
+    await modal.getByLabel(inactiveName).check();
+    await folder.selectOption('active');
+    await modal.getByLabel(activeName).check();
+    assert.equal((await submit.textContent()).trim(), 'Ausgewählte übernehmen (2)');
+
+    await submit.click();
+    await expectToast(page, 'success', '2 Kriterien übernommen.');
+    await modal.waitFor({ state: 'detached' });
+    await eventually(async () =>
+      assert.deepEqual([...(await rowNames(page))].sort(), [activeName, inactiveName, 'Schon im Portal'].sort()),
+    );
+    assert.equal(await loadMoreLabel(page), 'Mehr laden (3/3)');
+    const lists = await providerLists(page, provider.id);
+    assert.deepEqual(
+      lists.map((l) => [l.name, l.brevoListId]).sort(),
+      [
+        [activeName, activeList],
+        [inactiveName, inactiveList],
+        ['Schon im Portal', existing.brevoListId],
+      ].sort(),
+    );
+
+    // Opened again: all three are taken over now.
+    await page.getByRole('button', { name: 'Aus Marketing-Dienst importieren' }).click();
+    await modal.waitFor();
+    await modal.getByTestId('import-lists-table').waitFor();
+    assert.deepEqual(
+      await modal.getByTestId('import-list-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.taken)),
+      ['true', 'true'],
+    );
+    // "Alle übernehmen" (the provider's sync) keeps the three.
+    await modal.getByRole('button', { name: 'Alle übernehmen' }).click();
+    await modal.waitFor({ state: 'detached' });
+    await expectToast(page, 'success', UPDATED);
+    await eventually(async () => assert.equal((await rowNames(page)).length, 3));
+    assert.deepEqual(consoleErrors, []);
+  }));
+
+test('[lokal] the import modal shows the folders\' lists of the local portal', () =>
+  signedIn(LOCAL, 'admin', async ({ page, consoleErrors }) => {
+    const provider = await createProviderViaApi(page, uniqueName('Lokal Import'));
+    await openProvider(page, provider.id);
+    await page.getByRole('button', { name: 'Aus Marketing-Dienst importieren' }).click();
+    const modal = page.getByTestId('import-lists-modal');
+    await modal.waitFor();
+    // Without Brevo the folders hold no lists to take over (or the server says why not).
+    await modal.locator('[data-testid="import-empty"], [data-testid="import-error"]').first().waitFor();
+    assert.equal(await modal.getByTestId('import-selected').isDisabled(), true);
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'detached' });
+    assert.deepEqual(consoleErrors.filter((e) => !/status of (4|5)\d\d/.test(e)), []);
+  }));
+
+// ---------------------------------------------------------------------------------------------
 // Settings and delete modals
 
 test('[lokal] the settings modal renames the provider', () =>

@@ -448,22 +448,51 @@ describe('AdminContacts: the More menu', () => {
     clearToasts();
   });
 
-  it('has no sync manager for moderators', () => {
+  it('has no sync manager and no Brevo import for moderators', () => {
     setup(unexpected, { isAdmin: false });
-    expect(openMore().queryByRole('button', { name: 'Sync-Manager' })).toBeNull();
+    expect(openMore().getAllByRole('button').map((b) => b.textContent?.trim())).toEqual([
+      'Double-Opt-In an alle ausstehenden Kontakte senden',
+      'Import aus der Planung',
+    ]);
   });
 
-  it('opens the placeholders of later versions', () => {
+  it('opens the sync manager from "Sync-Manager" and from "Import aus Brevo"', () => {
     setup();
     fireEvent.click(openMore().getByRole('button', { name: 'Sync-Manager' }));
-    const modal = screen.getByTestId('placeholder-modal');
-    expect(modal.textContent).toContain('Sync-Manager');
-    expect(modal.textContent).toContain('folgt in einer späteren Version');
+    const modal = screen.getByTestId('sync-manager-modal');
+    expect(within(modal).getByRole('log').textContent).toContain('Bereit.');
     fireEvent.click(within(modal).getAllByRole('button', { name: 'Schließen' }).at(-1) as HTMLElement);
-    expect(screen.queryByTestId('placeholder-modal')).toBeNull();
+    expect(screen.queryByTestId('sync-manager-modal')).toBeNull();
 
     fireEvent.click(openMore().getByRole('button', { name: 'Import aus Brevo' }));
-    expect(screen.getByTestId('placeholder-modal').textContent).toContain('Import aus Brevo');
+    expect(within(screen.getByTestId('sync-manager-modal')).getByRole('button', { name: 'Synchronisierung starten' })).toBeTruthy();
+  });
+
+  it('reloads the table after a finished sync', async () => {
+    const { requests } = setup((request) => {
+      if (request.path === '/api/syncContactsFromBrevo') {
+        return new Response('{"result":"start","message":"Los"}\n{"result":"done","message":"Fertig."}\n', {
+          status: 200,
+          headers: { 'Content-Type': 'application/x-ndjson' },
+        });
+      }
+      if (request.path === '/api/contacts') return jsonResponse(200, { content: [contact(9), ...firstPage], count: 4 });
+      return unexpected();
+    });
+    fireEvent.click(openMore().getByRole('button', { name: 'Sync-Manager' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Synchronisierung starten' }));
+
+    await waitFor(() => expect(rowIds()).toEqual([9, 3, 2, 1]));
+    expect(pages(requests)[0]?.url.searchParams.get('offset')).toBe('0');
+    expect(screen.getByRole('log').textContent).toContain('Fertig.');
+  });
+
+  it('opens the planning import, also for moderators', async () => {
+    const { requests } = setup(() => jsonResponse(200, { service: false, csvCandidates: 4 }), { isAdmin: false });
+    fireEvent.click(openMore().getByRole('button', { name: 'Import aus der Planung' }));
+    const modal = screen.getByTestId('planning-import-modal');
+    expect((await within(modal).findByTestId('planning-csv-candidates')).textContent).toBe('Kandidaten aus CSV-Dateien: 4');
+    expect(requests.map((r) => r.path)).toEqual(['/api/planning/status']);
   });
 
   it('asks first, then shows the production-only warning', async () => {

@@ -39,8 +39,8 @@ import {
   updatedMessage,
 } from '../features/admin-contacts/messages';
 import { MoreMenu } from '../features/admin-contacts/MoreMenu';
-import { PlaceholderModal } from '../features/admin-contacts/PlaceholderModal';
-import type { PlaceholderKind } from '../features/admin-contacts/PlaceholderModal';
+import { PlanningImportModal } from '../features/admin-contacts/PlanningImportModal';
+import { SyncManagerModal } from '../features/admin-contacts/SyncManagerModal';
 import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from '../features/admin-contacts/types';
 import { useMailJob } from '../features/admin-contacts/useMailJob';
 
@@ -72,7 +72,8 @@ export interface AdminContactsProps {
 type ModalState =
   | { kind: 'criteria' | 'delete'; contact: Contact }
   | { kind: 'sendAll' }
-  | { kind: 'placeholder'; placeholder: PlaceholderKind }
+  | { kind: 'sync' }
+  | { kind: 'importPlanning' }
   | null;
 
 const COLUMNS: { column: SortBy; label: string }[] = [
@@ -322,7 +323,8 @@ export default function AdminContacts({
           isAdmin={isAdmin}
           mailBusy={sendingAll || mailRunning}
           onSendAll={() => setModal({ kind: 'sendAll' })}
-          onPlaceholder={(placeholder) => setModal({ kind: 'placeholder', placeholder })}
+          onSync={() => setModal({ kind: 'sync' })}
+          onImportPlanning={() => setModal({ kind: 'importPlanning' })}
         />
       </div>
 
@@ -435,7 +437,10 @@ export default function AdminContacts({
           </p>
         </ConfirmModal>
       )}
-      {modal?.kind === 'placeholder' && <PlaceholderModal kind={modal.placeholder} onClose={() => setModal(null)} />}
+      {modal?.kind === 'sync' && isAdmin && (
+        <SyncManagerModal onClose={() => setModal(null)} onSynced={() => void load(filtersRef.current, 'reset')} />
+      )}
+      {modal?.kind === 'importPlanning' && <PlanningImportModal onClose={() => setModal(null)} />}
     </section>
   );
 }

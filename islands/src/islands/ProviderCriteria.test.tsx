@@ -347,7 +347,7 @@ describe('ProviderCriteria: loading', () => {
     expect(rowIds()).toEqual([5, 4, 3]);
   });
 
-  it('replaces the data with the synced lists and keeps the filters', async () => {
+  it('"Alle übernehmen" replaces the data with the synced lists and keeps the filters', async () => {
     const { requests } = setup((request) => {
       if (request.method === 'GET' && request.path === '/api/sync/providers/1') {
         return jsonResponse(200, { content: [list(3, { totalSubscribers: 7 }), list(8, { active: false }), list(6)] });
@@ -358,13 +358,53 @@ describe('ProviderCriteria: loading', () => {
     fireEvent.click(screen.getByTestId('status-inactive')); // only active ones
     await waitFor(() => expect(rowIds()).toEqual([5, 3]));
 
-    fireEvent.click(screen.getByTestId('sync-button'));
+    fireEvent.click(screen.getByTestId('import-button'));
+    fireEvent.click(within(screen.getByTestId('import-lists-modal')).getByRole('button', { name: 'Alle übernehmen' }));
 
     await waitFor(() => expect(rowIds()).toEqual([6, 3]));
+    expect(screen.queryByTestId('import-lists-modal')).toBeNull();
     expect(requests.at(-1)?.path).toBe('/api/sync/providers/1');
     expect(screen.getByTestId<HTMLInputElement>('status-inactive').checked).toBe(false);
     expect(row(3).textContent).toContain('7');
     expect(screen.getByTestId('load-more').textContent).toContain('2/2');
+  });
+});
+
+describe('ProviderCriteria: import from the marketing service', () => {
+  it('takes over chosen lists of the folder and puts the criteria at the front', async () => {
+    const { requests } = setup((request) => {
+      if (request.path === '/api/providers/1/lists/') {
+        return jsonResponse(200, { content: firstPage, count: 3 });
+      }
+      if (request.path === '/api/brevo/folder/5/lists/') {
+        return jsonResponse(200, {
+          lists: [
+            { id: 103, name: 'Kriterium 3', totalSubscribers: 1203 },
+            { id: 200, name: 'Neue Liste', totalSubscribers: 40 },
+          ],
+          count: 2,
+        });
+      }
+      if (request.method === 'POST' && request.path === '/api/providers/1/lists') {
+        return jsonResponse(200, list(9, { brevoListId: 200, name: 'Neue Liste', totalSubscribers: 40 }));
+      }
+      return unexpected();
+    });
+
+    fireEvent.click(screen.getByTestId('import-button'));
+    const modal = within(screen.getByTestId('import-lists-modal'));
+    const fresh = await modal.findByLabelText<HTMLInputElement>('Neue Liste');
+    expect(modal.getByLabelText<HTMLInputElement>('Kriterium 3').disabled).toBe(true);
+    fireEvent.click(fresh);
+    fireEvent.click(modal.getByRole('button', { name: 'Ausgewählte übernehmen (1)' }));
+
+    await waitFor(() => expect(rowIds()).toEqual([9, 5, 4, 3]));
+    expect(writes(requests).map((r) => [r.method, r.path, r.json])).toEqual([
+      ['POST', '/api/providers/1/lists', { brevoListId: 200, name: 'Neue Liste' }],
+    ]);
+    expect(screen.getByTestId('load-more').textContent).toContain('4/4');
+    expect(screen.queryByTestId('import-lists-modal')).toBeNull();
+    expect(toasts()).toEqual([{ type: 'success', message: '1 Kriterium übernommen.', detail: null }]);
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../features/providers/api';
 import { CriterionNameModal } from '../features/providers/CriterionNameModal';
 import { announceProviderSaved } from '../features/providers/events';
+import { ImportListsModal } from '../features/providers/ImportListsModal';
 import { applyListFilters, DEFAULT_LIST_FILTERS, withStatus } from '../features/providers/listFilters';
 import type { ListFilters } from '../features/providers/listFilters';
 import { ProviderDeleteModal, REMOVED_MESSAGE } from '../features/providers/ProviderDeleteModal';
@@ -43,6 +44,7 @@ type ModalState =
   | { kind: 'delete'; list: ProviderList }
   | { kind: 'settings' }
   | { kind: 'deleteProvider' }
+  | { kind: 'import' }
   | null;
 
 export default function ProviderCriteria({ provider, lists, isAdmin }: ProviderCriteriaProps) {
@@ -308,9 +310,10 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
           <button
             type="button"
             className="btn btn-outline-primary"
-            onClick={() => void onSync()}
+            onClick={() => setModal({ kind: 'import' })}
             disabled={syncing}
-            data-testid="sync-button"
+            aria-haspopup="dialog"
+            data-testid="import-button"
           >
             {syncing ? (
               <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />
@@ -425,6 +428,17 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
           onClose={() => setModal(null)}
           onSaved={onProviderSaved}
           onDelete={() => setModal({ kind: 'deleteProvider' })}
+        />
+      )}
+      {modal?.kind === 'import' && (
+        <ImportListsModal
+          provider={provider}
+          onImported={(list) => dispatch({ type: 'insertFront', item: list })}
+          onImportAll={() => {
+            setModal(null);
+            void onSync();
+          }}
+          onClose={() => setModal(null)}
         />
       )}
       {modal?.kind === 'deleteProvider' && (

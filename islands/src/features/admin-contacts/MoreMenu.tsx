@@ -1,19 +1,21 @@
 // The More menu of the contacts toolbar (spec §2): the double opt-in mail to all pending
-// contacts, the sync manager (admin only) and the imports.
+// contacts, the sync manager (admin only) and the imports: from the planning system (Admin,
+// BU-Moderator) and from Brevo (admin only; that is the sync manager too).
 import { useId } from 'react';
 import { useDropdown } from '../../lib/useDropdown';
 import { moveInMenu } from './menuKeys';
-import type { PlaceholderKind } from './PlaceholderModal';
 
 export interface MoreMenuProps {
   isAdmin: boolean;
   /** While a mass mail is being started or is running. */
   mailBusy: boolean;
   onSendAll: () => void;
-  onPlaceholder: (kind: PlaceholderKind) => void;
+  /** The sync manager ("Sync-Manager" and "Import aus Brevo"). */
+  onSync: () => void;
+  onImportPlanning: () => void;
 }
 
-export function MoreMenu({ isAdmin, mailBusy, onSendAll, onPlaceholder }: MoreMenuProps) {
+export function MoreMenu({ isAdmin, mailBusy, onSendAll, onSync, onImportPlanning }: MoreMenuProps) {
   const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
   const menuId = useId();
 
@@ -61,7 +63,7 @@ export function MoreMenu({ isAdmin, mailBusy, onSendAll, onPlaceholder }: MoreMe
           </li>
           {isAdmin && (
             <li>
-              <button type="button" className="dropdown-item" onClick={run(() => onPlaceholder('sync'))} data-testid="open-sync">
+              <button type="button" className="dropdown-item" onClick={run(onSync)} data-testid="open-sync">
                 <i className="bi bi-arrow-repeat me-2" aria-hidden="true" />
                 Sync-Manager
               </button>
@@ -74,24 +76,21 @@ export function MoreMenu({ isAdmin, mailBusy, onSendAll, onPlaceholder }: MoreMe
             <button
               type="button"
               className="dropdown-item"
-              onClick={run(() => onPlaceholder('importPlanning'))}
+              onClick={run(onImportPlanning)}
               data-testid="import-planning"
             >
               <i className="bi bi-box-arrow-in-down me-2" aria-hidden="true" />
               Import aus der Planung
             </button>
           </li>
-          <li>
-            <button
-              type="button"
-              className="dropdown-item"
-              onClick={run(() => onPlaceholder('importBrevo'))}
-              data-testid="import-brevo"
-            >
-              <i className="bi bi-cloud-download me-2" aria-hidden="true" />
-              Import aus Brevo
-            </button>
-          </li>
+          {isAdmin && (
+            <li>
+              <button type="button" className="dropdown-item" onClick={run(onSync)} data-testid="import-brevo">
+                <i className="bi bi-cloud-download me-2" aria-hidden="true" />
+                Import aus Brevo
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </div>

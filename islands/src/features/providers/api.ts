@@ -123,3 +123,78 @@ export async function syncProviderLists(providerId: number): Promise<ProviderLis
   const answer = await apiFetch<{ content: ProviderList[] | null }>(`/api/sync/providers/${providerId}`);
   return (answer.content ?? []).map(normalizeList);
 }
+
+/** A list inside a marketing folder, as GET /api/brevo/folder/{id}/lists/ answers it. */
+export interface FolderList {
+  id: number;
+  name: string;
+  totalSubscribers?: number;
+  totalBlacklisted?: number;
+  folderId?: number;
+}
+
+/** One page (50, ascending) of the lists inside a marketing folder. */
+export async function fetchFolderLists(
+  folderId: number,
+  offset: number,
+  signal?: AbortSignal,
+): Promise<{ lists: FolderList[]; count: number }> {
+  const query = new URLSearchParams({
+    limit: String(FOLDER_PAGE_SIZE),
+    offset: String(offset),
+    sort: 'ASC',
+  });
+  const answer = await apiFetch<{ lists?: FolderList[] | null; count?: number } | undefined>(
+    `/api/brevo/folder/${folderId}/lists/?${query.toString()}`,
+    { signal },
+  );
+  const lists = answer?.lists ?? [];
+  return { lists, count: typeof answer?.count === 'number' ? answer.count : lists.length };
+}
+
+/** Most lists of one provider read at once (spec §9: criteria panels load up to 1000). */
+export const ALL_LISTS_LIMIT = 1000;
+
+/** The marketing-service ids of all lists of a provider (both statuses, pages of 1000). */
+export async function fetchProviderBrevoIds(providerId: number, signal?: AbortSignal): Promise<Set<number>> {
+  const ids = new Set<number>();
+  let loaded = 0;
+  for (let page = 0; page < 50; page += 1) {
+    const params = new URLSearchParams({
+      limit: String(ALL_LISTS_LIMIT),
+      offset: String(loaded),
+      sort: 'ASC',
+      activeStatus: 'true',
+      inactiveStatus: 'true',
+    });
+    const answer = await apiFetch<Paged<ProviderList> | undefined>(
+      `/api/providers/${providerId}/lists/?${params.toString()}`,
+      { signal },
+    );
+    const batch = answer?.content ?? [];
+    for (const list of batch) {
+      const id = brevoIdOf(list);
+      if (id !== null) ids.add(id);
+    }
+    loaded += batch.length;
+    if (batch.length === 0 || loaded >= (answer?.count ?? 0)) break;
+  }
+  return ids;
+}
+
+/** The marketing-service id of a criterion (the server names it brevoListId and brevoId). */
+export function brevoIdOf(list: ProviderList): number | null {
+  const raw = list as ProviderList & { brevoId?: number | null };
+  if (typeof raw.brevoListId === 'number') return raw.brevoListId;
+  return typeof raw.brevoId === 'number' ? raw.brevoId : null;
+}
+
+/** Takes over an existing list of the marketing service as a new criterion of the provider. */
+export async function importFolderList(providerId: number, list: { id: number; name: string }): Promise<ProviderList> {
+  return normalizeList(
+    await apiFetch<ProviderList>(`/api/providers/${providerId}/lists`, {
+      method: 'POST',
+      body: { brevoListId: list.id, name: list.name },
+    }),
+  );
+}
