@@ -358,9 +358,12 @@ pub async fn serve(
     Ok(Server { addr, task })
 }
 
-/// Sweeps the file store at start and then once a day (see `services::uploads::sweep`).
+/// Sweeps the file store a minute after start and then once a day (see
+/// `services::uploads::sweep`); not at once, so a start (or a test) is not raced by it.
 async fn sweep_daily(state: AppState) {
-    let mut interval = tokio::time::interval(std::time::Duration::from_secs(24 * 60 * 60));
+    let day = std::time::Duration::from_secs(24 * 60 * 60);
+    let first = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut interval = tokio::time::interval_at(first, day);
     loop {
         interval.tick().await;
         match crate::services::uploads::sweep(&state.db, &state.files).await {
