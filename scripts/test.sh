@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the islands' type check, lint and unit tests, the
-# Rust tests on SQLite and on PostgreSQL, and the browser tests in Chromium.
+# Rust tests on SQLite and on PostgreSQL, the browser tests in Chromium and the API fuzzing
+# (schemathesis). The time of each step is printed at the end.
 # PostgreSQL: AP_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 # If it is unreachable the run fails; locally, AP_SKIP_POSTGRES=1 skips it and says so.
 set -euo pipefail
@@ -8,7 +9,32 @@ cd "$(dirname "$0")/.."
 export AP_TEST_POSTGRES_URL="${AP_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
-step() { echo; echo "==> $*"; }
+# Each step's name and duration, printed at the end (also when a step fails).
+steps=()
+step_name=""
+step_started=$SECONDS
+run_started=$SECONDS
+finish_step() {
+  [ -n "$step_name" ] && steps+=("$(printf '%5d s  %s' $((SECONDS - step_started)) "$step_name")")
+  step_name=""
+}
+summary() {
+  local status=$?
+  finish_step
+  echo
+  echo "==> Dauer der Schritte"
+  printf '%s\n' "${steps[@]}"
+  printf '%5d s  gesamt\n' $((SECONDS - run_started))
+  return $status
+}
+trap summary EXIT
+step() {
+  finish_step
+  step_name="$*"
+  step_started=$SECONDS
+  echo
+  echo "==> $*"
+}
 
 step "Islands: installieren, Typprüfung, Lint, Unit-Tests, Build"
 (cd islands && npm ci --no-audit --no-fund && npm run typecheck && npm run lint && npm test && npm run build)
@@ -49,3 +75,6 @@ fi
 
 step "Browser-Tests (Chromium)"
 scripts/e2e.sh
+
+step "API-Fuzzing (schemathesis)"
+scripts/fuzz.sh
