@@ -51,6 +51,10 @@ pub enum ApiError {
     Internal(#[from] anyhow::Error),
 }
 
+/// The answer while the database cannot be reached (503).
+pub const DATABASE_UNAVAILABLE: &str =
+    "Die Datenbank ist gerade nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.";
+
 /// An error and its sources on one line, for logs (never for answers).
 pub fn error_chain(err: &dyn std::error::Error) -> String {
     let mut text = err.to_string();
@@ -153,6 +157,18 @@ impl ApiError {
                 "timeout",
                 "Die Anfrage hat zu lange gedauert. Bitte versuchen Sie es in Kürze erneut.".into(),
             ),
+            ApiError::Internal(cause)
+                if cause
+                    .chain()
+                    .filter_map(|e| e.downcast_ref::<sqlx::Error>())
+                    .any(crate::db::is_unavailable) =>
+            {
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "database_unavailable",
+                    DATABASE_UNAVAILABLE.into(),
+                )
+            }
             ApiError::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal_error",

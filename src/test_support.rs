@@ -35,10 +35,20 @@ pub struct TestDb {
 
 impl TestDb {
     pub async fn new() -> TestDb {
+        Self::on(test_backend()).await
+    }
+
+    /// A fresh PostgreSQL database whatever `AP_TEST_BACKEND` says (for what only a database
+    /// server can do, such as going away).
+    pub async fn postgres() -> TestDb {
+        Self::on(Backend::Postgres).await
+    }
+
+    async fn on(backend: Backend) -> TestDb {
         let dir = tempfile::tempdir().expect("temporary folder");
         let data_dir = dir.path().join("data");
         std::fs::create_dir_all(&data_dir).expect("data folder");
-        let (db, url) = match test_backend() {
+        let (db, url) = match backend {
             Backend::Sqlite => {
                 let path = data_dir.join("aktionsportal.db");
                 let db = Db::open_sqlite(&path).await.expect("open SQLite");

@@ -23,7 +23,44 @@ fn test_config(fake: &FakeBrevo) -> BrevoConfig {
         retry_base_delay: Duration::from_millis(10),
         max_retry_delay: Duration::from_millis(50),
         max_rate_limit_wait: Duration::from_secs(2),
+        call_deadline: Duration::from_secs(10),
     }
+}
+
+#[tokio::test]
+async fn a_hanging_brevo_ends_a_call_at_its_deadline_whatever_retries_are_left() {
+    // Accepts connections and never answers.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    let brevo = BrevoClient::new(
+        BrevoConfig {
+            base_url: format!("http://{addr}/v3"),
+            api_key: "xkeysib-x".into(),
+            timeout: Duration::from_millis(400),
+            max_retries: 50,
+            contacts_per_second: 0,
+            retry_base_delay: Duration::from_millis(5),
+            max_retry_delay: Duration::from_millis(20),
+            call_deadline: Duration::from_millis(1500),
+            ..BrevoConfig::default()
+        },
+        reqwest::Client::new(),
+    );
+    let started = std::time::Instant::now();
+    let err = brevo
+        .get_contact(ContactRef::email("haengt@example.de"))
+        .await
+        .unwrap_err();
+    let took = started.elapsed();
+    assert!(err.is_unavailable(), "{err:?}");
+    assert!(took >= Duration::from_millis(1000), "{took:?}");
+    assert!(took < Duration::from_millis(2500), "{took:?}");
 }
 
 fn client(fake: &FakeBrevo) -> BrevoClient {

@@ -98,7 +98,9 @@ impl Db {
                 let options = PgConnectOptions::from_str(url)?;
                 let pool = PgPoolOptions::new()
                     .max_connections(16)
-                    .acquire_timeout(Duration::from_secs(10))
+                    // A database that is gone gets a 503 after this long, not the 30 s of
+                    // the request time limit.
+                    .acquire_timeout(Duration::from_secs(5))
                     .connect_with(options)
                     .await?;
                 Ok(Db::Postgres(pool))
@@ -171,6 +173,23 @@ pub(crate) fn dedup_keep_order<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
 /// True when an error is a unique-constraint violation (mapped to 409 by the API layer).
 pub fn is_unique_violation(err: &sqlx::Error) -> bool {
     matches!(err, sqlx::Error::Database(e) if e.is_unique_violation())
+}
+
+/// True when the database could not be reached (server gone, connection lost, no connection
+/// free in time): the API answers 503 and the pool reconnects by itself once it is back.
+pub fn is_unavailable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::WorkerCrashed => true,
+        // PostgreSQL: connection exceptions (08…), shutdown and "cannot connect now" (57P0…).
+        sqlx::Error::Database(e) => e
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P0")),
+        _ => false,
+    }
 }
 
 /// True when an error is a foreign-key violation.

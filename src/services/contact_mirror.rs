@@ -225,14 +225,28 @@ pub async fn before_change(
     }))
 }
 
-/// After our database failed: puts Brevo back, or stores the undo for later.
-pub async fn undo(db: &Db, marketing: &Marketing, snapshot: Option<Snapshot>) {
+/// After our database failed: puts Brevo back, or stores the undo for later. False when
+/// Brevo did not take it (it is stored then).
+pub async fn undo(db: &Db, marketing: &Marketing, snapshot: Option<Snapshot>) -> bool {
     let (Some(client), Some(snapshot)) = (brevo(marketing), snapshot) else {
-        return;
+        return true;
     };
     let (operation, body) = snapshot.undo();
-    if let Err(err) = run(client, &snapshot.email, &operation, &body).await {
-        remember(db, &snapshot.email, &operation, &body, &err).await;
+    match run(client, &snapshot.email, &operation, &body).await {
+        Ok(()) => true,
+        Err(err) => {
+            remember(db, &snapshot.email, &operation, &body, &err).await;
+            false
+        }
+    }
+}
+
+/// Stores the undo for the background retry without calling Brevo (which just failed: a
+/// user should not wait for it once more per step).
+pub async fn defer_undo(db: &Db, snapshot: Option<Snapshot>, why: &BrevoError) {
+    if let Some(snapshot) = snapshot {
+        let (operation, body) = snapshot.undo();
+        remember(db, &snapshot.email, &operation, &body, why).await;
     }
 }
 

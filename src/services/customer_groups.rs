@@ -414,8 +414,17 @@ pub async fn save(
             Ok(snapshot) => done.push(snapshot),
             Err(err) => {
                 let undone = done.len();
-                undo_all(db, marketing, done).await;
-                return Err(refused(err, undone));
+                let all_undone = match &err {
+                    // Brevo gone or hanging: the undos wait for the background retry.
+                    ServiceError::Marketing(cause) if cause.is_unavailable() => {
+                        for snapshot in done {
+                            mirror::defer_undo(db, snapshot, cause).await;
+                        }
+                        undone == 0
+                    }
+                    _ => undo_all(db, marketing, done).await,
+                };
+                return Err(refused(err, undone, all_undone));
             }
         }
     }
@@ -446,15 +455,18 @@ pub async fn save(
     load(db, planning, number_text).await
 }
 
-/// Puts Brevo back step by step, newest first.
-async fn undo_all(db: &Db, marketing: &Marketing, done: Vec<Option<Snapshot>>) {
+/// Puts Brevo back step by step, newest first; false when an undo had to be stored for the
+/// background retry.
+async fn undo_all(db: &Db, marketing: &Marketing, done: Vec<Option<Snapshot>>) -> bool {
+    let mut all = true;
     for snapshot in done.into_iter().rev() {
-        mirror::undo(db, marketing, snapshot).await;
+        all &= mirror::undo(db, marketing, snapshot).await;
     }
+    all
 }
 
 /// Brevo's refusal, with what happened to the steps before it.
-fn refused(err: ServiceError, undone: usize) -> ServiceError {
+fn refused(err: ServiceError, undone: usize, all_undone: bool) -> ServiceError {
     match err {
         ServiceError::Marketing(err) => {
             tracing::error!(error = %err, undone, "customer group refused by Brevo");
@@ -462,9 +474,14 @@ fn refused(err: ServiceError, undone: usize) -> ServiceError {
                 "Brevo hat eine Änderung abgelehnt oder war nicht erreichbar; es wurde nichts \
                  gespeichert.",
             );
-            if undone > 0 {
+            if undone > 0 && all_undone {
                 message.push_str(&format!(
                     " {undone} bereits in Brevo ausgeführte Änderung(en) wurden zurückgenommen."
+                ));
+            } else if undone > 0 {
+                message.push_str(&format!(
+                    " {undone} bereits in Brevo ausgeführte Änderung(en) werden automatisch \
+                     zurückgenommen, sobald Brevo wieder erreichbar ist."
                 ));
             }
             ServiceError::Upstream(message)

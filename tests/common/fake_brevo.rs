@@ -225,6 +225,35 @@ impl FakeState {
         id
     }
 
+    /// Adds many contacts at once (for benchmarks): `make(i)` gives the email and the
+    /// attributes of the i-th; no duplicate check, list counters updated once at the end.
+    pub fn add_generated_contacts(
+        &mut self,
+        n: usize,
+        make: impl Fn(usize) -> (String, Map<String, Value>),
+    ) {
+        let now = fake_now();
+        for i in 0..n {
+            let (email, attributes) = make(i);
+            let id = self.next_contact_id;
+            self.next_contact_id += 1;
+            self.contacts.insert(
+                id,
+                FakeContact {
+                    id,
+                    email: Some(email.to_lowercase()),
+                    ext_id: None,
+                    attributes,
+                    list_ids: Vec::new(),
+                    email_blacklisted: false,
+                    created_at: now,
+                    modified_at: now,
+                },
+            );
+        }
+        self.recount();
+    }
+
     /// Adds a contact directly (no duplicate check beyond a panic, no list check).
     pub fn add_contact(&mut self, email: &str, list_ids: &[i64]) -> i64 {
         let email = email.to_lowercase();

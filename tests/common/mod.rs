@@ -3,6 +3,7 @@
 //! redirects, so tests see exactly what a browser is told.
 #![allow(dead_code)]
 
+pub mod chaos;
 pub mod fake_brevo;
 pub mod fake_smtp;
 
@@ -260,9 +261,20 @@ pub async fn spawn_app() -> TestApp {
 /// Starts the portal after `adjust` changed the test configuration.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     let test_db = TestDb::new().await;
+    let db = test_db.db.clone();
+    spawn_app_on(test_db, db, adjust).await
+}
+
+/// Starts the portal on `db` (e.g. the test database reached through a [`chaos::ChaosProxy`]);
+/// the test's own helpers keep using `test_db` directly.
+pub async fn spawn_app_on(
+    test_db: TestDb,
+    db: aktionsportal::db::Db,
+    adjust: impl FnOnce(&mut Config),
+) -> TestApp {
     let mut config = test_config(&test_db);
     adjust(&mut config);
-    let state = AppState::new(config, test_db.db.clone()).expect("state");
+    let state = AppState::new(config, db).expect("state");
     let (tx, rx) = oneshot::channel::<()>();
     let server = startup::serve(state, "127.0.0.1:0".parse().unwrap(), async {
         let _ = rx.await;

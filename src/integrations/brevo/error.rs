@@ -60,6 +60,11 @@ impl BrevoError {
     }
 
     /// True for [`BrevoError::NotFound`].
+    /// Brevo could not be reached or did not answer in time (as opposed to refusing).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, BrevoError::Unavailable(_) | BrevoError::RateLimited)
+    }
+
     pub fn is_not_found(&self) -> bool {
         matches!(self, BrevoError::NotFound { .. })
     }

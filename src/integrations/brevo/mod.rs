@@ -58,6 +58,9 @@ pub struct BrevoConfig {
     pub retry_base_delay: Duration,
     /// Upper bound of one back-off delay.
     pub max_retry_delay: Duration,
+    /// Longest time one call takes with all its attempts and waits: a user action that
+    /// meets a hanging Brevo gets its answer within this, however many retries are left.
+    pub call_deadline: Duration,
     /// Longest wait for a rate-limit reset; a later reset gives [`BrevoError::RateLimited`]
     /// at once.
     pub max_rate_limit_wait: Duration,
@@ -74,6 +77,7 @@ impl Default for BrevoConfig {
             retry_base_delay: Duration::from_millis(200),
             max_retry_delay: Duration::from_secs(5),
             max_rate_limit_wait: Duration::from_secs(10),
+            call_deadline: Duration::from_secs(12),
         }
     }
 }
@@ -89,6 +93,7 @@ impl fmt::Debug for BrevoConfig {
             .field("retry_base_delay", &self.retry_base_delay)
             .field("max_retry_delay", &self.max_retry_delay)
             .field("max_rate_limit_wait", &self.max_rate_limit_wait)
+            .field("call_deadline", &self.call_deadline)
             .finish()
     }
 }
@@ -440,14 +445,22 @@ impl BrevoClient {
         let method = call.method.as_str();
         let route = call.route;
         let mut attempt: u32 = 0;
+        let deadline = tokio::time::Instant::now() + config.call_deadline;
         loop {
             if paced {
                 self.inner.pacer.wait().await;
             }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return Err(BrevoError::Unavailable(format!(
+                    "keine Antwort innerhalb von {} s",
+                    config.call_deadline.as_secs()
+                )));
+            }
             let backoff =
                 rate_limit::backoff_delay(attempt, config.retry_base_delay, config.max_retry_delay);
             let retries_left = attempt < config.max_retries;
-            let (failure, wait, error) = match self.attempt(&call, &url).await {
+            let (failure, wait, error) = match self.attempt(&call, &url, left).await {
                 Ok((status, _, body)) if (200..300).contains(&status) => {
                     tracing::debug!(method, path = route, status, attempt, "Brevo request done");
                     return Ok(Answer { status, body });
@@ -484,7 +497,8 @@ impl BrevoClient {
                     (failure, backoff, BrevoError::Unavailable(description))
                 }
             };
-            if !(retries_left && rate_limit::may_retry(idempotent, failure)) {
+            let in_time = tokio::time::Instant::now() + wait < deadline;
+            if !(retries_left && in_time && rate_limit::may_retry(idempotent, failure)) {
                 tracing::warn!(
                     method,
                     path = route,
@@ -512,13 +526,14 @@ impl BrevoClient {
         &self,
         call: &Call,
         url: &str,
+        left: Duration,
     ) -> Result<(u16, Option<Duration>, Vec<u8>), reqwest::Error> {
         let config = &self.inner.config;
         let mut request = self
             .inner
             .http
             .request(call.method.clone(), url)
-            .timeout(config.timeout)
+            .timeout(config.timeout.min(left))
             .header("api-key", &config.api_key)
             .header(ACCEPT, "application/json");
         if !call.query.is_empty() {
