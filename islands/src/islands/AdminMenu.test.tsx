@@ -142,8 +142,12 @@ describe('AdminMenu', () => {
     fireEvent.submit(screen.getByTestId('provider-form'));
 
     await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('provider-name').value).toBe(''));
-    fireEvent.keyDown(document, { key: 'Escape' });
-    expect(screen.queryByRole('dialog')).toBeNull();
+    // Escape does nothing while the save is still settling (the modal is busy): retried
+    // until the modal takes it, which must happen.
+    await waitFor(() => {
+      fireEvent.keyDown(document, { key: 'Escape' });
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
     expect(navigateTo).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByTestId('providers-dropdown-toggle'));
