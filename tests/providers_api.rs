@@ -831,6 +831,43 @@ async fn chosen_lists_of_the_providers_folders_are_taken_over_as_their_folder_sa
     assert_eq!(status, 409, "taken over already");
 }
 
+#[tokio::test]
+async fn deleting_a_providers_folders_spares_a_folder_another_provider_uses() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let first = create_provider(&app, &admin, "Glasfaser Süd").await;
+    let (shared, own) = (
+        first["brevoActiveFolderId"].as_i64().unwrap(),
+        first["brevoInactiveFolderId"].as_i64().unwrap(),
+    );
+    let mut body = provider_body("Glasfaser Nord");
+    body["brevoActiveFolderId"] = json!(shared);
+    let (status, second) = app
+        .call(&admin, "POST", "/api/providers/", Some(body))
+        .await;
+    assert_eq!(status, 200, "{second}");
+
+    let id = first["id"].as_i64().unwrap();
+    let (status, answer) = app
+        .call(
+            &admin,
+            "DELETE",
+            &format!("/api/providers/{id}/?deleteBrevoFolders=true"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let folders: Vec<i64> = brevo.folders().iter().map(|f| f.id).collect();
+    assert!(
+        folders.contains(&shared),
+        "the other provider's folder stays: {folders:?}"
+    );
+    assert!(
+        !folders.contains(&own),
+        "the provider's own folder goes: {folders:?}"
+    );
+}
+
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa7\x35\x81\x84\0\0\0\0IEND\xaeB`\x82";
 
 #[tokio::test]

@@ -352,11 +352,20 @@ pub async fn delete(
         .await?
         .ok_or(ServiceError::NotFound)?;
     if delete_folders {
+        // A folder another provider still uses stays (with its lists, which are theirs).
+        let others = db::providers::list_all(db).await?;
+        let in_use = |folder: i64| {
+            others.iter().any(|p| {
+                p.id != id
+                    && (p.brevo_active_folder_id == Some(folder)
+                        || p.brevo_inactive_folder_id == Some(folder))
+            })
+        };
         let folders = [
             provider.brevo_active_folder_id,
             provider.brevo_inactive_folder_id,
         ];
-        for folder in folders.into_iter().flatten() {
+        for folder in folders.into_iter().flatten().filter(|f| !in_use(*f)) {
             marketing.delete_folder(db, folder).await?;
         }
     }
