@@ -19,7 +19,7 @@ use crate::server::limits::BodyRule;
 /// The default config file, read from the working folder when present.
 pub const DEFAULT_CONFIG_FILE: &str = "aktionsportal.toml";
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Address the server listens on (`AP_ADDR`).
@@ -268,6 +268,27 @@ impl Default for Config {
 pub struct Overrides {
     pub data_dir: Option<PathBuf>,
     pub addr: Option<SocketAddr>,
+}
+
+/// The settings that must never reach a log.
+const SECRETS: [&str; 4] = [
+    "brevo_api_key",
+    "oidc_client_secret",
+    "smtp_password",
+    "planning_token",
+];
+
+/// Every setting, with the secrets masked (a `{:?}` in a log must not leak a key).
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut shown = serde_json::to_value(self).map_err(|_| std::fmt::Error)?;
+        for key in SECRETS {
+            if let Some(value) = shown.get_mut(key).filter(|v| !v.is_null()) {
+                *value = serde_json::Value::String("***".into());
+            }
+        }
+        write!(f, "Config {shown}")
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -644,6 +665,21 @@ fn is_http_url(url: &str) -> bool {
 // figment::Jail fixes the closures' error type to figment::Error.
 #[allow(clippy::result_large_err)]
 mod tests {
+
+    #[test]
+    fn debug_masks_secrets() {
+        let config = Config {
+            brevo_api_key: Some("xkeysib-geheim".into()),
+            smtp_password: Some("smtp-geheim".into()),
+            oidc_client_secret: Some("oidc-geheim".into()),
+            planning_token: Some("plan-geheim".into()),
+            ..Config::default()
+        };
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("geheim"), "{shown}");
+        assert!(shown.contains("\"brevo_api_key\":\"***\""), "{shown}");
+        assert!(shown.contains("product_name"), "{shown}");
+    }
     use super::*;
     use figment::Jail;
 
