@@ -65,7 +65,11 @@ pub fn provider_roles(value: &Value) -> Result<Vec<String>, String> {
                 "Eine Gruppe darf höchstens {MAX_ROLE_LENGTH} Zeichen lang sein!"
             ));
         }
-        if clean.contains(&role) {
+        // As the form does it: "GS-Foo" and "gs-foo" are the same group.
+        if clean
+            .iter()
+            .any(|r| r.to_lowercase() == role.to_lowercase())
+        {
             return Err(format!("{role} existiert bereits in der Liste!"));
         }
         clean.push(role);
@@ -173,6 +177,11 @@ mod tests {
         assert_eq!(
             provider_roles(&json!(["A", " A "])).unwrap_err(),
             "A existiert bereits in der Liste!"
+        );
+        // Case does not make another group (the form compares the same way).
+        assert_eq!(
+            provider_roles(&json!(["GS-Glasfaser", "gs-glasfaser"])).unwrap_err(),
+            "gs-glasfaser existiert bereits in der Liste!"
         );
         assert!(provider_roles(&json!(["A", " "])).is_err());
     }
