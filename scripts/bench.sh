@@ -10,9 +10,14 @@
 #   files   a 1 GiB file through the portal against nginx with sendfile: one download, 50 at once
 #   zip     the package ZIP (1 GiB file and two small ones) against nginx serving a file as large
 #   upload  a 2 GiB upload against dd with fsync to the same disk, and the portal's peak RSS
-#   api     the package lists on the large data set (seed-large) at 50 concurrent clients,
+#   api     the package lists and the contact editor's lookups (a customer group, the duplicate
+#           check by email) on the large data set (seed-large) at 50 concurrent clients,
 #           against /healthz; on SQLite, and on PostgreSQL when AP_BENCH_POSTGRES_URL (default
 #           postgres://postgres@127.0.0.1:5432/postgres) answers (a throwaway database is used)
+#   sync    the contact sync of 200,000 contacts from the fake Brevo (examples/fake_brevo) into an
+#           empty portal, and again with nothing changed: time against paging through the same
+#           contacts directly (curl), Brevo calls per second, and the portal's peak RSS; on SQLite,
+#           and on PostgreSQL when it answers
 #   customer-page  the cold load of /user/downloads with 20 rows in headless Chromium: largest
 #           contentful paint, layout shift, bytes on the wire and the page's own JavaScript,
 #           against the budgets of issue 10 (Chromium and end2end/'s playwright-core needed)
@@ -26,7 +31,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api customer-page)
+all=(pages files zip upload api customer-page sync)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -57,6 +62,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/aktionsportal"
 work=$(mktemp -d)
 server_pid=""
 nginx_pid=""
+fake_pid=""
 pg_db=""
 database_url=""
 
@@ -86,6 +92,8 @@ drop_pg_db() {
 cleanup() {
   stop_portal
   stop_nginx
+  [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null && wait "$fake_pid" 2>/dev/null
+
   drop_pg_db
   rm -rf "$work"
 }
@@ -439,6 +447,22 @@ fi
 
 # Seeds the large data set on the backend named $1 (database URL $2, empty for SQLite),
 # serves it and measures both package lists at 50 concurrent clients; appends to api.md.
+# Runs a benchmark function on SQLite, then on a throwaway PostgreSQL database when one
+# answers (else notes that in its section): on_both_databases <function> <section file>
+on_both_databases() {
+  local bench=$1 section=$2
+  "$bench" SQLite ""
+  if psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
+    pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+    psql -q "$pg_admin_url" -c "create database $pg_db" >/dev/null
+    "$bench" PostgreSQL "${pg_admin_url%/*}/$pg_db"
+    drop_pg_db
+  else
+    echo "   PostgreSQL unter $pg_admin_url nicht erreichbar: nur SQLite"
+    printf '\nPostgreSQL was not reachable; SQLite only.\n' >>"$section"
+  fi
+}
+
 api_bench() {
   local label=$1 data="$work/large" output started seeded admin_password dealer_password
   local admin dealer reference row url cookie who value p50 p99 bad met note args
@@ -463,8 +487,15 @@ api_bench() {
     echo "|---|---:|---:|---:|---:|:---:|"
   } >>"$work/api.md"
   reference=""
+  # A contact in the middle of the 200,000: the contact editor's duplicate check and its group.
+  local sample email number
+  sample=$(curl -s -H "Cookie: ap_session=$admin" "$base/api/contacts?limit=1&offset=100000&sortBy=id")
+  email=$(json 'd["content"][0]["email"]' <<<"$sample")
+  number=$(json 'd["content"][0]["customerNumber"]' <<<"$sample")
   for row in "/healthz|" "/api/downloads/?limit=20&offset=0|$admin|bench-admin" \
-    "/api/downloads/contact/?limit=20&offset=0|$dealer|bench-haendler"; do
+    "/api/downloads/contact/?limit=20&offset=0|$dealer|bench-haendler" \
+    "/api/contacts/email/$email|$admin|bench-admin" \
+    "/api/contacts/customer-number/$number|$admin|bench-admin"; do
     IFS='|' read -r url cookie who <<<"$row"
     args=(-c50 --latency)
     [ -n "$cookie" ] && args+=(-H "Cookie: ap_session=$cookie")
@@ -490,22 +521,14 @@ api_bench() {
 if wants api; then
   echo "==> API auf dem großen Datensatz (seed-large), 50 gleichzeitige Clients"
   {
-    echo "### Package lists on the large data set at 50 concurrent clients"
+    echo "### Package lists and contact lookups on the large data set at 50 concurrent clients"
     echo
     echo "\`seed-large\`: 200 providers, 2,000 lists, 20,000 packages, 100,000 files, 200,000 contacts."
-    echo "\`bench-admin\` sees every package; \`bench-haendler\`'s contacts are on 30 lists. wrk -c50 -t2 -d15s"
+    echo "\`bench-admin\` sees every package; \`bench-haendler\`'s contacts are on 30 lists. The contact rows are the"
+    echo "contact editor's duplicate check (by email) and its customer group, for a contact in the middle. wrk -c50 -t2 -d15s"
     echo "after a 3 s warm-up; \`/healthz\` (one database round trip) is the reference. Target: p99 < 20 ms."
   } >"$work/api.md"
-  api_bench SQLite ""
-  if psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
-    pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
-    psql -q "$pg_admin_url" -c "create database $pg_db" >/dev/null
-    api_bench PostgreSQL "${pg_admin_url%/*}/$pg_db"
-    drop_pg_db
-  else
-    echo "   PostgreSQL unter $pg_admin_url nicht erreichbar: nur SQLite"
-    printf '\nPostgreSQL was not reachable; SQLite only.\n' >>"$work/api.md"
-  fi
+  on_both_databases api_bench "$work/api.md"
 fi
 
 if wants customer-page; then
@@ -563,6 +586,78 @@ PY
   cat "$work/customer-page.md" | sed -n '8,14p'
   stop_portal
   rm -rf "$work/data"
+fi
+
+# The sync of $sync_contacts contacts from the fake Brevo into an empty portal: sync_bench <label> [database URL]
+sync_bench() {
+  local label=$1 data="$work/sync-data" accounts password cookie started first second rss_start rss
+  local lines calls
+  database_url=$2
+  rm -rf "$data"
+  env ${database_url:+DATABASE_URL="$database_url"} "$bin" --data "$data" migrate >/dev/null
+  accounts=$(env ${database_url:+DATABASE_URL="$database_url"} "$bin" --data "$data" seed-demo)
+  password=$(echo "$accounts" | sed -n 's/^Konto angelegt: Login admin, Passwort \([^ ]*\) .*/\1/p')
+  AP_BREVO_API_KEY="$fake_key" AP_BREVO_BASE_URL="$fake_url" launch_portal "$data"
+  cookie=$(login admin "$password")
+  rss_start=$(peak_rss)
+  started=$(date +%s.%N)
+  curl -sN -H "Cookie: ap_session=$cookie" "$base/api/syncContactsFromBrevo" >"$work/sync.out"
+  first=$(calc "f'{$(date +%s.%N) - $started:.1f}'")
+  lines=$(wc -l <"$work/sync.out")
+  tail -n1 "$work/sync.out" | grep -q '"result":"done"' || { echo "!! Sync nicht abgeschlossen: $(tail -n1 "$work/sync.out")" >&2; exit 1; }
+  rss=$(peak_rss)
+  started=$(date +%s.%N)
+  curl -sN -H "Cookie: ap_session=$cookie" "$base/api/syncContactsFromBrevo" >"$work/sync2.out"
+  second=$(calc "f'{$(date +%s.%N) - $started:.1f}'")
+  tail -n1 "$work/sync2.out" | grep -q '"result":"done"' || { echo "!! Zweiter Sync nicht abgeschlossen" >&2; exit 1; }
+  calls=$(calc "f'{($sync_contacts / $page) / $first:.1f}'")
+  echo "   $label: erster Lauf $first s, zweiter $second s, Referenz $reference_secs s, Spitze RSS $rss MiB"
+  {
+    echo "| $label, first run (all new) | $first s | $(calc "f'{$first / $reference_secs:.1f}'") | $calls | $rss_start MiB → $rss MiB | $(tail -n1 "$work/sync.out" | json 'd["created"]') created, $lines lines streamed |"
+    echo "| $label, second run (nothing changed) | $second s | $(calc "f'{$second / $reference_secs:.1f}'") | $(calc "f'{($sync_contacts / $page) / $second:.1f}'") | $(peak_rss) MiB | $(tail -n1 "$work/sync2.out" | json 'd["unchanged"]') unchanged |"
+  } >>"$work/sync.md"
+  stop_portal
+  rm -rf "$data"
+  database_url=""
+}
+
+if wants sync; then
+  sync_contacts=200000
+  page=1000
+  echo "==> Kontakt-Sync: $sync_contacts Kontakte aus dem Fake-Brevo"
+  cargo build --release --locked --example fake_brevo
+  FAKE_BREVO_CONTACTS=$sync_contacts "${CARGO_TARGET_DIR:-target}/release/examples/fake_brevo" \
+    >"$work/fake.txt" 2>"$work/fake.log" &
+  fake_pid=$!
+  fake_line=""
+  for _ in $(seq 1 300); do
+    fake_line=$(grep -m1 '^FAKE_BREVO ' "$work/fake.txt" 2>/dev/null || true)
+    [ -n "$fake_line" ] && break
+    sleep 0.1
+  done
+  [ -n "$fake_line" ] || { echo "!! Fake-Brevo startet nicht" >&2; cat "$work/fake.log" >&2; exit 1; }
+  read -r _ fake_url fake_key <<<"$fake_line"
+  # Reference: the same pages fetched directly, one after another, as fast as the fake answers.
+  started=$(date +%s.%N)
+  for offset in $(seq 0 $page $((sync_contacts - 1))); do
+    curl -sf -o /dev/null -H "api-key: $fake_key" "$fake_url/contacts?limit=$page&offset=$offset&sort=asc"
+  done
+  reference_secs=$(calc "f'{$(date +%s.%N) - $started:.1f}'")
+  {
+    echo "### Contact sync from Brevo: 200,000 contacts into an empty portal"
+    echo
+    echo "The fake Brevo (\`examples/fake_brevo\`, \`FAKE_BREVO_CONTACTS=200000\`, 5 contacts per company) on loopback;"
+    echo "\`GET /api/syncContactsFromBrevo\` read to its end with curl. Reference: the same $((sync_contacts / page)) pages of $page fetched"
+    echo "directly with curl, one after another: **$reference_secs s**. Brevo allows 10 calls per second on contact"
+    echo "endpoints; the portal's client keeps to that. RSS: the portal's peak (VmHWM) after sign-in → after the sync."
+    echo
+    echo "| Run | time | ratio to reference | Brevo calls/s | portal peak RSS | result |"
+    echo "|---|---:|---:|---:|---:|---|"
+  } >"$work/sync.md"
+  on_both_databases sync_bench "$work/sync.md"
+  kill "$fake_pid" 2>/dev/null || true
+  wait "$fake_pid" 2>/dev/null || true
+  fake_pid=""
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"

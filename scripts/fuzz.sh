@@ -22,7 +22,9 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
   "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$version"
 fi
 
-cargo build --locked --bin aktionsportal
+# The same build as scripts/e2e.sh (with the example, so dev-dependency features match):
+# nothing is compiled again after the browser tests.
+cargo build --locked --lib --bins --example fake_brevo
 bin="${CARGO_TARGET_DIR:-target}/debug/aktionsportal"
 data=$(mktemp -d)
 server_pid=""
