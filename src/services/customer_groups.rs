@@ -102,7 +102,7 @@ pub async fn load(
     let contacts = db::contacts::list_by_customer_number(db, number).await?;
     let company = db::contacts::get_company(db, number).await?;
     let mut message = None;
-    let mut raw: Vec<(CandidateView, &'static str)> = Vec::new();
+    let mut candidates: Vec<CandidateView> = Vec::new();
     let mut planned_company = None;
     match planning {
         None => {}
@@ -119,18 +119,15 @@ pub async fn load(
                     let Ok(email) = Email::parse(&contact.email) else {
                         continue;
                     };
-                    raw.push((
-                        CandidateView {
-                            salutation: salutation.map_or(0, Salutation::code),
-                            firstname: clip(&contact.firstname),
-                            lastname: clip(&contact.lastname),
-                            email: email.into_inner(),
-                            company_name: planned.company_name.trim().to_string(),
-                            source: "service",
-                            existing_customer_number: None,
-                        },
-                        "service",
-                    ));
+                    candidates.push(CandidateView {
+                        salutation: salutation.map_or(0, Salutation::code),
+                        firstname: clip(&contact.firstname),
+                        lastname: clip(&contact.lastname),
+                        email: email.into_inner(),
+                        company_name: planned.company_name.trim().to_string(),
+                        source: "service",
+                        existing_customer_number: None,
+                    });
                 }
             }
             Ok(None) => {
@@ -149,37 +146,28 @@ pub async fn load(
         message = Some(NO_PLANNING_SYSTEM.into());
     }
     let csv_company = from_csv.first().map(|c| c.company_name.clone());
-    for c in from_csv {
-        raw.push((
-            CandidateView {
-                salutation: c.salutation,
-                firstname: c.firstname,
-                lastname: c.lastname,
-                email: c.email,
-                company_name: c.company_name,
-                source: "csv",
-                existing_customer_number: None,
-            },
-            "csv",
-        ));
-    }
+    candidates.extend(from_csv.into_iter().map(|c| CandidateView {
+        salutation: c.salutation,
+        firstname: c.firstname,
+        lastname: c.lastname,
+        email: c.email,
+        company_name: c.company_name,
+        source: "csv",
+        existing_customer_number: None,
+    }));
     // Candidates that are contacts of this group already are no candidates; those that are
     // contacts elsewhere say so.
     let ours: HashSet<String> = contacts.iter().map(|c| c.email.clone()).collect();
     let mut seen = HashSet::new();
-    raw.retain(|(c, _)| !ours.contains(&c.email) && seen.insert(c.email.clone()));
-    let emails: Vec<String> = raw.iter().map(|(c, _)| c.email.clone()).collect();
+    candidates.retain(|c| !ours.contains(&c.email) && seen.insert(c.email.clone()));
+    let emails: Vec<String> = candidates.iter().map(|c| c.email.clone()).collect();
     let elsewhere: HashMap<String, i64> = db::contacts::customer_numbers_of_emails(db, &emails)
         .await?
         .into_iter()
         .collect();
-    let candidates = raw
-        .into_iter()
-        .map(|(mut c, _)| {
-            c.existing_customer_number = elsewhere.get(&c.email).copied();
-            c
-        })
-        .collect();
+    for candidate in &mut candidates {
+        candidate.existing_customer_number = elsewhere.get(&candidate.email).copied();
+    }
     let company_name = company
         .map(|c| c.company_name)
         .or(planned_company)
@@ -350,16 +338,26 @@ pub async fn save(
             });
         }
     }
-    for step in &steps {
-        if let Step::Update(_, Some(f)) | Step::Create(f) = step
-            && let Some(other) = db::contacts::find_contact_by_email(db, f.email.as_str()).await?
-            && other.customer_number != number
-        {
-            return Err(ServiceError::Conflict {
-                code: "email_exists",
-                message: email_taken_message(f.email.as_str(), other.customer_number),
-            });
-        }
+    // One query for all new and changed emails (up to 500), in the payload's order.
+    let asked: Vec<String> = steps
+        .iter()
+        .filter_map(|step| match step {
+            Step::Update(_, Some(f)) | Step::Create(f) => Some(f.email.as_str().to_string()),
+            _ => None,
+        })
+        .collect();
+    let owners: HashMap<String, i64> = db::contacts::customer_numbers_of_emails(db, &asked)
+        .await?
+        .into_iter()
+        .collect();
+    if let Some((email, other)) = asked
+        .iter()
+        .find_map(|e| owners.get(e).filter(|n| **n != number).map(|n| (e, *n)))
+    {
+        return Err(ServiceError::Conflict {
+            code: "email_exists",
+            message: email_taken_message(email, other),
+        });
     }
 
     // Lists: those the group has may stay (also for new contacts); adding others or taking
