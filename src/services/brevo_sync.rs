@@ -224,15 +224,24 @@ pub async fn run(db: Db, held: Held, page_size: u32, events: mpsc::Sender<Event>
                     .await
                 }
                 Ok(false) => send(lost()).await,
-                Err(err) => send(failed(run.id, &err.to_string())).await,
+                Err(err) => send(failed(run.id, Stop::Database(err))).await,
             }
         }
-        Err(message) => {
-            let event = failed(run.id, &message);
+        Err(Stop::LeaseLost) => send(lost()).await,
+        Err(stop) => {
+            let event = failed(run.id, stop);
             let _ = db::brevo_syncs::release(&db, run.id, &owner, db::now()).await;
             send(event).await;
         }
     }
+}
+
+/// Why a run stopped before its end.
+enum Stop {
+    Brevo(crate::integrations::brevo::BrevoError),
+    Database(sqlx::Error),
+    /// Another holder took the run over (its lease had run out).
+    LeaseLost,
 }
 
 fn lost() -> Event {
@@ -241,11 +250,22 @@ fn lost() -> Event {
     }
 }
 
-fn failed(id: i64, error: &str) -> Event {
-    tracing::error!(run = id, error, "contact sync from Brevo stopped");
+/// The German message of a stop; the cause's details go to the log only.
+fn failed(id: i64, stop: Stop) -> Event {
+    let cause = match &stop {
+        Stop::Brevo(err) => {
+            tracing::error!(run = id, error = %err, "contact sync from Brevo stopped");
+            err.user_message()
+        }
+        Stop::Database(err) => {
+            tracing::error!(run = id, error = %err, "contact sync from Brevo stopped");
+            crate::error::DATABASE_UNAVAILABLE.to_string()
+        }
+        Stop::LeaseLost => return lost(),
+    };
     Event::Error {
         message: format!(
-            "Die Synchronisierung wurde unterbrochen ({error}). Ein erneuter Start setzt sie an \
+            "Die Synchronisierung wurde unterbrochen: {cause} Ein erneuter Start setzt sie an \
              dieser Stelle fort."
         ),
     }
@@ -258,14 +278,14 @@ async fn pages<F, Fut>(
     owner: &str,
     page_size: u32,
     send: &F,
-) -> Result<Progress, String>
+) -> Result<Progress, Stop>
 where
     F: Fn(Event) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
     let lists: HashMap<i64, i64> = db::lists::brevo_ids(db)
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(Stop::Database)?
         .into_iter()
         .collect();
     let known: HashSet<i64> = lists.values().copied().collect();
@@ -277,11 +297,12 @@ where
         skipped: run.skipped,
     };
     loop {
-        let offset = u32::try_from(progress.next_offset).map_err(|e| e.to_string())?;
+        // Brevo's offsets are 32-bit; a run that far is past any account's contacts.
+        let offset = u32::try_from(progress.next_offset).unwrap_or(u32::MAX);
         let page = client
             .list_contacts(page_size, offset, run.modified_since)
             .await
-            .map_err(|e| format!("Brevo: {e}"))?;
+            .map_err(Stop::Brevo)?;
         let mut synced = Vec::with_capacity(page.contacts.len());
         let mut skipped = Vec::new();
         for contact in &page.contacts {
@@ -292,7 +313,7 @@ where
         }
         let outcomes = db::brevo_syncs::apply_page(db, &synced, &known, db::now())
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(Stop::Database)?;
         for (contact, outcome) in synced.iter().zip(&outcomes) {
             match outcome {
                 Outcome::Created => progress.created += 1,
@@ -305,7 +326,7 @@ where
         progress.next_offset += page.contacts.len() as i64;
         let kept = db::brevo_syncs::advance(db, run.id, owner, progress, db::now(), LEASE)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(Stop::Database)?;
         for (email, message) in skipped.iter().take(SKIPS_REPORTED_PER_PAGE) {
             send(Event::Skipped {
                 message: message.clone(),
@@ -329,7 +350,7 @@ where
         })
         .await;
         if !kept {
-            return Err("Lease verloren".into());
+            return Err(Stop::LeaseLost);
         }
         if page.contacts.len() < page_size as usize {
             return Ok(progress);
