@@ -296,13 +296,7 @@ pub async fn apply_page(
                 }
             };
             if let Some(name) = &company_name {
-                sqlx::query(
-                    "insert into companies (customer_number, company_name, created_at, \
-                     updated_at) values ($1, $2, $3, $3) on conflict (customer_number) do \
-                     update set company_name = excluded.company_name, \
-                     updated_at = excluded.updated_at \
-                     where companies.company_name <> excluded.company_name",
-                )
+                sqlx::query(super::contacts::UPSERT_COMPANY)
                 .bind(synced.customer_number)
                 .bind(name)
                 .bind(now)

@@ -99,6 +99,14 @@ pub fn normalize_email(email: &str) -> String {
     email.trim().to_lowercase()
 }
 
+/// Creates the company or renames it (bind: customer number, name, now); a company whose
+/// name is already that is left as it is.
+pub(crate) const UPSERT_COMPANY: &str = "insert into companies \
+     (customer_number, company_name, created_at, updated_at) values ($1, $2, $3, $3) \
+     on conflict (customer_number) do update \
+     set company_name = excluded.company_name, updated_at = excluded.updated_at \
+     where companies.company_name <> excluded.company_name";
+
 /// Creates the company or renames it when the customer number exists.
 pub async fn upsert_company(
     db: &Db,
@@ -154,11 +162,7 @@ pub async fn create_with_lists(
     let id = db_run!(db, pool => {
         let mut tx = pool.begin().await?;
         if let Some((number, name)) = company {
-            sqlx::query(
-                "insert into companies (customer_number, company_name, created_at, updated_at) \
-                 values ($1, $2, $3, $3) on conflict (customer_number) do update \
-                 set company_name = excluded.company_name, updated_at = excluded.updated_at",
-            )
+            sqlx::query(UPSERT_COMPANY)
             .bind(number)
             .bind(name)
             .bind(now)
@@ -218,11 +222,7 @@ pub async fn update_with_lists(
     let found = db_run!(db, pool => {
         let mut tx = pool.begin().await?;
         if let Some((number, name)) = company {
-            sqlx::query(
-                "insert into companies (customer_number, company_name, created_at, updated_at) \
-                 values ($1, $2, $3, $3) on conflict (customer_number) do update \
-                 set company_name = excluded.company_name, updated_at = excluded.updated_at",
-            )
+            sqlx::query(UPSERT_COMPANY)
             .bind(number)
             .bind(name)
             .bind(now)

@@ -28,12 +28,7 @@ pub struct GroupEdit {
 pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool, sqlx::Error> {
     db_run!(db, pool => {
         let mut tx = pool.begin().await?;
-        sqlx::query(
-            "insert into companies (customer_number, company_name, created_at, updated_at) \
-             values ($1, $2, $3, $3) on conflict (customer_number) do update \
-             set company_name = excluded.company_name, updated_at = excluded.updated_at \
-             where companies.company_name <> excluded.company_name",
-        )
+        sqlx::query(super::contacts::UPSERT_COMPANY)
         .bind(edit.customer_number)
         .bind(&edit.company_name)
         .bind(now)
