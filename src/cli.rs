@@ -12,7 +12,8 @@ use crate::config::{Config, LogFormat, Overrides};
 use crate::db::Db;
 use crate::domain::roles;
 use crate::services::accounts::{self, AccountInput};
-use crate::startup::{self, AppState};
+use crate::startup;
+use crate::state::AppState;
 use crate::storage::FileStore;
 
 #[derive(Parser, Debug)]

@@ -18,5 +18,6 @@ pub mod integrations;
 pub mod server;
 pub mod services;
 pub mod startup;
+pub mod state;
 pub mod storage;
 pub mod test_support;

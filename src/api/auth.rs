@@ -15,7 +15,7 @@ use crate::domain::access::{RETURN_PARAM, safe_return_path, start_page};
 use crate::domain::user::{CurrentUser, User};
 use crate::error::ApiError;
 use crate::server::client::Client;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The server login endpoint (spec §7).
 pub const LOGIN_PATH: &str = "/api/auth/login";

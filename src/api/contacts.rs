@@ -18,7 +18,7 @@ use crate::services::contacts::{self, ContactPage, ContactQuery, ContactView};
 use crate::services::customer_groups::{self, CustomerGroup};
 use crate::services::error::ServiceError;
 use crate::services::{brevo_sync, contact_mirror, double_opt_in};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     // The contacts table and the mass mail: the admin area (spec §6).

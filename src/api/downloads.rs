@@ -16,7 +16,7 @@ use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::services::downloads::{self, DownloadPage, DownloadView, ListQuery};
 use crate::services::files::{self as file_service, ZipSelection};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     let staff = Router::new()

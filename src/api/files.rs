@@ -9,7 +9,7 @@ use super::delivery::{Delivery, respond};
 use super::extract::{AuthUser, Path};
 use crate::error::ApiError;
 use crate::services;
-use crate::startup::AppState;
+use crate::state::AppState;
 use crate::storage::serve::Piece;
 
 pub async fn serve(

@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     match state.db.ping().await {

@@ -12,7 +12,7 @@ use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::services::lists::{self, FOLDER_WARNING, ListView, StatusChange};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

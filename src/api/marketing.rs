@@ -12,7 +12,7 @@ use super::extract::{AuthUser, PageQuery, Path, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     let folders_only = Router::new()

@@ -22,7 +22,7 @@ use axum::routing::get;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::server::limits::{limit_body, time_limit};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The API. Ordinary calls must receive their body within the body timeout and answer
 /// within the request time limit; uploads instead need a minimum transfer rate and have no

@@ -13,7 +13,7 @@ use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::services::planning::{self, MAX_CSV_BYTES};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

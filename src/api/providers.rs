@@ -13,7 +13,7 @@ use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::services::lists::{self, ListView};
 use crate::services::providers::{self, ProviderInput, ProviderView};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     let admin_only = Router::new()

@@ -15,7 +15,7 @@ use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::server::limits::is_slow_body;
 use crate::services::uploads::{UploadAnswer, UploadBatch};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -30,7 +30,7 @@ use super::pages::admin::{self, ProviderPage};
 use super::pages::customer;
 use crate::domain::user::{CurrentUser, User};
 use crate::services::downloads::ListQuery;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The Leptos SSR handler: renders the app for a request.
 pub type Render =

@@ -11,7 +11,7 @@ use crate::domain::branding::logo_for;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::integrations::content_site::MenuItem;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub const LOGIN_URL: &str = "/api/auth/login";
 pub const LOGOUT_URL: &str = "/api/auth/logout";

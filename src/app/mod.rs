@@ -19,7 +19,7 @@ use crate::domain::access::{
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::integrations::content_site::MenuService;
-use crate::startup::AppState;
+use crate::state::AppState;
 use pages::{admin, contacts, customer, double_opt_in, public};
 
 /// What pages may use while rendering: the configuration, the content-site menus and the

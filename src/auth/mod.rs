@@ -14,7 +14,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::domain::user::CurrentUser;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Resolves the session cookie into `CurrentUser` for everything behind this layer.
 /// When the database cannot be reached, a signed-in user is not taken for a stranger (which

@@ -11,7 +11,7 @@ use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// An address range in CIDR notation (`10.0.0.0/8`, `::1/128`) or a single address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

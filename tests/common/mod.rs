@@ -11,7 +11,8 @@ use std::net::SocketAddr;
 
 use aktionsportal::config::Config;
 use aktionsportal::domain::user::User;
-use aktionsportal::startup::{self, AppState};
+use aktionsportal::startup;
+use aktionsportal::state::AppState;
 use aktionsportal::test_support::TestDb;
 use tokio::sync::oneshot;
 

@@ -19,7 +19,7 @@ use crate::services::downloads::{DownloadPage, DownloadView, ListQuery, Provider
 use crate::services::error::ServiceError;
 use crate::services::lists::ListView;
 use crate::services::providers::ProviderView;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The contact editor's props (see the ContactEditor island).
 #[derive(Clone, Debug, serde::Serialize)]

@@ -16,7 +16,7 @@ use crate::domain::user::User;
 use crate::services::contacts::{self, ContactPage, ContactQuery};
 use crate::services::double_opt_in::{self, JobView};
 use crate::services::error::ServiceError;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The list the table is limited to (`?liste=`), for the heading.
 #[derive(Clone, Debug, Serialize)]

@@ -21,7 +21,7 @@ use crate::domain::user::User;
 use crate::services;
 use crate::services::downloads::{DownloadPage, ListQuery, ProviderRef};
 use crate::services::error::ServiceError;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Most rows the page shows without JavaScript ("Weitere laden" adds 20, spec §9).
 const MAX_ROWS: i64 = 1000;

@@ -29,7 +29,7 @@ pub const CONFIRM_PATH: &str = "/api/fn/confirm-double-opt-in";
 pub async fn confirm_double_opt_in(token: Option<String>) -> Result<(), ServerFnError> {
     use crate::server::client::Client;
     use crate::services::error::ServiceError;
-    use crate::startup::AppState;
+    use crate::state::AppState;
 
     let state = use_context::<AppState>()
         .ok_or_else(|| ServerFnError::new("Der Server ist nicht bereit."))?;
