@@ -51,21 +51,7 @@ pub enum ApiError {
     Internal(#[from] anyhow::Error),
 }
 
-/// The answer while the database cannot be reached (503).
-pub const DATABASE_UNAVAILABLE: &str =
-    "Die Datenbank ist gerade nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.";
-
-/// An error and its sources on one line, for logs (never for answers).
-pub fn error_chain(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
+pub use crate::services::error::DATABASE_UNAVAILABLE;
 
 impl ApiError {
     pub fn validation(message: impl Into<String>) -> Self {

@@ -3,7 +3,7 @@
 //! and nonce are verified by the crate; roles, name, email and customer number are then read
 //! from the verified token's claims under the configured names.
 
-use crate::error::error_chain;
+use crate::integrations::error_chain;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

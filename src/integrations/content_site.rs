@@ -13,7 +13,7 @@
 //! memory: page rendering never waits for the content site; a missing or stale entry is
 //! refreshed in the background, one fetch per menu at a time, with a back-off after failures.
 
-use crate::error::error_chain;
+use crate::integrations::error_chain;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

@@ -116,6 +116,6 @@ fn classify(err: reqwest::Error) -> PlanningError {
     if err.is_timeout() {
         PlanningError::Timeout
     } else {
-        PlanningError::Unreachable(crate::error::error_chain(&err))
+        PlanningError::Unreachable(super::error_chain(&err))
     }
 }

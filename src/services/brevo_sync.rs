@@ -259,7 +259,7 @@ fn failed(id: i64, stop: Stop) -> Event {
         }
         Stop::Database(err) => {
             tracing::error!(run = id, error = %err, "contact sync from Brevo stopped");
-            crate::error::DATABASE_UNAVAILABLE.to_string()
+            super::error::DATABASE_UNAVAILABLE.to_string()
         }
         Stop::LeaseLost => return lost(),
     };

@@ -31,4 +31,8 @@ impl From<sqlx::Error> for ServiceError {
     }
 }
 
+/// The answer while the database cannot be reached (503).
+pub const DATABASE_UNAVAILABLE: &str =
+    "Die Datenbank ist gerade nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.";
+
 pub type ServiceResult<T> = Result<T, ServiceError>;

@@ -17,7 +17,7 @@ mod error;
 mod rate_limit;
 mod types;
 
-use crate::error::error_chain;
+use crate::integrations::error_chain;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
