@@ -67,7 +67,7 @@ async fn page(
     State(state): State<AppState>,
     Query(query): Query<ContactQuery>,
 ) -> Result<JsonResponse<ContactPage>, ApiError> {
-    let params = query.params(crate::db::now())?;
+    let params = query.params(crate::domain::time::now())?;
     Ok(JsonResponse(contacts::page(&state.db, &params).await?))
 }
 
@@ -76,7 +76,7 @@ async fn page_of_providers(
     Path(provider_ids): Path<String>,
     Query(query): Query<ContactQuery>,
 ) -> Result<JsonResponse<ContactPage>, ApiError> {
-    let mut params = query.params(crate::db::now())?;
+    let mut params = query.params(crate::domain::time::now())?;
     params.filter.provider_ids = Some(contacts::provider_ids(&provider_ids)?);
     Ok(JsonResponse(contacts::page(&state.db, &params).await?))
 }

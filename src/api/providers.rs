@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::extract::{AuthUser, Json, PageQuery, Path, Query};
 use crate::auth::require::require;
-use crate::db::lists::ListFilter;
+use crate::domain::lists::ListFilter;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::services::lists::{self, ListView};

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::{Db, now};
 use crate::db_run;
+use crate::domain::lists::ListFilter;
 
 macro_rules! list_columns {
     () => {
@@ -212,17 +213,6 @@ macro_rules! live_list_columns {
           where cl.list_id = l.id and c.email_blacklisted = true) as total_blocked, \
          l.deactivated_at, l.reactivated_at, l.created_at, l.updated_at"
     };
-}
-
-/// Which lists of a provider a page shows.
-#[derive(Clone, Debug, Default)]
-pub struct ListFilter {
-    pub active: bool,
-    pub inactive: bool,
-    /// Part of the name, any letter case.
-    pub search: Option<String>,
-    /// Newest first (the default) or oldest first.
-    pub ascending: bool,
 }
 
 /// `%term%` for `like … escape '\'`, lower-cased, with the wildcards of the term escaped.

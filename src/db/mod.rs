@@ -151,13 +151,7 @@ impl Db {
     }
 }
 
-/// The current time as the database stores it: UTC, truncated to whole microseconds (the
-/// precision of PostgreSQL's `timestamptz`), so a value written to SQLite and to PostgreSQL reads
-/// back identically. Every timestamp is passed to SQL as a parameter; no query calls `now()`.
-pub fn now() -> chrono::DateTime<chrono::Utc> {
-    use chrono::SubsecRound;
-    chrono::Utc::now().trunc_subsecs(6)
-}
+pub use crate::domain::time::now;
 
 /// Removes duplicates from `items`, keeping the first occurrence of each (order preserved).
 pub(crate) fn dedup_keep_order<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {

@@ -9,6 +9,7 @@ pub mod double_opt_in;
 pub mod downloads;
 pub mod files;
 pub mod format;
+pub mod lists;
 pub mod paging;
 pub mod permissions;
 pub mod planning_csv;

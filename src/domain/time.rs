@@ -51,6 +51,14 @@ pub fn berlin_end_of_day(date: NaiveDate) -> DateTime<Utc> {
     from_berlin(date.and_hms_opt(23, 59, 59).expect("valid time"))
 }
 
+/// The current time as the database stores it: UTC, truncated to whole microseconds (the
+/// precision of PostgreSQL's `timestamptz`), so a value written to SQLite and to PostgreSQL reads
+/// back identically. Every timestamp is passed to SQL as a parameter; no query calls `now()`.
+pub fn now() -> chrono::DateTime<chrono::Utc> {
+    use chrono::SubsecRound;
+    chrono::Utc::now().trunc_subsecs(6)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

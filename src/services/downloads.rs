@@ -29,6 +29,9 @@ use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::uploads::{UploadRef, file_path};
 use crate::storage::FileStore;
 
+/// A package tag, as pages and calls show it.
+pub use crate::db::tags::Tag;
+
 /// A package's provider as lists embed it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -810,7 +813,7 @@ pub async fn for_edit(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadVi
 }
 
 /// All tags (`GET /api/downloads/tags/{optional}`).
-pub async fn tags(db: &Db) -> ServiceResult<Vec<db::tags::Tag>> {
+pub async fn tags(db: &Db) -> ServiceResult<Vec<Tag>> {
     Ok(db::tags::list(db).await?)
 }
 

@@ -86,7 +86,7 @@ pub async fn page(
     db: &Db,
     user: &User,
     provider_id: i64,
-    filter: &db::lists::ListFilter,
+    filter: &crate::domain::lists::ListFilter,
     limit: i64,
     offset: i64,
 ) -> ServiceResult<(Vec<ListView>, i64)> {
@@ -305,7 +305,7 @@ pub async fn sync_provider(
             }
         }
     }
-    let all = db::lists::ListFilter::default();
+    let all = crate::domain::lists::ListFilter::default();
     let (rows, _) = db::lists::page_of_provider(db, provider_id, &all, 1000, 0).await?;
     Ok(rows.into_iter().map(ListView::from).collect())
 }

@@ -9,8 +9,8 @@ use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::AdminLayout;
 use crate::app::{admit, redirect_to, set_status};
-use crate::db::lists::ListFilter;
 use crate::domain::access::{PageAccess, UNAUTHORIZED_PATH};
+use crate::domain::lists::ListFilter;
 use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
@@ -264,7 +264,7 @@ pub struct DownloadFormProps {
     /// The providers the user may choose (spec §6).
     providers: Vec<ProviderRef>,
     requirements: Requirements,
-    tags: Vec<crate::db::tags::Tag>,
+    tags: Vec<crate::services::downloads::Tag>,
     is_admin: bool,
 }
 

@@ -65,7 +65,7 @@ pub async fn load(
     query: ContactQuery,
 ) -> Option<AdminContactsPage> {
     let user = user.filter(|u| Capability::AdminArea.allows(u))?;
-    let now = crate::db::now();
+    let now = crate::domain::time::now();
     let (query, params) = match query.params(now) {
         Ok(params) => (query, params),
         Err(_) => (

@@ -7,10 +7,10 @@
 use leptos::prelude::*;
 
 use super::list_url::ListState;
-use crate::db::tags::Tag;
 use crate::domain::badges::Badge;
 use crate::domain::format;
 use crate::domain::paging::PAGE_SIZE;
+use crate::services::downloads::Tag;
 use crate::services::downloads::{DownloadView, FileView, ProviderRef};
 
 const PAGE_PATH: &str = "/user/downloads";
