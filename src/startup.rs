@@ -236,9 +236,7 @@ async fn retry_marketing(state: AppState) {
             Ok(left) => tracing::warn!(left, "marketing changes still waiting for Brevo"),
             Err(err) => tracing::error!(error = %err, "marketing retries failed"),
         }
-        if let Err(err) =
-            crate::db::contacts::delete_expired_tokens(&state.db, crate::db::now()).await
-        {
+        if let Err(err) = crate::services::double_opt_in::remove_expired_links(&state.db).await {
             tracing::error!(error = %err, "expired double opt-in links not removed");
         }
     }

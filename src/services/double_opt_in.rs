@@ -295,6 +295,12 @@ async fn job_view(db: &Db, job: MailJob) -> ServiceResult<JobView> {
     Ok(JobView { job, items })
 }
 
+/// Removes the double opt-in links whose 14 days have passed.
+pub async fn remove_expired_links(db: &Db) -> ServiceResult<()> {
+    db::contacts::delete_expired_tokens(db, db::now()).await?;
+    Ok(())
+}
+
 /// `POST /api/smtp/emails`: starts the mail to all pending contacts (production only), or
 /// reports the job already running.
 pub async fn send_all(
