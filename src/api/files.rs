@@ -19,36 +19,22 @@ pub async fn serve(
     method: Method,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let file = services::files::readable(&state.db, &user, id, &name).await?;
-    let path = state
-        .files
-        .path_of(&file.upload.storage_key)
-        .ok_or(ApiError::NotFound)?;
-    let len = file.upload.size.max(0) as u64;
-    let etag = file
-        .upload
-        .sha256
-        .clone()
-        .unwrap_or_else(|| format!("{}-{len}", file.upload.id));
+    let file = services::files::download(&state.db, &state.files, &user, id, &name).await?;
     Ok(respond(
         &method,
         &headers,
         Delivery {
             pieces: vec![Piece::File {
-                path,
+                path: file.path,
                 offset: 0,
-                len,
+                len: file.len,
             }],
-            len,
-            etag,
-            last_modified: file.upload.created_at,
-            content_type: file.upload.content_type,
+            len: file.len,
+            etag: file.etag,
+            last_modified: file.last_modified,
+            content_type: file.content_type,
             file_name: file.name,
-            cache: if file.is_logo {
-                "private, max-age=3600"
-            } else {
-                "private, no-cache"
-            },
+            cache: file.cache,
         },
     ))
 }

@@ -18,7 +18,7 @@ use crate::storage::zip::{ZipEntry, ZipLayout, safe_segment, unique_name};
 
 /// A file the user may download, and the name to download it under.
 #[derive(Debug)]
-pub struct Readable {
+struct Readable {
     pub upload: db::uploads::Upload,
     pub name: String,
     /// A provider logo (cached by browsers; package files are checked on every use).
@@ -27,12 +27,7 @@ pub struct Readable {
 
 /// The upload `id` when `user` may download it. `requested_name` is the name in the URL;
 /// it is used when it is one of the names the file has in a package the user sees.
-pub async fn readable(
-    db: &Db,
-    user: &User,
-    id: i64,
-    requested_name: &str,
-) -> ServiceResult<Readable> {
+async fn readable(db: &Db, user: &User, id: i64, requested_name: &str) -> ServiceResult<Readable> {
     let upload = db::uploads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -62,6 +57,54 @@ pub async fn readable(
         });
     }
     Err(ServiceError::NotFound)
+}
+
+/// A file the user may download, with what its answer needs.
+#[derive(Debug)]
+pub struct Download {
+    pub path: std::path::PathBuf,
+    pub len: u64,
+    /// Strong validator, without quotes: the content hash when known.
+    pub etag: String,
+    pub last_modified: DateTime<Utc>,
+    pub content_type: String,
+    pub name: String,
+    /// `Cache-Control`: a logo may be cached for an hour; package files are checked on every
+    /// use, since access to them can end at any time.
+    pub cache: &'static str,
+}
+
+/// The stored file `id` for `user` (see `readable`), `NotFound` when it is not theirs to see
+/// or its stored bytes are gone.
+pub async fn download(
+    db: &Db,
+    files: &FileStore,
+    user: &User,
+    id: i64,
+    requested_name: &str,
+) -> ServiceResult<Download> {
+    let file = readable(db, user, id, requested_name).await?;
+    let path = files
+        .path_of(&file.upload.storage_key)
+        .ok_or(ServiceError::NotFound)?;
+    let len = file.upload.size.max(0) as u64;
+    Ok(Download {
+        path,
+        len,
+        etag: file
+            .upload
+            .sha256
+            .clone()
+            .unwrap_or_else(|| format!("{}-{len}", file.upload.id)),
+        last_modified: file.upload.created_at,
+        content_type: file.upload.content_type,
+        name: file.name,
+        cache: if file.is_logo {
+            "private, max-age=3600"
+        } else {
+            "private, no-cache"
+        },
+    })
 }
 
 /// What a ZIP is made of.
