@@ -15,6 +15,7 @@ use crate::domain::access::{RETURN_PARAM, safe_return_path, start_page};
 use crate::domain::user::{CurrentUser, User};
 use crate::error::ApiError;
 use crate::server::client::Client;
+use crate::services;
 use crate::state::AppState;
 
 /// The server login endpoint (spec §7).
@@ -208,7 +209,8 @@ where
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    crate::auth::session::end(&state.db, &headers).await?;
+    let token = session::token_from_headers(&headers);
+    services::accounts::sign_out(&state.db, token.as_deref()).await?;
     // Also end the session at the provider when it supports RP-initiated logout.
     let target = match &state.oidc {
         Some(oidc) => oidc.logout_url().await.unwrap_or_else(|| "/login".into()),

@@ -80,16 +80,6 @@ pub async fn user_for_token(
     }))
 }
 
-/// Ends the session whose cookie `headers` carry, if any.
-pub async fn end(db: &Db, headers: &HeaderMap) -> Result<(), sqlx::Error> {
-    match token_from_headers(headers) {
-        Some(token) => db::sessions::delete(db, &hash_token(&token))
-            .await
-            .map(|_| ()),
-        None => Ok(()),
-    }
-}
-
 /// Deletes expired and idle sessions, abandoned OpenID logins and past login-attempt windows
 /// every few minutes, for as long as the server runs.
 pub async fn clean_up_periodically(db: Db) {

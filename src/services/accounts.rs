@@ -168,6 +168,18 @@ async fn find(db: &Db, login: &str) -> Result<db::users::User, AccountError> {
         .ok_or_else(|| AccountError::NotFound(login.trim().to_string()))
 }
 
+/// Signs out: ends the session whose token the browser sent; without one there is nothing to
+/// end. Only the token's hash is stored, so the lookup hashes it first.
+pub async fn sign_out(
+    db: &Db,
+    session_token: Option<&str>,
+) -> crate::services::error::ServiceResult<()> {
+    if let Some(token) = session_token {
+        db::sessions::delete(db, &crate::domain::secret::hash_token(token)).await?;
+    }
+    Ok(())
+}
+
 /// Forgets the failed logins of an account or address (see `auth::throttle`); true when
 /// there were any.
 pub async fn unlock(db: &Db, key: &ThrottleKey) -> anyhow::Result<bool> {
