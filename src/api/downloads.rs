@@ -75,10 +75,7 @@ async fn one(
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
 ) -> Result<JsonResponse<DownloadView>, ApiError> {
-    let staff = Capability::AdminArea.allows(&user);
-    Ok(JsonResponse(
-        downloads::get(&state.db, &user, id, staff).await?,
-    ))
+    Ok(JsonResponse(downloads::get(&state.db, &user, id).await?))
 }
 
 async fn create(

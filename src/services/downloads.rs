@@ -22,7 +22,7 @@ use crate::domain::downloads::{
     parse_ids, period,
 };
 use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
-use crate::domain::permissions::may_manage_provider;
+use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
@@ -397,7 +397,8 @@ async fn sees(
 
 /// One package (`GET /api/download/{id}`), for the admin area or a customer who sees it;
 /// anyone else gets `NotFound`.
-pub async fn get(db: &Db, user: &User, id: i64, staff: bool) -> ServiceResult<DownloadView> {
+pub async fn get(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
+    let staff = Capability::AdminArea.allows(user);
     let download = db::downloads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -566,7 +567,7 @@ pub async fn create(db: &Db, user: &User, body: &Value) -> ServiceResult<Downloa
     .await?;
     packages_changed();
     tracing::info!(download = download.id, "download created");
-    get(db, user, download.id, true).await
+    get(db, user, download.id).await
 }
 
 /// `PUT /api/download/{id}`: name, dates, renames and tags of `Uploads`, `uploadsToDelete`,
@@ -691,7 +692,7 @@ pub async fn update(
     packages_changed();
     crate::services::uploads::remove_unreferenced(db, store, &removed).await?;
     tracing::info!(download = id, removed = removed.len(), "download updated");
-    get(db, user, id, true).await
+    get(db, user, id).await
 }
 
 /// `POST /api/download/duplicate`: a copy of the package `id` that holds the same stored
@@ -723,7 +724,7 @@ pub async fn duplicate(db: &Db, user: &User, body: &Value) -> ServiceResult<Down
         .ok_or(ServiceError::NotFound)?;
     packages_changed();
     tracing::info!(source = source_id, copy = copy.id, "download duplicated");
-    get(db, user, copy.id, true).await
+    get(db, user, copy.id).await
 }
 
 /// `PATCH /api/download/changeArchiveStatus/{id}`: archives or restores the package (to
@@ -809,7 +810,7 @@ pub async fn providers_to_manage(db: &Db, user: &User) -> ServiceResult<Vec<Prov
 /// not change it.
 pub async fn for_edit(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
     managed(db, user, id).await?;
-    get(db, user, id, true).await
+    get(db, user, id).await
 }
 
 /// All tags (`GET /api/downloads/tags/{optional}`).
