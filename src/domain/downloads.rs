@@ -4,7 +4,7 @@
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde_json::Value;
 
-use super::text::{self, TextError};
+use super::text::bounded;
 use super::time::{berlin_end_of_day, berlin_start_of_day, from_berlin};
 
 pub const LISTS_REQUIRED: &str = "Es muss mindestens ein Kriterium hinterlegt werden";
@@ -12,22 +12,6 @@ pub const PROVIDER_REQUIRED: &str = "Bitte wählen Sie einen Anbieter aus.";
 pub const START_REQUIRED: &str = "Bitte geben Sie ein gültiges Startdatum an.";
 pub const END_REQUIRED: &str = "Bitte geben Sie ein gültiges Enddatum an.";
 pub const END_BEFORE_START: &str = "Das Enddatum darf nicht vor dem Startdatum liegen.";
-
-fn bounded(value: &str, field: &str, min: usize, max: usize) -> Result<String, String> {
-    let value = match text::clean(value) {
-        Ok(value) => value,
-        Err(TextError::Empty) => String::new(),
-        Err(err) => return Err(err.message(field)),
-    };
-    let count = value.chars().count();
-    if count < min {
-        Err(format!("{field} muss mindestens {min} Zeichen lang sein."))
-    } else if count > max {
-        Err(format!("{field} darf höchstens {max} Zeichen lang sein."))
-    } else {
-        Ok(value)
-    }
-}
 
 /// A package's name ("Bezeichnung"): 5 to 100 characters.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -37,6 +37,24 @@ pub fn clean(value: &str) -> Result<String, TextError> {
     Ok(normalised)
 }
 
+/// A name cleaned (see [`clean`]) and `min` to `max` characters long, or the German message
+/// naming `field` (e.g. "Der Name"); an empty text counts as too short.
+pub fn bounded(value: &str, field: &str, min: usize, max: usize) -> Result<String, String> {
+    let value = match clean(value) {
+        Ok(value) => value,
+        Err(TextError::Empty) => String::new(),
+        Err(err) => return Err(err.message(field)),
+    };
+    let count = value.chars().count();
+    if count < min {
+        Err(format!("{field} muss mindestens {min} Zeichen lang sein."))
+    } else if count > max {
+        Err(format!("{field} darf höchstens {max} Zeichen lang sein."))
+    } else {
+        Ok(value)
+    }
+}
+
 /// Control characters (Cc), format characters (Cf: soft hyphen, zero-width space and joiners,
 /// bidi marks and overrides, byte-order mark, tags, …) and the line and paragraph separators.
 pub fn is_invisible(c: char) -> bool {

@@ -5,36 +5,57 @@ use serde_json::Value;
 use super::permissions::parse_allowed_roles;
 use super::text::{self, TextError};
 
-/// A name: cleaned (see `text::clean`), then `min` to `max` characters.
-fn length_between(value: &str, min: usize, max: usize) -> Result<String, String> {
-    let value = match text::clean(value) {
-        Ok(value) => value,
-        Err(TextError::Empty) => String::new(),
-        Err(err) => return Err(err.message("Der Name")),
-    };
-    let count = value.chars().count();
-    if count < min {
-        Err(format!("Der Name muss mindestens {min} Zeichen lang sein."))
-    } else if count > max {
-        Err(format!("Der Name darf höchstens {max} Zeichen lang sein."))
-    } else {
-        Ok(value.to_string())
+/// A provider's name: 2 to 25 characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProviderName(String);
+
+impl std::fmt::Display for ProviderName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
-/// Provider name: 2 to 25 characters.
-pub fn provider_name(value: &str) -> Result<String, String> {
-    length_between(value, 2, 25)
+impl ProviderName {
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+
+    pub fn parse(value: &str) -> Result<ProviderName, String> {
+        text::bounded(value, "Der Name", 2, 25).map(ProviderName)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
-/// Name of a new list (criterion): 5 to 50 characters.
-pub fn new_list_name(value: &str) -> Result<String, String> {
-    length_between(value, 5, 50)
+/// A criteria list's name: 5 to 50 characters when the list is created, up to 100 when an
+/// existing list is renamed (spec §5; lists taken over from Brevo may have longer names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListName(String);
+
+impl std::fmt::Display for ListName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
-/// New name of an existing list: 5 to 100 characters.
-pub fn list_rename(value: &str) -> Result<String, String> {
-    length_between(value, 5, 100)
+impl ListName {
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+
+    pub fn parse_new(value: &str) -> Result<ListName, String> {
+        text::bounded(value, "Der Name", 5, 50).map(ListName)
+    }
+
+    pub fn parse_rename(value: &str) -> Result<ListName, String> {
+        text::bounded(value, "Der Name", 5, 100).map(ListName)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 pub const ROLES_REQUIRED: &str = "Es muss mindestens eine Gruppe eingetragen werden!";
@@ -135,35 +156,35 @@ mod tests {
 
     #[test]
     fn provider_names_are_2_to_25_characters() {
-        assert_eq!(provider_name(" Süd ").unwrap(), "Süd");
+        assert_eq!(ProviderName::parse(" Süd ").unwrap().as_str(), "Süd");
         assert_eq!(
-            provider_name("A").unwrap_err(),
+            ProviderName::parse("A").unwrap_err(),
             "Der Name muss mindestens 2 Zeichen lang sein."
         );
         assert_eq!(
-            provider_name(&"x".repeat(26)).unwrap_err(),
+            ProviderName::parse(&"x".repeat(26)).unwrap_err(),
             "Der Name darf höchstens 25 Zeichen lang sein."
         );
         assert!(
-            provider_name(&"ä".repeat(25)).is_ok(),
+            ProviderName::parse(&"ä".repeat(25)).is_ok(),
             "characters, not bytes"
         );
     }
 
     #[test]
     fn list_names_have_their_own_bounds() {
-        assert!(new_list_name("Flyer").is_ok());
+        assert!(ListName::parse_new("Flyer").is_ok());
         assert_eq!(
-            new_list_name("Test").unwrap_err(),
+            ListName::parse_new("Test").unwrap_err(),
             "Der Name muss mindestens 5 Zeichen lang sein."
         );
         assert_eq!(
-            new_list_name(&"x".repeat(51)).unwrap_err(),
+            ListName::parse_new(&"x".repeat(51)).unwrap_err(),
             "Der Name darf höchstens 50 Zeichen lang sein."
         );
-        assert!(list_rename(&"x".repeat(100)).is_ok());
+        assert!(ListName::parse_rename(&"x".repeat(100)).is_ok());
         assert_eq!(
-            list_rename(&"x".repeat(101)).unwrap_err(),
+            ListName::parse_rename(&"x".repeat(101)).unwrap_err(),
             "Der Name darf höchstens 100 Zeichen lang sein."
         );
     }
@@ -189,16 +210,19 @@ mod tests {
     #[test]
     fn names_with_invisible_characters_are_refused() {
         assert_eq!(
-            provider_name("\u{200B}\u{200B}\u{200B}").unwrap_err(),
+            ProviderName::parse("\u{200B}\u{200B}\u{200B}").unwrap_err(),
             "Der Name darf keine Steuerzeichen oder unsichtbaren Formatierungszeichen enthalten."
         );
-        assert!(new_list_name("Flyer\u{0007}Sommer").is_err());
-        assert!(list_rename("\u{202E}Sommer-Flyer").is_err());
+        assert!(ListName::parse_new("Flyer\u{0007}Sommer").is_err());
+        assert!(ListName::parse_rename("\u{202E}Sommer-Flyer").is_err());
         assert_eq!(
-            provider_name("   ").unwrap_err(),
+            ProviderName::parse("   ").unwrap_err(),
             "Der Name muss mindestens 2 Zeichen lang sein."
         );
-        assert_eq!(provider_name("Su\u{0308}d").unwrap(), "S\u{00FC}d");
+        assert_eq!(
+            ProviderName::parse("Su\u{0308}d").unwrap().as_str(),
+            "S\u{00FC}d"
+        );
     }
 
     #[test]

@@ -138,7 +138,7 @@ pub async fn create(
     brevo_list_id: Option<i64>,
 ) -> ServiceResult<ListView> {
     let provider = managed(db, user, provider_id).await?;
-    let name = validation::new_list_name(name).map_err(ServiceError::Invalid)?;
+    let name = validation::ListName::parse_new(name).map_err(ServiceError::Invalid)?;
     let mut active = true;
     let (brevo_id, created_here) = match brevo_list_id {
         Some(id) => {
@@ -174,12 +174,12 @@ pub async fn create(
                     code: "change_folder_warning",
                     message: FOLDER_WARNING.into(),
                 })?;
-            (marketing.create_list(&name, folder).await?, true)
+            (marketing.create_list(name.as_str(), folder).await?, true)
         }
     };
     let new = db::lists::NewList {
         provider_id,
-        name,
+        name: name.into_inner(),
         brevo_list_id: brevo_id,
         active,
     };
@@ -203,9 +203,11 @@ pub async fn rename(
     name: &str,
 ) -> ServiceResult<ListView> {
     let (list, _) = managed_list(db, user, id).await?;
-    let name = validation::list_rename(name).map_err(ServiceError::Invalid)?;
-    marketing.rename_list(list.brevo_list_id, &name).await?;
-    if let Err(err) = db::lists::rename(db, id, &name).await {
+    let name = validation::ListName::parse_rename(name).map_err(ServiceError::Invalid)?;
+    marketing
+        .rename_list(list.brevo_list_id, name.as_str())
+        .await?;
+    if let Err(err) = db::lists::rename(db, id, name.as_str()).await {
         let _ = marketing.rename_list(list.brevo_list_id, &list.name).await;
         return Err(err.into());
     }

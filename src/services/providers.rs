@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::db::{self, Db};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
-use crate::domain::validation::{self, FolderChoice};
+use crate::domain::validation::{self, FolderChoice, ProviderName};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 use crate::services::uploads::{UploadRef, upload_ref};
@@ -46,7 +46,7 @@ pub struct ProviderInput {
 }
 
 struct ValidInput {
-    name: String,
+    name: ProviderName,
     roles: Vec<String>,
     active: FolderChoice,
     inactive: FolderChoice,
@@ -54,7 +54,7 @@ struct ValidInput {
 }
 
 fn validate(input: &ProviderInput) -> ServiceResult<ValidInput> {
-    let name = validation::provider_name(&input.name).map_err(ServiceError::Invalid)?;
+    let name = ProviderName::parse(&input.name).map_err(ServiceError::Invalid)?;
     let roles = validation::provider_roles(&input.allowed_roles).map_err(ServiceError::Invalid)?;
     let active = FolderChoice::parse(input.brevo_active_folder_id.as_ref())
         .map_err(ServiceError::Invalid)?;
@@ -243,12 +243,12 @@ pub async fn create(
 ) -> ServiceResult<ProviderView> {
     require_admin(user)?;
     let input = validate(input)?;
-    check_name_free(db, &input.name, None).await?;
+    check_name_free(db, input.name.as_str(), None).await?;
     check_logo(db, input.upload_id).await?;
     let ((active, inactive), created) =
         resolve_folders(db, marketing, &input, (None, None)).await?;
     let new = db::providers::NewProvider {
-        name: input.name.clone(),
+        name: input.name.as_str().to_owned(),
         allowed_roles: input.roles.clone(),
         brevo_active_folder_id: Some(active),
         brevo_inactive_folder_id: Some(inactive),
@@ -282,7 +282,7 @@ pub async fn update(
         .await?
         .ok_or(ServiceError::NotFound)?;
     let input = validate(input)?;
-    check_name_free(db, &input.name, Some(id)).await?;
+    check_name_free(db, input.name.as_str(), Some(id)).await?;
     check_logo(db, input.upload_id).await?;
     let current_folders = (
         current.brevo_active_folder_id,
@@ -296,7 +296,7 @@ pub async fn update(
         return Err(err);
     }
     let changes = db::providers::NewProvider {
-        name: input.name.clone(),
+        name: input.name.as_str().to_owned(),
         allowed_roles: input.roles,
         brevo_active_folder_id: Some(active),
         brevo_inactive_folder_id: Some(inactive),
