@@ -1,12 +1,11 @@
 // The criteria (lists) picker of the download form: the chosen provider's lists, up to 1000.
-// Inactive lists are disabled, struck through and marked archived (spec §6); one that is
-// already chosen can still be taken out, so an old choice never traps the package.
-import { useEffect, useId, useState } from 'react';
+// The checkboxes are the shared ones of components/CriteriaChoices; a chosen list beyond the
+// first 1000 stays chosen, so an old choice never traps the package.
+import { useEffect, useState } from 'react';
+import { CriteriaChoices, CriteriaFilter, CriteriaLoading, criteriaNeedle, useChosenLists } from '../../components/CriteriaChoices';
 import { Modal } from '../../components/Modal';
-import StatusBadge from '../../components/StatusBadge';
 import { toastReadError } from '../../lib/apiToasts';
 import type { ListRef } from '../../lib/downloads';
-import { formatCount } from '../../lib/format';
 import { CRITERIA_LIMIT, fetchProviderCriteria } from './api';
 
 export interface CriteriaPickerProps {
@@ -20,9 +19,8 @@ export interface CriteriaPickerProps {
 export function CriteriaPicker({ providerId, providerName, chosen, onApply, onClose }: CriteriaPickerProps) {
   const [lists, setLists] = useState<ListRef[] | null>(null);
   const [count, setCount] = useState(0);
-  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(chosen.map((list) => list.id)));
+  const { selected, toggle } = useChosenLists(chosen.map((list) => list.id));
   const [filter, setFilter] = useState('');
-  const filterId = useId();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -40,15 +38,6 @@ export function CriteriaPicker({ providerId, providerName, chosen, onApply, onCl
     return () => controller.abort();
   }, [providerId]);
 
-  function toggle(id: number) {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }
-
   function apply() {
     const loaded = lists ?? [];
     const loadedIds = new Set(loaded.map((list) => list.id));
@@ -57,8 +46,6 @@ export function CriteriaPicker({ providerId, providerName, chosen, onApply, onCl
     onApply([...loaded.filter((list) => selected.has(list.id)), ...beyond]);
   }
 
-  const needle = filter.trim().toLocaleLowerCase('de-DE');
-  const shown = (lists ?? []).filter((list) => list.name.toLocaleLowerCase('de-DE').includes(needle));
 
   return (
     <Modal
@@ -86,67 +73,22 @@ export function CriteriaPicker({ providerId, providerName, chosen, onApply, onCl
         </>
       }
     >
-      <div className="mb-3">
-        <label htmlFor={filterId} className="form-label">
-          Kriterien filtern
-        </label>
-        <input
-          id={filterId}
-          type="search"
-          className="form-control"
-          value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-        />
-      </div>
+      <CriteriaFilter value={filter} onChange={setFilter} />
       {lists === null ? (
-        <p className="text-body-secondary" role="status">
-          <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />
-          Kriterien werden geladen …
-        </p>
+        <CriteriaLoading />
       ) : (
         <fieldset>
           <legend className="visually-hidden">Kriterien von {providerName}</legend>
-          {count > CRITERIA_LIMIT && (
-            <p className="small text-body-secondary">
-              Es werden die ersten {formatCount(CRITERIA_LIMIT)} von {formatCount(count)} Kriterien angezeigt.
-            </p>
-          )}
-          {shown.length === 0 && <p className="text-body-secondary mb-0">Keine Kriterien gefunden.</p>}
-          {shown.map((list) => (
-            <CriterionChoice
-              key={list.id}
-              list={list}
-              checked={selected.has(list.id)}
-              onToggle={() => toggle(list.id)}
-            />
-          ))}
+          <CriteriaChoices
+            lists={lists}
+            total={count}
+            limit={CRITERIA_LIMIT}
+            needle={criteriaNeedle(filter)}
+            selected={selected}
+            onToggle={toggle}
+          />
         </fieldset>
       )}
     </Modal>
-  );
-}
-
-function CriterionChoice({ list, checked, onToggle }: { list: ListRef; checked: boolean; onToggle: () => void }) {
-  const id = useId();
-  return (
-    <div className="form-check" data-testid="criterion-choice" data-list-id={list.id} data-active={String(list.active)}>
-      <input
-        id={id}
-        type="checkbox"
-        className="form-check-input"
-        checked={checked}
-        disabled={!list.active && !checked}
-        onChange={onToggle}
-      />
-      <label htmlFor={id} className="form-check-label">
-        <span className={list.active ? undefined : 'text-decoration-line-through'}>{list.name}</span>
-        {!list.active && (
-          <>
-            {' '}
-            <StatusBadge badge="ARCHIVIERT" />
-          </>
-        )}
-      </label>
-    </div>
   );
 }

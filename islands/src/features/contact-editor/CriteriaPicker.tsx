@@ -5,9 +5,15 @@
 // other providers the group's own lists are shown, not changed. Admins can go back to the
 // criteria the group had when the page was loaded.
 import { useEffect, useId, useState } from 'react';
+import {
+  CriteriaChoices,
+  CriteriaFilter,
+  CriteriaLoading,
+  criteriaNeedle,
+  useChosenLists,
+} from '../../components/CriteriaChoices';
 import { Modal } from '../../components/Modal';
 import { toastReadError } from '../../lib/apiToasts';
-import { formatCount } from '../../lib/format';
 import { CRITERIA_LIMIT, fetchProviderLists } from './api';
 import type { ListRef, ProviderRef } from './types';
 
@@ -29,9 +35,8 @@ type Loaded = { lists: ListRef[]; count: number } | 'failed';
 
 export function CriteriaPicker({ providers, chosen, original, known, mayReset, onApply, onClose }: CriteriaPickerProps) {
   const [loaded, setLoaded] = useState<Readonly<Record<number, Loaded>>>({});
-  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(chosen));
+  const { selected, toggle, setSelected } = useChosenLists(chosen);
   const [filter, setFilter] = useState('');
-  const filterId = useId();
 
   const managed = providers.filter((provider) => provider.mayManage);
   // Of providers the user does not manage: those where the group has lists.
@@ -63,22 +68,13 @@ export function CriteriaPicker({ providers, chosen, original, known, mayReset, o
     return () => controller.abort();
   }, [providers]);
 
-  function toggle(id: number) {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }
-
   function apply() {
     const lists = Object.values(loaded).flatMap((entry) => (entry === 'failed' ? [] : entry.lists));
     onApply([...selected], lists);
   }
 
   const allLoaded = managed.every((provider) => loaded[provider.id] !== undefined);
-  const needle = filter.trim().toLocaleLowerCase('de-DE');
+  const needle = criteriaNeedle(filter);
 
   return (
     <Modal
@@ -111,18 +107,7 @@ export function CriteriaPicker({ providers, chosen, original, known, mayReset, o
         </>
       }
     >
-      <div className="mb-3">
-        <label htmlFor={filterId} className="form-label">
-          Kriterien filtern
-        </label>
-        <input
-          id={filterId}
-          type="search"
-          className="form-control"
-          value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-        />
-      </div>
+      <CriteriaFilter value={filter} onChange={setFilter} />
       {managed.length + foreign.length === 0 && <p className="text-body-secondary mb-0">Keine Anbieter vorhanden.</p>}
       {managed.map((provider) => (
         <ProviderLists
@@ -158,10 +143,6 @@ interface ProviderListsProps {
 
 function ProviderLists({ provider, loaded, needle, selected, onToggle }: ProviderListsProps) {
   const hintId = useId();
-  const shown =
-    loaded === undefined || loaded === 'failed'
-      ? []
-      : loaded.lists.filter((list) => list.name.toLocaleLowerCase('de-DE').includes(needle));
   return (
     <fieldset
       className="mb-3"
@@ -175,66 +156,19 @@ function ProviderLists({ provider, loaded, needle, selected, onToggle }: Provide
           Die Kriterien dieses Anbieters dürfen Sie nicht ändern; gezeigt werden die der Kundengruppe.
         </p>
       )}
-      {loaded === undefined && (
-        <p className="text-body-secondary small mb-0" role="status">
-          <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />
-          Kriterien werden geladen …
-        </p>
-      )}
+      {loaded === undefined && <CriteriaLoading />}
       {loaded === 'failed' && <p className="text-danger small mb-0">Die Kriterien konnten nicht geladen werden.</p>}
       {loaded !== undefined && loaded !== 'failed' && (
-        <>
-          {loaded.count > CRITERIA_LIMIT && (
-            <p className="small text-body-secondary mb-1">
-              Es werden die ersten {formatCount(CRITERIA_LIMIT)} von {formatCount(loaded.count)} Kriterien angezeigt.
-            </p>
-          )}
-          {shown.length === 0 && <p className="text-body-secondary small mb-0">Keine Kriterien gefunden.</p>}
-          {shown.map((list) => (
-            <CriterionChoice
-              key={list.id}
-              list={list}
-              checked={selected.has(list.id)}
-              mayManage={provider.mayManage}
-              onToggle={() => onToggle(list.id)}
-            />
-          ))}
-        </>
+        <CriteriaChoices
+          lists={loaded.lists}
+          total={loaded.count}
+          limit={CRITERIA_LIMIT}
+          needle={needle}
+          selected={selected}
+          onToggle={onToggle}
+          locked={!provider.mayManage}
+        />
       )}
     </fieldset>
-  );
-}
-
-interface CriterionChoiceProps {
-  list: ListRef;
-  checked: boolean;
-  mayManage: boolean;
-  onToggle: () => void;
-}
-
-function CriterionChoice({ list, checked, mayManage, onToggle }: CriterionChoiceProps) {
-  const id = useId();
-  return (
-    <div className="form-check" data-testid="criterion-choice" data-list-id={list.id} data-active={String(list.active)}>
-      <input
-        id={id}
-        type="checkbox"
-        className="form-check-input"
-        checked={checked}
-        disabled={!mayManage || (!list.active && !checked)}
-        onChange={onToggle}
-      />
-      <label htmlFor={id} className="form-check-label">
-        <span className={list.active ? undefined : 'text-decoration-line-through'}>{list.name}</span>
-        {!list.active && (
-          <>
-            {' '}
-            <span className="badge text-bg-secondary" data-testid="badge-archived">
-              archiviert
-            </span>
-          </>
-        )}
-      </label>
-    </div>
   );
 }
