@@ -57,6 +57,10 @@ step "Rust: Formatierung und Clippy"
 cargo fmt --all -- --check
 cargo clippy --locked --all-targets -- -D warnings
 
+step "Rust: Tests bauen (einmal für beide Datenbanken)"
+# Both runs below use these binaries: the backend is chosen at run time (AP_TEST_BACKEND).
+cargo test --locked --no-run
+
 step "Rust-Tests auf SQLite"
 # tests/faults.rs takes PostgreSQL away on purpose, in both runs; without PostgreSQL (only
 # allowed locally with AP_SKIP_POSTGRES=1) that one test is left out, and said so.
