@@ -500,12 +500,35 @@ pub async fn delete(
                         || p.brevo_inactive_folder_id == Some(folder))
             })
         };
-        let folders = [
+        let mut folders = [
             provider.brevo_active_folder_id,
             provider.brevo_inactive_folder_id,
-        ];
-        for folder in folders.into_iter().flatten().filter(|f| !in_use(*f)) {
-            marketing.delete_folder(db, folder).await?;
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|f| !in_use(*f))
+        .collect::<Vec<_>>();
+        folders.dedup();
+        // The first deletion decides: refused, nothing happened. After it there is no way
+        // back (Brevo deleted the folder's lists with it), so the provider goes and a folder
+        // Brevo refuses waits for the minute job.
+        for (done, folder) in folders.iter().enumerate() {
+            if let Err(err) = marketing.delete_folder(db, *folder).await {
+                if done == 0 {
+                    return Err(err);
+                }
+                crate::services::contact_mirror::remember_change(
+                    db,
+                    &format!(
+                        "Marketing-Ordner {folder} des gelöschten Anbieters {}",
+                        provider.name
+                    ),
+                    RETRY_DELETE_FOLDER,
+                    &serde_json::json!({ "folders": [folder] }),
+                    &err.to_string(),
+                )
+                .await;
+            }
         }
     }
     let mut uploads = db::downloads::uploads_of_provider(db, id).await?;
