@@ -509,8 +509,8 @@ impl Config {
         if !(1..=1000).contains(&self.brevo_sync_page_size) {
             return fail("AP_BREVO_SYNC_PAGE_SIZE", "muss zwischen 1 und 1000 liegen");
         }
-        if !(1..=60).contains(&self.planning_timeout_secs) {
-            return fail("AP_PLANNING_TIMEOUT_SECS", "muss zwischen 1 und 60 liegen");
+        if !(1..=15).contains(&self.planning_timeout_secs) {
+            return fail("AP_PLANNING_TIMEOUT_SECS", "muss zwischen 1 und 15 liegen");
         }
         if !(1..=365).contains(&self.double_opt_in_valid_days) {
             return fail(

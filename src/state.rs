@@ -120,6 +120,10 @@ impl AppState {
     }
 }
 
+/// The longest one mail may take over SMTP: with the few database steps around it, the admin
+/// who sends a confirmation gets an answer within ~15 s, as with Brevo's `call_deadline`.
+const SMTP_DEADLINE: std::time::Duration = std::time::Duration::from_secs(12);
+
 /// Brevo's transactional mail with an API key, else SMTP when a host is set, else the outbox.
 fn mailer_for(config: &Config, marketing: &Marketing) -> anyhow::Result<Mailer> {
     let name = config
@@ -148,7 +152,7 @@ fn mailer_for(config: &Config, marketing: &Marketing) -> anyhow::Result<Mailer> 
                 security: config.smtp_security,
                 user: config.smtp_user.clone(),
                 password: config.smtp_password.clone(),
-                timeout: std::time::Duration::from_secs(15),
+                timeout: SMTP_DEADLINE,
             },
             from,
         )?,

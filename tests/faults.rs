@@ -1,15 +1,19 @@
 //! Faults on purpose (issue 13): a chaos proxy between the portal and PostgreSQL, the fake
-//! Brevo and the content site, cut or hung while the portal runs. The database gone gives a
-//! German 503 and the portal recovers by itself; Brevo gone or hanging gives a German message
-//! within a bounded time and changes nothing; the content site gone never delays a page.
+//! Brevo, SMTP, the planning system and the content site, cut or hung while the portal runs.
+//! The database gone gives a German 503 and the portal recovers by itself; Brevo or SMTP gone
+//! or hanging gives a German message within a bounded time and changes nothing; the planning
+//! system gone leaves the contact editor working with a message; the content site gone never
+//! delays a page.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
+use axum::response::IntoResponse;
 use common::chaos::ChaosProxy;
 use common::fake_brevo::FakeBrevo;
-use common::{spawn_app_on, spawn_app_with};
+use common::fake_smtp::FakeSmtp;
+use common::{TestApp, spawn_app_on, spawn_app_with};
 use serde_json::json;
 
 const ADMIN: &str = "GS-Aktionsportal-Admin";
@@ -204,4 +208,183 @@ async fn the_content_site_gone_or_hanging_never_delays_a_page() {
     let started = Instant::now();
     assert_eq!(app.get("/login-failed").await.status(), 200);
     assert!(started.elapsed() < Duration::from_millis(1000));
+}
+
+/// The double opt-in links stored for a contact.
+async fn links_of(app: &TestApp, contact: i64) -> i64 {
+    use aktionsportal::db::Db;
+    let sql = "select count(*) from double_opt_in_tokens where contact_id = $1";
+    match &app.test_db.db {
+        Db::Sqlite(pool) => sqlx::query_scalar(sql).bind(contact).fetch_one(pool).await,
+        Db::Postgres(pool) => sqlx::query_scalar(sql).bind(contact).fetch_one(pool).await,
+    }
+    .unwrap()
+}
+
+#[tokio::test]
+async fn smtp_gone_or_hanging_gives_a_message_in_bounded_time_and_leaves_no_link() {
+    let smtp = FakeSmtp::start().await;
+    let proxy = ChaosProxy::start(smtp.addr).await;
+    let relay = proxy.addr;
+    let app = spawn_app_with(move |config| {
+        config.smtp_host = Some(relay.ip().to_string());
+        config.smtp_port = relay.port();
+        config.smtp_security = aktionsportal::integrations::mail::SmtpSecurity::None;
+        config.public_url = Some("https://portal.example.de".into());
+    })
+    .await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (status, anna) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/contacts",
+            Some(json!({
+                "customerNumber": 100_001, "companyName": "Ausfall GmbH",
+                "email": "anna@example.de", "salutation": 3,
+                "firstname": "Anna", "lastname": "Ausfall", "listsIds": [],
+            })),
+        )
+        .await;
+    assert_eq!(status, 201, "{anna}");
+    let id = anna["id"].as_i64().unwrap();
+
+    for (how, breaks) in [
+        ("cut", ChaosProxy::cut as fn(&ChaosProxy)),
+        ("hung", ChaosProxy::hang),
+    ] {
+        breaks(&proxy);
+        let started = Instant::now();
+        let (status, answer) = app
+            .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
+            .await;
+        let took = started.elapsed();
+        assert_eq!(status, 502, "{how}: {answer}");
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.contains("Mailserver"), "{how}: {message}");
+        assert!(answer["code"].is_string(), "{answer}");
+        assert!(
+            took < Duration::from_secs(15),
+            "{how}: one action waited {took:?}"
+        );
+        // Nothing half-done: no link that reached nobody, the contact not marked as mailed
+        // (so the resend guard does not hold the admin back), nothing received.
+        assert_eq!(links_of(&app, id).await, 0, "{how}");
+        let stored = aktionsportal::db::contacts::get_contact(&app.test_db.db, id)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(stored.double_opt_in_sent_at.is_none(), "{how}");
+        assert!(!stored.double_opt_in);
+        assert!(smtp.mails().is_empty(), "{how}");
+        proxy.restore();
+    }
+
+    // Up again: the same action goes through at once, with one link.
+    let (status, sent) = app
+        .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
+        .await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent["code"], "DOUBLE_OPT-IN_SENT");
+    assert_eq!(smtp.mails_to("anna@example.de").len(), 1);
+    assert_eq!(links_of(&app, id).await, 1);
+}
+
+/// A planning system that knows customer 400001.
+async fn fake_planning() -> std::net::SocketAddr {
+    async fn customer(
+        axum::extract::Path(number): axum::extract::Path<i64>,
+    ) -> axum::response::Response {
+        if number != 400_001 {
+            return axum::http::StatusCode::NOT_FOUND.into_response();
+        }
+        axum::Json(json!({
+            "customerNumber": 400_001,
+            "companyName": "Planungs GmbH",
+            "contacts": [
+                { "salutation": 2, "firstname": "Paul", "lastname": "Plan", "email": "paul@planung.example" },
+            ],
+        }))
+        .into_response()
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = axum::Router::new().route("/customers/{number}", axum::routing::get(customer));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
+}
+
+#[tokio::test]
+async fn the_planning_system_gone_or_hanging_leaves_the_editor_with_a_message_and_the_contacts() {
+    let planning = fake_planning().await;
+    let proxy = ChaosProxy::start(planning).await;
+    let url = format!("http://{}/", proxy.addr);
+    // The default timeout: what an installation without the setting gets.
+    let app = spawn_app_with(move |config| config.planning_url = Some(url)).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (status, saved) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/contacts",
+            Some(json!({
+                "customerNumber": 400_001, "companyName": "Planungs GmbH",
+                "email": "petra@planung.example", "salutation": 3,
+                "firstname": "Petra", "lastname": "Plan", "listsIds": [],
+            })),
+        )
+        .await;
+    assert_eq!(status, 201, "{saved}");
+    let saved_emails = |group: &serde_json::Value| -> Vec<String> {
+        group["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["email"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    let (status, up) = app
+        .call(&admin, "GET", "/api/contacts/customer-number/400001", None)
+        .await;
+    assert_eq!(status, 200, "{up}");
+    assert_eq!(saved_emails(&up), ["petra@planung.example"]);
+    assert_eq!(
+        up["imports"]["contacts"][0]["email"],
+        "paul@planung.example"
+    );
+
+    for (how, breaks, says) in [
+        (
+            "cut",
+            ChaosProxy::cut as fn(&ChaosProxy),
+            "nicht erreichbar",
+        ),
+        ("hung", ChaosProxy::hang, "nicht rechtzeitig"),
+    ] {
+        breaks(&proxy);
+        let started = Instant::now();
+        let (status, group) = app
+            .call(&admin, "GET", "/api/contacts/customer-number/400001", None)
+            .await;
+        let took = started.elapsed();
+        assert_eq!(status, 200, "{how}: {group}");
+        assert!(
+            group["imports"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(says) && m.contains("Planungssystem")),
+            "{how}: {group}"
+        );
+        assert_eq!(saved_emails(&group), ["petra@planung.example"], "{how}");
+        assert_eq!(group["imports"]["contacts"], json!([]), "{how}");
+        assert!(
+            took < Duration::from_secs(15),
+            "{how}: the editor waited {took:?}"
+        );
+        proxy.restore();
+    }
+    let (_, back) = app
+        .call(&admin, "GET", "/api/contacts/customer-number/400001", None)
+        .await;
+    assert_eq!(back["imports"]["message"], serde_json::Value::Null);
 }

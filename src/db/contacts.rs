@@ -659,6 +659,17 @@ pub async fn add_token(
     })
 }
 
+/// Removes one link (its mail did not go out, so nobody has it).
+pub async fn delete_token(db: &Db, token_hash: &str) -> Result<(), sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query("delete from double_opt_in_tokens where token_hash = $1")
+            .bind(token_hash)
+            .execute(pool)
+            .await
+            .map(drop)
+    })
+}
+
 /// The contact a link belongs to, if the link is known and has not expired at `at`.
 pub async fn contact_of_token(
     db: &Db,

@@ -11,9 +11,10 @@ use crate::db_run;
 #[serde(rename_all = "camelCase")]
 pub struct MarketingRetry {
     pub id: i64,
-    /// The contact's email: how the marketing service knows the contact.
+    /// The contact's email: how the marketing service knows the contact. For folder and list
+    /// changes a German description of what waits (never an address).
     pub email: String,
-    /// `upsert`, `update` or `delete`.
+    /// `upsert`, `update` or `delete` of a contact; `provider_lists` or `delete_folder`.
     pub operation: String,
     /// The request body as JSON.
     #[serde(skip)]

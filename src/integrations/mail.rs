@@ -33,6 +33,9 @@ pub struct SmtpSettings {
     pub security: SmtpSecurity,
     pub user: Option<String>,
     pub password: Option<String>,
+    /// The longest one mail may take, from connecting to the server's last answer. lettre's
+    /// own timeout covers only the connect; a server that accepts and then says nothing
+    /// would otherwise hold the sender for ever.
     pub timeout: Duration,
 }
 
@@ -56,6 +59,8 @@ pub enum MailError {
     Brevo(#[from] BrevoError),
     #[error("SMTP: {0}")]
     Smtp(String),
+    #[error("SMTP: no answer within {0:?}")]
+    SmtpTimeout(Duration),
     #[error("outbox: {0}")]
     Outbox(String),
     #[error("invalid address: {0}")]
@@ -68,11 +73,18 @@ impl MailError {
         match self {
             MailError::Brevo(err) => err.user_message(),
             MailError::Smtp(_) => {
-                "Der Mailserver hat die E-Mail nicht angenommen. Bitte versuchen Sie es später erneut."
+                "Der Mailserver ist nicht erreichbar oder hat die E-Mail nicht angenommen. Bitte \
+                 versuchen Sie es später erneut."
+                    .into()
+            }
+            MailError::SmtpTimeout(_) => {
+                "Der Mailserver antwortet nicht rechtzeitig. Bitte versuchen Sie es später erneut."
                     .into()
             }
             MailError::Outbox(_) => "Die E-Mail konnte nicht abgelegt werden.".into(),
-            MailError::Address(_) => "Die E-Mail-Adresse wird vom Mailversand nicht angenommen.".into(),
+            MailError::Address(_) => {
+                "Die E-Mail-Adresse wird vom Mailversand nicht angenommen.".into()
+            }
         }
     }
 }
@@ -88,6 +100,8 @@ pub enum Mailer {
     Smtp {
         transport: AsyncSmtpTransport<Tokio1Executor>,
         from: Mailbox,
+        /// The whole conversation for one mail.
+        deadline: Duration,
         /// Where the server is, for the log.
         server: String,
     },
@@ -130,6 +144,7 @@ impl Mailer {
         Ok(Mailer::Smtp {
             transport: builder.build(),
             from,
+            deadline: settings.timeout,
             server: format!("{}:{}", settings.host, settings.port),
         })
     }
@@ -182,12 +197,15 @@ impl Mailer {
                 Ok(client.send_email(&body).await?)
             }
             Mailer::Smtp {
-                transport, from, ..
+                transport,
+                from,
+                deadline,
+                ..
             } => {
                 let message = build_message(mail, from)?;
-                transport
-                    .send(message)
+                tokio::time::timeout(*deadline, transport.send(message))
                     .await
+                    .map_err(|_| MailError::SmtpTimeout(*deadline))?
                     .map_err(|e| MailError::Smtp(e.to_string()))?;
                 Ok(mail.message_id.clone())
             }

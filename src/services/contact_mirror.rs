@@ -267,11 +267,19 @@ pub async fn remember_update(
 }
 
 async fn remember(db: &Db, email: &str, operation: &str, body: &RetryBody, err: &BrevoError) {
-    tracing::error!(error = %err, operation, "marketing change kept for a retry");
     let text = serde_json::to_string(body).unwrap_or_default();
-    if let Err(db_err) =
-        db::marketing_retries::add(db, email, operation, &text, &err.to_string()).await
-    {
+    store(db, email, operation, &text, &err.to_string()).await;
+}
+
+/// Stores a folder or list change Brevo did not take (see `services::providers`) for the
+/// minute job; `subject` says in German what waits (it stands where a contact's email would).
+pub async fn remember_change(db: &Db, subject: &str, operation: &str, body: &Value, why: &str) {
+    store(db, subject, operation, &body.to_string(), why).await;
+}
+
+async fn store(db: &Db, key: &str, operation: &str, body: &str, why: &str) {
+    tracing::error!(error = why, operation, "marketing change kept for a retry");
+    if let Err(db_err) = db::marketing_retries::add(db, key, operation, body, why).await {
         // Both sides failed: only the log is left to tell.
         tracing::error!(error = %db_err, operation, "marketing retry could not be stored");
     }
@@ -356,6 +364,23 @@ async fn run_retry(
     client: &BrevoClient,
     retry: &db::marketing_retries::MarketingRetry,
 ) -> ServiceResult<()> {
+    if crate::services::providers::is_folder_retry(&retry.operation) {
+        let marketing = Marketing::Brevo(client.clone());
+        return match crate::services::providers::run_retry(
+            db,
+            &marketing,
+            &retry.operation,
+            &retry.body,
+        )
+        .await
+        {
+            Ok(()) => Ok(db::marketing_retries::done(db, retry.id).await?),
+            Err(err) => {
+                db::marketing_retries::failed_again(db, retry.id, &err.to_string()).await?;
+                Err(err)
+            }
+        };
+    }
     let body: RetryBody = serde_json::from_str(&retry.body).unwrap_or(RetryBody {
         contact_id: None,
         request: Value::Null,

@@ -2,6 +2,8 @@
 //! mail to one contact or, as a job, to all pending contacts, and the confirmation itself.
 //!
 //! A link carries a random token of 256 bits; only its SHA-256 is stored, with an expiry.
+//! A link is kept only when its mail went out; `double_opt_in_sent_at` is set only then, so a
+//! failed mail leaves the contact as it was.
 //! Opening the link shows a page; only its POST confirms, so mail scanners that fetch links
 //! confirm nobody.
 
@@ -87,11 +89,12 @@ async fn send_to(
     message_id: String,
 ) -> ServiceResult<String> {
     let token = new_token();
+    let token_hash = hash_token(&token);
     let now = db::now();
     db::contacts::add_token(
         db,
         contact.id,
-        &hash_token(&token),
+        &token_hash,
         now + Duration::days(settings.valid_days),
     )
     .await?;
@@ -128,10 +131,17 @@ async fn send_to(
         message_id,
         params,
     };
-    let sent = mailer.send(&mail).await.map_err(|err| {
-        tracing::warn!(error = %err, contact = contact.id, "double opt-in mail not sent");
-        ServiceError::Upstream(err.user_message())
-    })?;
+    let sent = match mailer.send(&mail).await {
+        Ok(sent) => sent,
+        Err(err) => {
+            tracing::warn!(error = %err, contact = contact.id, "double opt-in mail not sent");
+            // A link exists only while its mail went out: one that reached nobody goes again.
+            if let Err(db_err) = db::contacts::delete_token(db, &token_hash).await {
+                tracing::error!(error = %db_err, contact = contact.id, "unsent link not removed");
+            }
+            return Err(ServiceError::Upstream(err.user_message()));
+        }
+    };
     db::contacts::mark_mail_sent(db, contact.id, db::now()).await?;
     Ok(sent)
 }

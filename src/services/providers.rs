@@ -291,9 +291,18 @@ pub async fn update(
     let ((active, inactive), created) =
         resolve_folders(db, marketing, &input, current_folders).await?;
     // Lists follow their provider's folders when those change.
-    if let Err(err) = move_lists(db, marketing, id, current_folders, (active, inactive)).await {
-        undo_folders(db, marketing, &created).await;
-        return Err(err);
+    let mut moved = Vec::new();
+    if let Err(err) = move_lists(
+        db,
+        marketing,
+        id,
+        current_folders,
+        (active, inactive),
+        &mut moved,
+    )
+    .await
+    {
+        return Err(take_back(db, marketing, &current, &moved, &created, err).await);
     }
     let changes = db::providers::NewProvider {
         name: input.name.as_str().to_owned(),
@@ -302,23 +311,34 @@ pub async fn update(
         brevo_inactive_folder_id: Some(inactive),
         upload_id: input.upload_id,
     };
-    match db::providers::update(db, id, &changes).await {
-        Ok(Some(provider)) => view(db, provider).await,
-        Ok(None) => Err(ServiceError::NotFound),
-        Err(err) if db::is_unique_violation(&err) => Err(ServiceError::Invalid(format!(
+    let err = match db::providers::update(db, id, &changes).await {
+        Ok(Some(provider)) => return view(db, provider).await,
+        Ok(None) => ServiceError::NotFound,
+        Err(err) if db::is_unique_violation(&err) => ServiceError::Invalid(format!(
             "Ein Anbieter mit dem Namen {} existiert bereits!",
             input.name
-        ))),
-        Err(err) => Err(err.into()),
-    }
+        )),
+        Err(err) => err.into(),
+    };
+    // Our side did not take the change: Brevo goes back to how our side has it.
+    Err(take_back(db, marketing, &current, &moved, &created, err).await)
 }
 
+/// A list moved into another folder: its Brevo id and the folder it came from.
+struct Moved {
+    list: i64,
+    from: Option<i64>,
+}
+
+/// Moves the provider's lists into the folders of their status; records each move in `moved`
+/// as it happens, so that a failure half-way can be taken back.
 async fn move_lists(
     db: &Db,
     marketing: &Marketing,
     provider_id: i64,
     from: (Option<i64>, Option<i64>),
     to: (i64, i64),
+    moved: &mut Vec<Moved>,
 ) -> ServiceResult<()> {
     if from == (Some(to.0), Some(to.1)) {
         return Ok(());
@@ -331,7 +351,126 @@ async fn move_lists(
         };
         if old != Some(new) {
             marketing.move_list(list.brevo_list_id, new).await?;
+            if let Some(id) = list.brevo_list_id {
+                moved.push(Moved {
+                    list: id,
+                    from: old,
+                });
+            }
         }
+    }
+    Ok(())
+}
+
+/// Takes back a provider update's Brevo steps, newest first: the moved lists return to their
+/// folders, then the folders made for the update are deleted. When Brevo refuses to move a
+/// list back, the new folders stay (deleting a folder deletes the lists in it) and the rest is
+/// stored for the minute job, which puts every list of the provider into the folder our side
+/// names and then deletes the new folders. Returns the error for the user.
+async fn take_back(
+    db: &Db,
+    marketing: &Marketing,
+    provider: &db::providers::Provider,
+    moved: &[Moved],
+    created: &[i64],
+    err: ServiceError,
+) -> ServiceError {
+    let mut refused = None;
+    for step in moved.iter().rev() {
+        let Some(origin) = step.from else { continue };
+        if let Err(back) = marketing.move_list(Some(step.list), origin).await {
+            refused = Some(back);
+            break;
+        }
+    }
+    let Some(refused) = refused else {
+        undo_folders(db, marketing, created).await;
+        return err;
+    };
+    tracing::error!(provider = provider.id, error = %refused, "lists not moved back");
+    crate::services::contact_mirror::remember_change(
+        db,
+        &format!("Listen des Anbieters {}", provider.name),
+        RETRY_PROVIDER_LISTS,
+        &serde_json::json!({ "providerId": provider.id, "folders": created }),
+        &refused.to_string(),
+    )
+    .await;
+    match err {
+        ServiceError::Marketing(cause) => ServiceError::Upstream(format!(
+            "{} Bereits verschobene Listen werden automatisch in ihre Ordner zurückgelegt, \
+             sobald Brevo es zulässt.",
+            cause.user_message()
+        )),
+        other => other,
+    }
+}
+
+/// A stored provider update to finish: every list of the provider into the folder of its
+/// status, then the given folders deleted (when no provider uses them and they are empty).
+const RETRY_PROVIDER_LISTS: &str = "provider_lists";
+/// A stored folder delete of a deleted provider (skipped when a provider uses it meanwhile).
+const RETRY_DELETE_FOLDER: &str = "delete_folder";
+
+/// Whether a stored retry is one of this module's.
+pub fn is_folder_retry(operation: &str) -> bool {
+    matches!(operation, RETRY_PROVIDER_LISTS | RETRY_DELETE_FOLDER)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FolderRetry {
+    #[serde(default)]
+    provider_id: Option<i64>,
+    #[serde(default)]
+    folders: Vec<i64>,
+}
+
+/// Runs a stored folder or list change (the minute job); idempotent, so a second run after a
+/// partial one does only what is left.
+pub async fn run_retry(
+    db: &Db,
+    marketing: &Marketing,
+    operation: &str,
+    body: &str,
+) -> ServiceResult<()> {
+    let retry: FolderRetry = serde_json::from_str(body)
+        .map_err(|err| ServiceError::Internal(anyhow::anyhow!("stored retry: {err}")))?;
+    let providers = db::providers::list_all(db).await?;
+    if operation == RETRY_PROVIDER_LISTS
+        && let Some(provider) = providers.iter().find(|p| Some(p.id) == retry.provider_id)
+    {
+        for list in db::lists::list_by_provider(db, provider.id).await? {
+            let folder = if list.active {
+                provider.brevo_active_folder_id
+            } else {
+                provider.brevo_inactive_folder_id
+            };
+            let (Some(brevo_id), Some(folder)) = (list.brevo_list_id, folder) else {
+                continue;
+            };
+            match marketing.folder_of_list(brevo_id).await? {
+                Some(now) if now != folder => marketing.move_list(Some(brevo_id), folder).await?,
+                // In place, or gone from Brevo: nothing to move.
+                _ => {}
+            }
+        }
+    }
+    for folder in retry.folders {
+        let in_use = providers.iter().any(|p| {
+            p.brevo_active_folder_id == Some(folder) || p.brevo_inactive_folder_id == Some(folder)
+        });
+        if in_use {
+            tracing::info!(folder, "folder kept: a provider uses it");
+            continue;
+        }
+        // Only the update's own new folders are emptied by the moves above; lists someone put
+        // there meanwhile are not ours to delete.
+        if operation == RETRY_PROVIDER_LISTS && !marketing.folder_lists(folder).await?.is_empty() {
+            tracing::warn!(folder, "folder kept: it holds lists");
+            continue;
+        }
+        marketing.delete_folder(db, folder).await?;
     }
     Ok(())
 }
@@ -361,12 +500,35 @@ pub async fn delete(
                         || p.brevo_inactive_folder_id == Some(folder))
             })
         };
-        let folders = [
+        let mut folders = [
             provider.brevo_active_folder_id,
             provider.brevo_inactive_folder_id,
-        ];
-        for folder in folders.into_iter().flatten().filter(|f| !in_use(*f)) {
-            marketing.delete_folder(db, folder).await?;
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|f| !in_use(*f))
+        .collect::<Vec<_>>();
+        folders.dedup();
+        // The first deletion decides: refused, nothing happened. After it there is no way
+        // back (Brevo deleted the folder's lists with it), so the provider goes and a folder
+        // Brevo refuses waits for the minute job.
+        for (done, folder) in folders.iter().enumerate() {
+            if let Err(err) = marketing.delete_folder(db, *folder).await {
+                if done == 0 {
+                    return Err(err);
+                }
+                crate::services::contact_mirror::remember_change(
+                    db,
+                    &format!(
+                        "Marketing-Ordner {folder} des gelöschten Anbieters {}",
+                        provider.name
+                    ),
+                    RETRY_DELETE_FOLDER,
+                    &serde_json::json!({ "folders": [folder] }),
+                    &err.to_string(),
+                )
+                .await;
+            }
         }
     }
     let mut uploads = db::downloads::uploads_of_provider(db, id).await?;

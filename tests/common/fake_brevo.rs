@@ -149,6 +149,40 @@ enum Fault {
     },
 }
 
+/// Fails requests of one kind (method and path pattern) from the `nth` on, `times` times;
+/// requests of other kinds pass and are not counted.
+#[derive(Clone, Debug)]
+struct FaultRule {
+    method: String,
+    /// Path segments below `/v3`; `*` matches any one segment. A request matches when its
+    /// path has exactly these segments.
+    pattern: Vec<String>,
+    /// Matching requests seen so far.
+    seen: usize,
+    nth: usize,
+    times: usize,
+    status: u16,
+}
+
+impl FaultRule {
+    fn matches(&self, method: &Method, path: &str) -> bool {
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        self.method.eq_ignore_ascii_case(method.as_str())
+            && segments.len() == self.pattern.len()
+            && self
+                .pattern
+                .iter()
+                .zip(&segments)
+                .all(|(p, s)| p == "*" || p == s)
+    }
+
+    /// Counts a matching request; true when it is to fail.
+    fn hit(&mut self) -> bool {
+        self.seen += 1;
+        self.seen >= self.nth && self.seen - self.nth < self.times
+    }
+}
+
 /// Everything the fake knows. Tests may read and change it through [`FakeBrevo::lock`].
 #[derive(Debug)]
 pub struct FakeState {
@@ -163,6 +197,7 @@ pub struct FakeState {
     next_message: u64,
     faults: VecDeque<Fault>,
     delays: VecDeque<Duration>,
+    rules: Vec<FaultRule>,
 }
 
 impl Default for FakeState {
@@ -179,6 +214,7 @@ impl Default for FakeState {
             next_message: 1,
             faults: VecDeque::new(),
             delays: VecDeque::new(),
+            rules: Vec::new(),
         }
     }
 }
@@ -413,9 +449,42 @@ impl FakeBrevo {
         self.push_faults(n, Fault::Pass);
     }
 
-    /// Drops the faults not used up yet.
+    /// The `n`-th request (1-based, counted from now) of one kind answers `status` with a
+    /// Brevo error body; requests of other kinds pass and do not count. `path` is below `/v3`
+    /// with `*` for any one segment, e.g. `fail_nth("PUT", "/contacts/lists/*", 2, 400)`
+    /// fails the second list change.
+    pub fn fail_nth(&self, method: &str, path: &str, n: usize, status: u16) {
+        self.fail_nth_times(method, path, n, 1, status);
+    }
+
+    /// Like [`fail_nth`](Self::fail_nth), but every request of the kind from the `n`-th on
+    /// fails (until [`clear_faults`](Self::clear_faults)): that part of Brevo is down.
+    pub fn fail_from_nth(&self, method: &str, path: &str, n: usize, status: u16) {
+        self.fail_nth_times(method, path, n, usize::MAX, status);
+    }
+
+    /// Fails the `n`-th to the `(n + times - 1)`-th request of one kind.
+    pub fn fail_nth_times(&self, method: &str, path: &str, n: usize, times: usize, status: u16) {
+        assert!(n >= 1, "n counts from 1");
+        self.lock().rules.push(FaultRule {
+            method: method.to_string(),
+            pattern: path
+                .trim_matches('/')
+                .split('/')
+                .map(str::to_string)
+                .collect(),
+            seen: 0,
+            nth: n,
+            times,
+            status,
+        });
+    }
+
+    /// Drops the faults not used up yet (queued ones and those of `fail_nth`).
     pub fn clear_faults(&self) {
-        self.lock().faults.clear();
+        let mut state = self.lock();
+        state.faults.clear();
+        state.rules.clear();
     }
 
     fn push_faults(&self, n: usize, fault: Fault) {
@@ -545,10 +614,22 @@ async fn handle(
         let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.requests.push(recorded);
         let delay = state.delays.pop_front();
-        let fault = state
+        let queued = state
             .faults
             .pop_front()
             .filter(|f| !matches!(f, Fault::Pass));
+        // Every rule counts the request of its kind, whether or not another fault answers.
+        let mut by_rule = None;
+        if let Some(path) = &below_v3 {
+            for rule in &mut state.rules {
+                if rule.matches(&method, path) && rule.hit() && by_rule.is_none() {
+                    by_rule = Some(Fault::Error {
+                        status: rule.status,
+                    });
+                }
+            }
+        }
+        let fault = queued.or(by_rule);
         let response = if let Some(fault) = fault {
             fault_response(&fault)
         } else if api_key.is_none() {

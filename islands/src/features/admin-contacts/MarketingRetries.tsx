@@ -11,6 +11,8 @@ const OPERATIONS: Record<string, string> = {
   upsert: 'Anlegen oder Aktualisieren',
   update: 'Aktualisieren',
   delete: 'Löschen',
+  provider_lists: 'Listen in die Ordner des Anbieters zurücklegen',
+  delete_folder: 'Marketing-Ordner löschen',
 };
 
 export function operationLabel(operation: string): string {
@@ -79,7 +81,7 @@ export function MarketingRetriesModal({ onClose }: { onClose: () => void }) {
             <table className="table table-sm align-middle mb-0">
               <thead>
                 <tr>
-                  <th scope="col">E-Mail</th>
+                  <th scope="col">E-Mail / Betrifft</th>
                   <th scope="col">Vorgang</th>
                   <th scope="col">Versuche</th>
                   <th scope="col">Letzter Fehler</th>

@@ -75,8 +75,9 @@ export interface MassAnswer {
 /** A change that still has to reach Brevo: GET /api/contacts/marketing-retries. */
 export interface MarketingRetry {
   id: number;
+  /** The contact's email; for folder and list changes a German description of what waits. */
   email: string;
-  /** `upsert`, `update` or `delete`. */
+  /** `upsert`, `update` or `delete` of a contact; `provider_lists` or `delete_folder`. */
   operation: string;
   attempts: number;
   lastError: string | null;
