@@ -1,10 +1,11 @@
 // The admin contacts screen: /admin/contacts (spec §2 "Admin contacts", §4, §7 "Contacts", §9).
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from the
 // server, and the row actions update the table in memory (spec §4 "Lists in memory").
-import { useEffect, useId, useReducer, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { toastReadError, toastWriteError } from '../lib/apiToasts';
-import { allLoaded, pagedListReducer } from '../lib/pagedList';
+import { toastWriteError } from '../lib/apiToasts';
+import { allLoaded } from '../lib/pagedList';
+import { useListScreen } from '../lib/useListScreen';
 import { toast } from '../lib/toast';
 import {
   deleteContact,
@@ -44,7 +45,6 @@ import { SyncManagerModal } from '../features/admin-contacts/SyncManagerModal';
 import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from '../features/admin-contacts/types';
 import { useMailJob } from '../features/admin-contacts/useMailJob';
 
-export const SEARCH_DEBOUNCE_MS = 300;
 const REMOVED_MESSAGE = 'Erfolgreich entfernt';
 
 export interface AdminContactsProps {
@@ -95,34 +95,34 @@ export default function AdminContacts({
   job,
   marketingRetries,
 }: AdminContactsProps) {
-  const [contacts, dispatch] = useReducer(pagedListReducer<Contact>, page, (first) => ({
-    items: first?.content ?? [],
-    count: first?.count ?? 0,
-  }));
-  const [filters, setFilters] = useState<ContactFilters>(() => filtersOf(query));
-  const [searchText, setSearchText] = useState(filters.search);
+  const {
+    list: contacts,
+    dispatch,
+    filters,
+    filtersRef,
+    searchText,
+    loading,
+    pending,
+    load,
+    applyFilters,
+    currentFilters,
+    onSearchChange,
+    setRowPending,
+  } = useListScreen<Contact, ContactFilters>({
+    first: { items: page?.content ?? [], count: page?.count ?? 0 },
+    initialFilters: filtersOf(query),
+    fetchPage: fetchContacts,
+    onFiltersApplied: (next) =>
+      window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`),
+  });
   const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
-  const [loading, setLoading] = useState(false);
   const [modal, setModal] = useState<ModalState>(null);
-  const [pending, setPending] = useState<ReadonlySet<number>>(() => new Set());
   const [deleting, setDeleting] = useState(false);
   const [sendingAll, setSendingAll] = useState(false);
   const [pendingCounts, setPendingCounts] = useState({ count: pendingCount, total: pendingTotal });
   const mailJob = useMailJob(job);
 
   const ids = useId();
-  // The filters of the latest request: a debounced search must not bring back older ones.
-  const filtersRef = useRef(filters);
-  const debounceRef = useRef<number | undefined>(undefined);
-  const requestRef = useRef<AbortController | null>(null);
-
-  useEffect(
-    () => () => {
-      window.clearTimeout(debounceRef.current);
-      requestRef.current?.abort();
-    },
-    [],
-  );
 
   // An address with an offset brought a later page: "Mehr laden" counts from the first one.
   useEffect(() => {
@@ -130,58 +130,6 @@ export default function AdminContacts({
     // Once, on mount.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-
-  async function load(next: ContactFilters, mode: 'reset' | 'append') {
-    requestRef.current?.abort();
-    const controller = new AbortController();
-    requestRef.current = controller;
-    setLoading(true);
-    try {
-      const offset = mode === 'reset' ? 0 : contacts.items.length;
-      const answer = await fetchContacts(next, offset, controller.signal);
-      if (controller.signal.aborted) return;
-      dispatch({ type: mode, items: answer.content, count: answer.count });
-    } catch (error) {
-      if (!controller.signal.aborted) toastReadError(error);
-    } finally {
-      if (requestRef.current === controller) {
-        requestRef.current = null;
-        setLoading(false);
-      }
-    }
-  }
-
-  /** New filters: shown at once, kept in the address bar, the table reloaded from the start. */
-  function applyFilters(next: ContactFilters) {
-    window.clearTimeout(debounceRef.current);
-    filtersRef.current = next;
-    setFilters(next);
-    window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`);
-    void load(next, 'reset');
-  }
-
-  /** The filters with the search as typed, even while its debounce is still pending. */
-  function currentFilters(): ContactFilters {
-    return { ...filtersRef.current, search: searchText.trim() };
-  }
-
-  function onSearchChange(value: string) {
-    setSearchText(value);
-    window.clearTimeout(debounceRef.current);
-    debounceRef.current = window.setTimeout(() => {
-      const search = value.trim();
-      if (search !== filtersRef.current.search) applyFilters({ ...filtersRef.current, search });
-    }, SEARCH_DEBOUNCE_MS);
-  }
-
-  function setRowPending(id: number, on: boolean) {
-    setPending((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  }
 
   async function withRow(contact: Contact, action: () => Promise<void>) {
     if (pending.has(contact.id)) return;

@@ -1,13 +1,13 @@
 // The admin downloads list: /admin/downloads/ (spec §2 "Downloads list (admin)", §4, §9).
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from
 // the server, and the row actions update the list in memory (spec §4 "Lists in memory").
-import { useEffect, useId, useReducer, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { Modal } from '../components/Modal';
-import { toastReadError } from '../lib/apiToasts';
 import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../lib/downloads';
 import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../lib/downloads';
-import { allLoaded, pagedListReducer } from '../lib/pagedList';
+import { allLoaded } from '../lib/pagedList';
+import { useListScreen } from '../lib/useListScreen';
 import { toast } from '../lib/toast';
 import { CriteriaPanel } from '../features/admin-downloads/CriteriaPanel';
 import { DownloadManagerModal } from '../features/admin-downloads/DownloadManagerModal';
@@ -59,84 +59,32 @@ const COLUMNS: { column: SortBy; label: string }[] = [
 ];
 
 export default function AdminDownloads({ page, query, providers, productName, browserZipLimitMb }: AdminDownloadsProps) {
-  const [list, dispatch] = useReducer(pagedListReducer<Download>, page, (first) => ({
-    items: first.content,
-    count: first.count,
-  }));
-  const [filters, setFilters] = useState<ListFilters>(() => filtersOf(query));
-  const [searchText, setSearchText] = useState(filters.search);
+  const {
+    list,
+    dispatch,
+    filters,
+    filtersRef,
+    searchText,
+    loading,
+    pending,
+    load,
+    applyFilters,
+    currentFilters,
+    onSearchChange,
+    setRowPending,
+  } = useListScreen<Download, ListFilters>({
+    first: { items: page.content, count: page.count },
+    initialFilters: filtersOf(query),
+    fetchPage: (next, offset, signal) => fetchAdminDownloads(queryOf(next, offset), signal),
+    onFiltersApplied: (next) =>
+      window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`),
+    debounceMs: SEARCH_DEBOUNCE_MS,
+  });
   const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
-  const [loading, setLoading] = useState(false);
   const [modal, setModal] = useState<ModalState>(null);
-  const [pending, setPending] = useState<ReadonlySet<number>>(() => new Set());
   const [deleting, setDeleting] = useState(false);
 
   const ids = useId();
-  // The filters of the latest request: a debounced search must not bring back older ones.
-  const filtersRef = useRef(filters);
-  const debounceRef = useRef<number | undefined>(undefined);
-  const requestRef = useRef<AbortController | null>(null);
-
-  useEffect(
-    () => () => {
-      window.clearTimeout(debounceRef.current);
-      requestRef.current?.abort();
-    },
-    [],
-  );
-
-  async function load(next: ListFilters, mode: 'reset' | 'append') {
-    requestRef.current?.abort();
-    const controller = new AbortController();
-    requestRef.current = controller;
-    setLoading(true);
-    try {
-      const answer = await fetchAdminDownloads(
-        queryOf(next, mode === 'reset' ? 0 : list.items.length),
-        controller.signal,
-      );
-      if (!controller.signal.aborted) dispatch({ type: mode, items: answer.content, count: answer.count });
-    } catch (error) {
-      if (!controller.signal.aborted) toastReadError(error);
-    } finally {
-      if (requestRef.current === controller) {
-        requestRef.current = null;
-        setLoading(false);
-      }
-    }
-  }
-
-  /** New filters: shown at once, kept in the address bar, the list reloaded from the start. */
-  function applyFilters(next: ListFilters) {
-    window.clearTimeout(debounceRef.current);
-    filtersRef.current = next;
-    setFilters(next);
-    window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`);
-    void load(next, 'reset');
-  }
-
-  /** The filters with the search as typed, even while its debounce is still pending. */
-  function currentFilters(): ListFilters {
-    return { ...filtersRef.current, search: searchText.trim() };
-  }
-
-  function onSearchChange(value: string) {
-    setSearchText(value);
-    window.clearTimeout(debounceRef.current);
-    debounceRef.current = window.setTimeout(() => {
-      const search = value.trim();
-      if (search !== filtersRef.current.search) applyFilters({ ...filtersRef.current, search });
-    }, SEARCH_DEBOUNCE_MS);
-  }
-
-  function setRowPending(id: number, on: boolean) {
-    setPending((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  }
 
   async function withRow(download: Download, action: () => Promise<void>) {
     if (pending.has(download.id)) return;

@@ -1,12 +1,13 @@
 // The criteria (lists) of one provider: /admin/provider/{id} (spec §2 "Provider criteria screen").
 // The first page (id descending, both statuses) comes with the props; filters, sorting and
 // "Mehr laden" fetch from the server, writes update the table in memory (spec §4).
-import { useEffect, useId, useReducer, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { ApiError, UNEXPECTED_ERROR_MESSAGE } from '../lib/api';
 import { toastReadError, toastWriteError } from '../lib/apiToasts';
 import { formatCount, formatDateTime } from '../lib/format';
-import { allLoaded, pagedListReducer } from '../lib/pagedList';
+import { allLoaded } from '../lib/pagedList';
+import { useListScreen } from '../lib/useListScreen';
 import { toast } from '../lib/toast';
 import {
   createList,
@@ -66,90 +67,36 @@ interface CriteriaScreenProps {
 
 function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScreenProps) {
   const [provider, setProvider] = useState<Provider>(() => normalizeProvider(initialProvider));
-  const [lists, dispatch] = useReducer(pagedListReducer<ProviderList>, initialLists, (initial) => ({
-    items: (initial?.content ?? []).map(normalizeList),
-    count: initial?.count ?? 0,
-  }));
-  const [filters, setFilters] = useState<ListFilters>(DEFAULT_LIST_FILTERS);
-  const [searchText, setSearchText] = useState('');
-  const [loading, setLoading] = useState(false);
+  const {
+    list: lists,
+    dispatch,
+    filters,
+    filtersRef,
+    searchText,
+    loading,
+    pending,
+    load,
+    cancelLoad,
+    applyFilters,
+    currentFilters,
+    onSearchChange,
+    setRowPending,
+  } = useListScreen<ProviderList, ListFilters>({
+    first: { items: (initialLists?.content ?? []).map(normalizeList), count: initialLists?.count ?? 0 },
+    initialFilters: DEFAULT_LIST_FILTERS,
+    fetchPage: (next, offset, signal) =>
+      fetchLists(
+        provider.id,
+        { offset, sort: next.sort, active: next.active, inactive: next.inactive, search: next.search },
+        signal,
+      ),
+    debounceMs: SEARCH_DEBOUNCE_MS,
+  });
   const [syncing, setSyncing] = useState(false);
   const [modal, setModal] = useState<ModalState>(null);
-  const [pending, setPending] = useState<ReadonlySet<number>>(() => new Set());
   const [deleting, setDeleting] = useState(false);
 
   const searchId = useId();
-  // The filters of the latest request: the debounced search must not bring back old ones.
-  const filtersRef = useRef<ListFilters>(DEFAULT_LIST_FILTERS);
-  const debounceRef = useRef<number | undefined>(undefined);
-  const requestRef = useRef<AbortController | null>(null);
-
-  useEffect(
-    () => () => {
-      window.clearTimeout(debounceRef.current);
-      requestRef.current?.abort();
-    },
-    [],
-  );
-
-  async function load(next: ListFilters, mode: 'reset' | 'append') {
-    requestRef.current?.abort();
-    const controller = new AbortController();
-    requestRef.current = controller;
-    setLoading(true);
-    try {
-      const page = await fetchLists(
-        provider.id,
-        {
-          offset: mode === 'reset' ? 0 : lists.items.length,
-          sort: next.sort,
-          active: next.active,
-          inactive: next.inactive,
-          search: next.search,
-        },
-        controller.signal,
-      );
-      if (!controller.signal.aborted) dispatch({ type: mode, items: page.content, count: page.count });
-    } catch (error) {
-      if (!controller.signal.aborted) toastReadError(error);
-    } finally {
-      if (requestRef.current === controller) {
-        requestRef.current = null;
-        setLoading(false);
-      }
-    }
-  }
-
-  /** The filters with the search text as typed, even while its debounce is still pending. */
-  function currentFilters(): ListFilters {
-    return { ...filters, search: searchText.trim() };
-  }
-
-  /** New filters: shown at once, data reloaded from offset 0. */
-  function applyFilters(next: ListFilters) {
-    window.clearTimeout(debounceRef.current);
-    filtersRef.current = next;
-    setFilters(next);
-    void load(next, 'reset');
-  }
-
-  function onSearchChange(value: string) {
-    setSearchText(value);
-    window.clearTimeout(debounceRef.current);
-    debounceRef.current = window.setTimeout(() => {
-      const search = value.trim();
-      if (search !== filtersRef.current.search) applyFilters({ ...filtersRef.current, search });
-    }, SEARCH_DEBOUNCE_MS);
-  }
-
-  function setRowPending(id: number, on: boolean) {
-    setPending((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  }
 
   async function onCreate(name: string) {
     try {
@@ -212,7 +159,7 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
   async function onSync() {
     if (syncing) return;
     setSyncing(true);
-    requestRef.current?.abort();
+    cancelLoad();
     try {
       const synced = applyListFilters(await syncProviderLists(provider.id), filtersRef.current);
       dispatch({ type: 'reset', items: synced, count: synced.length });
