@@ -218,9 +218,21 @@ async fn sweep_daily(state: AppState) {
     let mut interval = tokio::time::interval_at(first, day);
     loop {
         interval.tick().await;
-        match crate::services::uploads::sweep(&state.db, &state.files).await {
-            Ok(report) => tracing::info!(?report, "file store swept"),
-            Err(err) => tracing::error!(error = %err, "file store sweep failed"),
+        let sweep = crate::services::uploads::sweep(&state.db, &state.files);
+        let lease = chrono::Duration::hours(6);
+        match crate::services::jobs::exclusively(
+            &state.db,
+            crate::services::jobs::FILE_SWEEP,
+            lease,
+            sweep,
+        )
+        .await
+        {
+            Ok(Some(Ok(report))) => tracing::info!(?report, "file store swept"),
+            Ok(None) => tracing::info!("file store swept by another instance"),
+            Ok(Some(Err(err))) | Err(err) => {
+                tracing::error!(error = %err, "file store sweep failed")
+            }
         }
     }
 }

@@ -676,3 +676,63 @@ async fn a_confirmation_while_brevo_is_down_is_kept_and_brevo_follows_by_the_ret
     assert_eq!(run_retries(&app, &brevo).await, 0);
     assert_agree(&app, &brevo, "after the retry").await;
 }
+
+#[tokio::test]
+async fn two_instances_running_the_retry_round_at_once_send_each_change_once() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    // A stored retry: a confirmation while Brevo is down.
+    let (status, anna) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/contacts",
+            Some(contact_body("anna@example.de", &[])),
+        )
+        .await;
+    assert_eq!(status, 201, "{anna}");
+    let (status, _) = app
+        .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
+        .await;
+    assert_eq!(status, 200);
+    let html = brevo.sent_emails()[0].body["htmlContent"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let start =
+        html.find("/user/verify-double-opt-in/").unwrap() + "/user/verify-double-opt-in/".len();
+    let token: String = html[start..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    brevo.fail_from_nth("PUT", "/contacts/*", 1, 503);
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/contacts/confirm-double-opt-in/{token}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(pending(&app, &admin).await["count"], 1);
+
+    // Brevo is back but slow: both instances' minute jobs start their round meanwhile.
+    brevo.clear_faults();
+    brevo.clear_requests();
+    brevo.delay_next(4, std::time::Duration::from_millis(300));
+    tokio::join!(run_retries(&app, &brevo), run_retries(&app, &brevo));
+    assert_eq!(pending(&app, &admin).await["count"], 0);
+    let changes = brevo
+        .requests()
+        .iter()
+        .filter(|r| r.method == "PUT" && r.path.starts_with("/contacts/"))
+        .count();
+    assert_eq!(
+        changes,
+        1,
+        "the change reached Brevo once: {:?}",
+        brevo.requests()
+    );
+    assert_agree(&app, &brevo, "after both rounds").await;
+}

@@ -18,6 +18,7 @@ pub mod contacts;
 pub mod customer_groups;
 pub mod downloads;
 pub mod folders;
+pub mod job_leases;
 pub mod lists;
 pub mod login_attempts;
 pub mod mail_jobs;

@@ -408,9 +408,19 @@ pub async fn retry_all(db: &Db, marketing: &Marketing) -> ServiceResult<i64> {
     let Some(client) = brevo(marketing) else {
         return Ok(0);
     };
-    for retry in db::marketing_retries::oldest(db, 100).await? {
-        // A failure stays stored; the next round tries again.
-        let _ = run_retry(db, client, &retry).await;
+    // One round at a time across instances: retries of one contact must run in order.
+    let round = async {
+        for retry in db::marketing_retries::oldest(db, 100).await? {
+            // A failure stays stored; the next round tries again.
+            let _ = run_retry(db, client, &retry).await;
+        }
+        ServiceResult::Ok(())
+    };
+    let lease = chrono::Duration::minutes(10);
+    if let Some(outcome) =
+        super::jobs::exclusively(db, super::jobs::MARKETING_RETRIES, lease, round).await?
+    {
+        outcome?;
     }
     Ok(db::marketing_retries::count(db).await?)
 }

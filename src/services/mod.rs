@@ -10,6 +10,7 @@ pub mod double_opt_in;
 pub mod downloads;
 pub mod error;
 pub mod files;
+pub mod jobs;
 pub mod large_data;
 pub mod lists;
 pub mod marketing;
