@@ -22,4 +22,5 @@ pub mod services;
 pub mod startup;
 pub mod state;
 pub mod storage;
+#[cfg(any(test, feature = "test-support"))]
 pub mod test_support;
