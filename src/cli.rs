@@ -299,7 +299,7 @@ const DEMO_ACCOUNTS: [(&str, &str, &[&str], Option<i64>); 4] = [
 
 async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
     let files = FileStore::new(config.files_dir())?;
-    let summary = crate::services::seed::seed_demo(db, &files).await?;
+    let summary = crate::seed::demo::seed_demo(db, &files).await?;
     println!("{summary}");
     for (login, name, account_roles, customer_number) in DEMO_ACCOUNTS {
         if crate::db::users::find_by_login(db, login).await?.is_some() {
@@ -330,15 +330,15 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
 }
 
 async fn seed_large(config: &Config, db: &Db) -> anyhow::Result<()> {
-    use crate::services::large_data::{self, LargeDataSize};
+    use crate::seed::large::{self, LargeDataSize};
     let files = FileStore::new(config.files_dir())?;
     println!(
         "Lege den großen Datensatz an ({}) …",
         config.database_description()
     );
-    let summary = large_data::seed_large(db, &files, &LargeDataSize::full()).await?;
+    let summary = large::seed_large(db, &files, &LargeDataSize::full()).await?;
     println!("{summary}");
-    for account in large_data::create_accounts(db, summary.dealer_customer_number).await? {
+    for account in large::create_accounts(db, summary.dealer_customer_number).await? {
         let login = account.login;
         match account.password {
             Some(password) => println!(

@@ -2,7 +2,8 @@
 //!
 //! Layers (see README): `domain` holds pure rules, `db` the data access for SQLite and
 //! PostgreSQL, `services` the use cases, `integrations` third-party clients, `storage` the
-//! file store, `auth` sessions and guards, `api` the REST handlers, `app` the Leptos SSR pages.
+//! file store, `auth` sessions and guards, `api` the REST handlers, `app` the Leptos SSR pages,
+//! `seed` the demo and benchmark data sets.
 
 pub mod api;
 pub mod app;
@@ -15,9 +16,11 @@ pub mod domain;
 pub mod error;
 pub mod headers;
 pub mod integrations;
+pub mod seed;
 pub mod server;
 pub mod services;
 pub mod startup;
 pub mod state;
 pub mod storage;
+#[cfg(any(test, feature = "test-support"))]
 pub mod test_support;

@@ -70,6 +70,7 @@ impl AppState {
                 api: config.content_menu_api,
                 timeout: config.content_timeout(),
                 ttl: config.content_cache_ttl(),
+                ..ContentSiteConfig::default()
             },
             http.clone(),
         );

@@ -4,6 +4,10 @@
 //! `postgres://postgres@127.0.0.1:5432/postgres`), creating one database per test; anything
 //! else uses a new SQLite file in a temporary folder. The test command runs the suite once
 //! for each backend.
+//!
+//! Compiled only for the crate's own unit tests and with the `test-support` feature, which the
+//! integration tests get through the crate's dev-dependency on itself; the release binary does
+//! not contain it.
 
 use std::path::PathBuf;
 

@@ -243,6 +243,7 @@ fn service(base_url: Option<&str>, api: MenuApi, timeout: Duration, ttl: Duratio
             api,
             timeout,
             ttl,
+            ..ContentSiteConfig::default()
         },
         reqwest::Client::new(),
     )
@@ -547,4 +548,38 @@ async fn stale_menu_is_served_while_refreshed_in_background() {
         site.count("/wp-json/menus/v1/menus/3") == 2
     })
     .await;
+}
+
+#[tokio::test]
+async fn after_the_back_off_a_page_view_fetches_again() {
+    let site = FakeSite::spawn(Duration::ZERO).await;
+    let menus = MenuService::new(
+        ContentSiteConfig {
+            base_url: Some(site.base_url.clone()),
+            ttl: Duration::ZERO,
+            retry_backoff: Duration::from_millis(300),
+            ..ContentSiteConfig::default()
+        },
+        reqwest::Client::new(),
+    );
+    site.set_mode(SERVER_ERROR);
+    menus.refresh().await;
+    assert_eq!(menus.header_menu(), None);
+    let after_failure = site.count("/wp-json/menus/v1/menus/2");
+    assert_eq!(menus.header_menu(), None);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        site.count("/wp-json/menus/v1/menus/2"),
+        after_failure,
+        "no fetch within the back-off"
+    );
+
+    site.set_mode(OK);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(menus.header_menu(), None, "the page does not wait");
+    eventually("header menu after the back-off", || {
+        menus.header_menu().is_some()
+    })
+    .await;
+    assert_eq!(ids(&menus.header_menu().unwrap()), vec![10, 30]);
 }

@@ -1,416 +1,10 @@
-//! Menus of the company's WordPress content site (spec §2 "Layout", §7 "Content site").
-//!
-//! The portal's header shows the content site's menu [`HEADER_MENU_ID`] (without the items in
-//! [`HIDDEN_HEADER_ITEM_IDS`] and their children), the footer shows menu [`FOOTER_MENU_ID`].
-//!
-//! Two WordPress plugins can serve the menus (see `shared/reference/external-apis.md` §2):
-//! - [`MenuApi::MenusV1`], plugin `wp-rest-api-v2-menus`: `GET /wp-json/menus/v1/menus/{id}`,
-//!   items with `ID`, `menu_order`, `menu_item_parent` (a string) and `child_items`;
-//! - [`MenuApi::WpApiMenus`], plugin `wp-api-menus`: `GET /wp-json/wp-api-menus/v2/menus/{id}`,
-//!   items with `id`, `order`, `parent` (an int) and `children`; an unknown id answers `[]`.
-//!
-//! [`parse_menu`] is one lenient adapter for both shapes. [`MenuService`] keeps the parsed menus in
-//! memory: page rendering never waits for the content site; a missing or stale entry is
-//! refreshed in the background, one fetch per menu at a time, with a back-off after failures.
+//! The lenient adapter from either menu plugin's JSON to a tree of [`MenuItem`]s.
 
-use crate::integrations::error_chain;
 use std::collections::{HashMap, HashSet};
-use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-/// Menu id of the header menu on the content site.
-pub const HEADER_MENU_ID: i64 = 2;
-/// Menu id of the footer menu on the content site.
-pub const FOOTER_MENU_ID: i64 = 3;
-/// Item ids the header never shows (their children disappear with them).
-pub const HIDDEN_HEADER_ITEM_IDS: [i64; 4] = [20, 213, 214, 50695];
-
-/// Default per-request timeout for a menu fetch.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(1500);
-/// Default time a fetched menu counts as fresh.
-pub const DEFAULT_TTL: Duration = Duration::from_secs(5 * 60);
-/// After a failed fetch, page views do not start another fetch of that menu for this long.
-pub const RETRY_BACKOFF: Duration = Duration::from_secs(30);
-/// Largest menu response body accepted.
-pub const MAX_MENU_BODY_BYTES: usize = 1024 * 1024;
-/// Deepest nesting level kept (top level = 1); deeper items are dropped.
-pub const MAX_MENU_DEPTH: usize = 16;
-
-/// Which WordPress menu plugin the content site runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MenuApi {
-    /// "menus-v1": plugin `wp-rest-api-v2-menus`, path `/wp-json/menus/v1/menus/{id}`.
-    #[default]
-    MenusV1,
-    /// "wp-api-menus": plugin `wp-api-menus`, path `/wp-json/wp-api-menus/v2/menus/{id}`.
-    WpApiMenus,
-}
-
-impl MenuApi {
-    /// The path (below the site's base URL) of menu `id`.
-    pub fn menu_path(self, id: i64) -> String {
-        match self {
-            MenuApi::MenusV1 => format!("/wp-json/menus/v1/menus/{id}"),
-            MenuApi::WpApiMenus => format!("/wp-json/wp-api-menus/v2/menus/{id}"),
-        }
-    }
-}
-
-/// One menu entry; `title` is plain text (HTML entities decoded), `url` is `http(s)://…` or `/…`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct MenuItem {
-    pub id: i64,
-    pub title: String,
-    pub url: String,
-    pub order: i64,
-    pub children: Vec<MenuItem>,
-}
-
-/// Settings of the content-site client.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContentSiteConfig {
-    /// Base URL of the content site, e.g. `https://www.example.de`; `None` (or blank) disables menus.
-    pub base_url: Option<String>,
-    /// Which menu plugin the site runs.
-    pub api: MenuApi,
-    /// Timeout of one menu request (connect to end of body).
-    pub timeout: Duration,
-    /// How long a fetched menu counts as fresh.
-    pub ttl: Duration,
-}
-
-impl Default for ContentSiteConfig {
-    fn default() -> Self {
-        Self {
-            base_url: None,
-            api: MenuApi::default(),
-            timeout: DEFAULT_TIMEOUT,
-            ttl: DEFAULT_TTL,
-        }
-    }
-}
-
-/// The menu JSON has a shape neither plugin produces.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum MenuError {
-    #[error("unexpected menu JSON: {0}")]
-    UnexpectedShape(String),
-}
-
-// ---------------------------------------------------------------------------------------------
-// Service with cache
-// ---------------------------------------------------------------------------------------------
-
-/// Cached access to the header and footer menus. Cheap to clone (an `Arc` inside).
-#[derive(Clone)]
-pub struct MenuService {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    /// Base URL without trailing slash; `None` when not configured.
-    base_url: Option<String>,
-    api: MenuApi,
-    timeout: Duration,
-    ttl: Duration,
-    client: reqwest::Client,
-    cache: Mutex<HashMap<i64, CacheEntry>>,
-}
-
-#[derive(Default)]
-struct CacheEntry {
-    items: Option<Vec<MenuItem>>,
-    /// When `items` was fetched.
-    fetched_at: Option<Instant>,
-    /// Sequence number of the fetch that produced `items` (an older fetch never overwrites it).
-    stored_seq: u64,
-    /// Last sequence number handed out.
-    next_seq: u64,
-    /// When the last fetch failed; cleared by a success.
-    last_failure: Option<Instant>,
-    /// Number of fetches of this menu currently running.
-    in_flight: usize,
-}
-
-/// Which menu to fetch and which item ids to hide from it.
-#[derive(Clone, Copy, Debug)]
-struct MenuSpec {
-    id: i64,
-    hidden: &'static [i64],
-}
-
-const HEADER: MenuSpec = MenuSpec {
-    id: HEADER_MENU_ID,
-    hidden: &HIDDEN_HEADER_ITEM_IDS,
-};
-const FOOTER: MenuSpec = MenuSpec {
-    id: FOOTER_MENU_ID,
-    hidden: &[],
-};
-
-/// Marks one running fetch of a menu; dropping it (finished, cancelled or never spawned)
-/// releases the single-flight slot.
-struct FetchTicket {
-    inner: Arc<Inner>,
-    menu_id: i64,
-    seq: u64,
-}
-
-impl Drop for FetchTicket {
-    fn drop(&mut self) {
-        let mut cache = self.inner.lock_cache();
-        if let Some(entry) = cache.get_mut(&self.menu_id) {
-            entry.in_flight = entry.in_flight.saturating_sub(1);
-        }
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-enum FetchError {
-    #[error("request failed")]
-    Request(#[source] reqwest::Error),
-    #[error("timed out after {0:?}")]
-    Timeout(Duration),
-    #[error("unexpected HTTP status {0}")]
-    Status(reqwest::StatusCode),
-    #[error("response larger than {MAX_MENU_BODY_BYTES} bytes")]
-    TooLarge,
-    #[error("response is not JSON")]
-    Json(#[from] serde_json::Error),
-    #[error(transparent)]
-    Menu(#[from] MenuError),
-}
-
-impl From<reqwest::Error> for FetchError {
-    fn from(err: reqwest::Error) -> Self {
-        FetchError::Request(err)
-    }
-}
-
-impl fmt::Debug for MenuService {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MenuService")
-            .field("base_url", &self.inner.base_url)
-            .field("api", &self.inner.api)
-            .field("timeout", &self.inner.timeout)
-            .field("ttl", &self.inner.ttl)
-            .finish_non_exhaustive()
-    }
-}
-
-impl MenuService {
-    /// Creates the service; nothing is fetched until [`refresh`](Self::refresh) or the first
-    /// call of [`header_menu`](Self::header_menu) / [`footer_menu`](Self::footer_menu).
-    pub fn new(config: ContentSiteConfig, client: reqwest::Client) -> Self {
-        let base_url = config
-            .base_url
-            .map(|url| url.trim().trim_end_matches('/').to_owned())
-            .filter(|url| !url.is_empty());
-        Self {
-            inner: Arc::new(Inner {
-                base_url,
-                api: config.api,
-                timeout: config.timeout,
-                ttl: config.ttl,
-                client,
-                cache: Mutex::new(HashMap::new()),
-            }),
-        }
-    }
-
-    /// The header menu (menu 2 without [`HIDDEN_HEADER_ITEM_IDS`]).
-    ///
-    /// Never waits for the network: returns what the cache holds (None before the first
-    /// successful fetch or when no base_url is set) and, when the entry is missing or older than
-    /// ttl, starts ONE background refresh (single-flight: concurrent callers don't start a second
-    /// fetch for the same menu). After a failed fetch the next one starts at the earliest
-    /// [`RETRY_BACKOFF`] later.
-    pub fn header_menu(&self) -> Option<Vec<MenuItem>> {
-        self.cached(HEADER)
-    }
-
-    /// The footer menu (menu 3); same caching rules as [`header_menu`](Self::header_menu).
-    pub fn footer_menu(&self) -> Option<Vec<MenuItem>> {
-        self.cached(FOOTER)
-    }
-
-    /// Fetches both menus now (used at start-up in the background, and by tests). Failures are
-    /// logged and keep the previously cached menu.
-    pub async fn refresh(&self) {
-        if self.inner.base_url.is_none() {
-            return;
-        }
-        let header = self.inner.begin_fetch(HEADER.id);
-        let footer = self.inner.begin_fetch(FOOTER.id);
-        tokio::join!(
-            Inner::fetch_and_store(HEADER, header),
-            Inner::fetch_and_store(FOOTER, footer)
-        );
-    }
-
-    fn cached(&self, spec: MenuSpec) -> Option<Vec<MenuItem>> {
-        self.inner.base_url.as_ref()?;
-        let now = Instant::now();
-        // Decide and take the single-flight slot under one lock, so that concurrent callers
-        // see the fetch as running.
-        let (items, seq) = {
-            let mut cache = self.inner.lock_cache();
-            let entry = cache.entry(spec.id).or_default();
-            let seq = needs_refresh(entry, now, self.inner.ttl).then(|| entry.claim());
-            (entry.items.clone(), seq)
-        };
-        if let Some(seq) = seq {
-            let ticket = FetchTicket {
-                inner: Arc::clone(&self.inner),
-                menu_id: spec.id,
-                seq,
-            };
-            match tokio::runtime::Handle::try_current() {
-                Ok(handle) => {
-                    handle.spawn(Inner::fetch_and_store(spec, ticket));
-                }
-                Err(_) => {
-                    tracing::debug!(
-                        menu_id = spec.id,
-                        "no tokio runtime; content-site menu not refreshed"
-                    );
-                    drop(ticket);
-                }
-            }
-        }
-        items
-    }
-}
-
-impl CacheEntry {
-    /// Registers a running fetch and returns its sequence number.
-    fn claim(&mut self) -> u64 {
-        self.in_flight += 1;
-        self.next_seq += 1;
-        self.next_seq
-    }
-}
-
-/// Whether a page view should start a background fetch for this entry.
-fn needs_refresh(entry: &CacheEntry, now: Instant, ttl: Duration) -> bool {
-    if entry.in_flight > 0 {
-        return false;
-    }
-    if let Some(failed) = entry.last_failure
-        && now.saturating_duration_since(failed) < RETRY_BACKOFF
-    {
-        return false;
-    }
-    match entry.fetched_at {
-        None => true,
-        Some(at) => now.saturating_duration_since(at) >= ttl,
-    }
-}
-
-impl Inner {
-    fn lock_cache(&self) -> MutexGuard<'_, HashMap<i64, CacheEntry>> {
-        self.cache.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Registers a running fetch of `menu_id` and hands out its sequence number.
-    fn begin_fetch(self: &Arc<Self>, menu_id: i64) -> FetchTicket {
-        let seq = self.lock_cache().entry(menu_id).or_default().claim();
-        FetchTicket {
-            inner: Arc::clone(self),
-            menu_id,
-            seq,
-        }
-    }
-
-    async fn fetch_and_store(spec: MenuSpec, ticket: FetchTicket) {
-        let inner = Arc::clone(&ticket.inner);
-        let Some(base_url) = inner.base_url.as_deref() else {
-            return;
-        };
-        let url = format!("{base_url}{}", inner.api.menu_path(spec.id));
-        let result = inner
-            .fetch(&url)
-            .await
-            .map(|items| hide_items(items, spec.hidden));
-        let mut cache = inner.lock_cache();
-        let entry = cache.entry(spec.id).or_default();
-        match result {
-            Ok(items) => {
-                tracing::debug!(
-                    menu_id = spec.id,
-                    items = items.len(),
-                    "content-site menu fetched"
-                );
-                if ticket.seq > entry.stored_seq {
-                    entry.items = Some(items);
-                    entry.fetched_at = Some(Instant::now());
-                    entry.stored_seq = ticket.seq;
-                }
-                entry.last_failure = None;
-            }
-            Err(err) => {
-                entry.last_failure = Some(Instant::now());
-                tracing::warn!(
-                    menu_id = spec.id,
-                    url = %url,
-                    error = %error_chain(&err),
-                    keeps_cached_menu = entry.items.is_some(),
-                    "could not fetch content-site menu"
-                );
-            }
-        }
-        drop(cache);
-        drop(ticket);
-    }
-
-    async fn fetch(&self, url: &str) -> Result<Vec<MenuItem>, FetchError> {
-        // reqwest's timeout covers connect to end of body; the outer one is a safety net.
-        match tokio::time::timeout(self.timeout, self.fetch_inner(url)).await {
-            Ok(result) => result,
-            Err(_) => Err(FetchError::Timeout(self.timeout)),
-        }
-    }
-
-    async fn fetch_inner(&self, url: &str) -> Result<Vec<MenuItem>, FetchError> {
-        let mut response = self
-            .client
-            .get(url)
-            .timeout(self.timeout)
-            .header(reqwest::header::ACCEPT, "application/json")
-            .send()
-            .await?;
-        let status = response.status();
-        if status != reqwest::StatusCode::OK {
-            return Err(FetchError::Status(status));
-        }
-        if response
-            .content_length()
-            .is_some_and(|len| len > MAX_MENU_BODY_BYTES as u64)
-        {
-            return Err(FetchError::TooLarge);
-        }
-        let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await? {
-            if body.len() + chunk.len() > MAX_MENU_BODY_BYTES {
-                return Err(FetchError::TooLarge);
-            }
-            body.extend_from_slice(&chunk);
-        }
-        // PHP sites sometimes prepend a UTF-8 byte order mark.
-        let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&body);
-        let json: Value = serde_json::from_slice(body)?;
-        Ok(parse_menu(&json)?)
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parsing
-// ---------------------------------------------------------------------------------------------
+use super::{MAX_MENU_DEPTH, MenuError, MenuItem};
 
 /// Parses the answer of either menu plugin into a tree.
 ///
@@ -555,7 +149,7 @@ fn title_field(object: &Map<String, Value>) -> Option<String> {
         Value::Object(title) => title.get("rendered")?.as_str()?,
         _ => return None,
     };
-    let title = decode_entities(raw).trim().to_owned();
+    let title = decode_title(raw).trim().to_owned();
     (!title.is_empty()).then_some(title)
 }
 
@@ -646,121 +240,33 @@ fn assemble(
         .collect()
 }
 
-// ---------------------------------------------------------------------------------------------
-// HTML entities
-// ---------------------------------------------------------------------------------------------
-
-/// Decodes HTML character references once (`&amp;lt;` becomes `&lt;`); unknown ones stay as
-/// they are.
-fn decode_entities(text: &str) -> String {
-    if !text.contains('&') {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        let after = &rest[amp + 1..];
-        let end = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '#'))
-            .unwrap_or(after.len());
-        if (1..=32).contains(&end)
-            && after[end..].starts_with(';')
-            && let Some(ch) = decode_entity(&after[..end])
-        {
-            out.push(ch);
-            rest = &after[end + 1..];
-            continue;
-        }
-        out.push('&');
-        rest = after;
-    }
-    out.push_str(rest);
-    out
-}
-
-fn decode_entity(name: &str) -> Option<char> {
-    if let Some(number) = name.strip_prefix('#') {
-        let (digits, radix) = match number.strip_prefix(['x', 'X']) {
-            Some(hex) => (hex, 16),
-            None => (number, 10),
-        };
-        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-            return None;
-        }
-        let code = u32::from_str_radix(digits, radix).unwrap_or(u32::MAX);
-        return Some(numeric_char(code));
-    }
-    let ch = match name {
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "quot" => '"',
-        "apos" => '\'',
-        "nbsp" => '\u{a0}',
-        "ndash" => '–',
-        "mdash" => '—',
-        "hellip" => '…',
-        "lsquo" => '‘',
-        "rsquo" => '’',
-        "sbquo" => '‚',
-        "ldquo" => '“',
-        "rdquo" => '”',
-        "bdquo" => '„',
-        "laquo" => '«',
-        "raquo" => '»',
-        "lsaquo" => '‹',
-        "rsaquo" => '›',
-        "bull" => '•',
-        "middot" => '·',
-        "euro" => '€',
-        "copy" => '©',
-        "reg" => '®',
-        "trade" => '™',
-        "deg" => '°',
-        "sect" => '§',
-        "times" => '×',
-        "shy" => '\u{ad}',
-        "auml" => 'ä',
-        "ouml" => 'ö',
-        "uuml" => 'ü',
-        "Auml" => 'Ä',
-        "Ouml" => 'Ö',
-        "Uuml" => 'Ü',
-        "szlig" => 'ß',
-        "eacute" => 'é',
-        "egrave" => 'è',
-        "agrave" => 'à',
-        _ => return None,
-    };
-    Some(ch)
-}
-
-/// A numeric character reference as browsers read it: 0x80–0x9F as Windows-1252 (old
-/// WordPress content uses `&#150;` for a dash), invalid code points and other control
-/// characters as U+FFFD.
-fn numeric_char(code: u32) -> char {
-    const CP1252: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
-        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
-        'ž', 'Ÿ',
-    ];
-    match code {
-        0x80..=0x9f => {
-            let ch = CP1252[(code - 0x80) as usize];
-            if ch.is_control() { '\u{fffd}' } else { ch }
-        }
-        0x09 | 0x0a | 0x0d => ' ',
-        _ => match char::from_u32(code) {
-            Some(ch) if !ch.is_control() => ch,
-            _ => '\u{fffd}',
-        },
-    }
+/// A title as plain text: HTML character references decoded once (`&amp;lt;` becomes `&lt;`,
+/// unknown or invalid ones stay as they are). Numeric references to 0x80–0x9F are read as
+/// Windows-1252, as browsers do (old WordPress content writes `&#150;` for a dash); line breaks
+/// and tabs become spaces and other control characters U+FFFD.
+fn decode_title(raw: &str) -> String {
+    html_escape::decode_html_entities(raw)
+        .chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => ' ',
+            '\u{80}'..='\u{9f}' => {
+                let byte = [c as u8];
+                let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&byte);
+                text.chars()
+                    .next()
+                    .filter(|c| !c.is_control())
+                    .unwrap_or('\u{fffd}')
+            }
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::integrations::content_site::HIDDEN_HEADER_ITEM_IDS;
     use serde_json::json;
 
     fn item(id: i64, title: &str, url: &str, order: i64, children: Vec<MenuItem>) -> MenuItem {
@@ -1171,14 +677,19 @@ mod tests {
             ("&amp;lt;", "&lt;"),
             ("Tom & Jerry", "Tom & Jerry"),
             ("&unknown; &#; &#x; &#12a; &", "&unknown; &#; &#x; &#12a; &"),
+            // References to no character stay as written.
             (
                 "&#0;&#xD800;&#99999999999;&#1;",
-                "\u{fffd}\u{fffd}\u{fffd}\u{fffd}",
+                "&#0;&#xD800;&#99999999999;&#1;",
             ),
             ("&amp", "&amp"),
+            // Every HTML5 name, not only the common ones.
+            ("&Eacute;t&eacute; &hearts; &frac12;", "Été ♥ ½"),
+            ("&#x81; &#159; \u{7}", "\u{fffd} Ÿ \u{fffd}"),
+            ("Zeile&#10;zwei\tdrei", "Zeile zwei drei"),
         ];
         for (input, expected) in cases {
-            assert_eq!(decode_entities(input), expected, "{input}");
+            assert_eq!(decode_title(input), expected, "{input}");
         }
     }
 
@@ -1213,81 +724,5 @@ mod tests {
         assert!(shown[1].children.is_empty());
         assert_eq!(hide_items(menu.clone(), &[]), menu);
         assert_eq!(hide_items(menu, &[2]).first().unwrap().children, vec![]);
-    }
-
-    #[test]
-    fn menu_api_names_and_paths() {
-        assert_eq!(
-            serde_json::to_value(MenuApi::MenusV1).unwrap(),
-            json!("menus-v1")
-        );
-        assert_eq!(
-            serde_json::to_value(MenuApi::WpApiMenus).unwrap(),
-            json!("wp-api-menus")
-        );
-        assert_eq!(
-            serde_json::from_value::<MenuApi>(json!("wp-api-menus")).unwrap(),
-            MenuApi::WpApiMenus
-        );
-        assert_eq!(MenuApi::default(), MenuApi::MenusV1);
-        assert_eq!(MenuApi::MenusV1.menu_path(2), "/wp-json/menus/v1/menus/2");
-        assert_eq!(
-            MenuApi::WpApiMenus.menu_path(3),
-            "/wp-json/wp-api-menus/v2/menus/3"
-        );
-    }
-
-    #[test]
-    fn refresh_decision() {
-        let now = Instant::now();
-        let ttl = Duration::from_secs(60);
-        let ago = |secs| now - Duration::from_secs(secs);
-
-        assert!(
-            needs_refresh(&CacheEntry::default(), now, ttl),
-            "missing entry"
-        );
-        let fresh = CacheEntry {
-            fetched_at: Some(ago(10)),
-            ..CacheEntry::default()
-        };
-        assert!(!needs_refresh(&fresh, now, ttl), "fresh");
-        let stale = CacheEntry {
-            fetched_at: Some(ago(61)),
-            ..CacheEntry::default()
-        };
-        assert!(needs_refresh(&stale, now, ttl), "stale");
-        let running = CacheEntry {
-            in_flight: 1,
-            ..CacheEntry::default()
-        };
-        assert!(!needs_refresh(&running, now, ttl), "single flight");
-        let just_failed = CacheEntry {
-            last_failure: Some(ago(5)),
-            ..CacheEntry::default()
-        };
-        assert!(!needs_refresh(&just_failed, now, ttl), "back-off");
-        let failed_long_ago = CacheEntry {
-            fetched_at: Some(ago(600)),
-            last_failure: Some(ago(31)),
-            ..CacheEntry::default()
-        };
-        assert!(
-            needs_refresh(&failed_long_ago, now, ttl),
-            "retry after back-off"
-        );
-    }
-
-    #[test]
-    fn blank_base_url_means_not_configured() {
-        let service = MenuService::new(
-            ContentSiteConfig {
-                base_url: Some("  ".into()),
-                ..ContentSiteConfig::default()
-            },
-            reqwest::Client::new(),
-        );
-        assert_eq!(service.header_menu(), None);
-        assert!(service.inner.lock_cache().is_empty(), "nothing scheduled");
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! Four providers with their marketing folders, criteria and logos, three customer groups with
 //! contacts, tags, and seven downloads spread over past, current, upcoming and ending-soon date
-//! ranges (one archived), each with real small files (PDF, PNG, SVG, text) written through the
-//! [`FileStore`]. Seeding is idempotent: when any provider exists it changes nothing and says so.
+//! ranges (one archived), each with real small files (PDF, PNG, SVG, text, ZIP; see
+//! [`samples`]) written through the [`FileStore`]. Seeding is idempotent: when any provider
+//! exists it changes nothing and says so.
 
 use std::fmt;
 
@@ -12,6 +13,7 @@ use serde::Serialize;
 
 use crate::db::{Db, contacts, downloads, folders, lists, providers, tags, uploads};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
+use crate::seed::samples::{self, Banner, FLYER_PDF, PRICE_LIST_PDF};
 use crate::storage::FileStore;
 
 /// What [`seed_demo`] created (all zero and `skipped` when data was already there).
@@ -230,17 +232,17 @@ const TAG_PLAKAT: usize = 1;
 const TAG_SOCIAL: usize = 2;
 
 enum FileKind {
-    /// A one-page PDF: title and lines.
-    Pdf(&'static str, &'static [&'static str]),
-    /// A PNG banner in a colour.
-    Png([u8; 3]),
+    /// A shipped sample PDF.
+    Pdf(&'static [u8]),
+    /// A shipped PNG banner.
+    Png(Banner),
     /// An SVG poster: headline and subline.
     Svg(&'static str, &'static str),
     /// A wide SVG logo with the brand's name (fits a 40 px high toolbar or table cell).
     Logo(&'static str),
     Text(&'static str),
-    /// A ZIP archive of PNG banners: (file name, colour).
-    Zip(&'static [(&'static str, [u8; 3])]),
+    /// A ZIP archive of PNG banners: (file name, banner).
+    Zip(&'static [(&'static str, Banner)]),
 }
 
 struct FileSeed {
@@ -272,20 +274,12 @@ const DOWNLOADS: &[DownloadSeed] = &[
         files: &[
             FileSeed {
                 name: "Flyer Glasfaser Sommeraktion.pdf",
-                kind: FileKind::Pdf(
-                    "Glasfaser Süd – Sommeraktion",
-                    &[
-                        "Jetzt auf Glasfaser umsteigen und 3 Monate grundgebührfrei surfen.",
-                        "Bis zu 1.000 Mbit/s für Ihr Zuhause – stabil, schnell, zukunftssicher.",
-                        "Aktionszeitraum: solange der Vorrat reicht. Alle Preise inkl. MwSt.",
-                        "Mehr Informationen erhalten Sie bei Ihrem persönlichen Ansprechpartner.",
-                    ],
-                ),
+                kind: FileKind::Pdf(FLYER_PDF),
                 tags: &[TAG_FLYER],
             },
             FileSeed {
                 name: "Banner Glasfaser Sommeraktion.png",
-                kind: FileKind::Png([25, 135, 84]),
+                kind: FileKind::Png(Banner::Green),
                 tags: &[TAG_SOCIAL],
             },
         ],
@@ -300,14 +294,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
         files: &[
             FileSeed {
                 name: "Preisübersicht Glasfaser Gewerbe.pdf",
-                kind: FileKind::Pdf(
-                    "Glasfaser Süd – Gewerbetarife",
-                    &[
-                        "Business 300: 300 Mbit/s, feste IP-Adresse, 59,90 € netto im Monat.",
-                        "Business 1000: 1.000 Mbit/s, Service-Level 24/7, 99,90 € netto im Monat.",
-                        "Einrichtung und Hausanschluss im Aktionszeitraum kostenfrei.",
-                    ],
-                ),
+                kind: FileKind::Pdf(PRICE_LIST_PDF),
                 tags: &[TAG_FLYER],
             },
             FileSeed {
@@ -332,14 +319,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
         files: &[
             FileSeed {
                 name: "Flyer Wechselbonus Strom.pdf",
-                kind: FileKind::Pdf(
-                    "Stadtwerke Nord – Wechselbonus",
-                    &[
-                        "Jetzt wechseln und 100 € Bonus sichern!",
-                        "Regionaler Strom aus dem Norden – fair, transparent, zuverlässig.",
-                        "Gültig für Neukunden bis zum Ende des Aktionszeitraums.",
-                    ],
-                ),
+                kind: FileKind::Pdf(FLYER_PDF),
                 tags: &[TAG_FLYER],
             },
             FileSeed {
@@ -359,18 +339,12 @@ const DOWNLOADS: &[DownloadSeed] = &[
         files: &[
             FileSeed {
                 name: "Broschüre Wärmepumpe.pdf",
-                kind: FileKind::Pdf(
-                    "Wärme für morgen",
-                    &[
-                        "Die Wärmepumpe der Stadtwerke Nord: Beratung, Einbau und Wartung aus einer Hand.",
-                        "Förderung bis zu 70 % – wir helfen beim Antrag.",
-                    ],
-                ),
+                kind: FileKind::Pdf(FLYER_PDF),
                 tags: &[TAG_FLYER],
             },
             FileSeed {
                 name: "Social-Media-Grafik Wärmepumpe.png",
-                kind: FileKind::Png([13, 110, 253]),
+                kind: FileKind::Png(Banner::Blue),
                 tags: &[TAG_SOCIAL, TAG_PLAKAT],
             },
         ],
@@ -384,13 +358,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
         lists: &[6],
         files: &[FileSeed {
             name: "Flyer Ökostrom Frühjahr.pdf",
-            kind: FileKind::Pdf(
-                "Energie Plus – 100 % Ökostrom",
-                &[
-                    "Sauberer Strom aus Wind und Sonne zum fairen Preis.",
-                    "12 Monate Preisgarantie für alle Neukunden im Frühjahr.",
-                ],
-            ),
+            kind: FileKind::Pdf(FLYER_PDF),
             tags: &[TAG_FLYER],
         }],
     },
@@ -404,10 +372,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
         files: &[
             FileSeed {
                 name: "Flyer Winterkampagne.pdf",
-                kind: FileKind::Pdf(
-                    "Energie Plus – Winteraktion",
-                    &["Gemütlich durch den Winter: 50 € Heizkostenzuschuss für Neukunden."],
-                ),
+                kind: FileKind::Pdf(FLYER_PDF),
                 tags: &[TAG_FLYER],
             },
             FileSeed {
@@ -436,21 +401,14 @@ const DOWNLOADS: &[DownloadSeed] = &[
             },
             FileSeed {
                 name: "Tarifblatt Mobilfunk.pdf",
-                kind: FileKind::Pdf(
-                    "Mobilfunk Mitte – Tarife",
-                    &[
-                        "Mitte S: 10 GB, Allnet-Flat, 14,99 € im Monat.",
-                        "Mitte L: 40 GB, Allnet-Flat, EU-Roaming, 24,99 € im Monat.",
-                        "Beim Wechsel bis Aktionsende: doppeltes Datenvolumen für 24 Monate.",
-                    ],
-                ),
+                kind: FileKind::Pdf(PRICE_LIST_PDF),
                 tags: &[TAG_FLYER],
             },
             FileSeed {
                 name: "Social-Media-Paket Tarifwechsel.zip",
                 kind: FileKind::Zip(&[
-                    ("Story Tarifwechsel.png", [111, 66, 193]),
-                    ("Beitrag Tarifwechsel.png", [214, 51, 132]),
+                    ("Story Tarifwechsel.png", Banner::Purple),
+                    ("Beitrag Tarifwechsel.png", Banner::Pink),
                 ]),
                 tags: &[TAG_SOCIAL],
             },
@@ -635,24 +593,24 @@ async fn store_file(
     summary: &mut SeedSummary,
 ) -> anyhow::Result<i64> {
     let (bytes, ext, content_type) = match kind {
-        FileKind::Pdf(title, lines) => (demo_files::pdf(title, lines), "pdf", "application/pdf"),
-        FileKind::Png(rgb) => (demo_files::png_banner(240, 120, *rgb), "png", "image/png"),
+        FileKind::Pdf(pdf) => (pdf.to_vec(), "pdf", "application/pdf"),
+        FileKind::Png(banner) => (banner.png().to_vec(), "png", "image/png"),
         FileKind::Svg(head, sub) => (
-            demo_files::svg_poster(head, sub, color).into_bytes(),
+            samples::svg_poster(head, sub, color).into_bytes(),
             "svg",
             "image/svg+xml",
         ),
         FileKind::Logo(brand) => (
-            demo_files::svg_logo(brand, color).into_bytes(),
+            samples::svg_logo(brand, color).into_bytes(),
             "svg",
             "image/svg+xml",
         ),
         FileKind::Text(text) => (text.as_bytes().to_vec(), "txt", "text/plain; charset=utf-8"),
         FileKind::Zip(entries) => (
-            demo_files::zip(
+            samples::zip(
                 &entries
                     .iter()
-                    .map(|(name, rgb)| (*name, demo_files::png_banner(240, 120, *rgb)))
+                    .map(|(name, banner)| (*name, banner.png()))
                     .collect::<Vec<_>>(),
             ),
             "zip",
@@ -682,359 +640,11 @@ async fn store_file(
     Ok(upload.id)
 }
 
-/// Small, valid demo files rendered in code (no assets to ship).
-pub mod demo_files {
-    /// A one-page A4 PDF 1.4 with a coloured header bar, a bold title and body lines, in
-    /// Helvetica with WinAnsi encoding (so German umlauts, ß, € and dashes render). Object
-    /// offsets in the cross-reference table are computed from the bytes written.
-    pub fn pdf(title: &str, lines: &[&str]) -> Vec<u8> {
-        let mut content = String::new();
-        content.push_str("0.05 0.43 0.99 rg\n0 782 595 60 re f\n");
-        content.push_str("BT\n1 1 1 rg\n/F1 22 Tf\n56 800 Td\n");
-        content.push_str(&format!("({}) Tj\nET\n", pdf_text(title)));
-        content.push_str("BT\n0.1 0.1 0.1 rg\n/F2 12 Tf\n16 TL\n56 740 Td\n");
-        for line in lines {
-            content.push_str(&format!("({}) Tj\nT*\n", pdf_text(line)));
-        }
-        content.push_str(
-            "T*\n0.4 0.4 0.4 rg\n/F2 9 Tf\n(Demo-Material aus dem Aktionsportal) Tj\nET\n",
-        );
-
-        let objects = [
-            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] \
-             /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>"
-                .to_string(),
-            font("Helvetica-Bold"),
-            font("Helvetica"),
-            format!(
-                "<< /Length {} >>\nstream\n{}endstream",
-                content.len(),
-                content
-            ),
-            format!(
-                "<< /Title {} /Producer (Aktionsportal) >>",
-                pdf_utf16(title)
-            ),
-        ];
-
-        let mut out: Vec<u8> = Vec::new();
-        out.extend_from_slice(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
-        let mut offsets = Vec::with_capacity(objects.len());
-        for (i, body) in objects.iter().enumerate() {
-            offsets.push(out.len());
-            out.extend_from_slice(format!("{} 0 obj\n{}\nendobj\n", i + 1, body).as_bytes());
-        }
-        let xref_at = out.len();
-        out.extend_from_slice(
-            format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-        );
-        for offset in offsets {
-            out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
-        }
-        out.extend_from_slice(
-            format!(
-                "trailer\n<< /Size {} /Root 1 0 R /Info 7 0 R >>\nstartxref\n{xref_at}\n%%EOF\n",
-                objects.len() + 1
-            )
-            .as_bytes(),
-        );
-        out
-    }
-
-    fn font(base: &str) -> String {
-        format!("<< /Type /Font /Subtype /Type1 /BaseFont /{base} /Encoding /WinAnsiEncoding >>")
-    }
-
-    /// A PDF string literal body in WinAnsi encoding: ASCII as is (with `(`, `)` and `\` escaped),
-    /// Latin-1 letters, `€`, dashes and typographic quotes as octal escapes, anything else as `?`.
-    fn pdf_text(text: &str) -> String {
-        let mut out = String::new();
-        for c in text.chars() {
-            match c {
-                '(' | ')' | '\\' => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                ' '..='~' => out.push(c),
-                _ => {
-                    let code = match c {
-                        '€' => Some(0x80),
-                        '„' => Some(0x84),
-                        '…' => Some(0x85),
-                        '“' => Some(0x93),
-                        '”' => Some(0x94),
-                        '–' => Some(0x96),
-                        '—' => Some(0x97),
-                        '\u{a0}'..='\u{ff}' => Some(c as u32),
-                        _ => None,
-                    };
-                    match code {
-                        Some(code) => out.push_str(&format!("\\{code:03o}")),
-                        None => out.push('?'),
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// A PDF text string as UTF-16BE hex with a byte-order mark (for the document information,
-    /// which uses PDFDocEncoding rather than the font's WinAnsi encoding).
-    fn pdf_utf16(text: &str) -> String {
-        let mut out = String::from("<FEFF");
-        for unit in text.encode_utf16() {
-            out.push_str(&format!("{unit:04X}"));
-        }
-        out.push('>');
-        out
-    }
-
-    /// An RGB PNG banner: a horizontal gradient of `rgb` towards white with a darker stripe.
-    /// A ZIP archive with the files stored as they are (PNGs do not shrink).
-    pub fn zip(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-        use std::io::Write;
-        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        let options = zip::write::SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Stored);
-        for (name, bytes) in entries {
-            writer.start_file(*name, options).expect("in memory");
-            writer.write_all(bytes).expect("in memory");
-        }
-        writer.finish().expect("in memory").into_inner()
-    }
-
-    pub fn png_banner(width: u32, height: u32, rgb: [u8; 3]) -> Vec<u8> {
-        let mut raw = Vec::with_capacity(((width * 3 + 1) * height) as usize);
-        for y in 0..height {
-            raw.push(0); // filter: none
-            for x in 0..width {
-                let stripe = y >= height * 2 / 3 && y < height * 2 / 3 + height / 8;
-                for channel in rgb {
-                    let c = u32::from(channel);
-                    let value = if stripe {
-                        c * 3 / 5
-                    } else {
-                        c + (255 - c) * x / width / 2
-                    };
-                    raw.push(value as u8);
-                }
-            }
-        }
-        let mut ihdr = Vec::with_capacity(13);
-        ihdr.extend_from_slice(&width.to_be_bytes());
-        ihdr.extend_from_slice(&height.to_be_bytes());
-        // 8 bit, truecolour, deflate, no filter, no interlace.
-        ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
-
-        let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-        png_chunk(&mut out, b"IHDR", &ihdr);
-        png_chunk(&mut out, b"IDAT", &zlib_stored(&raw));
-        png_chunk(&mut out, b"IEND", &[]);
-        out
-    }
-
-    fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-        let start = out.len();
-        out.extend_from_slice(kind);
-        out.extend_from_slice(data);
-        let crc = crc32(&out[start..]);
-        out.extend_from_slice(&crc.to_be_bytes());
-    }
-
-    /// A zlib stream of uncompressed (stored) deflate blocks.
-    fn zlib_stored(data: &[u8]) -> Vec<u8> {
-        let mut out = vec![0x78, 0x01];
-        let mut blocks = data.chunks(65_535).peekable();
-        if blocks.peek().is_none() {
-            out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
-        }
-        while let Some(block) = blocks.next() {
-            out.push(u8::from(blocks.peek().is_none()));
-            let len = block.len() as u16;
-            out.extend_from_slice(&len.to_le_bytes());
-            out.extend_from_slice(&(!len).to_le_bytes());
-            out.extend_from_slice(block);
-        }
-        out.extend_from_slice(&adler32(data).to_be_bytes());
-        out
-    }
-
-    pub(crate) fn crc32(data: &[u8]) -> u32 {
-        let mut crc = 0xffff_ffffu32;
-        for &byte in data {
-            crc ^= u32::from(byte);
-            for _ in 0..8 {
-                crc = if crc & 1 != 0 {
-                    (crc >> 1) ^ 0xedb8_8320
-                } else {
-                    crc >> 1
-                };
-            }
-        }
-        !crc
-    }
-
-    pub(crate) fn adler32(data: &[u8]) -> u32 {
-        let (mut a, mut b) = (1u32, 0u32);
-        for &byte in data {
-            a = (a + u32::from(byte)) % 65_521;
-            b = (b + a) % 65_521;
-        }
-        (b << 16) | a
-    }
-
-    /// An SVG poster with a headline and a subline on a coloured background.
-    pub fn svg_poster(headline: &str, subline: &str, color: &str) -> String {
-        let (headline, subline) = (xml_escape(headline), xml_escape(subline));
-        let font =
-            r##"font-family="Helvetica, Arial, sans-serif" fill="#ffffff" text-anchor="middle""##;
-        [
-            r#"<?xml version="1.0" encoding="UTF-8"?>"#.to_string(),
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="420" height="594" viewBox="0 0 420 594">"#
-                .to_string(),
-            format!(r#"<rect width="420" height="594" fill="{color}"/>"#),
-            r##"<rect x="24" y="24" width="372" height="546" fill="none" stroke="#ffffff" stroke-width="4"/>"##
-                .to_string(),
-            format!(r#"<text x="210" y="270" font-size="30" font-weight="bold" {font}>{headline}</text>"#),
-            format!(r#"<text x="210" y="320" font-size="16" {font}>{subline}</text>"#),
-            "</svg>\n".to_string(),
-        ]
-        .join("\n")
-    }
-
-    pub fn svg_logo(brand: &str, color: &str) -> String {
-        let brand = xml_escape(brand);
-        [
-            r#"<?xml version="1.0" encoding="UTF-8"?>"#.to_string(),
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" viewBox="0 0 240 80">"#.to_string(),
-            format!(r#"<rect width="240" height="80" rx="12" fill="{color}"/>"#),
-            format!(
-                r##"<text x="120" y="50" font-family="Helvetica, Arial, sans-serif" font-size="24" font-weight="bold" fill="#ffffff" text-anchor="middle">{brand}</text>"##
-            ),
-            "</svg>\n".to_string(),
-        ]
-        .join("\n")
-    }
-
-    fn xml_escape(text: &str) -> String {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::demo_files::{adler32, crc32};
     use super::*;
+    use crate::seed::samples::tests::{assert_pdf, assert_png};
     use crate::test_support::TestDb;
-
-    /// Checks the structure a PDF reader relies on: header, `startxref` pointing at the xref
-    /// table, every xref offset pointing at its `N 0 obj`, and the stream length.
-    fn assert_valid_pdf(bytes: &[u8]) {
-        assert!(bytes.starts_with(b"%PDF-1.4\n"));
-        assert!(bytes.ends_with(b"%%EOF\n"));
-        // Byte offsets matter, so search the bytes (line 2 holds non-UTF-8 marker bytes).
-        let find = |needle: &[u8]| {
-            bytes
-                .windows(needle.len())
-                .position(|w| w == needle)
-                .expect("marker")
-        };
-        let rfind = |needle: &[u8]| {
-            bytes
-                .windows(needle.len())
-                .rposition(|w| w == needle)
-                .expect("marker")
-        };
-        let text = |from: usize| String::from_utf8_lossy(&bytes[from..]).into_owned();
-        let tail = text(rfind(b"startxref\n") + 10);
-        let xref_at: usize = tail.lines().next().unwrap().parse().unwrap();
-        assert!(bytes[xref_at..].starts_with(b"xref\n0 8\n"));
-        let table = &bytes[xref_at + 9..];
-        for i in 0..8 {
-            let entry = &table[i * 20..(i + 1) * 20];
-            assert_eq!(entry.len(), 20);
-            if i == 0 {
-                assert_eq!(entry, b"0000000000 65535 f \n");
-                continue;
-            }
-            let offset: usize = std::str::from_utf8(&entry[..10]).unwrap().parse().unwrap();
-            assert!(entry.ends_with(b" 00000 n \n"));
-            assert!(
-                bytes[offset..].starts_with(format!("{i} 0 obj\n").as_bytes()),
-                "object {i}"
-            );
-        }
-        let length: usize = text(find(b"/Length ") + 8)
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        let stream_at = find(b"stream\n") + 7;
-        assert!(bytes[stream_at + length..].starts_with(b"endstream"));
-    }
-
-    fn assert_valid_png(bytes: &[u8]) {
-        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
-        let mut at = 8;
-        let mut kinds = Vec::new();
-        while at < bytes.len() {
-            let len = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-            let kind = &bytes[at + 4..at + 8];
-            let data = &bytes[at + 8..at + 8 + len];
-            let crc = u32::from_be_bytes(bytes[at + 8 + len..at + 12 + len].try_into().unwrap());
-            assert_eq!(
-                crc,
-                crc32(&bytes[at + 4..at + 8 + len]),
-                "CRC of {:?}",
-                String::from_utf8_lossy(kind)
-            );
-            if kind == b"IDAT" {
-                // Walk the stored blocks and check the Adler-32 of the raw image.
-                let (mut pos, mut raw) = (2, Vec::new());
-                loop {
-                    let last = data[pos] & 1 == 1;
-                    let n = u16::from_le_bytes([data[pos + 1], data[pos + 2]]) as usize;
-                    raw.extend_from_slice(&data[pos + 5..pos + 5 + n]);
-                    pos += 5 + n;
-                    if last {
-                        break;
-                    }
-                }
-                assert_eq!(&data[pos..], adler32(&raw).to_be_bytes());
-                assert_eq!(raw.len(), (240 * 3 + 1) * 120);
-            }
-            kinds.push(kind.to_vec());
-            at += 12 + len;
-        }
-        assert_eq!(
-            kinds,
-            vec![b"IHDR".to_vec(), b"IDAT".to_vec(), b"IEND".to_vec()]
-        );
-    }
-
-    #[test]
-    fn checksums_match_known_values() {
-        assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
-        assert_eq!(adler32(b"Wikipedia"), 0x11e6_0398);
-    }
-
-    #[test]
-    fn pdf_is_well_formed_and_encodes_umlauts() {
-        let pdf = demo_files::pdf("Glasfaser Süd – Aktion (neu)", &["Größe: 100 € für Bäcker"]);
-        assert_valid_pdf(&pdf);
-        let text = String::from_utf8_lossy(&pdf);
-        assert!(text.contains("(Glasfaser S\\374d \\226 Aktion \\(neu\\)) Tj"));
-        assert!(text.contains("(Gr\\366\\337e: 100 \\200 f\\374r B\\344cker) Tj"));
-        // Apart from the binary marker in line 2 the file is plain ASCII.
-        assert!(pdf[15..].is_ascii());
-    }
 
     #[tokio::test]
     async fn seeds_once_with_real_files() {
@@ -1152,8 +762,8 @@ mod tests {
             assert!(upload.storage_key.ends_with(&format!(".{}", upload.ext)));
             total += bytes.len() as u64;
             match upload.ext.as_str() {
-                "pdf" => assert_valid_pdf(&bytes),
-                "png" => assert_valid_png(&bytes),
+                "pdf" => assert_pdf(&bytes),
+                "png" => assert_png(&bytes),
                 "svg" => assert!(String::from_utf8(bytes).unwrap().contains("<svg")),
                 "txt" => assert!(String::from_utf8(bytes).is_ok()),
                 "zip" => {
@@ -1162,7 +772,7 @@ mod tests {
                     let mut png = Vec::new();
                     std::io::Read::read_to_end(&mut archive.by_index(0).unwrap(), &mut png)
                         .unwrap();
-                    assert_valid_png(&png);
+                    assert_png(&png);
                 }
                 other => panic!("unexpected extension {other}"),
             }

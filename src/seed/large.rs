@@ -10,7 +10,8 @@
 //! everything exists or nothing does. Every `uploads` row has its own storage key and the
 //! size, SHA-256 and CRC-32 of its bytes.
 //!
-//! The data is random but reproducible (a fixed seed), with real small PDFs, PNGs and texts.
+//! The data is random but reproducible (a fixed seed), with the real small sample PDFs and PNGs
+//! of [`super::samples`] and generated texts.
 
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
@@ -24,7 +25,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::seed::demo_files;
+use super::samples::{Banner, FLYER_PDF, PRICE_LIST_PDF};
 use crate::auth::password::generate_password;
 use crate::db::bulk::{Tx, insert_sql};
 use crate::db::sql::Param;
@@ -298,17 +299,6 @@ const LASTNAMES: &[&str] = &[
 
 const LEGAL_FORMS: &[&str] = &["GmbH", "KG", "e.K.", "GbR", "AG", "OHG", "UG"];
 
-const COLORS: &[[u8; 3]] = &[
-    [13, 110, 253],
-    [25, 135, 84],
-    [253, 126, 20],
-    [111, 66, 193],
-    [220, 53, 69],
-    [32, 201, 151],
-    [102, 16, 242],
-    [255, 193, 7],
-];
-
 /// (name, icon)
 const TAGS: &[(&str, &str)] = &[
     ("Flyer", "bi bi-file-earmark-pdf"),
@@ -380,7 +370,6 @@ fn file_content(
     g: usize,
     f: usize,
     package: &PackagePlan,
-    pngs: &[(Vec<u8>, Vec<u8>)],
     rng: &mut StdRng,
 ) -> (String, &'static str, &'static str, Vec<usize>, Vec<u8>) {
     let suffix = if f < 5 {
@@ -388,8 +377,9 @@ fn file_content(
     } else {
         format!(" {}", f + 1)
     };
-    let brand = provider_name(package.provider);
-    let (banner, square) = &pngs[package.provider % pngs.len()];
+    // Two banner colours per provider: one for the banner, one for the social media picture.
+    let banner = Banner::ALL[package.provider % Banner::ALL.len()].png();
+    let social = Banner::ALL[(package.provider + 1) % Banner::ALL.len()].png();
     let number = format!("Paket-Nr. {:05}, Datei {}", g + 1, f + 1);
     match f % 5 {
         0 => {
@@ -398,20 +388,12 @@ fn file_content(
             } else {
                 vec![]
             };
-            let bytes = demo_files::pdf(
-                &format!("{brand} – {}", package.name),
-                &[
-                    "Jetzt wechseln und von unseren Aktionspreisen profitieren.",
-                    "Alle Preise inkl. MwSt. Solange der Vorrat reicht.",
-                    &number,
-                ],
-            );
             (
                 format!("Flyer {}{suffix}.pdf", package.name),
                 "pdf",
                 "application/pdf",
                 tags,
-                bytes,
+                FLYER_PDF.to_vec(),
             )
         }
         1 => {
@@ -425,7 +407,7 @@ fn file_content(
                 "png",
                 "image/png",
                 tags,
-                banner.clone(),
+                banner.to_vec(),
             )
         }
         2 => {
@@ -434,20 +416,12 @@ fn file_content(
             } else {
                 vec![]
             };
-            let bytes = demo_files::pdf(
-                &format!("Preisübersicht {brand}"),
-                &[
-                    "Tarif S: 19,99 € im Monat.",
-                    "Tarif L: 39,99 € im Monat.",
-                    &number,
-                ],
-            );
             (
                 format!("Preisübersicht {}{suffix}.pdf", package.name),
                 "pdf",
                 "application/pdf",
                 tags,
-                bytes,
+                PRICE_LIST_PDF.to_vec(),
             )
         }
         3 => {
@@ -475,7 +449,7 @@ fn file_content(
                 "png",
                 "image/png",
                 tags,
-                square.clone(),
+                social.to_vec(),
             )
         }
     }
@@ -491,15 +465,6 @@ fn write_files(
     for shard in 0..=255u8 {
         std::fs::create_dir_all(root.join(format!("{shard:02x}")))?;
     }
-    let pngs: Vec<(Vec<u8>, Vec<u8>)> = COLORS
-        .iter()
-        .map(|&rgb| {
-            (
-                demo_files::png_banner(24, 12, rgb),
-                demo_files::png_banner(12, 12, rgb),
-            )
-        })
-        .collect();
     let threads = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .clamp(1, 8);
@@ -510,7 +475,6 @@ fn write_files(
             .enumerate()
             .map(|(chunk_index, chunk)| {
                 let root = &root;
-                let pngs = &pngs;
                 scope.spawn(move || {
                     let mut rng = StdRng::seed_from_u64(1_000 + chunk_index as u64);
                     let mut out = Vec::with_capacity(chunk.len() * files_per_package);
@@ -518,7 +482,7 @@ fn write_files(
                         let g = chunk_index * per_thread + i;
                         for f in 0..files_per_package {
                             let (name, ext, content_type, tags, bytes) =
-                                file_content(g, f, package, pngs, &mut rng);
+                                file_content(g, f, package, &mut rng);
                             let key = random_key(ext);
                             debug_assert!(is_valid_key(&key));
                             let result = std::fs::OpenOptions::new()
