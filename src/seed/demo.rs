@@ -59,8 +59,11 @@ impl fmt::Display for SeedSummary {
 struct ProviderSeed {
     name: &'static str,
     roles: &'static [&'static str],
-    /// Logo colour.
+    /// Colour of the provider's SVG posters.
     color: &'static str,
+    /// The logo: a shipped PNG, a type the portal takes as a logo (an uploaded SVG is refused,
+    /// so a demo provider must not have one either, or its edit form could not be saved).
+    logo: &'static [u8],
     /// (name, active)
     lists: &'static [(&'static str, bool)],
 }
@@ -70,6 +73,7 @@ const PROVIDERS: &[ProviderSeed] = &[
         name: "Stadtwerke Nord",
         roles: &["GS-Aktionsportal-BU-Stadtwerke"],
         color: "#0d6efd",
+        logo: include_bytes!("../../assets/seed/logo-stadtwerke-nord.png"),
         lists: &[
             ("Privatkunden Strom Nord", true),
             ("Gewerbekunden Wärme", true),
@@ -80,6 +84,7 @@ const PROVIDERS: &[ProviderSeed] = &[
         name: "Glasfaser Süd",
         roles: &["GS-Aktionsportal-BU-Glasfaser"],
         color: "#198754",
+        logo: include_bytes!("../../assets/seed/logo-glasfaser-sued.png"),
         lists: &[
             ("Glasfaser Privatkunden", true),
             ("Glasfaser Geschäftskunden", true),
@@ -93,6 +98,7 @@ const PROVIDERS: &[ProviderSeed] = &[
             "Vertriebspartner Energie Plus",
         ],
         color: "#fd7e14",
+        logo: include_bytes!("../../assets/seed/logo-energie-plus.png"),
         lists: &[
             ("Ökostrom Neukunden", true),
             ("Energieberatung Premium", true),
@@ -102,6 +108,7 @@ const PROVIDERS: &[ProviderSeed] = &[
         name: "Mobilfunk Mitte",
         roles: &["GS-Aktionsportal-BU-Mobilfunk"],
         color: "#6f42c1",
+        logo: include_bytes!("../../assets/seed/logo-mobilfunk-mitte.png"),
         lists: &[
             ("Mobilfunk Tarifwechsler", true),
             ("Mobilfunk Business", true),
@@ -238,8 +245,8 @@ enum FileKind {
     Png(Banner),
     /// An SVG poster: headline and subline.
     Svg(&'static str, &'static str),
-    /// A wide SVG logo with the brand's name (fits a 40 px high toolbar or table cell).
-    Logo(&'static str),
+    /// A provider's PNG logo (240 × 80, fits a 40 px high toolbar or table cell).
+    Logo(&'static [u8]),
     Text(&'static str),
     /// A ZIP archive of PNG banners: (file name, banner).
     Zip(&'static [(&'static str, Banner)]),
@@ -453,8 +460,8 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         let logo = store_file(
             db,
             files,
-            &format!("Logo {}.svg", seed.name),
-            &FileKind::Logo(seed.name),
+            &format!("Logo {}.png", seed.name),
+            &FileKind::Logo(seed.logo),
             seed.color,
             &mut summary,
         )
@@ -600,11 +607,7 @@ async fn store_file(
             "svg",
             "image/svg+xml",
         ),
-        FileKind::Logo(brand) => (
-            samples::svg_logo(brand, color).into_bytes(),
-            "svg",
-            "image/svg+xml",
-        ),
+        FileKind::Logo(png) => (png.to_vec(), "png", "image/png"),
         FileKind::Text(text) => (text.as_bytes().to_vec(), "txt", "text/plain; charset=utf-8"),
         FileKind::Zip(entries) => (
             samples::zip(
@@ -701,6 +704,34 @@ mod tests {
             }
         }
         assert_eq!(inactive, 3);
+
+        // An admin can save every demo provider unchanged: its logo is a type the form takes.
+        let admin = crate::domain::user::User {
+            name: "Admin".into(),
+            customer_number: None,
+            email: "admin@example.de".into(),
+            roles: vec!["GS-Aktionsportal-Admin".into()],
+        };
+        for p in all_providers.iter().filter(|p| p.upload_id.is_some()) {
+            let unchanged = crate::services::providers::ProviderInput {
+                name: p.name.clone(),
+                allowed_roles: serde_json::json!(p.allowed_roles),
+                brevo_active_folder_id: p.brevo_active_folder_id.map(|id| serde_json::json!(id)),
+                brevo_inactive_folder_id: p
+                    .brevo_inactive_folder_id
+                    .map(|id| serde_json::json!(id)),
+                upload_id: p.upload_id,
+            };
+            let marketing = crate::services::marketing::Marketing::Local;
+            crate::services::providers::update(&t.db, &marketing, &admin, p.id, &unchanged)
+                .await
+                .unwrap_or_else(|e| panic!("{} cannot be saved: {e}", p.name));
+            let logo = uploads::get(&t.db, p.upload_id.unwrap())
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(logo.content_type, "image/png");
+        }
         let mut contacts_total = 0;
         let mut blacklisted = 0;
         let mut confirmed = 0;
