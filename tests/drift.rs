@@ -93,6 +93,7 @@ async fn assert_agree(app: &TestApp, brevo: &FakeBrevo, when: &str) {
                 .iter()
                 .find(|l| l.id == id)
                 .unwrap_or_else(|| panic!("{when}: list {} gone from Brevo", list.name));
+            assert_eq!(remote.name, list.name, "{when}: name of a list");
             let expected = if list.active { active } else { inactive };
             assert_eq!(
                 remote.folder_id, expected,
@@ -345,6 +346,57 @@ async fn when_our_database_fails_after_the_list_moves_they_are_taken_back() {
     database_accepts(&app, "providers", &["update"]).await;
     assert_agree(&app, &brevo, "database refused").await;
     assert_eq!(brevo.folders(), folders_before, "new folders gone again");
+}
+
+#[tokio::test]
+async fn a_list_change_whose_undo_brevo_also_refuses_is_finished_by_the_retry() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (provider, lists) = provider_with_three_lists(&app, &admin, "Glasfaser Süd").await;
+    let attempts: [(&str, String, Value, &str, &str); 3] = [
+        (
+            "PATCH",
+            format!("/api/lists/name/{}", lists[0]),
+            json!({ "name": "Glasfaser Privat Neu" }),
+            "update",
+            "PUT",
+        ),
+        (
+            "PATCH",
+            format!("/api/lists/status/{}", lists[1]),
+            json!({ "active": false }),
+            "update",
+            "PUT",
+        ),
+        (
+            "POST",
+            format!("/api/providers/{provider}/lists"),
+            json!({ "name": "Glasfaser Neubaugebiet" }),
+            "insert",
+            "DELETE",
+        ),
+    ];
+    for (method, path, body, event, undo) in attempts {
+        // Brevo takes the change, our database refuses it, and Brevo refuses the undo.
+        let nth = if undo == "PUT" { 2 } else { 1 };
+        brevo.fail_nth(undo, "/contacts/lists/*", nth, 400);
+        database_refuses(&app, "lists", &[event]).await;
+        let (status, answer) = app.call(&admin, method, &path, Some(body)).await;
+        assert_eq!(status, 500, "{path}: {answer}");
+        database_accepts(&app, "lists", &[event]).await;
+        brevo.clear_faults();
+        let retries = pending(&app, &admin).await;
+        assert_eq!(
+            retries["count"], 1,
+            "{path}: the difference waits: {retries}"
+        );
+        assert_eq!(
+            retries["content"][0]["email"],
+            "Listen des Anbieters Glasfaser Süd"
+        );
+        assert_eq!(run_retries(&app, &brevo).await, 0, "{path}");
+        assert_agree(&app, &brevo, &path).await;
+    }
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use crate::domain::user::User;
 use crate::domain::validation;
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
-use crate::services::providers::managed;
+use crate::services::providers::{self, managed};
 
 /// A list as the API and the islands see it (spec §3).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -186,8 +186,9 @@ pub async fn create(
     match db::lists::create(db, &new).await {
         Ok(list) => live(db, list.id).await,
         Err(err) => {
-            if created_here {
-                let _ = marketing.delete_list(brevo_id).await;
+            if created_here && let Err(undo) = marketing.delete_list(brevo_id).await {
+                let orphan: Vec<i64> = brevo_id.into_iter().collect();
+                providers::remember_provider_lists(db, &provider, &orphan, &undo).await;
             }
             Err(err.into())
         }
@@ -202,13 +203,15 @@ pub async fn rename(
     id: i64,
     name: &str,
 ) -> ServiceResult<ListView> {
-    let (list, _) = managed_list(db, user, id).await?;
+    let (list, provider) = managed_list(db, user, id).await?;
     let name = validation::ListName::parse_rename(name).map_err(ServiceError::Invalid)?;
     marketing
         .rename_list(list.brevo_list_id, name.as_str())
         .await?;
     if let Err(err) = db::lists::rename(db, id, name.as_str()).await {
-        let _ = marketing.rename_list(list.brevo_list_id, &list.name).await;
+        if let Err(undo) = marketing.rename_list(list.brevo_list_id, &list.name).await {
+            providers::remember_provider_lists(db, &provider, &[], &undo).await;
+        }
         return Err(err.into());
     }
     live(db, id).await
@@ -240,7 +243,9 @@ pub async fn set_status(
     };
     marketing.move_list(list.brevo_list_id, target).await?;
     if let Err(err) = db::lists::set_active(db, id, active).await {
-        let _ = marketing.move_list(list.brevo_list_id, origin).await;
+        if let Err(undo) = marketing.move_list(list.brevo_list_id, origin).await {
+            providers::remember_provider_lists(db, &provider, &[], &undo).await;
+        }
         return Err(err.into());
     }
     Ok(StatusChange::Changed(live(db, id).await?))

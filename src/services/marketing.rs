@@ -142,6 +142,19 @@ impl Marketing {
         }
     }
 
+    /// A list as the marketing service has it (its name and folder); `None` when it is gone
+    /// there, or in local mode.
+    pub async fn list(&self, brevo_list_id: i64) -> ServiceResult<Option<BrevoList>> {
+        match self {
+            Marketing::Local => Ok(None),
+            Marketing::Brevo(brevo) => match brevo.get_list(brevo_list_id).await {
+                Ok(list) => Ok(Some(list)),
+                Err(err) if err.is_not_found() => Ok(None),
+                Err(err) => Err(err.into()),
+            },
+        }
+    }
+
     /// The lists in a folder of the marketing service (none in local mode).
     pub async fn folder_lists(&self, folder_id: i64) -> ServiceResult<Vec<BrevoList>> {
         match self {

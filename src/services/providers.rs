@@ -424,6 +424,30 @@ struct FolderRetry {
     provider_id: Option<i64>,
     #[serde(default)]
     folders: Vec<i64>,
+    /// Brevo lists made for a list that our database then did not take (deleted unless a
+    /// list of ours has the id by now).
+    #[serde(default)]
+    orphan_lists: Vec<i64>,
+}
+
+/// Stores, for the minute job, that the lists of `provider` must be brought back to our
+/// state in Brevo (name and folder of each), and `orphan_lists` deleted there: what is left
+/// when a list change was made in Brevo, our database refused it and Brevo then refused the
+/// undo as well.
+pub(crate) async fn remember_provider_lists(
+    db: &Db,
+    provider: &db::providers::Provider,
+    orphan_lists: &[i64],
+    why: &ServiceError,
+) {
+    crate::services::contact_mirror::remember_change(
+        db,
+        &format!("Listen des Anbieters {}", provider.name),
+        RETRY_PROVIDER_LISTS,
+        &serde_json::json!({ "providerId": provider.id, "folders": [], "orphanLists": orphan_lists }),
+        &why.to_string(),
+    )
+    .await;
 }
 
 /// Runs a stored folder or list change (the minute job); idempotent, so a second run after a
@@ -449,11 +473,21 @@ pub async fn run_retry(
             let (Some(brevo_id), Some(folder)) = (list.brevo_list_id, folder) else {
                 continue;
             };
-            match marketing.folder_of_list(brevo_id).await? {
-                Some(now) if now != folder => marketing.move_list(Some(brevo_id), folder).await?,
-                // In place, or gone from Brevo: nothing to move.
-                _ => {}
+            // Gone from Brevo: nothing to move or rename.
+            let Some(there) = marketing.list(brevo_id).await? else {
+                continue;
+            };
+            if there.folder_id != Some(folder) {
+                marketing.move_list(Some(brevo_id), folder).await?;
             }
+            if there.name != list.name {
+                marketing.rename_list(Some(brevo_id), &list.name).await?;
+            }
+        }
+    }
+    for orphan in retry.orphan_lists {
+        if db::lists::find_by_brevo_id(db, orphan).await?.is_none() {
+            marketing.delete_list(Some(orphan)).await?;
         }
     }
     for folder in retry.folders {
