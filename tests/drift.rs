@@ -400,6 +400,37 @@ async fn a_list_change_whose_undo_brevo_also_refuses_is_finished_by_the_retry() 
 }
 
 #[tokio::test]
+async fn a_provider_create_our_database_refuses_leaves_no_folder_in_brevo() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let folders_before = brevo.folders();
+    // Brevo makes both folders, our database refuses the provider, and Brevo refuses to
+    // delete the first folder again.
+    database_refuses(&app, "providers", &["insert"]).await;
+    brevo.fail_nth("DELETE", "/contacts/folders/*", 1, 400);
+    let (status, answer) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/providers/",
+            Some(provider_body("Glasfaser Süd")),
+        )
+        .await;
+    assert_eq!(status, 500, "{answer}");
+    database_accepts(&app, "providers", &["insert"]).await;
+    assert_eq!(
+        brevo.folders().len(),
+        folders_before.len() + 1,
+        "one left over"
+    );
+    let retries = pending(&app, &admin).await;
+    assert_eq!(retries["count"], 1, "the left-over folder waits: {retries}");
+    assert_eq!(run_retries(&app, &brevo).await, 0);
+    assert_eq!(brevo.folders(), folders_before, "no folder left behind");
+    assert_agree(&app, &brevo, "after the retry").await;
+}
+
+#[tokio::test]
 async fn a_provider_delete_whose_folder_delete_fails_is_refused_or_finished_by_a_retry() {
     let (app, brevo) = spawn_with_brevo().await;
     let admin = app.session_with_roles(&[ADMIN]).await;

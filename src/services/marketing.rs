@@ -83,8 +83,18 @@ impl Marketing {
             Marketing::Brevo(brevo) => {
                 let id = brevo.create_folder(name).await?;
                 if let Err(err) = db::folders::upsert(db, id, name).await {
-                    // Keep both sides in agreement: undo the folder we just made.
-                    let _ = brevo.delete_folder(id).await;
+                    // Keep both sides in agreement: undo the folder we just made, or leave
+                    // its removal to the minute job.
+                    if let Err(undo) = brevo.delete_folder(id).await {
+                        crate::services::contact_mirror::remember_change(
+                            db,
+                            &format!("Nicht mehr benötigter Marketing-Ordner {id}"),
+                            "delete_folder",
+                            &serde_json::json!({ "folders": [id] }),
+                            &undo.to_string(),
+                        )
+                        .await;
+                    }
                     return Err(err.into());
                 }
                 Ok(id)

@@ -226,10 +226,20 @@ async fn resolve_folders(
     Ok(((ids[0], ids[1]), created))
 }
 
+/// Deletes the folders this request created, after the request failed; a folder Brevo
+/// refuses to delete becomes a retry (the minute job deletes it unless a provider uses it by
+/// then), so no unused folder stays behind unnoticed.
 async fn undo_folders(db: &Db, marketing: &Marketing, created: &[i64]) {
     for id in created {
         if let Err(err) = marketing.delete_folder(db, *id).await {
-            tracing::error!(folder = id, error = %err, "created folder could not be removed again");
+            crate::services::contact_mirror::remember_change(
+                db,
+                &format!("Nicht mehr benötigter Marketing-Ordner {id}"),
+                RETRY_DELETE_FOLDER,
+                &serde_json::json!({ "folders": [id] }),
+                &err.to_string(),
+            )
+            .await;
         }
     }
 }
