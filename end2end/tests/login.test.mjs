@@ -39,7 +39,11 @@ test('a dealer logs in, sees the profile, is kept out of the admin area and logs
   }));
 
 test('an admin sees the links to both views and reaches the admin area', () =>
-  withPage(async ({ page }) => {
+  withPage(async ({ page, context }) => {
+    // The guided tour starts on a first visit of the customer page and would cover the menu.
+    await context.addInitScript(() =>
+      window.localStorage.setItem('aktionsportal:tour-downloads-completed', 'e2e'),
+    );
     await logIn(page, 'admin');
     await page.waitForURL('**/user/downloads');
     await page.getByTestId('account-menu-toggle').click();
