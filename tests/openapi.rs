@@ -1,6 +1,11 @@
-//! The OpenAPI description (`openapi.json`, served at `/api/openapi.json`): served as JSON,
-//! covering every API call the permission table exercises with the statuses it expects, every
-//! documented call routed, and internally consistent (responses, `$ref`s, path parameters).
+//! The OpenAPI description (generated from the handlers' annotations by
+//! `aktionsportal::api::openapi`, kept as `openapi.json` and served at `/api/openapi.json`):
+//! the file is what the code generates, served as JSON, covering every API call the permission
+//! table exercises with the statuses it expects, every documented call routed, and internally
+//! consistent (responses, `$ref`s, path parameters).
+//!
+//! After a change to the API, `UPDATE_OPENAPI=1 cargo test --test openapi` rewrites
+//! `openapi.json`; review its diff like code.
 
 mod common;
 
@@ -90,9 +95,25 @@ const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
+const OPENAPI_JSON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
+
+#[test]
+fn openapi_json_is_what_the_code_generates() {
+    let generated = aktionsportal::api::openapi::document_text();
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(OPENAPI_JSON, generated).expect("write openapi.json");
+        return;
+    }
+    let kept = std::fs::read_to_string(OPENAPI_JSON).expect("openapi.json at the repository root");
+    assert!(
+        kept == generated,
+        "openapi.json differs from what the code generates; run \
+         `UPDATE_OPENAPI=1 cargo test --test openapi` and review the diff"
+    );
+}
+
 fn on_disk() -> Value {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json"))
-        .expect("openapi.json at the repository root");
+    let text = std::fs::read_to_string(OPENAPI_JSON).expect("openapi.json at the repository root");
     serde_json::from_str(&text).expect("openapi.json is JSON")
 }
 

@@ -11,7 +11,8 @@ use crate::db_run;
 /// The kind of the double opt-in mail to all pending contacts.
 pub const DOUBLE_OPT_IN: &str = "double_opt_in";
 
-#[derive(Debug, Clone, sqlx::FromRow, Serialize)]
+#[derive(Debug, Clone, sqlx::FromRow, Serialize, utoipa::ToSchema)]
+#[schema(as = MailJobRecord)]
 #[serde(rename_all = "camelCase")]
 pub struct MailJob {
     pub id: i64,
@@ -32,7 +33,8 @@ macro_rules! job_columns {
 }
 
 /// How far a job has come: items per state.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = MailJobItemCounts)]
 pub struct ItemCounts {
     pub pending: i64,
     pub sending: i64,

@@ -142,6 +142,36 @@ pub fn period(
     Ok((start, end))
 }
 
+/// An id as clients send it (what [`parse_id`] accepts): a positive number, or a string of
+/// digits. Describes request bodies; the calls read them loosely typed.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum IdInput {
+    Number(i64),
+    Digits(String),
+}
+
+/// An entry of a list of ids (what [`parse_ids`] accepts): a number, a string of digits, or an
+/// object with an `id`.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum IdEntry {
+    Number(i64),
+    Digits(String),
+    Object { id: i64 },
+}
+
+/// A list of ids: an array of [`IdEntry`], or that array encoded as a JSON string.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum IdsInput {
+    List(Vec<IdEntry>),
+    Encoded(String),
+}
+
 /// An id as clients send it: a positive number, or a string of digits.
 pub fn parse_id(value: &Value) -> Option<i64> {
     match value {

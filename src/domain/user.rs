@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::roles::RoleRule;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct User {
     pub name: String,

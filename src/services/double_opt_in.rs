@@ -10,7 +10,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::Duration;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 use tokio::sync::Notify;
 
 use crate::config::Config;
@@ -68,7 +68,8 @@ impl MailSettings {
 }
 
 /// The answer of `POST /api/smtp/email/{email}` (spec §7: status, messageId, code).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = DoubleOptInSent)]
 #[serde(rename_all = "camelCase")]
 pub struct SendAnswer {
     pub status: u16,
@@ -268,7 +269,8 @@ pub async fn confirm(
 }
 
 /// The answer of `POST /api/smtp/emails` (spec §7: code, count, total).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = MassMailAnswer)]
 #[serde(rename_all = "camelCase")]
 pub struct MassAnswer {
     pub code: String,
@@ -281,7 +283,8 @@ pub struct MassAnswer {
 }
 
 /// A job and how far it has come.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = MailJob)]
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
     #[serde(flatten)]
@@ -436,6 +439,9 @@ async fn work_once(
 }
 
 /// The sending state of the latest job as JSON for the admin screen.
-pub fn job_json(job: Option<JobView>) -> Value {
-    json!({ "job": job })
+/// The answer of `GET /api/smtp/emails`.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct MailJobState {
+    /// The newest job (running or done); `null` when there has been none.
+    pub job: Option<JobView>,
 }

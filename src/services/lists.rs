@@ -13,7 +13,8 @@ use crate::services::marketing::Marketing;
 use crate::services::providers::managed;
 
 /// A list as the API and the islands see it (spec §3).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = List)]
 #[serde(rename_all = "camelCase")]
 pub struct ListView {
     pub id: i64,
