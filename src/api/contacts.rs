@@ -144,7 +144,7 @@ async fn by_email(
     Ok(JsonResponse(
         match contacts::by_email(&state.db, &email).await? {
             Some(contact) => ContactOrNothing::Contact(Box::new(contact)),
-            None => ContactOrNothing::Nothing {},
+            None => ContactOrNothing::Nothing(NoContact {}),
         },
     ))
 }
@@ -154,8 +154,13 @@ async fn by_email(
 #[serde(untagged)]
 enum ContactOrNothing {
     Contact(Box<ContactView>),
-    Nothing {},
+    Nothing(NoContact),
 }
+
+/// No contact has the email: an empty object.
+#[derive(Serialize, ToSchema)]
+#[schema(max_properties = 0)]
+struct NoContact {}
 
 #[utoipa::path(
     get,

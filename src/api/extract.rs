@@ -94,8 +94,7 @@ impl<S: Send + Sync> FromRequestParts<S> for AuthUser {
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
-    /// Page size; default 20 (spec §9), clamped to 1–1000 (the marketing folders: default
-    /// 50, clamped to 1–50, Brevo's maximum).
+    /// Page size; default 20 (spec §9), clamped to 1–1000.
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
     /// Entries to skip; negative values count as 0.
@@ -103,7 +102,9 @@ pub struct PageQuery {
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
     pub sort: Option<String>,
-    /// Not used by every call; ignored where it is not.
+    /// Read by the lists that sort by more than one column; the calls documented with these
+    /// parameters sort by id and do not read it.
+    #[param(ignore)]
     pub sort_by: Option<String>,
     /// Part of the name, any letter case; trimmed, empty means no filter.
     pub search: Option<String>,

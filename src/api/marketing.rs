@@ -7,13 +7,14 @@ use axum::extract::State;
 use axum::response::Json as JsonResponse;
 use axum::routing::get;
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{AuthUser, PageQuery, Path, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::state::AppState;
+use serde::Deserialize;
 
 pub fn router() -> Router<AppState> {
     let folders_only = Router::new()
@@ -32,7 +33,7 @@ pub fn router() -> Router<AppState> {
     tag = "marketing",
     summary = "Page of marketing folders",
     description = "The folders of the marketing service (Brevo; in local mode the portal's own), for the provider modals' folder selectors. `sort`, `sortBy` and `search` are accepted and ignored.\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
-    params(PageQuery),
+    params(FolderQuery),
     responses(
         (status = 200, description = "One page and the total.", body = FolderPage, content_type = "application/json", example = json!({"folders": [{"id": 12, "name": "Glasfaser Süd (aktiv)"}], "count": 1})),
         (status = 400, response = super::openapi::BadQuery),
@@ -46,9 +47,9 @@ pub fn router() -> Router<AppState> {
 )]
 async fn folders(
     State(state): State<AppState>,
-    Query(q): Query<PageQuery>,
+    Query(q): Query<FolderQuery>,
 ) -> Result<JsonResponse<FolderPage>, ApiError> {
-    let limit = q.limit.unwrap_or(50).clamp(1, 50);
+    let (limit, q) = q.page();
     let (folders, count) = state
         .marketing
         .folders(&state.db, limit, q.offset())
@@ -63,7 +64,7 @@ async fn folders(
     tag = "marketing",
     summary = "Page of a marketing folder's lists",
     description = "The lists in a Brevo folder as Brevo has them (the provider screen's import of existing lists), newest first, oldest first with `sort=ASC`; `sortBy` is accepted and ignored. In local mode always empty (`{\"lists\": [], \"count\": 0}`).\n\n**Wer darf:** `GS-Aktionsportal-Admin` jeden Ordner; `GS-Aktionsportal-BU-Moderator` die Ordner der Anbieter, in deren `allowedRoles` eine seiner Rollen steht (sonst 403).",
-    params(("id" = i64, Path, description = "The Brevo folder id; not a number: 404. An id Brevo does not know answers 502."), PageQuery),
+    params(("id" = i64, Path, description = "The Brevo folder id; not a number: 404. An id Brevo does not know answers 502."), FolderQuery),
     responses(
         (status = 200, description = "One page and the folder's total.", body = BrevoListPage, content_type = "application/json", example = json!({"lists": [{"id": 17, "name": "Flyer Herbst", "totalSubscribers": 120, "totalBlacklisted": 2, "folderId": 12}], "count": 1})),
         (status = 400, response = super::openapi::BadQuery),
@@ -80,9 +81,9 @@ async fn folder_lists(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-    Query(q): Query<PageQuery>,
+    Query(q): Query<FolderQuery>,
 ) -> Result<JsonResponse<BrevoListPage>, ApiError> {
-    let limit = q.limit.unwrap_or(50).clamp(1, 50);
+    let (limit, q) = q.page();
     let (lists, count) = crate::services::lists::folder_lists_page(
         &state.db,
         &state.marketing,
@@ -94,6 +95,34 @@ async fn folder_lists(
     )
     .await?;
     Ok(JsonResponse(BrevoListPage { lists, count }))
+}
+
+/// Paging of the marketing service's folders and lists: at most 50 a page (Brevo's maximum).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct FolderQuery {
+    /// Page size; default 50, clamped to 1–50 (Brevo's maximum).
+    #[param(minimum = 1, maximum = 50)]
+    limit: Option<i64>,
+    /// Entries to skip; negative values count as 0.
+    #[param(minimum = 0)]
+    offset: Option<i64>,
+    /// The lists of a folder: `ASC` or `DESC` (default), any letter case.
+    sort: Option<String>,
+}
+
+impl FolderQuery {
+    /// The page size, and the rest read as the other calls read it.
+    fn page(self) -> (i64, PageQuery) {
+        let limit = self.limit.unwrap_or(50).clamp(1, 50);
+        let page = PageQuery {
+            limit: self.limit,
+            offset: self.offset,
+            sort: self.sort,
+            ..PageQuery::default()
+        };
+        (limit, page)
+    }
 }
 
 #[derive(Serialize, ToSchema)]

@@ -19,7 +19,9 @@ pub struct MailJob {
     pub kind: String,
     /// `running` or `done`.
     pub status: String,
+    /// Contacts the job mails.
     pub total: i64,
+    /// Email (or name) of the user who started it.
     pub started_by: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -36,10 +38,13 @@ macro_rules! job_columns {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = MailJobItemCounts)]
 pub struct ItemCounts {
+    /// Items not sent yet.
     pub pending: i64,
+    /// Items being sent.
     pub sending: i64,
     pub sent: i64,
     pub failed: i64,
+    /// Contacts confirmed, blocked or deleted since the start.
     pub skipped: i64,
 }
 

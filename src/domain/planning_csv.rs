@@ -46,6 +46,7 @@ pub struct Candidate {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = CsvLineError)]
 pub struct LineError {
+    /// Line in the file; the header is line 1.
     pub line: usize,
     pub message: String,
 }

@@ -10,6 +10,8 @@ pub struct User {
     pub name: String,
     pub customer_number: Option<i64>,
     pub email: String,
+    /// Role names, e.g. `GS-Aktionsportal-Admin` or a provider role such as `GS-Aktionsportal-BU-
+    /// Glasfaser`.
     pub roles: Vec<String>,
 }
 

@@ -41,22 +41,30 @@ pub struct CompanyView {
 #[serde(rename_all = "camelCase")]
 pub struct ContactView {
     pub id: i64,
+    /// The marketing service's contact id; `null` in local mode or before it is known.
     pub brevo_contact_id: Option<i64>,
+    /// Whether the contact has confirmed the email address.
     pub double_opt_in: bool,
+    /// When the contact confirmed.
     pub double_opt_in_at: Option<DateTime<Utc>>,
     /// When the last confirmation mail went out.
     pub double_opt_in_sent_at: Option<DateTime<Utc>>,
+    /// Trimmed and lower-cased.
     pub email: String,
     pub customer_number: i64,
     pub company_name: String,
     pub company: CompanyView,
+    /// 0 none, 1 Firma, 2 Herr, 3 Frau, 4 Diverses.
     pub salutation: i16,
     pub firstname: String,
     pub lastname: String,
+    /// External id (the marketing service's contact id as text).
     pub extern_id: Option<String>,
+    /// Blocked: no mails go to the address.
     pub email_blacklisted: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Ids of the lists (criteria) the contact is on, ascending.
     pub lists_ids: Vec<i64>,
 }
 
@@ -91,6 +99,7 @@ impl ContactView {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct ContactPage {
     pub content: Vec<ContactView>,
+    /// Number of matching contacts in all pages.
     pub count: i64,
 }
 
@@ -347,6 +356,7 @@ pub struct AssignedListView {
     pub id: i64,
     pub name: String,
     pub active: bool,
+    /// The marketing service's list id; `null` in local mode.
     pub brevo_id: Option<i64>,
     #[serde(rename = "ProviderId")]
     pub provider_id: i64,

@@ -43,6 +43,7 @@ pub const MAX_CONTACTS_PER_SAVE: usize = 500;
 #[schema(as = ImportCandidate)]
 #[serde(rename_all = "camelCase")]
 pub struct CandidateView {
+    /// 0 none, 1 Firma, 2 Herr, 3 Frau, 4 Diverses.
     pub salutation: i16,
     pub firstname: String,
     pub lastname: String,
@@ -58,6 +59,8 @@ pub struct CandidateView {
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Imports {
+    /// The company: ours, else as the planning system or a CSV file names it; null when nobody
+    /// knows it.
     pub company: Option<CompanyView>,
     pub contacts: Vec<CandidateView>,
     /// Why there are no candidates from the planning system (German), if that is worth saying.

@@ -72,7 +72,9 @@ impl MailSettings {
 #[schema(as = DoubleOptInSent)]
 #[serde(rename_all = "camelCase")]
 pub struct SendAnswer {
+    /// 201: the mail was sent; 200: the contact has confirmed already, nothing was sent.
     pub status: u16,
+    /// The sent mail's Message-ID; `null` when nothing was sent.
     pub message_id: Option<String>,
     pub code: String,
     pub message: String,
@@ -273,12 +275,16 @@ pub async fn confirm(
 #[schema(as = MassMailAnswer)]
 #[serde(rename_all = "camelCase")]
 pub struct MassAnswer {
+    /// `function_only_in_production_available`: not in production, nothing sent ("Diese Funktion
+    /// ist aus sicherheitsgründen nur in der Produktiv-Version verfügbar!"); `job_started`: a new
+    /// job; `job_running`: a job was running already, it is returned.
     pub code: String,
     /// Contacts the job mails (pending and not blocked).
     pub count: i64,
     /// All contacts that have not confirmed.
     pub total: i64,
     pub message: String,
+    /// The job; `null` outside production.
     pub job: Option<JobView>,
 }
 

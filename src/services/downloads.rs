@@ -51,17 +51,20 @@ pub struct ProviderRef {
 pub struct FileView {
     /// The stored upload's id (what `uploadsToDelete` and `Uploads` refer to).
     pub id: i64,
+    /// The package's name for the file (5–255 characters).
     pub name: String,
     /// Site-relative URL that serves the file.
     pub path: String,
     pub ext: String,
     /// Bytes.
     pub size: i64,
+    /// Judged from the file's first bytes at upload.
     pub content_type: String,
     pub tags_ids: Vec<i64>,
     pub download_id: i64,
     pub download_name: String,
     pub created_at: DateTime<Utc>,
+    /// Added to the package or last renamed or tagged there; the file badge counts from it.
     pub updated_at: DateTime<Utc>,
     pub badge: Option<Badge>,
 }
@@ -79,6 +82,7 @@ pub struct ListRef {
 #[serde(rename_all = "camelCase")]
 pub struct DownloadView {
     pub id: i64,
+    /// Bezeichnung, 5–100 characters.
     pub name: String,
     pub start_at: DateTime<Utc>,
     pub end_at: DateTime<Utc>,
@@ -105,6 +109,7 @@ pub struct DownloadView {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct DownloadPage {
     pub content: Vec<DownloadView>,
+    /// All matching packages.
     pub count: i64,
 }
 

@@ -24,6 +24,7 @@ pub struct ListView {
     pub name: String,
     pub active: bool,
     pub total_subscribers: i64,
+    /// Blocked (blacklisted) contacts in the list.
     pub total_blocked: i64,
     pub deactivated_at: Option<DateTime<Utc>>,
     pub reactivated_at: Option<DateTime<Utc>>,

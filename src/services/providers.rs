@@ -19,10 +19,15 @@ use crate::services::uploads::{UploadRef, upload_ref};
 pub struct ProviderView {
     pub id: i64,
     pub name: String,
+    /// Roles that may see and manage the provider (always an array in answers).
     pub allowed_roles: Vec<String>,
+    /// Marketing folder of the active lists.
     pub brevo_active_folder_id: Option<i64>,
+    /// Marketing folder of the inactive lists.
     pub brevo_inactive_folder_id: Option<i64>,
+    /// Id of the logo upload.
     pub upload_id: Option<i64>,
+    /// The logo, if any.
     #[serde(rename = "Upload")]
     pub upload: Option<UploadRef>,
     pub created_at: DateTime<Utc>,

@@ -59,6 +59,7 @@ pub struct BrevoList {
     pub total_subscribers: i64,
     #[serde(default)]
     pub total_blacklisted: i64,
+    /// Left out when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folder_id: Option<i64>,
 }
