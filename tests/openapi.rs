@@ -330,6 +330,44 @@ fn every_ref_resolves_inside_the_document() {
     assert!(broken.is_empty(), "unresolved $ref:\n{}", broken.join("\n"));
 }
 
+/// The overlay (`src/api/openapi_overlay.json`) must not keep answers or schemas that no call
+/// uses any more: every component is reached from some operation.
+#[test]
+fn every_component_is_used_by_an_operation() {
+    let doc = on_disk();
+    let mut reached = BTreeSet::new();
+    let mut todo: Vec<String> = Vec::new();
+    let mut refs = Vec::new();
+    collect_refs(&doc["paths"], String::new(), &mut refs);
+    todo.extend(refs.iter().map(|(_, r)| r.to_string()));
+    while let Some(reference) = todo.pop() {
+        if !reached.insert(reference.clone()) {
+            continue;
+        }
+        if let Some(target) = reference.strip_prefix('#').and_then(|p| doc.pointer(p)) {
+            let mut inner = Vec::new();
+            collect_refs(target, String::new(), &mut inner);
+            todo.extend(inner.iter().map(|(_, r)| r.to_string()));
+        }
+    }
+    let mut unused = Vec::new();
+    for kind in ["schemas", "responses", "parameters"] {
+        for name in doc["components"][kind]
+            .as_object()
+            .into_iter()
+            .flat_map(|m| m.keys())
+        {
+            if !reached.contains(&format!("#/components/{kind}/{name}")) {
+                unused.push(format!("{kind}/{name}"));
+            }
+        }
+    }
+    assert!(
+        unused.is_empty(),
+        "components no operation uses: {unused:?}"
+    );
+}
+
 #[test]
 fn every_path_parameter_is_declared_and_every_declared_one_is_in_the_path() {
     let doc = on_disk();

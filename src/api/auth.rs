@@ -198,7 +198,7 @@ fn back_to_form(code: &str, next: Option<&str>) -> Response {
     request_body(content = LoginForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 303, description = "Signed in (to the start page) or refused (back to the form).", headers(("Location" = String, description = "`/user/downloads`, `/admin/contacts`, or `/api/auth/login?fehler=…`."), ("Set-Cookie" = String, description = "On success: `ap_session=…; Path=/; HttpOnly; SameSite=Lax; Max-Age=…` (plus `; Secure` behind https)."))),
-        (status = 403, description = "The form was posted from another site.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt.", "code": "cross_site_request"})),
+        (status = 403, description = "The form was posted from another site.", body = super::openapi::CrossSiteRequest, content_type = "application/json", example = json!({"message": "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt.", "code": "cross_site_request"})),
         (status = 408, response = super::openapi::SlowRequest),
         (status = 413, response = super::openapi::PayloadTooLarge),
         (status = 503, response = super::openapi::Timeout),
@@ -320,7 +320,7 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
     description = "Answers the signed-in user; 401 with code `unauthorized_login` means not signed in (spec §7).\n\n**Wer darf:** jeder angemeldete Benutzer (Capability `SignedIn`).",
     responses(
         (status = 200, description = "The signed-in user.", body = crate::domain::user::User, content_type = "application/json"),
-        (status = 401, description = "Not signed in.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Sie sind nicht angemeldet.", "code": "unauthorized_login"})),
+        (status = 401, description = "Not signed in.", body = super::openapi::UnauthorizedLogin, content_type = "application/json", example = json!({"message": "Sie sind nicht angemeldet.", "code": "unauthorized_login"})),
         (status = 503, response = super::openapi::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "SignedIn"}))),

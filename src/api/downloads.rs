@@ -430,7 +430,7 @@ fn pairs(text: &str) -> Result<Vec<(i64, i64)>, ApiError> {
         (status = 200, description = "The ZIP: stored entries (no compression) in a folder per package name, UTF-8 names, ZIP64 above 4 GiB; `Content-Length` is exact, `ETag` changes when a file or name changes; named `YYYY-MM-DD_<product> Aktionsportal.zip` in `Content-Disposition`.", body = String, content_type = "application/zip"),
         (status = 206, description = "The requested range (a resumed download).", body = String, content_type = "application/zip"),
         (status = 304, description = "Not modified (`If-None-Match` / `If-Modified-Since`)."),
-        (status = 400, description = "No or malformed selection.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Es wurden keine Dateien ausgewählt.", "code": "validation_error"})),
+        (status = 400, description = "No or malformed selection.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Es wurden keine Dateien ausgewählt.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::Forbidden),
         (status = 404, response = super::openapi::NotFound),

@@ -46,7 +46,7 @@ struct NameBody {
     request_body(content = NameBody, content_type = "application/json"),
     responses(
         (status = 200, description = "The renamed list.", body = crate::services::lists::ListView, content_type = "application/json"),
-        (status = 400, description = "Name not 5–100 characters, or a malformed body.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 400, description = "Name not 5–100 characters, or a malformed body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 404, response = super::openapi::NotFound),
@@ -87,7 +87,7 @@ struct StatusBody {
     request_body(content = StatusBody, content_type = "application/json"),
     responses(
         (status = 200, description = "`status_changed` or `change_folder_warning`.", body = StatusAnswer, content_type = "application/json"),
-        (status = 400, description = "Body missing, not `Content-Type: application/json`, or malformed JSON (\"Die Anfrage hat nicht das erwartete Format.\"); `active` is required.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 400, description = "Body missing, not `Content-Type: application/json`, or malformed JSON (\"Die Anfrage hat nicht das erwartete Format.\"); `active` is required.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 404, response = super::openapi::NotFound),
@@ -143,7 +143,7 @@ enum StatusAnswer {
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 404, response = super::openapi::NotFound),
-        (status = 409, description = "The list is still active.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Nur inaktive Kriterien können gelöscht werden. Bitte deaktivieren Sie das Kriterium zuerst.", "code": "list_active"})),
+        (status = 409, description = "The list is still active.", body = super::openapi::ListActive, content_type = "application/json", example = json!({"message": "Nur inaktive Kriterien können gelöscht werden. Bitte deaktivieren Sie das Kriterium zuerst.", "code": "list_active"})),
         (status = 500, response = super::openapi::InternalError),
         (status = 502, response = super::openapi::MarketingError),
         (status = 503, response = super::openapi::Timeout),

@@ -13,9 +13,10 @@ use std::sync::LazyLock;
 use axum::http::header;
 use axum::response::IntoResponse;
 use serde_json::{Value, json};
-use utoipa::OpenApi;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::response::Response;
+use utoipa::openapi::schema::{AllOfBuilder, ObjectBuilder, Ref, Schema, Type};
+use utoipa::{OpenApi, PartialSchema, ToSchema};
 
 use crate::domain::permissions::Capability;
 
@@ -71,6 +72,84 @@ fn shared_response(name: &str) -> Response {
         .as_str()
         .unwrap_or_else(|| panic!("openapi_overlay.json lacks the response {name}"));
     Response::new(description)
+}
+
+/// An `Error` whose `code` is one of the given ones: how one call fails in a few known ways,
+/// so that a client (and the fuzzing's schema check) can rely on the code.
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $name:ident: [$($code:literal),+ $(,)?] $(+ $extra:path)?;)*) => {
+        $(
+            $(#[$doc])*
+            pub struct $name;
+
+            impl PartialSchema for $name {
+                fn schema() -> RefOr<Schema> {
+                    #[allow(unused_mut)]
+                    let mut narrowing = ObjectBuilder::new().property(
+                        "code",
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .enum_values(Some([$($code),+])),
+                    );
+                    $(narrowing = $extra(narrowing);)?
+                    AllOfBuilder::new()
+                        .item(Ref::from_schema_name(crate::error::ErrorBody::name()))
+                        .item(narrowing)
+                        .into()
+                }
+            }
+
+            impl ToSchema for $name {
+                fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                    use crate::error::ErrorBody;
+                    schemas.push((ErrorBody::name().into(), ErrorBody::schema()));
+                    ErrorBody::schemas(schemas);
+                }
+            }
+        )*
+    };
+}
+
+error_codes! {
+    /// A state-changing request another site sent the browser with.
+    CrossSiteRequest: ["cross_site_request"];
+    /// Not signed in, as the islands' "who am I" call says it.
+    UnauthorizedLogin: ["unauthorized_login"];
+    /// Invalid input; the German message names what is wrong.
+    ValidationError: ["validation_error"];
+    /// The list is a criterion already, or the provider has no active folder.
+    ListConflict: ["list_exists", "change_folder_warning"];
+    /// Only an inactive list can be deleted.
+    ListActive: ["list_active"];
+    /// A customer-group save that conflicts with other data.
+    GroupConflict: ["email_exists", "changed_meanwhile", "marketing_retry_pending"];
+    /// The marketing service refused or could not be reached.
+    MarketingServiceError: ["marketing_service_error"];
+    /// No confirmation mail to a blocked address, nor twice within a minute.
+    MailRefused: ["email_blacklisted", "double_opt_in_recently_sent"];
+    /// The request body is over the limit.
+    PayloadTooLargeError: ["payload_too_large"];
+    /// A CSV file with bad lines (`invalid_csv`, naming them) or unreadable input.
+    CsvRefused: ["invalid_csv", "validation_error"] + csv_errors;
+    /// A sync runs already, or there is no marketing service to sync from.
+    SyncRefused: ["sync_running", "marketing_not_connected"];
+}
+
+/// The bad lines an `invalid_csv` answer lists (`services::planning` `Refused`).
+fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
+    narrowing
+        .property(
+            "errors",
+            utoipa::openapi::schema::ArrayBuilder::new().items(Ref::from_schema_name(
+                crate::domain::planning_csv::LineError::name(),
+            )),
+        )
+        .property(
+            "errorCount",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0)),
+        )
 }
 
 #[derive(OpenApi)]

@@ -124,7 +124,7 @@ async fn page(
     request_body(content = crate::services::providers::ProviderInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The created provider.", body = crate::services::providers::ProviderView, content_type = "application/json"),
-        (status = 400, description = "Invalid input with the German message of spec §5: name length (\"Der Name muss mindestens 2 Zeichen lang sein.\"), roles (\"Es muss mindestens eine Gruppe eingetragen werden!\", \"… existiert bereits in der Liste!\"), folders (\"Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!\", unknown or equal folders), logo not an uploaded image, a name already taken (\"Ein Anbieter mit dem Namen … existiert bereits!\"), or a malformed body.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 400, description = "Invalid input with the German message of spec §5: name length (\"Der Name muss mindestens 2 Zeichen lang sein.\"), roles (\"Es muss mindestens eine Gruppe eingetragen werden!\", \"… existiert bereits in der Liste!\"), folders (\"Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!\", unknown or equal folders), logo not an uploaded image, a name already taken (\"Ein Anbieter mit dem Namen … existiert bereits!\"), or a malformed body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 408, response = super::openapi::SlowRequest),
@@ -156,7 +156,7 @@ async fn create(
     request_body(content = crate::services::providers::ProviderInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The changed provider.", body = crate::services::providers::ProviderView, content_type = "application/json"),
-        (status = 400, description = "Invalid input as for `POST /api/providers/`, or a malformed body.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 400, description = "Invalid input as for `POST /api/providers/`, or a malformed body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 404, response = super::openapi::NotFound),
@@ -314,12 +314,12 @@ struct NewList {
     request_body(content = NewList, content_type = "application/json"),
     responses(
         (status = 200, description = "The created list.", body = crate::services::lists::ListView, content_type = "application/json"),
-        (status = 400, description = "Name not 5–50 characters, `brevoListId` in local mode (\"Ohne Marketing-Dienst können keine Listen verknüpft werden.\"), or a malformed body.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 400, description = "Name not 5–50 characters, `brevoListId` in local mode (\"Ohne Marketing-Dienst können keine Listen verknüpft werden.\"), or a malformed body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 404, response = super::openapi::NotFound),
         (status = 408, response = super::openapi::SlowRequest),
-        (status = 409, description = "`list_exists`: the marketing-service list is already a criterion. `change_folder_warning`: the provider has no active folder to create the list in.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Diese Liste ist bereits als Kriterium angelegt.", "code": "list_exists"})),
+        (status = 409, description = "`list_exists`: the marketing-service list is already a criterion. `change_folder_warning`: the provider has no active folder to create the list in.", body = super::openapi::ListConflict, content_type = "application/json", example = json!({"message": "Diese Liste ist bereits als Kriterium angelegt.", "code": "list_exists"})),
         (status = 413, response = super::openapi::PayloadTooLarge),
         (status = 500, response = super::openapi::InternalError),
         (status = 502, response = super::openapi::MarketingError),

@@ -120,7 +120,7 @@ async fn short_text(field: &mut Field<'_>) -> Result<String, ApiError> {
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The stored files.", body = crate::services::uploads::UploadAnswer, content_type = "application/json"),
-        (status = 400, description = "No file, an empty file (\"Die Datei … muss größer als 0 KB sein.\"), content that does not fit the extension (\"Der Inhalt der Datei … passt nicht zu ihrer Endung ….\"), a refused archive (\"Das Archiv … wurde abgelehnt: …\"), a field other than `files[i]` and `newName`, or a broken multipart body.", body = crate::error::ErrorBody, content_type = "application/json", example = json!({"message": "Es wurde keine Datei hochgeladen.", "code": "validation_error"})),
+        (status = 400, description = "No file, an empty file (\"Die Datei … muss größer als 0 KB sein.\"), content that does not fit the extension (\"Der Inhalt der Datei … passt nicht zu ihrer Endung ….\"), a refused archive (\"Das Archiv … wurde abgelehnt: …\"), a field other than `files[i]` and `newName`, or a broken multipart body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Es wurde keine Datei hochgeladen.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 408, response = super::openapi::SlowRequest),
