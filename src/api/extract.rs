@@ -101,6 +101,7 @@ pub struct PageQuery {
     #[param(minimum = 0)]
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
     /// Read by the lists that sort by more than one column; the calls documented with these
     /// parameters sort by id and do not read it.

@@ -108,6 +108,7 @@ struct FolderQuery {
     #[param(minimum = 0)]
     offset: Option<i64>,
     /// The lists of a folder: `ASC` or `DESC` (default), any letter case.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     sort: Option<String>,
 }
 

@@ -239,6 +239,7 @@ struct ListsQuery {
     #[param(minimum = 0)]
     offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     sort: Option<String>,
     /// Part of the name, any letter case; trimmed, empty means no filter.
     search: Option<String>,

@@ -206,7 +206,9 @@ pub fn parse_ids(value: Option<&Value>) -> Option<Vec<i64>> {
 }
 
 /// The columns a package list may be sorted by (spec §2), with `id` as the default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Serialized as the API's `sortBy` names (for the description; [`SortColumn::parse`] reads them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub enum SortColumn {
     Id,
     Provider,
@@ -239,7 +241,9 @@ impl SortColumn {
 }
 
 /// How the customer's search box searches (`searchMethode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Serialized as the API's `searchMethode` names (for the description).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub enum SearchMethod {
     ByName,
     ByFilename,
@@ -260,6 +264,23 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
     use serde_json::json;
+
+    #[test]
+    fn the_documented_sort_and_search_names_are_the_ones_read() {
+        use SortColumn::*;
+        for column in [Id, Provider, Name, StartAt, EndAt, UpdatedAt] {
+            let name = serde_json::to_value(column).unwrap();
+            assert_eq!(SortColumn::parse(name.as_str()), Ok(column), "{name}");
+        }
+        for method in [SearchMethod::ByName, SearchMethod::ByFilename] {
+            let name = serde_json::to_value(method).unwrap();
+            assert_eq!(
+                SearchMethod::parse(name.as_str()).ok(),
+                Some(method),
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn package_names_are_5_to_100_characters() {

@@ -115,30 +115,46 @@ pub struct ContactQuery {
     #[param(minimum = 0)]
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
     /// Column: `id` (default), `customerNumber`, `email`, `salutation`, `firstname`,
     /// `lastname`, `companyName` (also `company`), `doubleOptIn`, `emailBlacklisted`,
     /// `createdAt`, `updatedAt`; anything else answers 400.
+    #[param(value_type = Option<crate::db::contacts::ContactSort>, inline)]
     pub sort_by: Option<String>,
     /// `true` (or `1`): only blocked contacts; `false` (or `0`): only the others; empty or
     /// absent: no filter; anything else answers 400.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
     pub email_blacklisted: Option<String>,
     /// `true` (or `1`): only confirmed contacts; `false` (or `0`): only unconfirmed ones;
     /// empty or absent: no filter; anything else answers 400.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
     pub double_opt_in: Option<String>,
     /// Part of the email, first or last name, company or customer number, any letter case;
     /// trimmed (at most 200 characters used), empty means no filter.
     pub search: Option<String>,
     /// `new`: created in the last 7 days; `active`: older; `all`, empty or absent: no
     /// filter; anything else answers 400.
+    #[param(value_type = Option<ContactStatus>, inline)]
     pub status: Option<String>,
     /// Only the contacts on the list (criterion) with this id (the provider screen's "show
     /// contacts"); not a positive number answers 400.
+    #[param(value_type = Option<i64>, minimum = 1)]
     pub liste: Option<String>,
     /// JSON array of provider ids (or ids separated by commas); empty or absent: every
     /// provider.
     #[param(example = "[1,2]")]
     pub provider_ids: Option<String>,
+}
+
+/// The `status` values [`ContactQuery::params`] reads.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum ContactStatus {
+    New,
+    Active,
+    All,
 }
 
 /// Body of `POST /api/contacts` and `PUT /api/contacts/{id}`; unknown keys are allowed.

@@ -139,11 +139,14 @@ pub struct ListQuery {
     #[param(minimum = 0)]
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
     /// Column: `id` (default), `provider` (also `Provider.name`), `name`, `startAt`, `endAt`,
     /// `updatedAt`; anything else answers 400.
+    #[param(value_type = Option<crate::domain::downloads::SortColumn>, inline)]
     pub sort_by: Option<String>,
     /// `true`: only archived packages; `false` or absent: only those not archived.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
     pub archived: Option<String>,
     /// Part of the package name (or with `searchMethode=byFilename` of a file name), any
     /// letter case.
@@ -157,6 +160,7 @@ pub struct ListQuery {
     pub tags_ids: Option<String>,
     /// `byName` (default) or `byFilename`.
     #[serde(rename = "searchMethode")]
+    #[param(value_type = Option<crate::domain::downloads::SearchMethod>, inline)]
     pub search_method: Option<String>,
 }
 
