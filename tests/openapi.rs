@@ -226,8 +226,11 @@ async fn the_description_is_served_and_every_documented_call_is_routed() {
     // Anonymous requests: a routed call answers anything but the fallback's 404 (or 405). A
     // routed call may answer 404 with a code of its own (an unknown double opt-in link:
     // `double_opt_in_failed`); the API fallback's code is `not_found`, the page's 404 has none.
+    // They also hold `x-access` to the routes: a call for signed-in users refuses an anonymous
+    // request with 401, a public one does not.
     let mut unrouted = Vec::new();
-    for (path, method, _) in operations(&served) {
+    let mut wrong_access = Vec::new();
+    for (path, method, op) in operations(&served) {
         let concrete = path.replace("{id}", "1").replace("{name}", "logo.png");
         let response = app
             .client
@@ -236,15 +239,27 @@ async fn the_description_is_served_and_every_documented_call_is_routed() {
             .await
             .expect("request");
         let status = response.status().as_u16();
+        let at = format!("{} {path}: {status}", method.to_uppercase());
+        match op["x-access"]["signedIn"].as_bool() {
+            Some(true) if status != 401 => wrong_access.push(format!("{at}, not 401")),
+            Some(false) if status == 401 => wrong_access.push(format!("{at}, yet public")),
+            None => wrong_access.push(format!("{at}: no x-access.signedIn")),
+            _ => {}
+        }
         let body: Value = response.json().await.unwrap_or_default();
         let own_not_found = status == 404
             && body["code"]
                 .as_str()
                 .is_some_and(|code| code != "not_found");
         if (status == 404 && !own_not_found) || status == 405 {
-            unrouted.push(format!("{} {path}: {status}", method.to_uppercase()));
+            unrouted.push(at);
         }
     }
+    assert!(
+        wrong_access.is_empty(),
+        "x-access disagrees with the route:\n{}",
+        wrong_access.join("\n")
+    );
     assert!(
         unrouted.is_empty(),
         "documented but not routed:\n{}",
