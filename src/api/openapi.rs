@@ -77,9 +77,9 @@ fn shared_response(name: &str) -> Response {
 /// An `Error` whose `code` is one of the given ones: how one call fails in a few known ways,
 /// so that a client (and the fuzzing's schema check) can rely on the code.
 macro_rules! error_codes {
-    ($($(#[$doc:meta])* $name:ident: [$($code:literal),+ $(,)?] $(+ $extra:path)?;)*) => {
+    ($($name:ident($description:literal): [$($code:literal),+ $(,)?] $(+ $extra:path)?;)*) => {
         $(
-            $(#[$doc])*
+            #[doc = $description]
             pub struct $name;
 
             impl PartialSchema for $name {
@@ -93,6 +93,7 @@ macro_rules! error_codes {
                     );
                     $(narrowing = $extra(narrowing);)?
                     AllOfBuilder::new()
+                        .description(Some($description))
                         .item(Ref::from_schema_name(crate::error::ErrorBody::name()))
                         .item(narrowing)
                         .into()
@@ -111,28 +112,29 @@ macro_rules! error_codes {
 }
 
 error_codes! {
-    /// A state-changing request another site sent the browser with.
-    CrossSiteRequest: ["cross_site_request"];
-    /// Not signed in, as the islands' "who am I" call says it.
-    UnauthorizedLogin: ["unauthorized_login"];
-    /// Invalid input; the German message names what is wrong.
-    ValidationError: ["validation_error"];
-    /// The list is a criterion already, or the provider has no active folder.
-    ListConflict: ["list_exists", "change_folder_warning"];
-    /// Only an inactive list can be deleted.
-    ListActive: ["list_active"];
-    /// A customer-group save that conflicts with other data.
-    GroupConflict: ["email_exists", "changed_meanwhile", "marketing_retry_pending"];
-    /// The marketing service refused or could not be reached.
-    MarketingServiceError: ["marketing_service_error"];
-    /// No confirmation mail to a blocked address, nor twice within a minute.
-    MailRefused: ["email_blacklisted", "double_opt_in_recently_sent"];
-    /// The request body is over the limit.
-    PayloadTooLargeError: ["payload_too_large"];
-    /// A CSV file with bad lines (`invalid_csv`, naming them) or unreadable input.
-    CsvRefused: ["invalid_csv", "validation_error"] + csv_errors;
-    /// A sync runs already, or there is no marketing service to sync from.
-    SyncRefused: ["sync_running", "marketing_not_connected"];
+    CrossSiteRequest("A state-changing request another site sent the browser with."):
+        ["cross_site_request"];
+    UnauthorizedLogin("Not signed in, as the islands' \"who am I\" call says it."):
+        ["unauthorized_login"];
+    ValidationError("Invalid input; the German message names what is wrong."):
+        ["validation_error"];
+    ListConflict("The list is a criterion already, or the provider has no active folder."):
+        ["list_exists", "change_folder_warning"];
+    ListActive("Only an inactive list can be deleted."):
+        ["list_active"];
+    GroupConflict("A customer-group save that conflicts with other data."):
+        ["email_exists", "changed_meanwhile", "marketing_retry_pending"];
+    MarketingServiceError("The marketing service refused or could not be reached."):
+        ["marketing_service_error"];
+    MailRefused("No confirmation mail to a blocked address, nor twice within a minute."):
+        ["email_blacklisted", "double_opt_in_recently_sent"];
+    PayloadTooLargeError("The request body is over the limit."):
+        ["payload_too_large"];
+    CsvRefused("A CSV file with bad lines (`invalid_csv`, naming them) or unreadable input."):
+        ["invalid_csv", "validation_error"]
+        + csv_errors;
+    SyncRefused("A sync runs already, or there is no marketing service to sync from."):
+        ["sync_running", "marketing_not_connected"];
 }
 
 /// The bad lines an `invalid_csv` answer lists (`services::planning` `Refused`).
