@@ -288,9 +288,29 @@ fn merge(into: &mut Value, from: &Value) {
     }
 }
 
+/// Doc comments become descriptions; their rustdoc links (``[`ContactQuery::params`]``) mean
+/// nothing to an API reader, so only the code span stays.
+fn unlink_rustdoc(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                match inner {
+                    Value::String(text) if key == "description" => {
+                        *text = text.replace("[`", "`").replace("`]", "`");
+                    }
+                    _ => unlink_rustdoc(inner),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(unlink_rustdoc),
+        _ => {}
+    }
+}
+
 /// The whole description as served.
 pub fn document() -> Value {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the description serializes");
+    unlink_rustdoc(&mut doc);
     let overlay = overlay();
     for key in [
         "info",
