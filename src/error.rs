@@ -218,6 +218,57 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// Body of every error answer of the API (built in [`ApiError::into_response`]). `message` is
+/// German and meant for the user; `code` is stable and meant for programs.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    #[schema(examples("Kein Eintrag gefunden!"))]
+    pub message: String,
+    pub code: ErrorCode,
+}
+
+/// Every `code` an error answer can carry, with its status: `not_logged_in` /
+/// `unauthorized_login` 401, `forbidden` / `cross_site_request` 403, `not_found` /
+/// `double_opt_in_failed` 404, `validation_error` / `invalid_csv` 400, `request_timeout` 408,
+/// `payload_too_large` 413, `unprocessable` / `file_extension_not_allowed` 422, `conflict` /
+/// `list_active` / `list_exists` / `change_folder_warning` / `email_exists` /
+/// `email_blacklisted` / `double_opt_in_recently_sent` / `marketing_retry_pending` /
+/// `changed_meanwhile` / `sync_running` / `marketing_not_connected` 409, `internal_error` 500,
+/// `marketing_service_error` 502, `timeout` / `database_unavailable` 503.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // describes the codes; the answers carry them as strings
+pub enum ErrorCode {
+    NotLoggedIn,
+    UnauthorizedLogin,
+    Forbidden,
+    CrossSiteRequest,
+    NotFound,
+    DoubleOptInFailed,
+    ValidationError,
+    RequestTimeout,
+    PayloadTooLarge,
+    Unprocessable,
+    FileExtensionNotAllowed,
+    Conflict,
+    ListActive,
+    ListExists,
+    ChangeFolderWarning,
+    EmailExists,
+    EmailBlacklisted,
+    DoubleOptInRecentlySent,
+    MarketingRetryPending,
+    InternalError,
+    MarketingServiceError,
+    Timeout,
+    InvalidCsv,
+    SyncRunning,
+    MarketingNotConnected,
+    ChangedMeanwhile,
+    DatabaseUnavailable,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if let ApiError::Internal(cause) = &self {

@@ -1,6 +1,11 @@
-//! The OpenAPI description (`openapi.json`, served at `/api/openapi.json`): served as JSON,
-//! covering every API call the permission table exercises with the statuses it expects, every
-//! documented call routed, and internally consistent (responses, `$ref`s, path parameters).
+//! The OpenAPI description (generated from the handlers' annotations by
+//! `aktionsportal::api::openapi`, kept as `openapi.json` and served at `/api/openapi.json`):
+//! the file is what the code generates, served as JSON, covering every API call the permission
+//! table exercises with the statuses it expects, every documented call routed, and internally
+//! consistent (responses, `$ref`s, path parameters).
+//!
+//! After a change to the API, `UPDATE_OPENAPI=1 cargo test --test openapi` rewrites
+//! `openapi.json`; review its diff like code.
 
 mod common;
 
@@ -90,9 +95,25 @@ const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
+const OPENAPI_JSON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
+
+#[test]
+fn openapi_json_is_what_the_code_generates() {
+    let generated = aktionsportal::api::openapi::document_text();
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(OPENAPI_JSON, generated).expect("write openapi.json");
+        return;
+    }
+    let kept = std::fs::read_to_string(OPENAPI_JSON).expect("openapi.json at the repository root");
+    assert!(
+        kept == generated,
+        "openapi.json differs from what the code generates; run \
+         `UPDATE_OPENAPI=1 cargo test --test openapi` and review the diff"
+    );
+}
+
 fn on_disk() -> Value {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json"))
-        .expect("openapi.json at the repository root");
+    let text = std::fs::read_to_string(OPENAPI_JSON).expect("openapi.json at the repository root");
     serde_json::from_str(&text).expect("openapi.json is JSON")
 }
 
@@ -205,8 +226,11 @@ async fn the_description_is_served_and_every_documented_call_is_routed() {
     // Anonymous requests: a routed call answers anything but the fallback's 404 (or 405). A
     // routed call may answer 404 with a code of its own (an unknown double opt-in link:
     // `double_opt_in_failed`); the API fallback's code is `not_found`, the page's 404 has none.
+    // They also hold `x-access` to the routes: a call for signed-in users refuses an anonymous
+    // request with 401, a public one does not.
     let mut unrouted = Vec::new();
-    for (path, method, _) in operations(&served) {
+    let mut wrong_access = Vec::new();
+    for (path, method, op) in operations(&served) {
         let concrete = path.replace("{id}", "1").replace("{name}", "logo.png");
         let response = app
             .client
@@ -215,15 +239,27 @@ async fn the_description_is_served_and_every_documented_call_is_routed() {
             .await
             .expect("request");
         let status = response.status().as_u16();
+        let at = format!("{} {path}: {status}", method.to_uppercase());
+        match op["x-access"]["signedIn"].as_bool() {
+            Some(true) if status != 401 => wrong_access.push(format!("{at}, not 401")),
+            Some(false) if status == 401 => wrong_access.push(format!("{at}, yet public")),
+            None => wrong_access.push(format!("{at}: no x-access.signedIn")),
+            _ => {}
+        }
         let body: Value = response.json().await.unwrap_or_default();
         let own_not_found = status == 404
             && body["code"]
                 .as_str()
                 .is_some_and(|code| code != "not_found");
         if (status == 404 && !own_not_found) || status == 405 {
-            unrouted.push(format!("{} {path}: {status}", method.to_uppercase()));
+            unrouted.push(at);
         }
     }
+    assert!(
+        wrong_access.is_empty(),
+        "x-access disagrees with the route:\n{}",
+        wrong_access.join("\n")
+    );
     assert!(
         unrouted.is_empty(),
         "documented but not routed:\n{}",
@@ -307,6 +343,44 @@ fn every_ref_resolves_inside_the_document() {
         .map(|(at, reference)| format!("{at}: {reference}"))
         .collect();
     assert!(broken.is_empty(), "unresolved $ref:\n{}", broken.join("\n"));
+}
+
+/// The overlay (`src/api/openapi_overlay.json`) must not keep answers or schemas that no call
+/// uses any more: every component is reached from some operation.
+#[test]
+fn every_component_is_used_by_an_operation() {
+    let doc = on_disk();
+    let mut reached = BTreeSet::new();
+    let mut todo: Vec<String> = Vec::new();
+    let mut refs = Vec::new();
+    collect_refs(&doc["paths"], String::new(), &mut refs);
+    todo.extend(refs.iter().map(|(_, r)| r.to_string()));
+    while let Some(reference) = todo.pop() {
+        if !reached.insert(reference.clone()) {
+            continue;
+        }
+        if let Some(target) = reference.strip_prefix('#').and_then(|p| doc.pointer(p)) {
+            let mut inner = Vec::new();
+            collect_refs(target, String::new(), &mut inner);
+            todo.extend(inner.iter().map(|(_, r)| r.to_string()));
+        }
+    }
+    let mut unused = Vec::new();
+    for kind in ["schemas", "responses", "parameters"] {
+        for name in doc["components"][kind]
+            .as_object()
+            .into_iter()
+            .flat_map(|m| m.keys())
+        {
+            if !reached.contains(&format!("#/components/{kind}/{name}")) {
+                unused.push(format!("{kind}/{name}"));
+            }
+        }
+    }
+    assert!(
+        unused.is_empty(),
+        "components no operation uses: {unused:?}"
+    );
 }
 
 #[test]

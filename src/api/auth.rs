@@ -44,6 +44,26 @@ fn return_target(request: &Request) -> Option<String> {
 
 /// `GET /api/auth/login`: to the OpenID provider when one is configured, else the local
 /// login form (rendered by `render`, the SSR handler).
+#[utoipa::path(
+    get,
+    path = "/api/auth/login",
+    operation_id = "loginPage",
+    tag = "auth",
+    summary = "Login form, or redirect to the OpenID provider",
+    description = "Without `AP_OIDC_ISSUER`: the server-rendered local login form (HTML), which posts to `POST /api/auth/login`; a user who is already signed in is sent to the start page (302). With an OpenID provider configured: a redirect (303) to its authorization endpoint (authorization code flow with PKCE and nonce), or to `/login-failed` when the login cannot start.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    security((), ("sessionCookie" = [])),
+    params(
+        ("fehler" = Option<String>, Query, description = "Set by `POST /api/auth/login` after a failure; selects the German message the form shows: `zugangsdaten`, `gesperrt`, `ausgelastet` or `intern`."),
+        ("minuten" = Option<i64>, Query, minimum = 1, description = "With `fehler=gesperrt`: minutes until the next attempt (default 15)."),
+    ),
+    responses(
+        (status = 200, description = "The local login form (no OpenID provider configured).", body = String, content_type = "text/html"),
+        (status = 302, description = "Local form, already signed in: to the start page.", headers(("Location" = String, description = "`/user/downloads` or `/admin/contacts`."))),
+        (status = 303, description = "OpenID provider configured: to its authorization endpoint, or to `/login-failed`.", headers(("Location" = String, description = "The provider's authorization URL, or `/login-failed`."))),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": null}))),
+)]
 pub async fn login_page<F, Fut>(state: AppState, request: Request, render: F) -> Response
 where
     F: FnOnce(Request) -> Fut,
@@ -66,15 +86,32 @@ where
 
 const LOGIN_FAILED: &str = "/login-failed";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CallbackQuery {
     code: Option<String>,
     state: Option<String>,
+    /// Set by the provider when the user cancelled or was refused.
     error: Option<String>,
 }
 
 /// The OpenID provider sends the browser back here with a code, or an error when the user
 /// cancelled or was refused; every failure lands on /login-failed.
+#[utoipa::path(
+    get,
+    path = "/api/auth/callback",
+    operation_id = "loginCallback",
+    tag = "auth",
+    summary = "OpenID Connect redirect URI",
+    description = "The OpenID provider sends the browser back here. With a valid `code` and `state` a session is created and the browser goes to the start page; every failure (no provider configured, `error` from the provider, unknown or expired `state`, refused token, session not stored) goes to `/login-failed`.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    security(),
+    params(CallbackQuery),
+    responses(
+        (status = 303, description = "To the start page with the session cookie, or to `/login-failed`.", headers(("Location" = String, description = "`/user/downloads`, `/admin/contacts` or `/login-failed`."), ("Set-Cookie" = String, description = "On success: the `ap_session` cookie."))),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": null}))),
+)]
 async fn callback(
     State(state): State<AppState>,
     client: Client,
@@ -125,11 +162,13 @@ fn with_session_cookie(mut response: Response, token: &str, secure: bool) -> Res
     response
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct LoginForm {
     #[serde(default)]
+    #[schema(max_length = 100)]
     login: String,
     #[serde(default)]
+    #[schema(format = Password, max_length = 1024)]
     password: String,
     /// The page to return to after signing in.
     #[serde(default)]
@@ -149,6 +188,24 @@ fn back_to_form(code: &str, next: Option<&str>) -> Response {
     Redirect::to(&target).into_response()
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/auth/login",
+    operation_id = "login",
+    tag = "auth",
+    summary = "Sign in with a local account",
+    description = "The local login form's target. Always answers 303: on success to the start page (`/admin/contacts` for admin-area users without the customer view, else `/user/downloads`) with the session cookie `ap_session` set (HttpOnly, SameSite=Lax, Secure behind https); on failure back to the form with `?fehler=zugangsdaten` (wrong login or password), `?fehler=gesperrt&minuten=N` (too many failed attempts for the account or the address) or `?fehler=intern`. The answer does not differ between unknown logins and wrong passwords.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    security(),
+    request_body(content = LoginForm, content_type = "application/x-www-form-urlencoded"),
+    responses(
+        (status = 303, description = "Signed in (to the start page) or refused (back to the form).", headers(("Location" = String, description = "`/user/downloads`, `/admin/contacts`, or `/api/auth/login?fehler=…`."), ("Set-Cookie" = String, description = "On success: `ap_session=…; Path=/; HttpOnly; SameSite=Lax; Max-Age=…` (plus `; Secure` behind https)."))),
+        (status = 403, description = "The form was posted from another site.", body = super::openapi::CrossSiteRequest, content_type = "application/json", example = json!({"message": "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt.", "code": "cross_site_request"})),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 413, response = super::openapi::PayloadTooLarge),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": null}))),
+)]
 async fn login(
     State(state): State<AppState>,
     client: Client,
@@ -194,6 +251,22 @@ async fn login(
 /// `GET /api/auth/logout`: ends the session when the user asked for it on our own pages;
 /// a link from another site only gets a confirmation page (rendered by `render`), so that
 /// no other site can sign our users out.
+#[utoipa::path(
+    get,
+    path = "/api/auth/logout",
+    operation_id = "logout",
+    tag = "auth",
+    summary = "Sign out",
+    description = "Ends the session (deletes it on the server) and clears the cookie; with an OpenID provider that offers RP-initiated logout, the browser goes on to its end-session endpoint, else to `/login`. Only for requests from the portal's own pages (`Sec-Fetch-Site` `same-origin` or `none`, or clients that send no fetch metadata): when another site sent the browser here, the answer is a confirmation page whose button posts to `POST /api/auth/logout`, and the session lives on.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    security((), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The confirmation page (another site sent the browser here); nothing was ended.", body = String, content_type = "text/html"),
+        (status = 303, description = "Signed out.", headers(("Location" = String, description = "`/login`, or the provider's end-session URL."), ("Set-Cookie" = String, description = "`ap_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`."))),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": null}))),
+)]
 pub async fn logout_page<F, Fut>(state: AppState, request: Request, render: F) -> Response
 where
     F: FnOnce(Request) -> Fut,
@@ -208,6 +281,22 @@ where
     }
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/auth/logout",
+    operation_id = "logoutConfirmed",
+    tag = "auth",
+    summary = "Sign out (from the confirmation page)",
+    description = "Ends the session like `GET /api/auth/logout` from the portal's own pages; the target of the confirmation page's form. Refused for other sites like every state-changing call.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    security((), ("sessionCookie" = [])),
+    responses(
+        (status = 303, description = "Signed out.", headers(("Location" = String, description = "`/login`, or the provider's end-session URL."), ("Set-Cookie" = String, description = "`ap_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`."))),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": null}))),
+)]
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     let token = session::token_from_headers(&headers);
     services::accounts::sign_out(&state.db, token.as_deref()).await?;
@@ -224,6 +313,20 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
     Ok(response)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/auth/responseUserData",
+    operation_id = "responseUserData",
+    tag = "auth",
+    summary = "The signed-in user",
+    description = "Answers the signed-in user; 401 with code `unauthorized_login` means not signed in (spec §7).\n\n**Wer darf:** jeder angemeldete Benutzer (Capability `SignedIn`).",
+    responses(
+        (status = 200, description = "The signed-in user.", body = crate::domain::user::User, content_type = "application/json"),
+        (status = 401, description = "Not signed in.", body = super::openapi::UnauthorizedLogin, content_type = "application/json", example = json!({"message": "Sie sind nicht angemeldet.", "code": "unauthorized_login"})),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "SignedIn"}))),
+)]
 async fn response_user_data(
     Extension(current): Extension<CurrentUser>,
 ) -> Result<Json<User>, ApiError> {
@@ -232,6 +335,20 @@ async fn response_user_data(
     })
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/login/user",
+    operation_id = "loginUser",
+    tag = "auth",
+    summary = "The signed-in user (login check)",
+    description = "Answers the signed-in user; 401 with code `not_logged_in` makes the islands send the browser to the login (spec §4, §7).\n\n**Wer darf:** jeder angemeldete Benutzer (Capability `SignedIn`).",
+    responses(
+        (status = 200, description = "The signed-in user.", body = crate::domain::user::User, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "SignedIn"}))),
+)]
 async fn login_user(Extension(current): Extension<CurrentUser>) -> Result<Json<User>, ApiError> {
     current.0.map(Json).ok_or(ApiError::Unauthorized {
         code: "not_logged_in",

@@ -6,8 +6,9 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::response::{Json as JsonResponse, Response};
 use axum::routing::{get, patch, post};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
 
 use super::delivery::{Delivery, respond};
 use super::extract::{AuthUser, Json, Path, Query};
@@ -46,6 +47,24 @@ pub fn zip_router() -> Router<AppState> {
         .route_layer(require(Capability::CustomerDownloads))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/downloads/",
+    operation_id = "listDownloads",
+    tag = "downloads",
+    summary = "Page of packages (admin list)",
+    description = "Every package for the admin area (spec §2), filtered and sorted; archived packages only with `archived=true`. Each answer carries `badge` and `mayManage`.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "One page and the total.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+)]
 async fn admin_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -56,6 +75,24 @@ async fn admin_page(
     ))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/downloads/contact/",
+    operation_id = "listCustomerDownloads",
+    tag = "downloads",
+    summary = "Page of the customer's packages",
+    description = "The packages the signed-in user sees, with the customer filters of spec §2 (`tagsIds`, `searchMethode`). Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "One page and the total.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
+)]
 async fn customer_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -66,10 +103,46 @@ async fn customer_page(
     ))
 }
 
-async fn tags(State(state): State<AppState>) -> Result<JsonResponse<Value>, ApiError> {
-    Ok(JsonResponse(json!(downloads::tags(&state.db).await?)))
+#[utoipa::path(
+    get,
+    path = "/api/downloads/tags/",
+    operation_id = "listTags",
+    tag = "downloads",
+    summary = "All tags",
+    description = "Every tag with its icon (for the customer's tag filter). A further path segment (`/api/downloads/tags/{optional}`) is accepted and ignored.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
+    responses(
+        (status = 200, description = "The tags by name.", body = Vec<crate::services::downloads::Tag>, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
+)]
+async fn tags(
+    State(state): State<AppState>,
+) -> Result<JsonResponse<Vec<downloads::Tag>>, ApiError> {
+    Ok(JsonResponse(downloads::tags(&state.db).await?))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/download/{id}",
+    operation_id = "getDownload",
+    tag = "downloads",
+    summary = "One package",
+    description = "The package with its provider, files, tags and lists. The admin area sees every package; others as in the customer list. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
+    responses(
+        (status = 200, description = "The package.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
+)]
 async fn one(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -78,6 +151,26 @@ async fn one(
     Ok(JsonResponse(downloads::get(&state.db, &user, id).await?))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/download/",
+    operation_id = "createDownload",
+    tag = "downloads",
+    summary = "Create a package",
+    description = "Creates a package with its lists and the uploaded files (`uploadsToInsert`, ids from `POST /api/upload/`).\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    request_body(content = crate::services::downloads::DownloadInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The new package.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
+        (status = 400, response = super::openapi::DownloadInvalid),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 413, response = super::openapi::PayloadTooLarge),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
 async fn create(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -88,6 +181,27 @@ async fn create(
     ))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/download/duplicate",
+    operation_id = "duplicateDownload",
+    tag = "downloads",
+    summary = "Copy a package",
+    description = "With `id`: a copy of that package holding the same stored files (no bytes are copied) with their names and tags, and the same lists, named with \" (Kopie)\" and valid from the first to the last day of the next month (a valid `name`, `startAt` and `endAt` in the body win). Without `id`: a package created from the body like `POST /api/download/`.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    request_body(content = crate::services::downloads::DuplicateInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The copy.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
+        (status = 400, response = super::openapi::DownloadInvalid),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 413, response = super::openapi::PayloadTooLarge),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
 async fn duplicate(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -98,6 +212,28 @@ async fn duplicate(
     ))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/download/{id}",
+    operation_id = "updateDownload",
+    tag = "downloads",
+    summary = "Edit a package",
+    description = "Changes name and dates, renames, tags and orders files (`Uploads`), takes files out (`uploadsToDelete`; files no package uses any more leave the disk), adds uploads (`uploadsToInsert`) and sets the lists (`listsIds` is the new set; without it the current lists minus `uncheckedListsIds`). One transaction.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
+    request_body(content = crate::services::downloads::DownloadInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The package after the edit.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
+        (status = 400, response = super::openapi::DownloadInvalid),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 413, response = super::openapi::PayloadTooLarge),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
 async fn update(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -109,27 +245,84 @@ async fn update(
     ))
 }
 
+#[utoipa::path(
+    patch,
+    path = "/api/download/changeArchiveStatus/{id}",
+    operation_id = "changeArchiveStatus",
+    tag = "downloads",
+    summary = "Archive or restore a package",
+    description = "Without a body the package switches state; `{\"archived\": true|false}` sets it. Archiving sets `archivedAt`, restoring clears it.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
+    request_body(content = Option<ArchiveChange>, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The new state.", body = ArchiveStatus, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
 async fn change_archive_status(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
     body: axum::body::Bytes,
-) -> Result<JsonResponse<Value>, ApiError> {
+) -> Result<JsonResponse<ArchiveStatus>, ApiError> {
     // No body toggles; `{"archived": true|false}` sets.
     let wanted = serde_json::from_slice::<Value>(&body)
         .ok()
         .and_then(|b| b.get("archived").and_then(Value::as_bool));
     let archived = downloads::change_archive_status(&state.db, &user, id, wanted).await?;
-    Ok(JsonResponse(json!({ "id": id, "archived": archived })))
+    Ok(JsonResponse(ArchiveStatus { id, archived }))
 }
 
+/// Body of `PATCH /api/download/changeArchiveStatus/{id}`; read leniently: anything but
+/// `{"archived": true|false}` (also no body) toggles.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+struct ArchiveChange {
+    archived: Option<bool>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct ArchiveStatus {
+    id: i64,
+    archived: bool,
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/download/{id}",
+    operation_id = "deleteDownload",
+    tag = "downloads",
+    summary = "Delete a package",
+    description = "Deletes the package; its files leave the database and the disk when no other package uses them.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
+    responses(
+        (status = 200, description = "Deleted.", body = DownloadDeleted, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
 async fn remove(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-) -> Result<JsonResponse<Value>, ApiError> {
+) -> Result<JsonResponse<DownloadDeleted>, ApiError> {
     downloads::delete(&state.db, &state.files, &user, id).await?;
-    Ok(JsonResponse(json!({ "id": id, "deleted": true })))
+    Ok(JsonResponse(DownloadDeleted { id, deleted: true }))
+}
+
+#[derive(Serialize, ToSchema)]
+struct DownloadDeleted {
+    id: i64,
+    deleted: bool,
 }
 
 async fn send_zip(
@@ -162,6 +355,27 @@ async fn send_zip(
     ))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/download/{id}/zip",
+    operation_id = "downloadZip",
+    tag = "downloads",
+    summary = "The package as a ZIP",
+    description = "All files of the package, streamed by the server with flat memory at any size; single `Range` requests with `If-Range` resume an interrupted download. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
+    responses(
+        (status = 200, description = "The ZIP: stored entries (no compression) in a folder per package name, UTF-8 names, ZIP64 above 4 GiB; `Content-Length` is exact, `ETag` changes when a file or name changes; named `YYYY-MM-DD_<product> Aktionsportal.zip` in `Content-Disposition`.", body = String, content_type = "application/zip"),
+        (status = 206, description = "The requested range (a resumed download).", body = String, content_type = "application/zip"),
+        (status = 304, description = "Not modified (`If-None-Match` / `If-Modified-Since`)."),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 416, description = "The requested range is not satisfiable."),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
+)]
 async fn package_zip(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -172,9 +386,11 @@ async fn package_zip(
     send_zip(&state, &user, ZipSelection::Package(id), &method, &headers).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct FilesQuery {
-    /// `download:upload` pairs separated by commas, e.g. `12:5,12:6,13:9`.
+    /// Pairs `packageId:uploadId` separated by commas.
+    #[param(example = "12:5,12:6")]
     files: Option<String>,
 }
 
@@ -199,6 +415,28 @@ fn pairs(text: &str) -> Result<Vec<(i64, i64)>, ApiError> {
         })
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/downloads/zip",
+    operation_id = "downloadFilesZip",
+    tag = "downloads",
+    summary = "Chosen files as a ZIP",
+    description = "The chosen files of one or more packages (`files=12:5,12:6,13:9`: package id and upload id) like `GET /api/download/{id}/zip`; at most 10,000 files. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
+    params(FilesQuery),
+    responses(
+        (status = 200, description = "The ZIP: stored entries (no compression) in a folder per package name, UTF-8 names, ZIP64 above 4 GiB; `Content-Length` is exact, `ETag` changes when a file or name changes; named `YYYY-MM-DD_<product> Aktionsportal.zip` in `Content-Disposition`.", body = String, content_type = "application/zip"),
+        (status = 206, description = "The requested range (a resumed download).", body = String, content_type = "application/zip"),
+        (status = 304, description = "Not modified (`If-None-Match` / `If-Modified-Since`)."),
+        (status = 400, description = "No or malformed selection.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Es wurden keine Dateien ausgewählt.", "code": "validation_error"})),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 416, description = "The requested range is not satisfiable."),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
+)]
 async fn files_zip(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,

@@ -90,14 +90,24 @@ impl<S: Send + Sync> FromRequestParts<S> for AuthUser {
 }
 
 /// Paging and filter parameters the list calls share (spec §3 "Paging", §9).
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
+    /// Page size; default 20 (spec §9), clamped to 1–1000.
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
+    /// Entries to skip; negative values count as 0.
+    #[param(minimum = 0)]
     pub offset: Option<i64>,
-    /// `ASC` or `DESC` (default).
+    /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
+    /// Read by the lists that sort by more than one column; the calls documented with these
+    /// parameters sort by id and do not read it.
+    #[param(ignore)]
     pub sort_by: Option<String>,
+    /// Part of the name, any letter case; trimmed, empty means no filter.
     pub search: Option<String>,
 }
 

@@ -12,6 +12,26 @@ use crate::services;
 use crate::state::AppState;
 use crate::storage::serve::Piece;
 
+#[utoipa::path(
+    get,
+    path = "/files/{id}/{name}",
+    operation_id = "getFile",
+    tag = "files",
+    summary = "Download a file",
+    description = "Serves a stored file with the content type judged at upload, `Content-Length`, single `Range` requests (206, 416), `If-Range`, `ETag` (the SHA-256) with `If-None-Match` (304), `Last-Modified` with `If-Modified-Since`, `Content-Disposition: attachment` with an RFC 6266 `filename*` (UTF-8 names survive), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. `name` chooses the download name when it is one of the file's names in a package the user sees.\n\n**Wer darf:** Provider-Logos jeder angemeldete Benutzer; andere Dateien `GS-Aktionsportal-Admin`, Inhaber einer Rolle aus den `allowedRoles` des Anbieters eines Pakets mit der Datei, und Kunden, die ein Paket mit der Datei sehen (Kriterium eines Kontakts ihrer Kundennummer); alle anderen bekommen 404 wie bei einer nicht vorhandenen Datei.",
+    params(("id" = i64, Path, description = "The upload's id; not a number or unknown: 404."), ("name" = String, Path, description = "The file name as in `path` (percent-encoded); names the download when it is one of the file's names.")),
+    responses(
+        (status = 200, description = "The file.", body = String, content_type = "*/*", headers(("Content-Length" = String), ("ETag" = String), ("Last-Modified" = String), ("Content-Disposition" = String), ("Accept-Ranges" = String))),
+        (status = 206, description = "The requested range of the file.", body = String, content_type = "*/*"),
+        (status = 304, description = "Not modified (`If-None-Match` or `If-Modified-Since`)."),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 416, description = "The requested range is not satisfiable."),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "SignedIn"}))),
+)]
 pub async fn serve(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,

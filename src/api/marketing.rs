@@ -6,13 +6,15 @@ use axum::Router;
 use axum::extract::State;
 use axum::response::Json as JsonResponse;
 use axum::routing::get;
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{AuthUser, PageQuery, Path, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::state::AppState;
+use serde::Deserialize;
 
 pub fn router() -> Router<AppState> {
     let folders_only = Router::new()
@@ -24,25 +26,64 @@ pub fn router() -> Router<AppState> {
     folders_only.merge(lists)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/brevo/folders/",
+    operation_id = "listFolders",
+    tag = "marketing",
+    summary = "Page of marketing folders",
+    description = "The folders of the marketing service (Brevo; in local mode the portal's own), for the provider modals' folder selectors. `sort`, `sortBy` and `search` are accepted and ignored.\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    params(FolderQuery),
+    responses(
+        (status = 200, description = "One page and the total.", body = FolderPage, content_type = "application/json", example = json!({"folders": [{"id": 12, "name": "Glasfaser Süd (aktiv)"}], "count": 1})),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 502, response = super::openapi::MarketingError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+)]
 async fn folders(
     State(state): State<AppState>,
-    Query(q): Query<PageQuery>,
-) -> Result<JsonResponse<Value>, ApiError> {
-    let limit = q.limit.unwrap_or(50).clamp(1, 50);
+    Query(q): Query<FolderQuery>,
+) -> Result<JsonResponse<FolderPage>, ApiError> {
+    let (limit, q) = q.page();
     let (folders, count) = state
         .marketing
         .folders(&state.db, limit, q.offset())
         .await?;
-    Ok(JsonResponse(json!({ "folders": folders, "count": count })))
+    Ok(JsonResponse(FolderPage { folders, count }))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/brevo/folder/{id}/lists/",
+    operation_id = "listFolderLists",
+    tag = "marketing",
+    summary = "Page of a marketing folder's lists",
+    description = "The lists in a Brevo folder as Brevo has them (the provider screen's import of existing lists), newest first, oldest first with `sort=ASC`; `sortBy` is accepted and ignored. In local mode always empty (`{\"lists\": [], \"count\": 0}`).\n\n**Wer darf:** `GS-Aktionsportal-Admin` jeden Ordner; `GS-Aktionsportal-BU-Moderator` die Ordner der Anbieter, in deren `allowedRoles` eine seiner Rollen steht (sonst 403).",
+    params(("id" = i64, Path, description = "The Brevo folder id; not a number: 404. An id Brevo does not know answers 502."), FolderQuery),
+    responses(
+        (status = 200, description = "One page and the folder's total.", body = BrevoListPage, content_type = "application/json", example = json!({"lists": [{"id": 17, "name": "Flyer Herbst", "totalSubscribers": 120, "totalBlacklisted": 2, "folderId": 12}], "count": 1})),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 502, response = super::openapi::MarketingError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "plus": "Admin any folder; others only the active or inactive folder of a provider one of their roles is in the allowedRoles of"}))),
+)]
 async fn folder_lists(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-    Query(q): Query<PageQuery>,
-) -> Result<JsonResponse<Value>, ApiError> {
-    let limit = q.limit.unwrap_or(50).clamp(1, 50);
+    Query(q): Query<FolderQuery>,
+) -> Result<JsonResponse<BrevoListPage>, ApiError> {
+    let (limit, q) = q.page();
     let (lists, count) = crate::services::lists::folder_lists_page(
         &state.db,
         &state.marketing,
@@ -53,5 +94,48 @@ async fn folder_lists(
         q.offset(),
     )
     .await?;
-    Ok(JsonResponse(json!({ "lists": lists, "count": count })))
+    Ok(JsonResponse(BrevoListPage { lists, count }))
+}
+
+/// Paging of the marketing service's folders and lists: at most 50 a page (Brevo's maximum).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct FolderQuery {
+    /// Page size; default 50, clamped to 1–50 (Brevo's maximum).
+    #[param(minimum = 1, maximum = 50)]
+    limit: Option<i64>,
+    /// Entries to skip; negative values count as 0.
+    #[param(minimum = 0)]
+    offset: Option<i64>,
+    /// The lists of a folder: `ASC` or `DESC` (default), any letter case.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
+    sort: Option<String>,
+}
+
+impl FolderQuery {
+    /// The page size, and the rest read as the other calls read it.
+    fn page(self) -> (i64, PageQuery) {
+        let limit = self.limit.unwrap_or(50).clamp(1, 50);
+        let page = PageQuery {
+            limit: self.limit,
+            offset: self.offset,
+            sort: self.sort,
+            ..PageQuery::default()
+        };
+        (limit, page)
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FolderPage {
+    folders: Vec<crate::services::marketing::FolderItem>,
+    /// Number of folders in all pages.
+    count: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BrevoListPage {
+    lists: Vec<crate::integrations::brevo::BrevoList>,
+    /// Number of lists in the folder.
+    count: i64,
 }

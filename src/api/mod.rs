@@ -19,6 +19,9 @@ use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::get;
 
+use serde::Serialize;
+use utoipa::ToSchema;
+
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::server::limits::{limit_body, time_limit};
@@ -47,4 +50,21 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(uploads)
         .merge(streamed)
         .fallback(|| async { ApiError::NotFound })
+}
+
+/// The answer of a delete that removed the record `id`.
+#[derive(Serialize, ToSchema)]
+pub struct Removed {
+    #[schema(value_type = String, examples("Erfolgreich entfernt"))]
+    message: &'static str,
+    id: i64,
+}
+
+impl Removed {
+    pub fn new(id: i64) -> Self {
+        Removed {
+            message: "Erfolgreich entfernt",
+            id,
+        }
+    }
 }

@@ -23,6 +23,22 @@ pub fn router() -> Router<AppState> {
         .route_layer(require(Capability::AdminArea))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/planning/status",
+    operation_id = "getPlanningStatus",
+    tag = "contacts",
+    summary = "Whether a planning system is connected",
+    description = "Whether the planning system's service is configured and how many candidates CSV imports hold.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`).",
+    responses(
+        (status = 200, description = "The status.", body = crate::services::planning::Status, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+)]
 async fn status(State(state): State<AppState>) -> Result<Response, ApiError> {
     let status = planning::status(&state.db, state.planning.is_some()).await?;
     Ok(JsonResponse(status).into_response())
@@ -40,11 +56,49 @@ async fn file(body: Body) -> Result<axum::body::Bytes, ApiError> {
         })
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/planning/csv/preview",
+    operation_id = "previewPlanningCsv",
+    tag = "contacts",
+    summary = "Check a CSV file of import candidates",
+    description = "What an import of the file would take, and every line that cannot be taken (with its line number). Changes nothing.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`).",
+    request_body(content = String, content_type = "text/csv", description = "The raw file (at most 5 MB): semicolon-separated, UTF-8 or Windows-1252, a header with the columns `Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail` in any order (case ignored); `Anrede` is Firma, Herr, Frau, Divers or 0–4.", example = json!("Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail\n100555;Müller GmbH;Herr;Max;Müller;max@example.de\n")),
+    responses(
+        (status = 200, description = "The preview.", body = crate::services::planning::Preview, content_type = "application/json"),
+        (status = 400, description = "An empty file.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Datei ist leer.", "code": "validation_error"})),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 413, description = "The file is larger than 5 MB.", body = super::openapi::PayloadTooLargeError, content_type = "application/json", example = json!({"message": "Die Datei ist größer als 5 MB oder wurde nicht vollständig gesendet.", "code": "payload_too_large"})),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+)]
 async fn preview(body: Body) -> Result<Response, ApiError> {
     let bytes = file(body).await?;
     Ok(JsonResponse(planning::preview(&bytes)?).into_response())
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/planning/csv/import",
+    operation_id = "importPlanningCsv",
+    tag = "contacts",
+    summary = "Import a CSV file of import candidates",
+    description = "Replaces the candidates of every customer number in the file by the file's. A file with any bad line imports nothing (`invalid_csv`, with the lines).\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`).",
+    request_body(content = String, content_type = "text/csv", description = "The raw file (at most 5 MB): semicolon-separated, UTF-8 or Windows-1252, a header with the columns `Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail` in any order (case ignored); `Anrede` is Firma, Herr, Frau, Divers or 0–4.", example = json!("Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail\n100555;Müller GmbH;Herr;Max;Müller;max@example.de\n")),
+    responses(
+        (status = 200, description = "Imported.", body = crate::services::planning::Imported, content_type = "application/json"),
+        (status = 400, description = "`invalid_csv`: bad lines (the first 200 in `errors`, all counted in `errorCount`); `validation_error`: an empty file or one without contacts. Nothing was imported.", body = super::openapi::CsvRefused, content_type = "application/json", example = json!({"message": "Die Datei enthält fehlerhafte Zeilen; es wurde nichts importiert. Bitte korrigieren Sie die genannten Zeilen und importieren Sie die Datei erneut.", "code": "invalid_csv", "errors": [{"line": 3, "message": "Die Kundennummer muss eine Zahl sein."}], "errorCount": 1})),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 413, description = "The file is larger than 5 MB.", body = super::openapi::PayloadTooLargeError, content_type = "application/json", example = json!({"message": "Die Datei ist größer als 5 MB oder wurde nicht vollständig gesendet.", "code": "payload_too_large"})),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+)]
 async fn import(State(state): State<AppState>, body: Body) -> Result<Response, ApiError> {
     let bytes = file(body).await?;
     Ok(match planning::import(&state.db, &bytes).await? {

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::routing::{get, post, put};
 use axum::{Router, response::Json as JsonResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{AuthUser, Json, PageQuery, Path, Query};
 use crate::auth::require::require;
@@ -12,7 +12,7 @@ use crate::domain::lists::ListFilter;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::services::lists::{self, ListView};
-use crate::services::providers::{self, ProviderInput, ProviderView};
+use crate::services::providers::{self, ProviderInput, ProviderView, ProviderWithLists};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -30,28 +30,78 @@ pub fn router() -> Router<AppState> {
     admin_only.merge(admin_area).merge(contact_edit)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/providers/contact/{id}",
+    operation_id = "providersOfContact",
+    tag = "providers",
+    summary = "A contact's lists grouped by provider",
+    description = "For the contact with this id: the providers the user may manage that hold at least one of the contact's lists, each with those lists in `Lists` (the criteria side panel).\n\n**Wer darf:** Kontaktbearbeiter, also `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator` oder `GS-Aktionsportal-BU-DOI` (Capability `ContactEdit`); die Antwort enthält nur Anbieter, die der Benutzer verwalten darf (Admins: alle, sonst Rolle in `allowedRoles`).",
+    params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
+    responses(
+        (status = 200, description = "Providers with the contact's lists.", body = ContactProviderPage, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "ContactEdit"}))),
+)]
 async fn of_contact(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-) -> Result<JsonResponse<Value>, ApiError> {
+) -> Result<JsonResponse<ContactProviderPage>, ApiError> {
     let content = providers::of_contact(&state.db, &user, id).await?;
-    Ok(JsonResponse(
-        json!({ "content": content, "count": content.len() }),
-    ))
+    let count = content.len();
+    Ok(JsonResponse(ContactProviderPage { content, count }))
 }
 
-#[derive(Serialize)]
-pub struct Page<T> {
-    pub content: Vec<T>,
-    pub count: i64,
+#[derive(Serialize, ToSchema)]
+pub struct ContactProviderPage {
+    content: Vec<ProviderWithLists>,
+    /// Number of entries in `content` (not paged).
+    count: usize,
 }
 
+#[derive(Serialize, ToSchema)]
+pub struct ProviderPage {
+    content: Vec<ProviderView>,
+    /// All matching providers.
+    count: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ListPage {
+    content: Vec<ListView>,
+    /// All matching lists.
+    count: i64,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/providers/",
+    operation_id = "listProviders",
+    tag = "providers",
+    summary = "Page of providers",
+    description = "The providers the user may manage (admins: all; others: those with one of the user's roles in `allowedRoles`), newest first, filtered by name. `sort` and `sortBy` are accepted and ignored.\n\n**Wer darf:** Admin-Bereich, also `GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator` (Capability `AdminArea`).",
+    params(PageQuery),
+    responses(
+        (status = 200, description = "One page and the total.", body = ProviderPage, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+)]
 async fn page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Query(q): Query<PageQuery>,
-) -> Result<JsonResponse<Page<ProviderView>>, ApiError> {
+) -> Result<JsonResponse<ProviderPage>, ApiError> {
     let (content, count) = providers::page(
         &state.db,
         &user,
@@ -61,9 +111,30 @@ async fn page(
         q.offset(),
     )
     .await?;
-    Ok(JsonResponse(Page { content, count }))
+    Ok(JsonResponse(ProviderPage { content, count }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/providers/",
+    operation_id = "createProvider",
+    tag = "providers",
+    summary = "Create a provider",
+    description = "Creates a provider. Folder ids that name existing folders must exist; `\"auto\"` creates a folder in the marketing service first (undone again if a later step fails).\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    request_body(content = crate::services::providers::ProviderInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The created provider.", body = crate::services::providers::ProviderView, content_type = "application/json"),
+        (status = 400, description = "Invalid input with the German message of spec §5: name length (\"Der Name muss mindestens 2 Zeichen lang sein.\"), roles (\"Es muss mindestens eine Gruppe eingetragen werden!\", \"… existiert bereits in der Liste!\"), folders (\"Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!\", unknown or equal folders), logo not an uploaded image, a name already taken (\"Ein Anbieter mit dem Namen … existiert bereits!\"), or a malformed body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 413, response = super::openapi::PayloadTooLarge),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 502, response = super::openapi::MarketingError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+)]
 async fn create(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -74,6 +145,29 @@ async fn create(
     ))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/providers/{id}",
+    operation_id = "updateProvider",
+    tag = "providers",
+    summary = "Change a provider",
+    description = "Same fields as `POST /api/providers/`. When a folder changes, the provider's lists are moved into the new folder in the marketing service first.\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
+    request_body(content = crate::services::providers::ProviderInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The changed provider.", body = crate::services::providers::ProviderView, content_type = "application/json"),
+        (status = 400, description = "Invalid input as for `POST /api/providers/`, or a malformed body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 413, response = super::openapi::PayloadTooLarge),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 502, response = super::openapi::MarketingError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+)]
 async fn update(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
@@ -85,19 +179,41 @@ async fn update(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 struct DeleteQuery {
+    /// Also delete the provider's marketing folders (spec §9: default false).
     #[serde(default)]
     delete_brevo_folders: bool,
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/providers/{id}/",
+    operation_id = "deleteProvider",
+    tag = "providers",
+    summary = "Delete a provider",
+    description = "Deletes the provider with its lists (and downloads); with `deleteBrevoFolders=true` its active and inactive marketing folders are deleted first (in Brevo together with the lists inside them).\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`."), DeleteQuery),
+    responses(
+        (status = 200, description = "Deleted.", body = super::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 3})),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 502, response = super::openapi::MarketingError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+)]
 async fn remove(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
     Query(q): Query<DeleteQuery>,
-) -> Result<JsonResponse<Value>, ApiError> {
+) -> Result<JsonResponse<super::Removed>, ApiError> {
     providers::delete(
         &state.db,
         &state.marketing,
@@ -107,30 +223,57 @@ async fn remove(
         q.delete_brevo_folders,
     )
     .await?;
-    Ok(JsonResponse(
-        json!({ "message": "Erfolgreich entfernt", "id": id }),
-    ))
+    Ok(JsonResponse(super::Removed::new(id)))
 }
 
 /// Paging plus the status filter. (No `#[serde(flatten)]`: query strings lose their types
 /// through it.)
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 struct ListsQuery {
+    /// Page size; default 20 (spec §9), clamped to 1–1000.
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<i64>,
+    /// Entries to skip; negative values count as 0.
+    #[param(minimum = 0)]
     offset: Option<i64>,
+    /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     sort: Option<String>,
+    /// Part of the name, any letter case; trimmed, empty means no filter.
     search: Option<String>,
+    /// Include active lists.
     active_status: Option<bool>,
+    /// Include inactive lists.
     inactive_status: Option<bool>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/providers/{id}/lists/",
+    operation_id = "listProviderLists",
+    tag = "lists",
+    summary = "Page of a provider's lists",
+    description = "The provider's lists with live subscriber and blocked counts, by id (newest first unless `sort=ASC`), filtered by status and name. Neither `activeStatus` nor `inactiveStatus` true means both (spec §4).\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich Verwaltungsrecht am Anbieter: Admins immer, alle anderen nur mit einer Rolle aus dessen `allowedRoles` (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`."), ListsQuery),
+    responses(
+        (status = 200, description = "One page and the total.", body = ListPage, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
 async fn lists_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
     Query(q): Query<ListsQuery>,
-) -> Result<JsonResponse<Page<ListView>>, ApiError> {
+) -> Result<JsonResponse<ListPage>, ApiError> {
     let page = PageQuery {
         limit: q.limit,
         offset: q.offset,
@@ -146,17 +289,45 @@ async fn lists_page(
     };
     let (content, count) =
         lists::page(&state.db, &user, id, &filter, page.limit(), page.offset()).await?;
-    Ok(JsonResponse(Page { content, count }))
+    Ok(JsonResponse(ListPage { content, count }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(example = json!({"name": "Flyer Herbst"}))]
 struct NewList {
     #[serde(default)]
+    #[schema(min_length = 5, max_length = 50)]
     name: String,
+    /// Links an existing marketing-service list instead of creating one in the provider's
+    /// active folder (not possible in local mode).
     brevo_list_id: Option<i64>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/providers/{id}/lists",
+    operation_id = "createList",
+    tag = "lists",
+    summary = "Create a list of a provider",
+    description = "Creates a list (active) in the provider's active marketing folder, or — with `brevoListId` — links an existing marketing-service list.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich Verwaltungsrecht am Anbieter: Admins immer, alle anderen nur mit einer Rolle aus dessen `allowedRoles` (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
+    request_body(content = NewList, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The created list.", body = crate::services::lists::ListView, content_type = "application/json"),
+        (status = 400, description = "Name not 5–50 characters, `brevoListId` in local mode (\"Ohne Marketing-Dienst können keine Listen verknüpft werden.\"), or a malformed body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 409, description = "`list_exists`: the marketing-service list is already a criterion. `change_folder_warning`: the provider has no active folder to create the list in.", body = super::openapi::ListConflict, content_type = "application/json", example = json!({"message": "Diese Liste ist bereits als Kriterium angelegt.", "code": "list_exists"})),
+        (status = 413, response = super::openapi::PayloadTooLarge),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 502, response = super::openapi::MarketingError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
 async fn create_list(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,

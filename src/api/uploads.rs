@@ -26,19 +26,57 @@ pub fn router() -> Router<AppState> {
         .layer(DefaultBodyLimit::disable())
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = UploadRequirements)]
 struct Requirements {
+    /// Largest file in MiB (`AP_UPLOAD_LIMIT_MB`).
     #[serde(rename = "limitSizeMB")]
     limit_size_mb: u64,
+    /// Allowed extensions, lower case without the dot (`AP_UPLOAD_ALLOWED_EXTENSIONS`).
     allowed_ext_array: Vec<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/upload-requirements/",
+    operation_id = "uploadRequirements",
+    tag = "uploads",
+    summary = "Upload limits",
+    description = "The size limit and the allowed extensions the server enforces.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
+    responses(
+        (status = 200, description = "The limits.", body = Requirements, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+)]
 async fn requirements(State(state): State<AppState>) -> JsonResponse<Requirements> {
     JsonResponse(Requirements {
         limit_size_mb: state.uploads.limit_size_mb,
         allowed_ext_array: state.uploads.allowed_ext.clone(),
     })
+}
+
+/// Multipart body of `POST /api/upload/`: fields `files[0]`, `files[1]`, … (any other field
+/// name: 400) and an optional `newName`. Every file is streamed to disk as it arrives; its
+/// type is judged by its first bytes, which must fit its extension. A `.zip` is unpacked: each
+/// entry becomes a file checked like an upload; an archive with paths leaving it, links,
+/// encrypted or nested archives, more than `AP_ZIP_MAX_ENTRIES` entries, more than the size
+/// limit unpacked, or a compression ratio above `AP_ZIP_MAX_RATIO` is refused, naming the
+/// archive. (Describes what [`upload`] reads field by field.)
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+struct UploadForm {
+    #[serde(rename = "files[0]")]
+    #[schema(value_type = Option<String>, content_media_type = "application/octet-stream")]
+    files: Option<String>,
+    /// Name for the (single) file instead of its own; 5–255 characters, the extension is added
+    /// when missing.
+    #[serde(rename = "newName")]
+    new_name: Option<String>,
 }
 
 /// The field names of spec §7: `files[i]` and `newName`.
@@ -72,6 +110,26 @@ async fn short_text(field: &mut Field<'_>) -> Result<String, ApiError> {
     String::from_utf8(text).map_err(|_| ApiError::validation("Der neue Dateiname ist ungültig."))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/upload/",
+    operation_id = "uploadImage",
+    tag = "uploads",
+    summary = "Upload files",
+    description = "Stores every `files[i]` part (streamed to disk with bounded memory while size, SHA-256, CRC-32 and type are measured) and answers the first file's fields plus all files in `uploads`. A ZIP archive is unpacked into its files. All files are stored together or none: a refused or broken upload leaves no row and no file. The uploads are attached to packages by `POST /api/download/` and `PUT /api/download/{id}`; uploads no package uses are removed after a day.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "The stored files.", body = crate::services::uploads::UploadAnswer, content_type = "application/json"),
+        (status = 400, description = "No file, an empty file (\"Die Datei … muss größer als 0 KB sein.\"), content that does not fit the extension (\"Der Inhalt der Datei … passt nicht zu ihrer Endung ….\"), a refused archive (\"Das Archiv … wurde abgelehnt: …\"), a field other than `files[i]` and `newName`, or a broken multipart body.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Es wurde keine Datei hochgeladen.", "code": "validation_error"})),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 408, response = super::openapi::SlowRequest),
+        (status = 413, response = super::openapi::UploadTooLarge),
+        (status = 422, response = super::openapi::ExtensionNotAllowed),
+        (status = 500, response = super::openapi::InternalError),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+)]
 async fn upload(
     State(state): State<AppState>,
     AuthUser(_user): AuthUser,

@@ -484,8 +484,10 @@ pub struct ContactFilter {
     pub provider_ids: Option<Vec<i64>>,
 }
 
-/// The columns the contacts table sorts by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The columns the contacts table sorts by; serialized as the API's `sortBy` names (for the
+/// description; [`ContactSort::parse`] reads them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub enum ContactSort {
     Id,
     CustomerNumber,
@@ -753,6 +755,27 @@ mod tests {
     use super::*;
     use crate::db::{is_foreign_key_violation, is_unique_violation, lists, providers};
     use crate::test_support::TestDb;
+
+    #[test]
+    fn the_documented_sort_names_are_the_ones_read() {
+        use ContactSort::*;
+        for column in [
+            Id,
+            CustomerNumber,
+            Email,
+            Salutation,
+            Firstname,
+            Lastname,
+            CompanyName,
+            DoubleOptIn,
+            EmailBlacklisted,
+            CreatedAt,
+            UpdatedAt,
+        ] {
+            let name = serde_json::to_value(column).unwrap();
+            assert_eq!(ContactSort::parse(name.as_str().unwrap()), Some(column));
+        }
+    }
 
     fn new_contact(customer_number: i64, email: &str) -> NewContact {
         NewContact {

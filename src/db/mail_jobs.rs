@@ -11,14 +11,17 @@ use crate::db_run;
 /// The kind of the double opt-in mail to all pending contacts.
 pub const DOUBLE_OPT_IN: &str = "double_opt_in";
 
-#[derive(Debug, Clone, sqlx::FromRow, Serialize)]
+#[derive(Debug, Clone, sqlx::FromRow, Serialize, utoipa::ToSchema)]
+#[schema(as = MailJobRecord)]
 #[serde(rename_all = "camelCase")]
 pub struct MailJob {
     pub id: i64,
     pub kind: String,
     /// `running` or `done`.
     pub status: String,
+    /// Contacts the job mails.
     pub total: i64,
+    /// Email (or name) of the user who started it.
     pub started_by: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -32,12 +35,16 @@ macro_rules! job_columns {
 }
 
 /// How far a job has come: items per state.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = MailJobItemCounts)]
 pub struct ItemCounts {
+    /// Items not sent yet.
     pub pending: i64,
+    /// Items being sent.
     pub sending: i64,
     pub sent: i64,
     pub failed: i64,
+    /// Contacts confirmed, blocked or deleted since the start.
     pub skipped: i64,
 }
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Db, now};
 use crate::db_run;
 
-#[derive(Debug, Clone, sqlx::FromRow, Serialize)]
+#[derive(Debug, Clone, sqlx::FromRow, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketingRetry {
     pub id: i64,

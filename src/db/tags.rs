@@ -8,7 +8,7 @@ use super::sql::DynQuery;
 use super::{Db, now};
 use crate::db_run;
 
-#[derive(Debug, Clone, sqlx::FromRow, Serialize)]
+#[derive(Debug, Clone, sqlx::FromRow, Serialize, utoipa::ToSchema)]
 pub struct Tag {
     pub id: i64,
     pub name: String,

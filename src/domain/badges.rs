@@ -10,7 +10,7 @@ use super::time::{berlin_date, berlin_end_of_day};
 /// "new" (spec §9).
 pub const BADGE_DAYS: i64 = 7;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Badge {
     #[serde(rename = "NEU")]
     New,

@@ -126,6 +126,36 @@ pub fn period(
     Ok((start, end))
 }
 
+/// An id as clients send it (what [`parse_id`] accepts): a positive number, or a string of
+/// digits. Describes request bodies; the calls read them loosely typed.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum IdInput {
+    Number(i64),
+    Digits(String),
+}
+
+/// An entry of a list of ids (what [`parse_ids`] accepts): a number, a string of digits, or an
+/// object with an `id`.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum IdEntry {
+    Number(i64),
+    Digits(String),
+    Object { id: i64 },
+}
+
+/// A list of ids: an array of [`IdEntry`], or that array encoded as a JSON string.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum IdsInput {
+    List(Vec<IdEntry>),
+    Encoded(String),
+}
+
 /// An id as clients send it: a positive number, or a string of digits.
 pub fn parse_id(value: &Value) -> Option<i64> {
     match value {
@@ -160,7 +190,9 @@ pub fn parse_ids(value: Option<&Value>) -> Option<Vec<i64>> {
 }
 
 /// The columns a package list may be sorted by (spec §2), with `id` as the default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Serialized as the API's `sortBy` names (for the description; [`SortColumn::parse`] reads them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub enum SortColumn {
     Id,
     Provider,
@@ -193,7 +225,9 @@ impl SortColumn {
 }
 
 /// How the customer's search box searches (`searchMethode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Serialized as the API's `searchMethode` names (for the description).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub enum SearchMethod {
     ByName,
     ByFilename,
@@ -214,6 +248,23 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
     use serde_json::json;
+
+    #[test]
+    fn the_documented_sort_and_search_names_are_the_ones_read() {
+        use SortColumn::*;
+        for column in [Id, Provider, Name, StartAt, EndAt, UpdatedAt] {
+            let name = serde_json::to_value(column).unwrap();
+            assert_eq!(SortColumn::parse(name.as_str()), Ok(column), "{name}");
+        }
+        for method in [SearchMethod::ByName, SearchMethod::ByFilename] {
+            let name = serde_json::to_value(method).unwrap();
+            assert_eq!(
+                SearchMethod::parse(name.as_str()).ok(),
+                Some(method),
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn package_names_are_5_to_100_characters() {

@@ -28,7 +28,8 @@ pub const COLUMNS: [&str; 6] = [
 pub const MAX_LINES: usize = 50_000;
 
 /// One valid line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = CsvCandidate)]
 #[serde(rename_all = "camelCase")]
 pub struct Candidate {
     /// Line number in the file (the header is line 1).
@@ -42,8 +43,10 @@ pub struct Candidate {
 }
 
 /// A line that could not be taken, and why (German).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = CsvLineError)]
 pub struct LineError {
+    /// Line in the file; the header is line 1.
     pub line: usize,
     pub message: String,
 }

@@ -4,12 +4,14 @@ use serde::{Deserialize, Serialize};
 
 use super::roles::RoleRule;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct User {
     pub name: String,
     pub customer_number: Option<i64>,
     pub email: String,
+    /// Role names, e.g. `GS-Aktionsportal-Admin` or a provider role such as `GS-Aktionsportal-BU-
+    /// Glasfaser`.
     pub roles: Vec<String>,
 }
 

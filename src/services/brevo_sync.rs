@@ -32,7 +32,8 @@ pub const OVERLAP: Duration = Duration::minutes(5);
 const SKIPS_REPORTED_PER_PAGE: usize = 50;
 
 /// One object of the streamed answer; `result` says which.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
+#[schema(as = SyncEvent)]
 #[serde(tag = "result", rename_all = "camelCase")]
 pub enum Event {
     #[serde(rename_all = "camelCase")]

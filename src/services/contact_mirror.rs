@@ -10,6 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+/// A change still waiting for the marketing service, as the admins see it.
+pub use crate::db::marketing_retries::MarketingRetry;
+
 use crate::db::{self, Db};
 use crate::domain::contacts::Salutation;
 use crate::integrations::brevo::{

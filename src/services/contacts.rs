@@ -27,7 +27,8 @@ pub const NOT_FOUND: &str = "Kein Eintrag gefunden!";
 pub const NEW_FOR_DAYS: i64 = 7;
 
 /// The company of a contact.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = ContactCompany)]
 #[serde(rename_all = "camelCase")]
 pub struct CompanyView {
     pub customer_number: i64,
@@ -35,26 +36,35 @@ pub struct CompanyView {
 }
 
 /// A contact as the API and the islands see it (spec §3).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = Contact)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactView {
     pub id: i64,
+    /// The marketing service's contact id; `null` in local mode or before it is known.
     pub brevo_contact_id: Option<i64>,
+    /// Whether the contact has confirmed the email address.
     pub double_opt_in: bool,
+    /// When the contact confirmed.
     pub double_opt_in_at: Option<DateTime<Utc>>,
     /// When the last confirmation mail went out.
     pub double_opt_in_sent_at: Option<DateTime<Utc>>,
+    /// Trimmed and lower-cased.
     pub email: String,
     pub customer_number: i64,
     pub company_name: String,
     pub company: CompanyView,
+    /// 0 none, 1 Firma, 2 Herr, 3 Frau, 4 Diverses.
     pub salutation: i16,
     pub firstname: String,
     pub lastname: String,
+    /// External id (the marketing service's contact id as text).
     pub extern_id: Option<String>,
+    /// Blocked: no mails go to the address.
     pub email_blacklisted: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Ids of the lists (criteria) the contact is on, ascending.
     pub lists_ids: Vec<i64>,
 }
 
@@ -86,28 +96,118 @@ impl ContactView {
 }
 
 /// A page of contacts and how many match (spec §7).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct ContactPage {
     pub content: Vec<ContactView>,
+    /// Number of matching contacts in all pages.
     pub count: i64,
 }
 
 /// The query of `GET /api/contacts/{query}` (spec §3 "Paging", §7).
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ContactQuery {
+    /// Page size; default 20 (spec §9), clamped to 1–1000.
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
+    /// Entries to skip; negative values count as 0.
+    #[param(minimum = 0)]
     pub offset: Option<i64>,
+    /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
+    /// Column: `id` (default), `customerNumber`, `email`, `salutation`, `firstname`,
+    /// `lastname`, `companyName` (also `company`), `doubleOptIn`, `emailBlacklisted`,
+    /// `createdAt`, `updatedAt`; anything else answers 400.
+    #[param(value_type = Option<crate::db::contacts::ContactSort>, inline)]
     pub sort_by: Option<String>,
+    /// `true` (or `1`): only blocked contacts; `false` (or `0`): only the others; empty or
+    /// absent: no filter; anything else answers 400.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
     pub email_blacklisted: Option<String>,
+    /// `true` (or `1`): only confirmed contacts; `false` (or `0`): only unconfirmed ones;
+    /// empty or absent: no filter; anything else answers 400.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
     pub double_opt_in: Option<String>,
+    /// Part of the email, first or last name, company or customer number, any letter case;
+    /// trimmed (at most 200 characters used), empty means no filter.
     pub search: Option<String>,
-    /// `new` (created in the last 7 days) or `active` (older).
+    /// `new`: created in the last 7 days; `active`: older; `all`, empty or absent: no
+    /// filter; anything else answers 400.
+    #[param(value_type = Option<ContactStatus>, inline)]
     pub status: Option<String>,
-    /// Only the contacts on this list (the provider screen's "show contacts").
+    /// Only the contacts on the list (criterion) with this id (the provider screen's "show
+    /// contacts"); not a positive number answers 400.
+    #[param(value_type = Option<i64>, minimum = 1)]
     pub liste: Option<String>,
+    /// JSON array of provider ids (or ids separated by commas); empty or absent: every
+    /// provider.
+    #[param(example = "[1,2]")]
     pub provider_ids: Option<String>,
+}
+
+/// The `status` values [`ContactQuery::params`] reads.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum ContactStatus {
+    New,
+    Active,
+    All,
+}
+
+/// Body of `POST /api/contacts` and `PUT /api/contacts/{id}`; unknown keys are allowed.
+/// Validation (spec §5), first failure answered in the form's order: `customerNumber` ("Die
+/// Kundennummer muss eine Zahl sein."), the company 1–100 characters ("Bitte geben Sie eine
+/// Firma an.", "Die Firma darf höchstens 100 Zeichen lang sein."), `email` ("Bitte geben Sie
+/// eine gültige E-Mail-Adresse an."), `salutation` ("Bitte wählen Sie eine Anrede (Anrede
+/// wählen)."), `firstname` / `lastname` 1–100 characters ("Bitte geben Sie einen Vornamen
+/// an.", "Bitte geben Sie einen Nachnamen an."), then the list ids ("listsIds muss eine Liste
+/// von Ids sein.", "Ein gewähltes Kriterium existiert nicht."). Describes what [`create`] and
+/// [`update`] read from the loosely typed body.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ContactInput)]
+#[allow(dead_code)]
+pub struct ContactBody {
+    /// A positive whole number, or a string of digits. A new customer number creates its
+    /// company.
+    customer_number: crate::domain::downloads::IdInput,
+    /// The company (Firma). Instead of it, `company` may be sent (a string or an object with
+    /// `companyName`).
+    #[schema(min_length = 1, max_length = 100)]
+    company_name: Option<String>,
+    /// Alternative to `companyName` (used when `companyName` is absent).
+    company: Option<CompanyInput>,
+    /// Trimmed and lower-cased before it is stored; must not belong to another contact (409
+    /// `email_exists`).
+    #[schema(max_length = 254)]
+    email: String,
+    /// 0 none, 1 Firma, 2 Herr, 3 Frau, 4 Diverses (number or digit string).
+    salutation: crate::domain::downloads::IdInput,
+    #[schema(min_length = 1, max_length = 100)]
+    firstname: String,
+    #[schema(min_length = 1, max_length = 100)]
+    lastname: String,
+    /// Lists (criteria) to put the contact on (at most 1000); each must exist and belong to a
+    /// provider the user may manage (else 403). Absent or `null`: none.
+    lists_ids: Option<crate::domain::downloads::IdsInput>,
+    /// Update only: lists to take the contact off (ids also in `listsIds` are ignored); same
+    /// rules as `listsIds`.
+    unchecked_lists_ids: Option<crate::domain::downloads::IdsInput>,
+}
+
+/// The company as [`ContactBody`] may name it instead of `companyName`.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum CompanyInput {
+    Name(String),
+    #[serde(rename_all = "camelCase")]
+    Object {
+        company_name: Option<String>,
+    },
 }
 
 /// Parsed [`ContactQuery`].
@@ -265,12 +365,14 @@ pub async fn by_email(db: &Db, email: &str) -> ServiceResult<Option<ContactView>
 }
 
 /// A list a contact is on, with its provider (for the criteria side panel).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = AssignedList)]
 #[serde(rename_all = "camelCase")]
 pub struct AssignedListView {
     pub id: i64,
     pub name: String,
     pub active: bool,
+    /// The marketing service's list id; `null` in local mode.
     pub brevo_id: Option<i64>,
     #[serde(rename = "ProviderId")]
     pub provider_id: i64,

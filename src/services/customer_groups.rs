@@ -39,31 +39,77 @@ pub const CRITERION_REQUIRED: &str =
 pub const MAX_CONTACTS_PER_SAVE: usize = 500;
 
 /// A contact the planning system (or a CSV file) offers for the customer number.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = ImportCandidate)]
 #[serde(rename_all = "camelCase")]
 pub struct CandidateView {
+    /// 0 none, 1 Firma, 2 Herr, 3 Frau, 4 Diverses.
     pub salutation: i16,
     pub firstname: String,
     pub lastname: String,
     pub email: String,
     pub company_name: String,
     /// `service` or `csv`.
+    #[schema(value_type = String)]
     pub source: &'static str,
     /// The email is a contact of another customer number already.
     pub existing_customer_number: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Imports {
+    /// The company: ours, else as the planning system or a CSV file names it; null when nobody
+    /// knows it.
     pub company: Option<CompanyView>,
     pub contacts: Vec<CandidateView>,
     /// Why there are no candidates from the planning system (German), if that is worth saying.
     pub message: Option<String>,
 }
 
+/// The contact editor's save (spec §3 "Customer group"), applied as one unit: every contact
+/// created, changed or removed and every list added or taken off, in our database and in
+/// Brevo, or none of it. Contacts of the group not named in `contacts` stay, but get
+/// `listsIds` and lose `uncheckedListsIds` like the others. At most 500 contacts per save.
+/// Describes what [`save`] reads from the loosely typed body.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct CustomerGroupInput {
+    /// Must be the path's number when given.
+    customer_number: Option<crate::domain::downloads::IdInput>,
+    #[schema(min_length = 1, max_length = 100)]
+    company_name: String,
+    /// Lists every contact of the group is put on. At least one unless the user has BU-DOI.
+    /// Lists the group has not yet need a role of their provider (or Admin); BU-DOI adds none.
+    #[schema(max_items = 1000)]
+    lists_ids: Option<Vec<i64>>,
+    /// Lists every contact of the group is taken off (a role of their provider, or Admin).
+    #[schema(max_items = 1000)]
+    unchecked_lists_ids: Option<Vec<i64>>,
+    contacts: Option<Vec<GroupContactInput>>,
+    /// Import candidates chosen: created as new contacts.
+    alpha_plan_contacts: Option<Vec<GroupContactInput>>,
+}
+
+/// One contact of a customer-group save: with `id` an existing contact of the group (changed,
+/// or deleted with `remove: true`); without `id` a new contact. Unknown fields are ignored.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct GroupContactInput {
+    id: Option<i64>,
+    remove: Option<bool>,
+    email: Option<String>,
+    #[schema(minimum = 0, maximum = 4)]
+    salutation: Option<i16>,
+    #[schema(min_length = 1, max_length = 100)]
+    firstname: Option<String>,
+    #[schema(min_length = 1, max_length = 100)]
+    lastname: Option<String>,
+}
+
 /// `GET /api/contacts/customer-number/{n}` (spec §7): content and imports.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct CustomerGroup {
     pub content: Vec<ContactView>,
     pub imports: Imports,

@@ -12,7 +12,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::Duration;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 use tokio::sync::Notify;
 
 use crate::config::Config;
@@ -70,10 +70,13 @@ impl MailSettings {
 }
 
 /// The answer of `POST /api/smtp/email/{email}` (spec §7: status, messageId, code).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = DoubleOptInSent)]
 #[serde(rename_all = "camelCase")]
 pub struct SendAnswer {
+    /// 201: the mail was sent; 200: the contact has confirmed already, nothing was sent.
     pub status: u16,
+    /// The sent mail's Message-ID; `null` when nothing was sent.
     pub message_id: Option<String>,
     pub code: String,
     pub message: String,
@@ -278,20 +281,26 @@ pub async fn confirm(
 }
 
 /// The answer of `POST /api/smtp/emails` (spec §7: code, count, total).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = MassMailAnswer)]
 #[serde(rename_all = "camelCase")]
 pub struct MassAnswer {
+    /// `function_only_in_production_available`: not in production, nothing sent ("Diese Funktion
+    /// ist aus sicherheitsgründen nur in der Produktiv-Version verfügbar!"); `job_started`: a new
+    /// job; `job_running`: a job was running already, it is returned.
     pub code: String,
     /// Contacts the job mails (pending and not blocked).
     pub count: i64,
     /// All contacts that have not confirmed.
     pub total: i64,
     pub message: String,
+    /// The job; `null` outside production.
     pub job: Option<JobView>,
 }
 
 /// A job and how far it has come.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = MailJob)]
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
     #[serde(flatten)]
@@ -446,6 +455,9 @@ async fn work_once(
 }
 
 /// The sending state of the latest job as JSON for the admin screen.
-pub fn job_json(job: Option<JobView>) -> Value {
-    json!({ "job": job })
+/// The answer of `GET /api/smtp/emails`.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct MailJobState {
+    /// The newest job (running or done); `null` when there has been none.
+    pub job: Option<JobView>,
 }

@@ -33,7 +33,7 @@ use crate::storage::FileStore;
 pub use crate::db::tags::Tag;
 
 /// A package's provider as lists embed it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderRef {
     pub id: i64,
@@ -45,27 +45,31 @@ pub struct ProviderRef {
 }
 
 /// A file of a package (spec §3 "Upload").
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[schema(as = DownloadFile)]
 #[serde(rename_all = "camelCase")]
 pub struct FileView {
     /// The stored upload's id (what `uploadsToDelete` and `Uploads` refer to).
     pub id: i64,
+    /// The package's name for the file (5–255 characters).
     pub name: String,
     /// Site-relative URL that serves the file.
     pub path: String,
     pub ext: String,
     /// Bytes.
     pub size: i64,
+    /// Judged from the file's first bytes at upload.
     pub content_type: String,
     pub tags_ids: Vec<i64>,
     pub download_id: i64,
     pub download_name: String,
     pub created_at: DateTime<Utc>,
+    /// Added to the package or last renamed or tagged there; the file badge counts from it.
     pub updated_at: DateTime<Utc>,
     pub badge: Option<Badge>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct ListRef {
     pub id: i64,
     pub name: String,
@@ -73,10 +77,12 @@ pub struct ListRef {
 }
 
 /// A download package (spec §3).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[schema(as = Download)]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadView {
     pub id: i64,
+    /// Bezeichnung, 5–100 characters.
     pub name: String,
     pub start_at: DateTime<Utc>,
     pub end_at: DateTime<Utc>,
@@ -100,9 +106,10 @@ pub struct DownloadView {
 }
 
 /// A page of packages.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct DownloadPage {
     pub content: Vec<DownloadView>,
+    /// All matching packages.
     pub count: i64,
 }
 
@@ -121,19 +128,104 @@ pub struct ListParams {
 }
 
 /// The list parameters of spec §3 "Paging" and "Filters".
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Page size; default 20 (spec §9), clamped to 1–1000.
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
+    /// Entries to skip; negative values count as 0.
+    #[param(minimum = 0)]
     pub offset: Option<i64>,
+    /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
+    /// Column: `id` (default), `provider` (also `Provider.name`), `name`, `startAt`, `endAt`,
+    /// `updatedAt`; anything else answers 400.
+    #[param(value_type = Option<crate::domain::downloads::SortColumn>, inline)]
     pub sort_by: Option<String>,
+    /// `true`: only archived packages; `false` or absent: only those not archived.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
     pub archived: Option<String>,
+    /// Part of the package name (or with `searchMethode=byFilename` of a file name), any
+    /// letter case.
     pub search: Option<String>,
+    /// JSON array of provider ids (or ids separated by commas); empty or absent: every
+    /// provider.
+    #[param(example = "[1,2]")]
     pub provider_ids: Option<String>,
+    /// JSON array of tag ids: packages with a file carrying one of them; empty or absent: no
+    /// filter.
     pub tags_ids: Option<String>,
+    /// `byName` (default) or `byFilename`.
     #[serde(rename = "searchMethode")]
+    #[param(value_type = Option<crate::domain::downloads::SearchMethod>, inline)]
     pub search_method: Option<String>,
+}
+
+/// Body of `POST /api/download/` and `PUT /api/download/{id}`; unknown keys are allowed.
+/// Validation (spec §5), first failure answered: name 5–100 ("Die Bezeichnung muss mindestens
+/// 5 Zeichen lang sein." / "… höchstens 100 …"), `ProviderId` ("Bitte wählen Sie einen
+/// Anbieter aus."), `startAt`/`endAt` ("Bitte geben Sie ein gültiges Startdatum an.", "…
+/// Enddatum …", "Das Enddatum darf nicht vor dem Startdatum liegen."), at least one list of
+/// the provider ("Es muss mindestens ein Kriterium hinterlegt werden", "Die Kriterien müssen
+/// zum Anbieter des Downloads gehören."), file names 5–255 ("Der Dateiname muss mindestens 5
+/// Zeichen lang sein."; a missing extension is added). Describes what the calls read from the
+/// loosely typed body.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[allow(dead_code, non_snake_case)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadInput {
+    name: Option<String>,
+    /// RFC 3339 instant, German wall-clock time (`2026-12-01T08:00`), or a date
+    /// (`2026-12-01`: the start of that German day).
+    start_at: Option<String>,
+    /// RFC 3339 instant, German wall-clock time (`2026-12-01T08:00`), or a date
+    /// (`2026-12-01`: its last second).
+    end_at: Option<String>,
+    /// Required on create; on update it must be the package's provider ("Der Anbieter eines
+    /// Downloads kann nicht geändert werden.").
+    #[serde(rename = "ProviderId")]
+    provider_id: Option<crate::domain::downloads::IdInput>,
+    lists_ids: Option<crate::domain::downloads::IdsInput>,
+    /// Update: lists to take off.
+    unchecked_lists_ids: Option<crate::domain::downloads::IdsInput>,
+    /// Uploads (ids from `POST /api/upload/`) to add, optionally with a name and tags.
+    uploads_to_insert: Option<Vec<PackageFileInput>>,
+    /// Update: the package's files in the wanted order with new names and tags.
+    #[serde(rename = "Uploads")]
+    uploads: Option<Vec<PackageFileInput>>,
+    /// Update: files to take out; a file no package uses any more is removed from disk.
+    uploads_to_delete: Option<Vec<PackageFileInput>>,
+}
+
+/// Body of `POST /api/download/duplicate`: the package to copy and the fields of
+/// [`DownloadInput`] that differ in the copy.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct DuplicateInput {
+    /// The package to copy.
+    id: Option<i64>,
+    #[serde(flatten)]
+    changes: DownloadInput,
+}
+
+/// A file of a package in a request: its upload id, or the id with a name and tags.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum PackageFileInput {
+    Id(i64),
+    Named {
+        id: i64,
+        name: Option<String>,
+        /// A new name while renaming (wins over `name`).
+        #[serde(rename = "nameNew")]
+        name_new: Option<String>,
+        #[serde(rename = "tagsIds")]
+        tags_ids: Option<Vec<i64>>,
+    },
 }
 
 fn flag(value: Option<&str>) -> ServiceResult<bool> {

@@ -13,7 +13,8 @@ use crate::services::marketing::Marketing;
 use crate::services::providers::{self, managed};
 
 /// A list as the API and the islands see it (spec §3).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = List)]
 #[serde(rename_all = "camelCase")]
 pub struct ListView {
     pub id: i64,
@@ -23,6 +24,7 @@ pub struct ListView {
     pub name: String,
     pub active: bool,
     pub total_subscribers: i64,
+    /// Blocked (blacklisted) contacts in the list.
     pub total_blocked: i64,
     pub deactivated_at: Option<DateTime<Utc>>,
     pub reactivated_at: Option<DateTime<Utc>>,

@@ -14,7 +14,8 @@ pub enum Marketing {
     Brevo(BrevoClient),
 }
 
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Folder)]
 pub struct FolderItem {
     pub id: i64,
     pub name: String,

@@ -16,7 +16,8 @@ pub const MAX_CSV_BYTES: usize = 5 * 1024 * 1024;
 /// Rows and errors a preview shows at most.
 pub const PREVIEW_ROWS: usize = 200;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = PlanningStatus)]
 #[serde(rename_all = "camelCase")]
 pub struct Status {
     /// A planning system service is configured.
@@ -32,7 +33,8 @@ pub async fn status(db: &Db, service: bool) -> ServiceResult<Status> {
     })
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = CsvPreview)]
 #[serde(rename_all = "camelCase")]
 pub struct Preview {
     /// The first valid rows.
@@ -104,7 +106,8 @@ pub fn preview(bytes: &[u8]) -> ServiceResult<Preview> {
     })
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = CsvImported)]
 #[serde(rename_all = "camelCase")]
 pub struct Imported {
     pub imported: u64,

@@ -13,15 +13,21 @@ use crate::services::marketing::Marketing;
 use crate::services::uploads::{UploadRef, upload_ref};
 
 /// A provider as the API and the islands see it (spec §3).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[schema(as = Provider)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderView {
     pub id: i64,
     pub name: String,
+    /// Roles that may see and manage the provider (always an array in answers).
     pub allowed_roles: Vec<String>,
+    /// Marketing folder of the active lists.
     pub brevo_active_folder_id: Option<i64>,
+    /// Marketing folder of the inactive lists.
     pub brevo_inactive_folder_id: Option<i64>,
+    /// Id of the logo upload.
     pub upload_id: Option<i64>,
+    /// The logo, if any.
     #[serde(rename = "Upload")]
     pub upload: Option<UploadRef>,
     pub created_at: DateTime<Utc>,
@@ -30,19 +36,52 @@ pub struct ProviderView {
 
 /// The body of `POST /api/providers/` and `PUT /api/providers/{id}`. Loosely typed on purpose:
 /// roles may come as a JSON string, folders as "auto", a number or nothing.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(example = json!({"name": "Glasfaser Süd", "allowedRoles": ["GS-Aktionsportal-BU-Glasfaser"], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": 12, "uploadId": null}))]
 pub struct ProviderInput {
+    /// Trimmed; 2–25 characters; unique (case-insensitive).
     #[serde(default)]
+    #[schema(min_length = 2, max_length = 25)]
     pub name: String,
+    /// At least one role, none empty, no duplicates, each at most 200 characters.
     #[serde(default)]
+    #[schema(value_type = AllowedRoles)]
     pub allowed_roles: Value,
     #[serde(default)]
+    #[schema(value_type = Option<FolderChoiceInput>)]
     pub brevo_active_folder_id: Option<Value>,
     #[serde(default)]
+    #[schema(value_type = Option<FolderChoiceInput>)]
     pub brevo_inactive_folder_id: Option<Value>,
+    /// Id of an uploaded image (`POST /api/upload/`) to use as logo.
     #[serde(default)]
     pub upload_id: Option<i64>,
+}
+
+/// `allowedRoles` as clients send it (spec §3): a JSON array of strings, or that array
+/// encoded into a JSON string (e.g. `"[\"GS-Aktionsportal-BU-Glasfaser\"]"`). Describes the
+/// shape [`crate::domain::permissions::parse_allowed_roles`] accepts.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AllowedRoles {
+    Roles(Vec<String>),
+    Encoded(String),
+}
+
+/// A marketing-folder selector's value (`FolderChoice::parse`): `"auto"` creates a folder
+/// named "‹Anbietername› (aktiv)" / "(inaktiv)"; a positive integer (also as a numeric
+/// string) names an existing folder; `null`, a missing field, `""` or `"none"` mean none —
+/// which fails validation, since both folders are required (spec §5). Active and inactive
+/// folder must differ.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[schema(as = FolderChoice)]
+#[allow(dead_code)]
+pub enum FolderChoiceInput {
+    Folder(i64),
+    Text(String),
 }
 
 struct ValidInput {
@@ -584,7 +623,7 @@ pub async fn delete(
 }
 
 /// A provider with some of its lists (the criteria side panel of a contact).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct ProviderWithLists {
     #[serde(flatten)]
     pub provider: ProviderView,

@@ -67,7 +67,7 @@ fn invalid(message: String) -> UploadError {
 }
 
 /// An upload as other answers embed it (`Upload` in spec §3).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct UploadRef {
     pub id: i64,
     pub name: String,
@@ -100,7 +100,7 @@ pub fn upload_ref(upload: &db::uploads::Upload) -> UploadRef {
 }
 
 /// A stored upload as `POST /api/upload/` answers it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct StoredUpload {
     pub id: i64,
     pub name: String,
@@ -113,7 +113,7 @@ pub struct StoredUpload {
 
 /// The answer of `POST /api/upload/`: the first file's fields (spec §7 reads `id`), and all
 /// files (an archive becomes many).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct UploadAnswer {
     #[serde(flatten)]
     pub first: StoredUpload,

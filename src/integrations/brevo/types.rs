@@ -49,7 +49,7 @@ pub struct FolderPage {
 
 /// A contact list. The counters are deprecated by Brevo (may read 0); `folder_id` is filled
 /// by `GET /contacts/lists/{id}`, and by the client for the lists of a folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BrevoList {
     pub id: i64,
@@ -59,6 +59,7 @@ pub struct BrevoList {
     pub total_subscribers: i64,
     #[serde(default)]
     pub total_blacklisted: i64,
+    /// Left out when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folder_id: Option<i64>,
 }
