@@ -56,15 +56,7 @@ async fn provider_with_lists(
 }
 
 async fn spawn_with_brevo() -> (TestApp, FakeBrevo) {
-    let brevo = FakeBrevo::start().await;
-    let (url, key) = (brevo.base_url.clone(), brevo.api_key().to_string());
-    let app = spawn_app_with(move |config| {
-        config.brevo_api_key = Some(key);
-        config.brevo_base_url = url;
-        config.brevo_timeout_ms = 500;
-    })
-    .await;
-    (app, brevo)
+    common::spawn_app_with_brevo(500).await
 }
 
 async fn spawn_with_smtp(production: bool) -> (TestApp, FakeSmtp) {
@@ -972,13 +964,7 @@ async fn with_brevo_the_mail_goes_through_brevo_and_confirming_sets_the_attribut
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, vec!["anna@example.de".to_string()]);
     assert_eq!(sent["messageId"], mails[0].message_id);
-    let html = mails[0].body["htmlContent"].as_str().unwrap();
-    let start =
-        html.find("/user/verify-double-opt-in/").unwrap() + "/user/verify-double-opt-in/".len();
-    let token: String = html[start..]
-        .chars()
-        .take_while(char::is_ascii_hexdigit)
-        .collect();
+    let token = mails[0].double_opt_in_token().expect("a link in the mail");
     assert_eq!(
         brevo
             .contact_by_email("anna@example.de")

@@ -329,15 +329,7 @@ async fn bu_doi_may_import_and_save_but_not_rename_delete_or_add_criteria() {
 }
 
 async fn spawn_with_brevo() -> (TestApp, FakeBrevo) {
-    let brevo = FakeBrevo::start().await;
-    let (url, key) = (brevo.base_url.clone(), brevo.api_key().to_string());
-    let app = spawn_app_with(move |config| {
-        config.brevo_api_key = Some(key);
-        config.brevo_base_url = url;
-        config.brevo_timeout_ms = 500;
-    })
-    .await;
-    (app, brevo)
+    common::spawn_app_with_brevo(500).await
 }
 
 fn remote_lists(brevo: &FakeBrevo, email: &str) -> Vec<i64> {

@@ -14,23 +14,15 @@ use std::collections::BTreeSet;
 use aktionsportal::db;
 use aktionsportal::integrations::brevo::{BrevoClient, BrevoConfig};
 use aktionsportal::services::marketing::Marketing;
+use common::TestApp;
 use common::fake_brevo::FakeBrevo;
-use common::{TestApp, spawn_app_with};
 use serde_json::{Value, json};
 
 const ADMIN: &str = "GS-Aktionsportal-Admin";
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
 async fn spawn_with_brevo() -> (TestApp, FakeBrevo) {
-    let brevo = FakeBrevo::start().await;
-    let (url, key) = (brevo.base_url.clone(), brevo.api_key().to_string());
-    let app = spawn_app_with(move |config| {
-        config.brevo_api_key = Some(key);
-        config.brevo_base_url = url;
-        config.brevo_timeout_ms = 500;
-    })
-    .await;
-    (app, brevo)
+    common::spawn_app_with_brevo(500).await
 }
 
 /// The marketing service as the portal's minute job has it.
@@ -718,16 +710,9 @@ async fn a_confirmation_while_brevo_is_down_is_kept_and_brevo_follows_by_the_ret
         .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
         .await;
     assert_eq!(status, 200, "{sent}");
-    let html = brevo.sent_emails()[0].body["htmlContent"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let start =
-        html.find("/user/verify-double-opt-in/").unwrap() + "/user/verify-double-opt-in/".len();
-    let token: String = html[start..]
-        .chars()
-        .take_while(char::is_ascii_hexdigit)
-        .collect();
+    let token = brevo.sent_emails()[0]
+        .double_opt_in_token()
+        .expect("a link in the mail");
 
     brevo.fail_from_nth("PUT", "/contacts/*", 1, 503);
     let (status, answer) = app
@@ -778,16 +763,9 @@ async fn two_instances_running_the_retry_round_at_once_send_each_change_once() {
         .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
         .await;
     assert_eq!(status, 200);
-    let html = brevo.sent_emails()[0].body["htmlContent"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let start =
-        html.find("/user/verify-double-opt-in/").unwrap() + "/user/verify-double-opt-in/".len();
-    let token: String = html[start..]
-        .chars()
-        .take_while(char::is_ascii_hexdigit)
-        .collect();
+    let token = brevo.sent_emails()[0]
+        .double_opt_in_token()
+        .expect("a link in the mail");
     brevo.fail_from_nth("PUT", "/contacts/*", 1, 503);
     let (status, _) = app
         .call(

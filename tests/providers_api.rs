@@ -6,22 +6,13 @@ mod common;
 use aktionsportal::db;
 use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR, PORTAL};
 use common::fake_brevo::FakeBrevo;
-use common::{TestApp, spawn_app, spawn_app_with};
+use common::{TestApp, spawn_app};
 use serde_json::{Value, json};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
 async fn spawn_with_brevo() -> (TestApp, FakeBrevo) {
-    let brevo = FakeBrevo::start().await;
-    let (url, key) = (brevo.base_url.clone(), brevo.api_key().to_string());
-    let app = spawn_app_with(move |config| {
-        config.brevo_api_key = Some(key);
-        config.brevo_base_url = url;
-        // Short, so that the timeout case takes a second rather than forty.
-        config.brevo_timeout_ms = 250;
-    })
-    .await;
-    (app, brevo)
+    common::spawn_app_with_brevo(250).await
 }
 
 fn provider_body(name: &str) -> Value {

@@ -49,13 +49,7 @@ impl ReceivedMail {
 
     /// The token of the first double opt-in link in the mail.
     pub fn double_opt_in_token(&self) -> Option<String> {
-        let text = self.decoded();
-        let start = text.find("/user/verify-double-opt-in/")? + "/user/verify-double-opt-in/".len();
-        let token: String = text[start..]
-            .chars()
-            .take_while(char::is_ascii_hexdigit)
-            .collect();
-        (!token.is_empty()).then_some(token)
+        double_opt_in_token(&self.decoded())
     }
 
     /// A header's value (first occurrence, unfolded not needed for the headers we read).
@@ -249,4 +243,15 @@ async fn session(stream: TcpStream, state: Arc<Mutex<State>>) {
             return;
         }
     }
+}
+
+/// The token of the first double opt-in link in a mail's text or HTML.
+pub fn double_opt_in_token(text: &str) -> Option<String> {
+    const LINK: &str = "/user/verify-double-opt-in/";
+    let start = text.find(LINK)? + LINK.len();
+    let token: String = text[start..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    (!token.is_empty()).then_some(token)
 }

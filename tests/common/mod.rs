@@ -259,6 +259,20 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
 }
 
+/// The portal in Brevo mode against a fresh fake Brevo; `timeout_ms` bounds each Brevo call
+/// (short, so a timeout case takes a second rather than forty).
+pub async fn spawn_app_with_brevo(timeout_ms: u64) -> (TestApp, fake_brevo::FakeBrevo) {
+    let brevo = fake_brevo::FakeBrevo::start().await;
+    let (url, key) = (brevo.base_url.clone(), brevo.api_key().to_string());
+    let app = spawn_app_with(move |config| {
+        config.brevo_api_key = Some(key);
+        config.brevo_base_url = url;
+        config.brevo_timeout_ms = timeout_ms;
+    })
+    .await;
+    (app, brevo)
+}
+
 /// Starts the portal after `adjust` changed the test configuration.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     let test_db = TestDb::new().await;
