@@ -134,15 +134,6 @@ pub struct SentEmail {
     pub body: Value,
 }
 
-impl SentEmail {
-    /// The token of the double opt-in link in the mail's HTML.
-    pub fn double_opt_in_token(&self) -> Option<String> {
-        self.body["htmlContent"]
-            .as_str()
-            .and_then(super::fake_smtp::double_opt_in_token)
-    }
-}
-
 #[derive(Clone, Debug)]
 enum Fault {
     /// Answered normally (lets the faults queued after it hit later requests).
