@@ -694,13 +694,12 @@ async fn a_customer_group_save_meeting_brevo_gone_half_way_is_undone_by_the_retr
     assert_agree(&app, &brevo, "after the retry").await;
 }
 
-#[tokio::test]
-async fn a_confirmation_while_brevo_is_down_is_kept_and_brevo_follows_by_the_retry() {
-    let (app, brevo) = spawn_with_brevo().await;
-    let admin = app.session_with_roles(&[ADMIN]).await;
+/// Anna is created, gets the confirmation mail, and confirms while Brevo refuses every
+/// contact change: the confirmation must be kept (200) with Brevo's part waiting.
+async fn confirm_while_brevo_is_down(app: &TestApp, brevo: &FakeBrevo, admin: &str) {
     let (status, anna) = app
         .call(
-            &admin,
+            admin,
             "POST",
             "/api/contacts",
             Some(contact_body("anna@example.de", &[])),
@@ -708,22 +707,28 @@ async fn a_confirmation_while_brevo_is_down_is_kept_and_brevo_follows_by_the_ret
         .await;
     assert_eq!(status, 201, "{anna}");
     let (status, sent) = app
-        .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
+        .call(admin, "POST", "/api/smtp/email/anna@example.de", None)
         .await;
     assert_eq!(status, 200, "{sent}");
     let token = double_opt_in_token(brevo.sent_emails()[0].body["htmlContent"].as_str().unwrap())
         .expect("a link in the mail");
-
     brevo.fail_from_nth("PUT", "/contacts/*", 1, 503);
     let (status, answer) = app
         .call(
-            &admin,
+            admin,
             "PATCH",
             &format!("/api/contacts/confirm-double-opt-in/{token}"),
             None,
         )
         .await;
     assert_eq!(status, 200, "the person did confirm: {answer}");
+}
+
+#[tokio::test]
+async fn a_confirmation_while_brevo_is_down_is_kept_and_brevo_follows_by_the_retry() {
+    let (app, brevo) = spawn_with_brevo().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    confirm_while_brevo_is_down(&app, &brevo, &admin).await;
     let stored = db::contacts::find_contact_by_email(&app.test_db.db, "anna@example.de")
         .await
         .unwrap()
@@ -750,31 +755,7 @@ async fn two_instances_running_the_retry_round_at_once_send_each_change_once() {
     let (app, brevo) = spawn_with_brevo().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     // A stored retry: a confirmation while Brevo is down.
-    let (status, anna) = app
-        .call(
-            &admin,
-            "POST",
-            "/api/contacts",
-            Some(contact_body("anna@example.de", &[])),
-        )
-        .await;
-    assert_eq!(status, 201, "{anna}");
-    let (status, _) = app
-        .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
-        .await;
-    assert_eq!(status, 200);
-    let token = double_opt_in_token(brevo.sent_emails()[0].body["htmlContent"].as_str().unwrap())
-        .expect("a link in the mail");
-    brevo.fail_from_nth("PUT", "/contacts/*", 1, 503);
-    let (status, _) = app
-        .call(
-            &admin,
-            "PATCH",
-            &format!("/api/contacts/confirm-double-opt-in/{token}"),
-            None,
-        )
-        .await;
-    assert_eq!(status, 200);
+    confirm_while_brevo_is_down(&app, &brevo, &admin).await;
     assert_eq!(pending(&app, &admin).await["count"], 1);
 
     // Brevo is back but slow: both instances' minute jobs start their round meanwhile.
