@@ -87,14 +87,7 @@ impl Marketing {
                     // Keep both sides in agreement: undo the folder we just made, or leave
                     // its removal to the minute job.
                     if let Err(undo) = brevo.delete_folder(id).await {
-                        crate::services::contact_mirror::remember_change(
-                            db,
-                            &format!("Nicht mehr benötigter Marketing-Ordner {id}"),
-                            "delete_folder",
-                            &serde_json::json!({ "folders": [id] }),
-                            &undo.to_string(),
-                        )
-                        .await;
+                        super::providers::remember_unused_folder(db, id, &undo.to_string()).await;
                     }
                     return Err(err.into());
                 }

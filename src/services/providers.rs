@@ -271,16 +271,22 @@ async fn resolve_folders(
 async fn undo_folders(db: &Db, marketing: &Marketing, created: &[i64]) {
     for id in created {
         if let Err(err) = marketing.delete_folder(db, *id).await {
-            crate::services::contact_mirror::remember_change(
-                db,
-                &format!("Nicht mehr benötigter Marketing-Ordner {id}"),
-                RETRY_DELETE_FOLDER,
-                &serde_json::json!({ "folders": [id] }),
-                &err.to_string(),
-            )
-            .await;
+            remember_unused_folder(db, *id, &err.to_string()).await;
         }
     }
+}
+
+/// Stores, for the minute job, that folder `id`, made for a request that then failed, is to
+/// be deleted in Brevo (unless a provider uses it by then).
+pub(crate) async fn remember_unused_folder(db: &Db, id: i64, why: &str) {
+    crate::services::contact_mirror::remember_change(
+        db,
+        &format!("Nicht mehr benötigter Marketing-Ordner {id}"),
+        RETRY_DELETE_FOLDER,
+        &serde_json::json!({ "folders": [id] }),
+        why,
+    )
+    .await;
 }
 
 #[tracing::instrument(skip_all)]
