@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the islands' type check, lint and unit tests, the
-# Rust tests on SQLite and on PostgreSQL, the browser tests in Chromium and the API fuzzing
+# Rust tests on SQLite and on PostgreSQL, the file store in an S3-compatible bucket (moto),
+# the browser tests in Chromium and the API fuzzing
 # (schemathesis). The time of each step is printed at the end.
 # PostgreSQL: AP_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 # If it is unreachable the run fails; locally, AP_SKIP_POSTGRES=1 skips it and says so.
@@ -84,6 +85,10 @@ else
   echo "!! PostgreSQL unter $AP_TEST_POSTGRES_URL nicht erreichbar." >&2
   exit 1
 fi
+
+step "Dateien im Bucket: S3-kompatibler Server (moto)"
+# These tests need moto's server (PyPI); in the runs above they are marked ignored.
+AP_TEST_MOTO_SERVER="$(scripts/moto.sh)" AP_TEST_BACKEND=sqlite cargo test --locked --test bucket -- --ignored
 
 step "Browser-Tests (Chromium)"
 scripts/e2e.sh

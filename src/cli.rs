@@ -52,6 +52,10 @@ pub enum Command {
     /// 200,000 contacts) and the accounts bench-admin and bench-haendler; refused when
     /// download packages exist.
     SeedLarge,
+    /// Copy the files of the local folder (<data dir>/files) into the bucket configured with
+    /// AP_S3_BUCKET, then check that every file the database names is in the bucket with its
+    /// size and checksum. Safe to run again: files already there are checked, not copied.
+    CopyFilesToBucket,
 }
 
 #[derive(Subcommand, Debug)]
@@ -173,6 +177,7 @@ async fn execute(command: Command, config: Config) -> anyhow::Result<()> {
         Command::User(command) => user(&db, command).await,
         Command::SeedDemo => seed_demo(&config, &db).await,
         Command::SeedLarge => seed_large(&config, &db).await,
+        Command::CopyFilesToBucket => copy_files_to_bucket(&config, &db).await,
     };
     db.close().await;
     result
@@ -298,7 +303,7 @@ const DEMO_ACCOUNTS: [(&str, &str, &[&str], Option<i64>); 4] = [
 ];
 
 async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
-    let files = FileStore::new(config.files_dir())?;
+    let files = FileStore::from_config(config)?;
     let summary = crate::seed::demo::seed_demo(db, &files).await?;
     println!("{summary}");
     for (login, name, account_roles, customer_number) in DEMO_ACCOUNTS {
@@ -329,9 +334,28 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
     Ok(())
 }
 
+async fn copy_files_to_bucket(config: &Config, db: &Db) -> anyhow::Result<()> {
+    let bucket = FileStore::from_config(config)?;
+    let Some(target) = bucket.bucket() else {
+        anyhow::bail!("Es ist kein Bucket eingestellt (AP_S3_BUCKET).");
+    };
+    println!(
+        "Kopiere {} nach {} …",
+        config.files_dir().display(),
+        target.describe()
+    );
+    let local = FileStore::new(config.files_dir())?;
+    let report = crate::services::uploads::copy_to_bucket(db, &local, &bucket).await?;
+    println!("{report}");
+    if !report.is_complete() {
+        anyhow::bail!("Der Bucket ist nicht vollständig: siehe die Liste oben.");
+    }
+    Ok(())
+}
+
 async fn seed_large(config: &Config, db: &Db) -> anyhow::Result<()> {
     use crate::seed::large::{self, LargeDataSize};
-    let files = FileStore::new(config.files_dir())?;
+    let files = FileStore::from_config(config)?;
     println!(
         "Lege den großen Datensatz an ({}) …",
         config.database_description()

@@ -163,6 +163,25 @@ pub struct Config {
     /// Contacts per page of the contact sync from Brevo (`AP_BREVO_SYNC_PAGE_SIZE`, 1–1000;
     /// Brevo's largest page is 1000).
     pub brevo_sync_page_size: u32,
+    /// Bucket of an S3-compatible object store for the uploaded files (`AP_S3_BUCKET`);
+    /// unset: files live in `<data_dir>/files`. Several instances need a shared bucket.
+    pub s3_bucket: Option<String>,
+    /// Address of the S3-compatible service, e.g. `http://minio:9000` (`AP_S3_ENDPOINT`);
+    /// unset: AWS S3 of `s3_region`.
+    pub s3_endpoint: Option<String>,
+    /// Region of the bucket (`AP_S3_REGION`).
+    pub s3_region: String,
+    /// Access key id (`AP_S3_ACCESS_KEY_ID`); unset: taken from the usual AWS environment
+    /// (`AWS_ACCESS_KEY_ID`, instance roles).
+    pub s3_access_key_id: Option<String>,
+    /// Secret access key (`AP_S3_SECRET_ACCESS_KEY`).
+    pub s3_secret_access_key: Option<String>,
+    /// Address buckets as `<endpoint>/<bucket>` instead of `<bucket>.<endpoint>` (MinIO,
+    /// Ceph, Garage, SeaweedFS usually want this) (`AP_S3_PATH_STYLE`).
+    pub s3_path_style: bool,
+    /// Folder inside the bucket under which the files are kept (`AP_S3_PREFIX`); empty: the
+    /// bucket's top level.
+    pub s3_prefix: String,
 }
 
 /// Where toasts appear: `top-right` by default (spec §9; the original installed `top-left`).
@@ -259,6 +278,13 @@ impl Default for Config {
             planning_token: None,
             planning_timeout_secs: 5,
             brevo_sync_page_size: 1000,
+            s3_bucket: None,
+            s3_endpoint: None,
+            s3_region: "us-east-1".into(),
+            s3_access_key_id: None,
+            s3_secret_access_key: None,
+            s3_path_style: false,
+            s3_prefix: String::new(),
         }
     }
 }
@@ -271,11 +297,12 @@ pub struct Overrides {
 }
 
 /// The settings that must never reach a log.
-const SECRETS: [&str; 4] = [
+const SECRETS: [&str; 5] = [
     "brevo_api_key",
     "oidc_client_secret",
     "smtp_password",
     "planning_token",
+    "s3_secret_access_key",
 ];
 
 /// Every setting, with the secrets masked (a `{:?}` in a log must not leak a key).
@@ -360,6 +387,10 @@ impl Config {
             &mut self.smtp_password,
             &mut self.planning_url,
             &mut self.planning_token,
+            &mut self.s3_bucket,
+            &mut self.s3_endpoint,
+            &mut self.s3_access_key_id,
+            &mut self.s3_secret_access_key,
         ] {
             if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
                 *value = None;
@@ -387,6 +418,7 @@ impl Config {
             ("AP_PUBLIC_URL", self.public_url.as_deref()),
             ("AP_CONTENT_SITE_URL", self.content_site_url.as_deref()),
             ("AP_PLANNING_URL", self.planning_url.as_deref()),
+            ("AP_S3_ENDPOINT", self.s3_endpoint.as_deref()),
             (
                 "AP_CUSTOMER_CENTER_URL",
                 Some(self.customer_center_url.as_str()),
@@ -523,6 +555,28 @@ impl Config {
         }
         if self.login_hash_concurrency > 64 {
             return fail("AP_LOGIN_HASH_CONCURRENCY", "darf höchstens 64 sein");
+        }
+        if self.s3_bucket.is_none() {
+            if self.s3_endpoint.is_some() || self.s3_access_key_id.is_some() {
+                return fail(
+                    "AP_S3_BUCKET",
+                    "fehlt, obwohl andere AP_S3_-Werte gesetzt sind",
+                );
+            }
+        } else if self.s3_access_key_id.is_some() != self.s3_secret_access_key.is_some() {
+            return fail(
+                "AP_S3_ACCESS_KEY_ID",
+                "AP_S3_ACCESS_KEY_ID und AP_S3_SECRET_ACCESS_KEY müssen beide gesetzt sein oder beide fehlen",
+            );
+        }
+        if self.s3_region.trim().is_empty() {
+            return fail("AP_S3_REGION", "darf nicht leer sein");
+        }
+        if !self.s3_prefix.is_empty() && !crate::storage::is_valid_key(&self.s3_prefix) {
+            return fail(
+                "AP_S3_PREFIX",
+                "darf nur Kleinbuchstaben, Ziffern, Punkte und / enthalten",
+            );
         }
         Ok(())
     }

@@ -89,7 +89,7 @@ impl AppState {
             )),
             None => Marketing::Local,
         };
-        let files = FileStore::new(config.files_dir())?;
+        let files = FileStore::from_config(&config)?;
         let mailer = Arc::new(mailer_for(&config, &marketing)?);
         Ok(AppState(Arc::new(AppInner {
             db,

@@ -567,7 +567,7 @@ async fn the_package_zip_opens_everywhere_and_resumes() {
 
 #[tokio::test]
 async fn zip64_records_are_read_by_every_tool() {
-    use aktionsportal::storage::serve;
+    use aktionsportal::storage::serve::{self, Source};
     use aktionsportal::storage::zip::{ZipEntry, ZipLayout};
     use futures_util::TryStreamExt;
     let dir = tempfile::tempdir().unwrap();
@@ -582,7 +582,7 @@ async fn zip64_records_are_read_by_every_tool() {
         std::fs::write(&path, &bytes).unwrap();
         entries.push(ZipEntry {
             name: name.to_string(),
-            path,
+            source: Source::Disk(path),
             size: bytes.len() as u64,
             crc32: crc32fast::hash(&bytes),
             modified: chrono::Utc::now(),
@@ -611,7 +611,7 @@ async fn an_archive_above_4_gib_is_valid() {
     if std::env::var("AP_TEST_BACKEND").as_deref() == Ok("postgres") {
         return;
     }
-    use aktionsportal::storage::serve::Piece;
+    use aktionsportal::storage::serve::{Piece, Source};
     use aktionsportal::storage::zip::{ZipEntry, ZipLayout};
     use std::os::unix::fs::FileExt;
     let dir = tempfile::tempdir().unwrap();
@@ -632,14 +632,14 @@ async fn an_archive_above_4_gib_is_valid() {
         &[
             ZipEntry {
                 name: "Video/gross.mp4".into(),
-                path: big,
+                source: Source::Disk(big),
                 size,
                 crc32: crc.finalize(),
                 modified: chrono::Utc::now(),
             },
             ZipEntry {
                 name: "klein.txt".into(),
-                path: small,
+                source: Source::Disk(small),
                 size: 6,
                 crc32: crc32fast::hash(b"danach"),
                 modified: chrono::Utc::now(),
@@ -654,9 +654,10 @@ async fn an_archive_above_4_gib_is_valid() {
     for piece in &layout.pieces {
         match piece {
             Piece::Bytes(bytes) => out.write_all_at(bytes, offset).unwrap(),
-            Piece::File { path, .. } if path.ends_with("klein.txt") => {
-                out.write_all_at(b"danach", offset).unwrap()
-            }
+            Piece::File {
+                source: Source::Disk(path),
+                ..
+            } if path.ends_with("klein.txt") => out.write_all_at(b"danach", offset).unwrap(),
             Piece::File { .. } => {} // zeros: the hole reads as zeros
         }
         offset += piece.len();

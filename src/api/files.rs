@@ -45,7 +45,7 @@ pub async fn serve(
         &headers,
         Delivery {
             pieces: vec![Piece::File {
-                path: file.path,
+                source: file.source,
                 offset: 0,
                 len: file.len,
             }],

@@ -191,6 +191,21 @@ pub async fn list_all(db: &Db) -> Result<Vec<Upload>, sqlx::Error> {
     })
 }
 
+/// Uploads with an id above `after`, ordered by id, a page at a time.
+pub async fn page_after(db: &Db, after: i64, limit: i64) -> Result<Vec<Upload>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, Upload>(concat!(
+            "select ",
+            upload_columns!(),
+            " from uploads where id > $1 order by id limit $2"
+        ))
+        .bind(after)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
 pub async fn count(db: &Db) -> Result<i64, sqlx::Error> {
     db_run!(db, pool => sqlx::query_scalar::<_, i64>("select count(*) from uploads")
             .fetch_one(pool)

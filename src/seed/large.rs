@@ -623,6 +623,13 @@ pub async fn seed_large(
              Datenbank ohne Pakete geschrieben (z. B. ein neuer Datenordner mit --data)."
         );
     }
+    if files.bucket().is_some() {
+        anyhow::bail!(
+            "Der große Datensatz wird in einen Dateiordner auf der Platte geschrieben, nicht in \
+             einen Bucket: ohne AP_S3_BUCKET anlegen und danach mit copy-files-to-bucket \
+             übertragen."
+        );
+    }
     let now = db::now();
     let mut rng = StdRng::seed_from_u64(20_261_122);
     let packages = plan_packages(size, now, &mut rng);

@@ -13,8 +13,8 @@ use crate::db::{self, Db};
 use crate::domain::time::berlin_date;
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
-use crate::storage::FileStore;
 use crate::storage::zip::{ZipEntry, ZipLayout, safe_segment, unique_name};
+use crate::storage::{FileStore, Source};
 
 /// A file the user may download, and the name to download it under.
 #[derive(Debug)]
@@ -62,7 +62,7 @@ async fn readable(db: &Db, user: &User, id: i64, requested_name: &str) -> Servic
 /// A file the user may download, with what its answer needs.
 #[derive(Debug)]
 pub struct Download {
-    pub path: std::path::PathBuf,
+    pub source: Source,
     pub len: u64,
     /// Strong validator, without quotes: the content hash when known.
     pub etag: String,
@@ -84,12 +84,12 @@ pub async fn download(
     requested_name: &str,
 ) -> ServiceResult<Download> {
     let file = readable(db, user, id, requested_name).await?;
-    let path = files
-        .path_of(&file.upload.storage_key)
+    let source = files
+        .source_of(&file.upload.storage_key)
         .ok_or(ServiceError::NotFound)?;
     let len = file.upload.size.max(0) as u64;
     Ok(Download {
-        path,
+        source,
         len,
         etag: file
             .upload
@@ -242,8 +242,8 @@ pub async fn plan_zip(
                 (digest.size, digest.crc32, digest.sha256)
             }
         };
-        let path = store
-            .path_of(&file.storage_key)
+        let source = store
+            .source_of(&file.storage_key)
             .ok_or(ServiceError::NotFound)?;
         let entry_name = format!("{folder}/{name}");
         hasher.update(
@@ -256,7 +256,7 @@ pub async fn plan_zip(
         last_modified = last_modified.max(file.updated_at);
         entries.push(ZipEntry {
             name: entry_name,
-            path,
+            source,
             size,
             crc32,
             modified: file.updated_at,

@@ -218,7 +218,12 @@ impl<'a> UploadBatch<'a> {
             }
             return Ok(None);
         }
-        let writer = self.store.begin(&ext).await?;
+        // An archive is read again to be unpacked and never kept: it stays on disk.
+        let writer = if is_archive(&ext) {
+            self.store.begin_on_disk(&ext).await?
+        } else {
+            self.store.begin(&ext).await?
+        };
         Ok(Some(IncomingFile { name, ext, writer }))
     }
 
@@ -366,7 +371,10 @@ async fn unpack(
     tokio::task::spawn_blocking(move || {
         let refuse =
             |why: &str| invalid(format!("Das Archiv {archive_name} wurde abgelehnt: {why}"));
-        let file = std::fs::File::open(archive.path())?;
+        let path = archive
+            .path()
+            .ok_or_else(|| std::io::Error::other("archive not on disk"))?;
+        let file = std::fs::File::open(path)?;
         let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
             .map_err(|_| refuse("Es ist keine lesbare ZIP-Datei."))?;
         if zip.len() > rules.zip_max_entries {
@@ -572,10 +580,19 @@ pub async fn settle_leftovers(db: &Db, files: &FileStore) -> Result<SweepReport,
 /// no row names and that are older than that, and measures the checksums of rows from before
 /// they were measured at upload.
 pub async fn sweep(db: &Db, files: &FileStore) -> Result<SweepReport, ServiceError> {
+    sweep_as_of(db, files, db::now()).await
+}
+
+/// [`sweep`] as if it were `now` (a bucket's objects cannot be made older in a test).
+pub async fn sweep_as_of(
+    db: &Db,
+    files: &FileStore,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<SweepReport, ServiceError> {
     let mut report = settle_leftovers(db, files).await?;
     let age = chrono::Duration::from_std(SWEEP_AGE).expect("fits");
     loop {
-        let unused = db::uploads::unreferenced_before(db, db::now() - age, 500).await?;
+        let unused = db::uploads::unreferenced_before(db, now - age, 500).await?;
         if unused.is_empty() {
             break;
         }
@@ -585,7 +602,7 @@ pub async fn sweep(db: &Db, files: &FileStore) -> Result<SweepReport, ServiceErr
             break;
         }
     }
-    let cutoff = std::time::SystemTime::now() - SWEEP_AGE;
+    let cutoff = std::time::SystemTime::from(now) - SWEEP_AGE;
     for (key, modified) in files.stored_keys().await.map_err(anyhow::Error::from)? {
         if modified < cutoff && !db::uploads::key_in_use(db, &key).await? {
             files.delete(&key).await.map_err(anyhow::Error::from)?;
@@ -614,6 +631,95 @@ pub async fn sweep(db: &Db, files: &FileStore) -> Result<SweepReport, ServiceErr
                     tracing::error!(error = %err, upload = upload.id, "stored file missing or unreadable");
                     return Ok(report);
                 }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// What copying a local store into a bucket did and found.
+#[derive(Debug, Default)]
+pub struct CopyReport {
+    /// Files uploaded by this run.
+    pub copied: usize,
+    /// Files that were in the bucket already with the right size.
+    pub present: usize,
+    /// Rows whose file is neither on disk nor in the bucket.
+    pub missing: Vec<String>,
+    /// Rows whose file in the bucket has another size or checksum than the row says.
+    pub mismatched: Vec<String>,
+}
+
+impl CopyReport {
+    pub fn is_complete(&self) -> bool {
+        self.missing.is_empty() && self.mismatched.is_empty()
+    }
+}
+
+impl std::fmt::Display for CopyReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} Dateien kopiert, {} waren schon im Bucket.",
+            self.copied, self.present
+        )?;
+        for key in &self.missing {
+            writeln!(f, "Fehlt (weder im Ordner noch im Bucket): {key}")?;
+        }
+        for key in &self.mismatched {
+            writeln!(f, "Größe oder Prüfsumme stimmt nicht: {key}")?;
+        }
+        if self.is_complete() {
+            write!(f, "Geprüft: jede Datei der Datenbank ist im Bucket.")?;
+        }
+        Ok(())
+    }
+}
+
+/// Copies every file a row names from the folder store `local` into the bucket store
+/// `bucket` (operator command `copy-files-to-bucket`) and checks the result: a file already in
+/// the bucket with the row's size is kept; a copied file is read back and its SHA-256
+/// compared with the row's. Files no row names are not copied (the sweep would remove them).
+pub async fn copy_to_bucket(
+    db: &Db,
+    local: &FileStore,
+    bucket: &FileStore,
+) -> Result<CopyReport, ServiceError> {
+    let target = bucket
+        .bucket()
+        .ok_or_else(|| ServiceError::Invalid("Es ist kein Bucket eingestellt.".into()))?;
+    let mut report = CopyReport::default();
+    let mut after = 0;
+    loop {
+        let page = db::uploads::page_after(db, after, 500).await?;
+        let Some(last) = page.last() else {
+            break;
+        };
+        after = last.id;
+        for upload in &page {
+            let key = &upload.storage_key;
+            let expected = upload.size.max(0) as u64;
+            if target.size(key).await.map_err(anyhow::Error::from)? == Some(expected) {
+                report.present += 1;
+                continue;
+            }
+            let Some(path) = local.path_of(key).filter(|path| path.is_file()) else {
+                report.missing.push(key.clone());
+                continue;
+            };
+            target
+                .upload_file(&path, key)
+                .await
+                .map_err(anyhow::Error::from)?;
+            let copied = bucket.measure(key).await.map_err(anyhow::Error::from)?;
+            let sha_matches = upload
+                .sha256
+                .as_deref()
+                .is_none_or(|sha| sha == copied.sha256);
+            if copied.size != expected || !sha_matches {
+                report.mismatched.push(key.clone());
+            } else {
+                report.copied += 1;
             }
         }
     }

@@ -1,25 +1,37 @@
-//! File store: uploaded files under `<data dir>/files`, never served as a public folder.
+//! File store: uploaded files under `<data dir>/files`, never served as a public folder, or
+//! in an S3-compatible bucket ([`bucket`]) when several instances share them.
 //!
 //! A file is stored under a content-independent key: 128 random bits in lower-case hex, sharded
 //! into a subfolder named after its first two characters, plus the lower-case extension, e.g.
 //! `3f/3fa85f6457174562b3fc2c963f66afa6.pdf`.
 //!
-//! Bytes arrive in a staging folder first (`.staging/<hex>.<ext>`), streamed by a
+//! On disk, bytes arrive in a staging folder first (`.staging/<hex>.<ext>`), streamed by a
 //! [`StagedWriter`] that measures size, SHA-256 and CRC-32 on the way; a [`StagedFile`] is
 //! renamed into place by [`StagedFile::persist`] only after its database row has committed.
 //! Dropping a staged file removes it. What a crash leaves in the staging folder is settled by
-//! the start-up sweep: renamed into place when its row committed, else removed.
+//! the start-up sweep: renamed into place when its row committed, else removed. In a bucket
+//! the bytes go to their final key at once (S3 has no rename); dropping an unpersisted file
+//! deletes the object, and what a crash leaves is an object without a row, which the daily
+//! sweep removes.
 
+pub mod bucket;
 pub mod serve;
 pub mod zip;
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
+use axum::body::Bytes;
+use futures_util::StreamExt;
+use object_store::WriteMultipart;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
+
+pub use bucket::Bucket;
+pub use serve::Source;
 
 /// Folder under the store's root where files are written before they are renamed into place.
 const STAGING: &str = ".staging";
@@ -28,9 +40,12 @@ const WRITE_BUFFER: usize = 1024 * 1024;
 /// How many leading bytes a staged file keeps for recognising its type.
 pub const HEAD_BYTES: usize = 8 * 1024;
 
+/// Where the files are: a folder on disk (`root`), or a bucket (then `root` only holds the
+/// staging folder for archives being unpacked).
 #[derive(Debug, Clone)]
 pub struct FileStore {
     root: PathBuf,
+    bucket: Option<Arc<Bucket>>,
 }
 
 /// What was measured while a file was written.
@@ -42,12 +57,26 @@ pub struct Digest32 {
     pub crc32: u32,
 }
 
-/// A file being written to the staging folder.
+/// Where a writer's bytes go.
+enum Sink {
+    Disk {
+        path: PathBuf,
+        target: PathBuf,
+        file: Option<tokio::fs::File>,
+    },
+    /// Straight to the final key; the multipart upload starts once a part is full.
+    Bucket {
+        bucket: Arc<Bucket>,
+        upload: Option<WriteMultipart>,
+    },
+    /// Finished (or given up).
+    Done,
+}
+
+/// A file being written.
 pub struct StagedWriter {
     key: String,
-    path: PathBuf,
-    target: PathBuf,
-    file: Option<tokio::fs::File>,
+    sink: Sink,
     buffer: Vec<u8>,
     size: u64,
     sha256: Sha256,
@@ -55,12 +84,18 @@ pub struct StagedWriter {
     head: Vec<u8>,
 }
 
-/// Bytes in the staging folder, waiting to be renamed into place.
+/// Where written bytes wait for their row.
+#[derive(Debug)]
+enum Place {
+    Disk { path: PathBuf, target: PathBuf },
+    Bucket(Arc<Bucket>),
+}
+
+/// Bytes written and measured, waiting for their row to commit.
 #[derive(Debug)]
 pub struct StagedFile {
     key: String,
-    path: PathBuf,
-    target: PathBuf,
+    place: Place,
     digest: Digest32,
     head: Vec<u8>,
     persisted: bool,
@@ -68,6 +103,10 @@ pub struct StagedFile {
 
 fn invalid(message: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message.to_string())
+}
+
+fn invalid_key() -> io::Error {
+    invalid("ungültiger Dateischlüssel")
 }
 
 /// True for an extension the store accepts: 1–16 characters of `[a-z0-9]`.
@@ -108,6 +147,13 @@ pub fn is_valid_key(key: &str) -> bool {
             .all(|segment| !segment.is_empty() && !segment.starts_with('.'))
 }
 
+/// Runs `work` on the runtime in the background; for clean-ups started from `Drop`.
+fn clean_up_later(work: impl std::future::Future<Output = ()> + Send + 'static) {
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(work);
+    }
+}
+
 impl StagedWriter {
     pub fn key(&self) -> &str {
         &self.key
@@ -118,6 +164,13 @@ impl StagedWriter {
         self.size
     }
 
+    fn buffer_limit(&self) -> usize {
+        match self.sink {
+            Sink::Bucket { .. } => bucket::PART,
+            _ => WRITE_BUFFER,
+        }
+    }
+
     pub async fn write(&mut self, chunk: &[u8]) -> io::Result<()> {
         self.size += chunk.len() as u64;
         self.sha256.update(chunk);
@@ -126,9 +179,15 @@ impl StagedWriter {
             let take = (HEAD_BYTES - self.head.len()).min(chunk.len());
             self.head.extend_from_slice(&chunk[..take]);
         }
-        self.buffer.extend_from_slice(chunk);
-        if self.buffer.len() >= WRITE_BUFFER {
-            self.flush_buffer().await?;
+        let limit = self.buffer_limit();
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let take = (limit - self.buffer.len()).min(rest.len());
+            self.buffer.extend_from_slice(&rest[..take]);
+            rest = &rest[take..];
+            if self.buffer.len() >= limit {
+                self.flush_buffer().await?;
+            }
         }
         Ok(())
     }
@@ -137,31 +196,73 @@ impl StagedWriter {
         if self.buffer.is_empty() {
             return Ok(());
         }
-        let file = self
-            .file
-            .as_mut()
-            .ok_or_else(|| io::Error::other("file closed"))?;
-        file.write_all(&self.buffer).await?;
-        self.buffer.clear();
+        match &mut self.sink {
+            Sink::Disk { file, .. } => {
+                let file = file
+                    .as_mut()
+                    .ok_or_else(|| io::Error::other("file closed"))?;
+                file.write_all(&self.buffer).await?;
+                self.buffer.clear();
+            }
+            Sink::Bucket { bucket, upload } => {
+                if upload.is_none() {
+                    *upload = Some(bucket.begin_parts(&self.key).await?);
+                }
+                let part = std::mem::replace(&mut self.buffer, Vec::with_capacity(bucket::PART));
+                let upload = upload.as_mut().expect("started above");
+                Bucket::put_part(upload, Bytes::from(part)).await?;
+            }
+            Sink::Done => return Err(io::Error::other("file closed")),
+        }
         Ok(())
     }
 
     /// Writes what is left, makes it durable and returns the staged file.
     pub async fn finish(mut self) -> io::Result<StagedFile> {
-        self.flush_buffer().await?;
-        let mut file = self
-            .file
-            .take()
-            .ok_or_else(|| io::Error::other("file closed"))?;
-        file.flush().await?;
-        file.sync_all().await?;
-        drop(file);
-        let path = std::mem::take(&mut self.path);
-        let target = std::mem::take(&mut self.target);
-        let staged = StagedFile {
+        let place = match std::mem::replace(&mut self.sink, Sink::Done) {
+            Sink::Disk {
+                path,
+                target,
+                mut file,
+            } => {
+                // Put back for flush_buffer; a failure below still removes the file in Drop.
+                self.sink = Sink::Disk {
+                    path: path.clone(),
+                    target: target.clone(),
+                    file: file.take(),
+                };
+                self.flush_buffer().await?;
+                let Sink::Disk { file, .. } = &mut self.sink else {
+                    unreachable!("set above")
+                };
+                let mut file = file.take().ok_or_else(|| io::Error::other("file closed"))?;
+                file.flush().await?;
+                file.sync_all().await?;
+                drop(file);
+                self.sink = Sink::Done;
+                Place::Disk { path, target }
+            }
+            Sink::Bucket { bucket, upload } => {
+                let rest = Bytes::from(std::mem::take(&mut self.buffer));
+                match upload {
+                    // Smaller than a part: one request.
+                    None => bucket.put(&self.key, rest).await?,
+                    // On failure the parts already sent are left to the bucket's lifecycle
+                    // rule; the object itself does not exist.
+                    Some(mut upload) => {
+                        if !rest.is_empty() {
+                            Bucket::put_part(&mut upload, rest).await?;
+                        }
+                        Bucket::finish_parts(upload).await?;
+                    }
+                }
+                Place::Bucket(bucket)
+            }
+            Sink::Done => return Err(io::Error::other("file closed")),
+        };
+        Ok(StagedFile {
             key: std::mem::take(&mut self.key),
-            path,
-            target,
+            place,
             digest: Digest32 {
                 size: self.size,
                 sha256: hex(&std::mem::take(&mut self.sha256).finalize()),
@@ -169,16 +270,26 @@ impl StagedWriter {
             },
             head: std::mem::take(&mut self.head),
             persisted: false,
-        };
-        Ok(staged)
+        })
     }
 }
 
 impl Drop for StagedWriter {
     fn drop(&mut self) {
         // Not finished: an abandoned or refused upload leaves nothing behind.
-        if !self.path.as_os_str().is_empty() {
-            let _ = std::fs::remove_file(&self.path);
+        match std::mem::replace(&mut self.sink, Sink::Done) {
+            Sink::Disk { path, .. } => {
+                let _ = std::fs::remove_file(path);
+            }
+            Sink::Bucket {
+                upload: Some(upload),
+                ..
+            } => clean_up_later(async move {
+                if let Err(err) = upload.abort().await {
+                    tracing::warn!(error = %err, "unfinished multipart upload not aborted");
+                }
+            }),
+            _ => {}
         }
     }
 }
@@ -198,26 +309,32 @@ impl StagedFile {
         &self.head
     }
 
-    /// The staged bytes, for reading them once more before they are persisted (archives).
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The staged bytes on disk, for reading them once more before they are persisted
+    /// (archives, which [`FileStore::begin_on_disk`] always writes to disk).
+    pub fn path(&self) -> Option<&Path> {
+        match &self.place {
+            Place::Disk { path, .. } => Some(path),
+            Place::Bucket(_) => None,
+        }
     }
 
-    /// Renames the file into place and returns its key. Never replaces an existing file.
+    /// Moves the file into place and returns its key. Never replaces an existing file.
     pub async fn persist(mut self) -> io::Result<String> {
-        let from = self.path.clone();
-        let to = self.target.clone();
-        tokio::task::spawn_blocking(move || {
-            if let Some(folder) = to.parent() {
-                std::fs::create_dir_all(folder)?;
-            }
-            if to.exists() {
-                return Err(io::Error::new(io::ErrorKind::AlreadyExists, "key taken"));
-            }
-            std::fs::rename(&from, &to)
-        })
-        .await
-        .map_err(io::Error::other)??;
+        if let Place::Disk { path, target } = &self.place {
+            let (from, to) = (path.clone(), target.clone());
+            tokio::task::spawn_blocking(move || {
+                if let Some(folder) = to.parent() {
+                    std::fs::create_dir_all(folder)?;
+                }
+                if to.exists() {
+                    return Err(io::Error::new(io::ErrorKind::AlreadyExists, "key taken"));
+                }
+                std::fs::rename(&from, &to)
+            })
+            .await
+            .map_err(io::Error::other)??;
+        }
+        // In a bucket the object is at its key already.
         self.persisted = true;
         Ok(std::mem::take(&mut self.key))
     }
@@ -225,8 +342,22 @@ impl StagedFile {
 
 impl Drop for StagedFile {
     fn drop(&mut self) {
-        if !self.persisted {
-            let _ = std::fs::remove_file(&self.path);
+        if self.persisted {
+            return;
+        }
+        match &self.place {
+            Place::Disk { path, .. } => {
+                let _ = std::fs::remove_file(path);
+            }
+            Place::Bucket(bucket) => {
+                let (bucket, key) = (bucket.clone(), std::mem::take(&mut self.key));
+                clean_up_later(async move {
+                    if let Err(err) = bucket.delete(&key).await {
+                        // The sweep removes it later: no row names it.
+                        tracing::warn!(error = %err, key, "refused upload stays until the sweep");
+                    }
+                });
+            }
         }
     }
 }
@@ -240,25 +371,91 @@ pub struct Leftover {
 }
 
 impl FileStore {
-    /// A store rooted at `root`, creating the folder when missing.
+    /// A store in the folder `root`, creating it when missing.
     pub fn new(root: impl Into<PathBuf>) -> io::Result<FileStore> {
         let root = root.into();
         std::fs::create_dir_all(root.join(STAGING))?;
-        Ok(FileStore { root })
+        Ok(FileStore { root, bucket: None })
     }
 
+    /// A store in `bucket`; `root` holds only the staging folder for archives.
+    pub fn in_bucket(root: impl Into<PathBuf>, bucket: Arc<Bucket>) -> io::Result<FileStore> {
+        let mut store = FileStore::new(root)?;
+        store.bucket = Some(bucket);
+        Ok(store)
+    }
+
+    /// The store the configuration asks for: its bucket, else `<data dir>/files`.
+    pub fn from_config(config: &crate::config::Config) -> io::Result<FileStore> {
+        match Bucket::from_config(config)? {
+            Some(bucket) => FileStore::in_bucket(config.files_dir(), bucket),
+            None => FileStore::new(config.files_dir()),
+        }
+    }
+
+    /// The folder of the store (or of its staging folder, with a bucket).
     pub fn root(&self) -> &Path {
         &self.root
     }
 
-    /// The path of the file a key names, or `None` for a key that could leave the store.
+    /// The bucket, when the files live in one.
+    pub fn bucket(&self) -> Option<&Arc<Bucket>> {
+        self.bucket.as_ref()
+    }
+
+    /// The path of the file a key names on disk, or `None` for a key that could leave the
+    /// store.
     pub fn path_of(&self, key: &str) -> Option<PathBuf> {
         is_valid_key(key).then(|| self.root.join(key))
     }
 
+    /// Where the bytes of `key` are read from, `None` for an invalid key.
+    pub fn source_of(&self, key: &str) -> Option<Source> {
+        if !is_valid_key(key) {
+            return None;
+        }
+        Some(match &self.bucket {
+            Some(bucket) => Source::Bucket {
+                bucket: bucket.clone(),
+                key: key.to_string(),
+            },
+            None => Source::Disk(self.root.join(key)),
+        })
+    }
+
+    fn writer(key: String, sink: Sink, buffer: usize) -> StagedWriter {
+        StagedWriter {
+            key,
+            sink,
+            buffer: Vec::with_capacity(buffer),
+            size: 0,
+            sha256: Sha256::new(),
+            crc32: crc32fast::Hasher::new(),
+            head: Vec::with_capacity(HEAD_BYTES),
+        }
+    }
+
     /// Starts writing a new file with this extension (lower case without the dot; may be
-    /// empty) into the staging folder.
+    /// empty).
     pub async fn begin(&self, ext: &str) -> io::Result<StagedWriter> {
+        match &self.bucket {
+            Some(bucket) => {
+                if !ext.is_empty() && !valid_ext(ext) {
+                    return Err(invalid("ungültige Dateiendung"));
+                }
+                let sink = Sink::Bucket {
+                    bucket: bucket.clone(),
+                    upload: None,
+                };
+                Ok(Self::writer(new_key(ext), sink, WRITE_BUFFER))
+            }
+            None => self.begin_on_disk(ext).await,
+        }
+    }
+
+    /// Starts writing a new file into the staging folder on disk, also with a bucket: for
+    /// archives, which are read again to be unpacked and never kept.
+    pub async fn begin_on_disk(&self, ext: &str) -> io::Result<StagedWriter> {
         if !ext.is_empty() && !valid_ext(ext) {
             return Err(invalid("ungültige Dateiendung"));
         }
@@ -272,17 +469,12 @@ impl FileStore {
             .open(&path)
             .await?;
         let target = self.root.join(&key);
-        Ok(StagedWriter {
-            key,
+        let sink = Sink::Disk {
             path,
             target,
             file: Some(file),
-            buffer: Vec::with_capacity(WRITE_BUFFER),
-            size: 0,
-            sha256: Sha256::new(),
-            crc32: crc32fast::Hasher::new(),
-            head: Vec::with_capacity(HEAD_BYTES),
-        })
+        };
+        Ok(Self::writer(key, sink, WRITE_BUFFER))
     }
 
     /// Writes `bytes` to a new staged file (small files: logos, demo data).
@@ -297,63 +489,61 @@ impl FileStore {
         self.stage_bytes(bytes, ext).await?.persist().await
     }
 
-    /// Opens a stored file for reading.
-    pub async fn open(&self, key: &str) -> io::Result<tokio::fs::File> {
-        let path = self
-            .path_of(key)
-            .ok_or_else(|| invalid("ungültiger Dateischlüssel"))?;
-        tokio::fs::File::open(path).await
+    /// The bytes of a stored file, chunk by chunk.
+    async fn chunks(
+        &self,
+        key: &str,
+    ) -> io::Result<futures_util::stream::BoxStream<'static, io::Result<Bytes>>> {
+        let source = self.source_of(key).ok_or_else(invalid_key)?;
+        match source {
+            Source::Bucket { bucket, key } => Ok(bucket.get(&key).await?.boxed()),
+            Source::Disk(path) => {
+                let file = tokio::fs::File::open(path).await?;
+                Ok(file_chunks(file).boxed())
+            }
+        }
     }
 
     /// Reads a whole stored file.
     pub async fn read(&self, key: &str) -> io::Result<Vec<u8>> {
-        let path = self
-            .path_of(key)
-            .ok_or_else(|| invalid("ungültiger Dateischlüssel"))?;
-        tokio::fs::read(path).await
+        let mut chunks = self.chunks(key).await?;
+        let mut all = Vec::new();
+        while let Some(chunk) = chunks.next().await {
+            all.extend_from_slice(&chunk?);
+        }
+        Ok(all)
     }
 
-    /// Size, SHA-256 and CRC-32 of a stored file, read once from disk (for rows from before
-    /// the checksums were measured at upload).
+    /// Size, SHA-256 and CRC-32 of a stored file, read once (for rows from before the
+    /// checksums were measured at upload).
     pub async fn measure(&self, key: &str) -> io::Result<Digest32> {
-        let path = self
-            .path_of(key)
-            .ok_or_else(|| invalid("ungültiger Dateischlüssel"))?;
-        tokio::task::spawn_blocking(move || {
-            use std::io::Read;
-            let mut file = std::fs::File::open(path)?;
-            let mut sha = Sha256::new();
-            let mut crc = crc32fast::Hasher::new();
-            let mut size = 0u64;
-            let mut buffer = vec![0u8; WRITE_BUFFER];
-            loop {
-                let n = file.read(&mut buffer)?;
-                if n == 0 {
-                    break;
-                }
-                sha.update(&buffer[..n]);
-                crc.update(&buffer[..n]);
-                size += n as u64;
-            }
-            Ok(Digest32 {
-                size,
-                sha256: hex(&sha.finalize()),
-                crc32: crc.finalize(),
-            })
+        let mut chunks = self.chunks(key).await?;
+        let mut sha = Sha256::new();
+        let mut crc = crc32fast::Hasher::new();
+        let mut size = 0u64;
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk?;
+            sha.update(&chunk);
+            crc.update(&chunk);
+            size += chunk.len() as u64;
+        }
+        Ok(Digest32 {
+            size,
+            sha256: hex(&sha.finalize()),
+            crc32: crc.finalize(),
         })
-        .await
-        .map_err(io::Error::other)?
     }
 
-    /// Removes a stored file. False when there was none.
+    /// Removes a stored file. False when there was none (on disk; a bucket does not say).
     pub async fn delete(&self, key: &str) -> io::Result<bool> {
-        let path = self
-            .path_of(key)
-            .ok_or_else(|| invalid("ungültiger Dateischlüssel"))?;
-        match tokio::fs::remove_file(path).await {
-            Ok(()) => Ok(true),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(e),
+        let source = self.source_of(key).ok_or_else(invalid_key)?;
+        match source {
+            Source::Bucket { bucket, key } => bucket.delete(&key).await.map(|()| true),
+            Source::Disk(path) => match tokio::fs::remove_file(path).await {
+                Ok(()) => Ok(true),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+                Err(e) => Err(e),
+            },
         }
     }
 
@@ -385,11 +575,16 @@ impl FileStore {
         .map_err(io::Error::other)?
     }
 
-    /// Moves a leftover whose row committed into place.
+    /// Moves a leftover whose row committed into place (into the bucket, with one).
     pub async fn complete(&self, leftover: Leftover) -> io::Result<()> {
-        let target = self
-            .path_of(&leftover.key)
-            .ok_or_else(|| invalid("ungültiger Dateischlüssel"))?;
+        if !is_valid_key(&leftover.key) {
+            return Err(invalid_key());
+        }
+        if let Some(bucket) = &self.bucket {
+            bucket.upload_file(&leftover.path, &leftover.key).await?;
+            return self.discard(leftover).await;
+        }
+        let target = self.root.join(&leftover.key);
         tokio::task::spawn_blocking(move || {
             if let Some(folder) = target.parent() {
                 std::fs::create_dir_all(folder)?;
@@ -409,36 +604,56 @@ impl FileStore {
     }
 
     /// Every stored key with the time its file was last modified (the sweep's view of the
-    /// disk).
+    /// disk or the bucket).
     pub async fn stored_keys(&self) -> io::Result<Vec<(String, SystemTime)>> {
-        let root = self.root.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut keys = Vec::new();
-            for shard in std::fs::read_dir(&root)? {
-                let shard = shard?;
-                let shard_name = shard.file_name().to_string_lossy().into_owned();
-                if shard_name.starts_with('.') || !shard.file_type()?.is_dir() {
-                    continue;
-                }
-                for file in std::fs::read_dir(shard.path())? {
-                    let file = file?;
-                    let key = format!("{shard_name}/{}", file.file_name().to_string_lossy());
-                    if is_valid_key(&key) && file.file_type()?.is_file() {
-                        keys.push((key, file.metadata()?.modified()?));
-                    }
+        if let Some(bucket) = &self.bucket {
+            return bucket.keys().await;
+        }
+        local_keys(self.root.clone()).await
+    }
+}
+
+/// Every key in the folder `root` with its file's last change.
+pub async fn local_keys(root: PathBuf) -> io::Result<Vec<(String, SystemTime)>> {
+    tokio::task::spawn_blocking(move || {
+        let mut keys = Vec::new();
+        for shard in std::fs::read_dir(&root)? {
+            let shard = shard?;
+            let shard_name = shard.file_name().to_string_lossy().into_owned();
+            if shard_name.starts_with('.') || !shard.file_type()?.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(shard.path())? {
+                let file = file?;
+                let key = format!("{shard_name}/{}", file.file_name().to_string_lossy());
+                if is_valid_key(&key) && file.file_type()?.is_file() {
+                    keys.push((key, file.metadata()?.modified()?));
                 }
             }
-            Ok(keys)
-        })
-        .await
-        .map_err(io::Error::other)?
-    }
+        }
+        Ok(keys)
+    })
+    .await
+    .map_err(io::Error::other)?
+}
+
+/// A file's bytes as a stream of chunks of up to [`WRITE_BUFFER`].
+fn file_chunks(
+    file: tokio::fs::File,
+) -> impl futures_util::Stream<Item = io::Result<Bytes>> + Send + 'static {
+    futures_util::stream::try_unfold(file, |mut file| async move {
+        use tokio::io::AsyncReadExt;
+        let mut buffer = Vec::with_capacity(WRITE_BUFFER);
+        let n = (&mut file)
+            .take(WRITE_BUFFER as u64)
+            .read_to_end(&mut buffer)
+            .await?;
+        Ok((n > 0).then(|| (Bytes::from(buffer), file)))
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use tokio::io::AsyncReadExt;
-
     use super::*;
 
     #[test]
@@ -487,15 +702,6 @@ mod tests {
         assert!(file.ends_with(".txt"));
         assert_eq!(file.len(), 32 + 4);
 
-        let mut text = String::new();
-        store
-            .open(&key)
-            .await
-            .unwrap()
-            .read_to_string(&mut text)
-            .await
-            .unwrap();
-        assert_eq!(text, "Hallo Welt");
         assert_eq!(store.read(&key).await.unwrap(), b"Hallo Welt");
         assert!(
             store.leftovers().await.unwrap().is_empty(),
@@ -507,11 +713,11 @@ mod tests {
         assert!(store.delete(&key).await.unwrap());
         assert!(!store.delete(&key).await.unwrap());
         assert_eq!(
-            store.open(&key).await.unwrap_err().kind(),
+            store.read(&key).await.unwrap_err().kind(),
             io::ErrorKind::NotFound
         );
         assert_eq!(
-            store.open("../x").await.unwrap_err().kind(),
+            store.read("../x").await.unwrap_err().kind(),
             io::ErrorKind::InvalidInput
         );
         let keys: Vec<String> = store

@@ -2,7 +2,8 @@
 //! generated headers and file ranges. Files are read in large chunks (1 MiB: tower-http's
 //! 64 KiB reached about 0.6× nginx here) with one chunk read ahead while the previous one
 //! is being sent, so disk and socket work at the same time. Memory stays at two chunks per
-//! download, whatever the size.
+//! download, whatever the size. Files in a bucket are read with one ranged GET per piece,
+//! whose body is passed on as it arrives.
 
 use std::collections::VecDeque;
 use std::io;
@@ -11,20 +12,44 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use futures_util::Stream;
+use futures_util::stream::BoxStream;
+use futures_util::{Stream, StreamExt};
 use tokio::task::JoinHandle;
+
+use super::Bucket;
 
 /// Bytes read from a file at a time.
 pub const CHUNK: u64 = 1024 * 1024;
+
+/// Where a stored file's bytes are.
+#[derive(Clone, Debug)]
+pub enum Source {
+    Disk(PathBuf),
+    Bucket { bucket: Arc<Bucket>, key: String },
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Source::Disk(a), Source::Disk(b)) => a == b,
+            (Source::Bucket { bucket: a, key: x }, Source::Bucket { bucket: b, key: y }) => {
+                Arc::ptr_eq(a, b) && x == y
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Source {}
 
 /// A piece of an answer body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Piece {
     /// Bytes that are already in memory (archive headers).
     Bytes(Bytes),
-    /// `len` bytes of the file at `path`, from `offset`.
+    /// `len` bytes of the stored file at `source`, from `offset`.
     File {
-        path: PathBuf,
+        source: Source,
         offset: u64,
         len: u64,
     },
@@ -46,8 +71,8 @@ impl Piece {
     pub fn slice(&self, from: u64, to: u64) -> Piece {
         match self {
             Piece::Bytes(bytes) => Piece::Bytes(bytes.slice(from as usize..to as usize)),
-            Piece::File { path, offset, .. } => Piece::File {
-                path: path.clone(),
+            Piece::File { source, offset, .. } => Piece::File {
+                source: source.clone(),
                 offset: offset + from,
                 len: to - from,
             },
@@ -61,10 +86,17 @@ struct OpenFile {
     remaining: u64,
 }
 
+/// A ranged GET on a bucket being passed on.
+struct OpenObject {
+    body: BoxStream<'static, io::Result<Bytes>>,
+    remaining: u64,
+}
+
 struct Reader {
     pieces: VecDeque<Piece>,
     open: Option<OpenFile>,
     ahead: Option<JoinHandle<io::Result<Bytes>>>,
+    object: Option<OpenObject>,
 }
 
 impl Reader {
@@ -87,6 +119,25 @@ impl Reader {
 
     async fn next_chunk(&mut self) -> io::Result<Option<Bytes>> {
         loop {
+            if let Some(object) = &mut self.object {
+                match object.body.next().await {
+                    Some(chunk) => {
+                        let chunk = chunk?;
+                        if chunk.len() as u64 > object.remaining {
+                            return Err(io::Error::other("store sent more than asked for"));
+                        }
+                        object.remaining -= chunk.len() as u64;
+                        return Ok(Some(chunk));
+                    }
+                    None if object.remaining > 0 => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::UnexpectedEof,
+                            "stored file shorter than announced",
+                        ));
+                    }
+                    None => self.object = None,
+                }
+            }
             if let Some(reading) = self.ahead.take() {
                 let chunk = reading.await.map_err(io::Error::other)??;
                 self.read_ahead();
@@ -98,7 +149,22 @@ impl Reader {
                 Some(Piece::Bytes(bytes)) if bytes.is_empty() => continue,
                 Some(Piece::Bytes(bytes)) => return Ok(Some(bytes)),
                 Some(Piece::File { len: 0, .. }) => continue,
-                Some(Piece::File { path, offset, len }) => {
+                Some(Piece::File {
+                    source: Source::Bucket { bucket, key },
+                    offset,
+                    len,
+                }) => {
+                    let body = bucket.get_range(&key, offset..offset + len).await?;
+                    self.object = Some(OpenObject {
+                        body: body.boxed(),
+                        remaining: len,
+                    });
+                }
+                Some(Piece::File {
+                    source: Source::Disk(path),
+                    offset,
+                    len,
+                }) => {
                     let file = tokio::task::spawn_blocking(move || std::fs::File::open(path))
                         .await
                         .map_err(io::Error::other)??;
@@ -120,6 +186,7 @@ pub fn stream(pieces: Vec<Piece>) -> impl Stream<Item = io::Result<Bytes>> + Sen
         pieces: pieces.into(),
         open: None,
         ahead: None,
+        object: None,
     };
     futures_util::stream::try_unfold(reader, |mut reader| async move {
         Ok(reader.next_chunk().await?.map(|chunk| (chunk, reader)))
@@ -167,13 +234,13 @@ mod tests {
         let pieces = vec![
             Piece::Bytes(Bytes::from_static(b"Kopf")),
             Piece::File {
-                path: path.clone(),
+                source: Source::Disk(path.clone()),
                 offset: 0,
                 len: content.len() as u64,
             },
             Piece::Bytes(Bytes::new()),
             Piece::File {
-                path: path.clone(),
+                source: Source::Disk(path.clone()),
                 offset: 5,
                 len: 10,
             },
@@ -212,7 +279,7 @@ mod tests {
         let path = dir.path().join("kurz.bin");
         std::fs::write(&path, b"abc").unwrap();
         let result: io::Result<Vec<Bytes>> = stream(vec![Piece::File {
-            path,
+            source: Source::Disk(path),
             offset: 0,
             len: 10,
         }])

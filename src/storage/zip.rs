@@ -14,12 +14,10 @@
 //! do not fit 32 bits), then the ZIP64 end records when needed, then the end record. Names are
 //! UTF-8 (flag bit 11).
 
-use std::path::PathBuf;
-
 use axum::body::Bytes;
 use chrono::{DateTime, Datelike, NaiveDateTime, Timelike, Utc};
 
-use super::serve::Piece;
+use super::serve::{Piece, Source};
 use crate::domain::time::berlin_offset;
 
 const LOCAL_HEADER: u32 = 0x0403_4b50;
@@ -39,8 +37,8 @@ const MAX16: u64 = 0xFFFF;
 pub struct ZipEntry {
     /// Path inside the archive, `/`-separated.
     pub name: String,
-    /// The file on disk.
-    pub path: PathBuf,
+    /// Where its bytes are.
+    pub source: Source,
     pub size: u64,
     pub crc32: u32,
     pub modified: DateTime<Utc>,
@@ -170,7 +168,7 @@ impl ZipLayout {
             offset += local.len() as u64 + entry.size;
             pieces.push(Piece::Bytes(Bytes::from(local)));
             pieces.push(Piece::File {
-                path: entry.path.clone(),
+                source: entry.source.clone(),
                 offset: 0,
                 len: entry.size,
             });
@@ -253,11 +251,12 @@ pub fn unique_name(name: &str, taken: &mut std::collections::HashSet<String>) ->
 mod tests {
     use super::*;
     use chrono::TimeZone;
+    use std::path::PathBuf;
 
     fn entry(name: &str, size: u64) -> ZipEntry {
         ZipEntry {
             name: name.to_string(),
-            path: PathBuf::from("/nicht/gelesen"),
+            source: Source::Disk(PathBuf::from("/nicht/gelesen")),
             size,
             crc32: 0x1234_5678,
             modified: Utc.with_ymd_and_hms(2026, 7, 1, 10, 30, 20).unwrap(),

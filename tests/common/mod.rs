@@ -6,6 +6,7 @@
 pub mod chaos;
 pub mod fake_brevo;
 pub mod fake_smtp;
+pub mod moto;
 
 use std::net::SocketAddr;
 
