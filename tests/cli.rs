@@ -658,7 +658,7 @@ async fn a_mass_mail_killed_midway_mails_each_pending_contact_exactly_once_after
     smtp.release();
 
     // After the restart the job goes on at once; the contact the dead server was sending to
-    // is claimed again once that claim is stale (60 s).
+    // is claimed again once that claim is stale (30 s).
     let port = free_port();
     let mut child = start(port);
     assert!(wait_for_health(port).await, "server did not come up again");

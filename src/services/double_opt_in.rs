@@ -382,7 +382,7 @@ pub async fn latest_job(db: &Db) -> ServiceResult<Option<JobView>> {
 /// How long an item may stay `sending` from its send slot on before it counts as its
 /// worker's death and is claimed again. Far above one mail's 12-second deadline
 /// (`integrations::mail`), so a slow but living worker is not doubled.
-const STALE_CLAIM: Duration = Duration::seconds(60);
+const STALE_CLAIM: Duration = Duration::seconds(30);
 
 /// Sends the items of running jobs for the life of the server; every instance runs it, and
 /// their workers share a job item by item at the job's one pace (`per_second`).
