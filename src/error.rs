@@ -51,7 +51,7 @@ pub enum ApiError {
     Internal(#[from] anyhow::Error),
 }
 
-pub use crate::services::error::DATABASE_UNAVAILABLE;
+pub use crate::services::error::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE};
 
 impl ApiError {
     pub fn validation(message: impl Into<String>) -> Self {
@@ -155,6 +155,15 @@ impl ApiError {
                     DATABASE_UNAVAILABLE.into(),
                 )
             }
+            ApiError::Internal(cause)
+                if cause.chain().any(crate::storage::is_unavailable) =>
+            {
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "file_store_unavailable",
+                    FILE_STORE_UNAVAILABLE.into(),
+                )
+            }
             ApiError::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal_error",
@@ -235,7 +244,8 @@ pub struct ErrorBody {
 /// `list_active` / `list_exists` / `change_folder_warning` / `email_exists` /
 /// `email_blacklisted` / `double_opt_in_recently_sent` / `marketing_retry_pending` /
 /// `changed_meanwhile` / `sync_running` / `marketing_not_connected` 409, `internal_error` 500,
-/// `marketing_service_error` 502, `timeout` / `database_unavailable` 503.
+/// `marketing_service_error` 502, `timeout` / `database_unavailable` /
+/// `file_store_unavailable` 503.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)] // describes the codes; the answers carry them as strings
@@ -267,6 +277,7 @@ pub enum ErrorCode {
     MarketingNotConnected,
     ChangedMeanwhile,
     DatabaseUnavailable,
+    FileStoreUnavailable,
 }
 
 impl IntoResponse for ApiError {

@@ -291,3 +291,54 @@ async fn a_local_store_is_copied_into_the_bucket_and_checked() {
     assert!(!broken.is_complete());
     assert!(broken.to_string().contains("Fehlt"), "{broken}");
 }
+
+#[tokio::test]
+#[ignore = "needs moto: scripts/test.sh runs it (AP_TEST_MOTO_SERVER)"]
+async fn an_unreachable_bucket_gets_a_german_503_and_changes_nothing() {
+    use common::chaos::ChaosProxy;
+    let moto = Moto::start().await;
+    let bucket = bucket_name();
+    moto.create_bucket(&bucket).await;
+    let target = moto.endpoint.trim_start_matches("http://").parse().unwrap();
+    let proxy = ChaosProxy::start(target).await;
+    let app = spawn_app_with(|config| {
+        moto.configure(config, &bucket);
+        config.s3_endpoint = Some(format!("http://{}", proxy.addr));
+    })
+    .await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (status, uploaded) = app.upload(&admin, "Preise.txt", "Preise").await;
+    assert_eq!(status, 200, "{uploaded}");
+    let path = uploaded["path"].as_str().unwrap().to_string();
+    let db = &app.test_db.db;
+    let rows = aktionsportal::db::uploads::count(db).await.unwrap();
+
+    proxy.cut();
+    let started = std::time::Instant::now();
+    let (status, answer) = app.upload(&admin, "Neu.txt", "neu").await;
+    assert_eq!(status, 503, "{answer}");
+    assert_eq!(answer["code"], "file_store_unavailable");
+    assert_eq!(
+        answer["message"],
+        "Der Dateispeicher ist gerade nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut."
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(aktionsportal::db::uploads::count(db).await.unwrap(), rows);
+    let response = get(&app, &admin, &path, None).await;
+    assert_eq!(response.status(), 503);
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer["code"], "file_store_unavailable");
+
+    // Back: the file is there, and uploads work again.
+    proxy.restore();
+    let response = get(&app, &admin, &path, None).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.text().await.unwrap(), "Preise");
+    let (status, _) = app.upload(&admin, "Neu.txt", "neu").await;
+    assert_eq!(status, 200);
+    assert_eq!(moto.keys(&bucket).await.len(), 2);
+}

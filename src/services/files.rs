@@ -87,6 +87,18 @@ pub async fn download(
     let source = files
         .source_of(&file.upload.storage_key)
         .ok_or(ServiceError::NotFound)?;
+    // In a bucket, ask once before the answer starts: a missing object is a 404 and an
+    // unreachable store a 503, not a download that breaks off after its headers.
+    if let Source::Bucket { bucket, key } = &source {
+        match bucket.size(key).await {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                tracing::error!(key, upload = file.upload.id, "stored object missing");
+                return Err(ServiceError::NotFound);
+            }
+            Err(err) => return Err(ServiceError::Internal(err.into())),
+        }
+    }
     let len = file.upload.size.max(0) as u64;
     Ok(Download {
         source,

@@ -11,13 +11,15 @@
 use std::io;
 use std::ops::Range;
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use axum::body::Bytes;
 use futures_util::{Stream, StreamExt, TryStreamExt};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path as ObjectPath;
-use object_store::{GetOptions, ObjectStore, PutPayload, WriteMultipart};
+use object_store::{
+    ClientOptions, GetOptions, ObjectStore, PutPayload, RetryConfig, WriteMultipart,
+};
 
 use crate::config::Config;
 
@@ -25,10 +27,36 @@ use crate::config::Config;
 pub const PART: usize = 8 * 1024 * 1024;
 /// Parts uploaded at the same time by one upload.
 pub const PARTS_IN_FLIGHT: usize = 2;
+/// Time limit of one request that is not a download (a part, a listing page, a delete).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a download may wait for the store's next bytes before it counts as hung (the
+/// download as a whole has no limit: a slow client may take hours).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The store could not be reached or failed; the answer is a German 503.
+#[derive(Debug, thiserror::Error)]
+#[error("Dateispeicher nicht erreichbar: {0}")]
+pub struct StoreUnavailable(#[source] pub Box<dyn std::error::Error + Send + Sync>);
+
+/// Whether `err` (or an I/O error wrapping it) says the bucket is unreachable.
+pub fn is_unavailable(err: &(dyn std::error::Error + 'static)) -> bool {
+    err.is::<StoreUnavailable>()
+        || err
+            .downcast_ref::<io::Error>()
+            .and_then(|io| io.get_ref())
+            .is_some_and(|inner| inner.is::<StoreUnavailable>())
+}
+
+fn unavailable(err: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> io::Error {
+    io::Error::other(StoreUnavailable(err.into()))
+}
 
 /// A bucket and the prefix under which the portal keeps its files.
 pub struct Bucket {
+    /// For everything but downloads: each request is time-limited.
     store: AmazonS3,
+    /// For downloads: no overall limit, an idle limit per chunk instead.
+    reader: AmazonS3,
     prefix: String,
     /// For messages: `s3://bucket/prefix`.
     name: String,
@@ -43,7 +71,7 @@ impl std::fmt::Debug for Bucket {
 fn to_io(err: object_store::Error) -> io::Error {
     match err {
         object_store::Error::NotFound { .. } => io::Error::new(io::ErrorKind::NotFound, err),
-        other => io::Error::other(other),
+        other => unavailable(other),
     }
 }
 
@@ -63,15 +91,37 @@ impl Bucket {
         .with_bucket_name(bucket)
         .with_region(&config.s3_region)
         .with_virtual_hosted_style_request(!config.s3_path_style);
+        let allow_http = config
+            .s3_endpoint
+            .as_deref()
+            .is_some_and(|endpoint| endpoint.starts_with("http://"));
         if let Some(endpoint) = &config.s3_endpoint {
-            builder = builder
-                .with_endpoint(endpoint)
-                .with_allow_http(endpoint.starts_with("http://"));
+            builder = builder.with_endpoint(endpoint);
         }
-        let store = builder.build().map_err(io::Error::other)?;
+        // A few quick retries (S3 answers 503 SlowDown under load); an outage is reported
+        // within seconds rather than the crate's default three minutes.
+        let builder = builder.with_retry(RetryConfig {
+            max_retries: 3,
+            retry_timeout: Duration::from_secs(15),
+            ..RetryConfig::default()
+        });
+        // (Client options replace those set before, `allow_http` among them.)
+        let options = ClientOptions::new()
+            .with_allow_http(allow_http)
+            .with_connect_timeout(Duration::from_secs(5));
+        let store = builder
+            .clone()
+            .with_client_options(options.clone().with_timeout(REQUEST_TIMEOUT))
+            .build()
+            .map_err(io::Error::other)?;
+        let reader = builder
+            .with_client_options(options.with_timeout_disabled())
+            .build()
+            .map_err(io::Error::other)?;
         let prefix = config.s3_prefix.trim_matches('/').to_string();
         Ok(Some(Arc::new(Bucket {
             store,
+            reader,
             name: format!("s3://{bucket}/{prefix}"),
             prefix,
         })))
@@ -159,31 +209,33 @@ impl Bucket {
         }
     }
 
-    /// Bytes `range` of `key` as a stream.
+    /// Bytes `range` of `key` (everything with `None`) as a stream; a store that sends
+    /// nothing for [`IDLE_TIMEOUT`] ends it with an error.
     pub async fn get_range(
         &self,
         key: &str,
-        range: Range<u64>,
+        range: Option<Range<u64>>,
     ) -> io::Result<impl Stream<Item = io::Result<Bytes>> + Send + 'static + use<>> {
         let options = GetOptions {
-            range: Some(range.into()),
+            range: range.map(Into::into),
             ..GetOptions::default()
         };
-        let result = self
-            .store
-            .get_opts(&self.location(key), options)
-            .await
-            .map_err(to_io)?;
-        Ok(result.into_stream().map_err(to_io))
-    }
-
-    /// The whole of `key` as a stream.
-    pub async fn get(
-        &self,
-        key: &str,
-    ) -> io::Result<impl Stream<Item = io::Result<Bytes>> + Send + 'static + use<>> {
-        let result = self.store.get(&self.location(key)).await.map_err(to_io)?;
-        Ok(result.into_stream().map_err(to_io))
+        let result = tokio::time::timeout(
+            IDLE_TIMEOUT,
+            self.reader.get_opts(&self.location(key), options),
+        )
+        .await
+        .map_err(|_| unavailable("no answer"))?
+        .map_err(to_io)?;
+        let body = result.into_stream().map_err(to_io).boxed();
+        Ok(futures_util::stream::unfold(body, |mut body| async move {
+            match tokio::time::timeout(IDLE_TIMEOUT, body.next()).await {
+                Ok(Some(chunk)) => Some((chunk, body)),
+                Ok(None) => None,
+                // One error ends the stream: the reader stops at it.
+                Err(_) => Some((Err(unavailable("no bytes within the idle limit")), body)),
+            }
+        }))
     }
 
     /// The size of `key`, `None` when there is no such object.

@@ -30,7 +30,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
-pub use bucket::Bucket;
+pub use bucket::{Bucket, is_unavailable};
 pub use serve::Source;
 
 /// Folder under the store's root where files are written before they are renamed into place.
@@ -496,7 +496,7 @@ impl FileStore {
     ) -> io::Result<futures_util::stream::BoxStream<'static, io::Result<Bytes>>> {
         let source = self.source_of(key).ok_or_else(invalid_key)?;
         match source {
-            Source::Bucket { bucket, key } => Ok(bucket.get(&key).await?.boxed()),
+            Source::Bucket { bucket, key } => Ok(bucket.get_range(&key, None).await?.boxed()),
             Source::Disk(path) => {
                 let file = tokio::fs::File::open(path).await?;
                 Ok(file_chunks(file).boxed())

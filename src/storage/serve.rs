@@ -154,7 +154,7 @@ impl Reader {
                     offset,
                     len,
                 }) => {
-                    let body = bucket.get_range(&key, offset..offset + len).await?;
+                    let body = bucket.get_range(&key, Some(offset..offset + len)).await?;
                     self.object = Some(OpenObject {
                         body: body.boxed(),
                         remaining: len,
