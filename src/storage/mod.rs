@@ -219,39 +219,35 @@ impl StagedWriter {
 
     /// Writes what is left, makes it durable and returns the staged file.
     pub async fn finish(mut self) -> io::Result<StagedFile> {
-        let place = match std::mem::replace(&mut self.sink, Sink::Done) {
-            Sink::Disk {
-                path,
-                target,
-                mut file,
-            } => {
-                // Put back for flush_buffer; a failure below still removes the file in Drop.
-                self.sink = Sink::Disk {
-                    path: path.clone(),
-                    target: target.clone(),
-                    file: file.take(),
-                };
-                self.flush_buffer().await?;
-                let Sink::Disk { file, .. } = &mut self.sink else {
-                    unreachable!("set above")
-                };
-                let mut file = file.take().ok_or_else(|| io::Error::other("file closed"))?;
+        if let Sink::Disk { .. } = self.sink {
+            // On failure the sink stays as it is, and Drop removes the file.
+            self.flush_buffer().await?;
+            if let Sink::Disk {
+                file: Some(file), ..
+            } = &mut self.sink
+            {
                 file.flush().await?;
                 file.sync_all().await?;
-                drop(file);
-                self.sink = Sink::Done;
-                Place::Disk { path, target }
             }
+        }
+        let place = match std::mem::replace(&mut self.sink, Sink::Done) {
+            Sink::Disk { path, target, .. } => Place::Disk { path, target },
             Sink::Bucket { bucket, upload } => {
                 let rest = Bytes::from(std::mem::take(&mut self.buffer));
                 match upload {
                     // Smaller than a part: one request.
                     None => bucket.put(&self.key, rest).await?,
-                    // On failure the parts already sent are left to the bucket's lifecycle
-                    // rule; the object itself does not exist.
                     Some(mut upload) => {
-                        if !rest.is_empty() {
-                            Bucket::put_part(&mut upload, rest).await?;
+                        let sent = if rest.is_empty() {
+                            Ok(())
+                        } else {
+                            Bucket::put_part(&mut upload, rest).await
+                        };
+                        if let Err(err) = sent {
+                            // Best effort: parts an abort misses go with the bucket's
+                            // lifecycle rule (README).
+                            let _ = upload.abort().await;
+                            return Err(err);
                         }
                         Bucket::finish_parts(upload).await?;
                     }
