@@ -18,6 +18,9 @@
 #           empty portal, and again with nothing changed: time against paging through the same
 #           contacts directly (curl), Brevo calls per second, and the portal's peak RSS; on SQLite,
 #           and on PostgreSQL when it answers
+#   instances  downloads of a 64 MiB file on PostgreSQL: from the local folder and from an
+#           S3-compatible bucket (moto's server, scripts/moto.sh), and through nginx as load
+#           balancer to one and to two portal instances sharing the database and the bucket
 #   customer-page  the cold load of /user/downloads with 20 rows in headless Chromium: largest
 #           contentful paint, layout shift, bytes on the wire and the page's own JavaScript,
 #           against the budgets of issue 10 (Chromium and end2end/'s playwright-core needed)
@@ -31,7 +34,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api customer-page sync)
+all=(pages files zip upload api customer-page sync instances)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -46,7 +49,7 @@ for tool in wrk python3 curl; do
   command -v "$tool" >/dev/null || { echo "!! $tool fehlt (apt-get install $tool)" >&2; exit 1; }
 done
 nginx=/usr/sbin/nginx
-if wants files || wants zip; then
+if wants files || wants zip || wants instances; then
   [ -x "$nginx" ] || { echo "!! $nginx fehlt (apt-get install nginx-light)" >&2; exit 1; }
 fi
 pg_admin_url=${AP_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
@@ -61,6 +64,8 @@ bin="${CARGO_TARGET_DIR:-target}/release/aktionsportal"
 
 work=$(mktemp -d)
 server_pid=""
+second_pid=""
+moto_pid=""
 nginx_pid=""
 fake_pid=""
 pg_db=""
@@ -93,6 +98,10 @@ cleanup() {
   stop_portal
   stop_nginx
   [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null && wait "$fake_pid" 2>/dev/null
+  for pid in $second_pid $moto_pid; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
 
   drop_pg_db
   rm -rf "$work"
@@ -658,6 +667,149 @@ if wants sync; then
   kill "$fake_pid" 2>/dev/null || true
   wait "$fake_pid" 2>/dev/null || true
   fake_pid=""
+fi
+
+# nginx as a load balancer (round robin, keep-alive to the upstreams) in front of the portal
+# addresses given: start_balancer <host:port>…; sets $nginx_base and $nginx_pid.
+start_balancer() {
+  local conf="$work/nginx" port user_line="" upstreams="" address
+  port=$(free_port)
+  rm -rf "$conf"
+  mkdir -p "$conf"
+  [ "$(id -u)" -eq 0 ] && user_line="user $(id -un) $(id -gn);"
+  for address in "$@"; do upstreams+="server $address; "; done
+  cat >"$conf/nginx.conf" <<EOF
+$user_line
+daemon off;
+worker_processes auto;
+pid $conf/nginx.pid;
+error_log $conf/error.log;
+events {}
+http {
+  access_log off;
+  client_body_temp_path $conf/body;
+  proxy_temp_path $conf/proxy;
+  fastcgi_temp_path $conf/fastcgi;
+  uwsgi_temp_path $conf/uwsgi;
+  scgi_temp_path $conf/scgi;
+  upstream portal { $upstreams keepalive 32; }
+  server {
+    listen 127.0.0.1:$port;
+    location / {
+      proxy_pass http://portal;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }
+}
+EOF
+  "$nginx" -p "$conf" -e "$conf/error.log" -c "$conf/nginx.conf" &
+  nginx_pid=$!
+  nginx_base="http://127.0.0.1:$port"
+  for _ in $(seq 1 100); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$nginx_base/healthz")" = 200 ] && return 0
+    sleep 0.1
+  done
+  echo "!! nginx (Lastverteiler) startet nicht:" >&2
+  cat "$conf/error.log" >&2
+  exit 1
+}
+
+if wants instances; then
+  echo "==> Mehrere Instanzen: Ordner gegen Bucket, eine gegen zwei Instanzen (PostgreSQL)"
+  psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1 \
+    || { echo "!! PostgreSQL unter $pg_admin_url nicht erreichbar" >&2; exit 1; }
+  moto_server=$(scripts/moto.sh)
+  pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+  psql -q "$pg_admin_url" -c "create database $pg_db" >/dev/null
+  database_url="${pg_admin_url%/*}/$pg_db"
+  data="$work/instances"
+  mkdir -p "$work/medium"
+  medium="$work/medium/Benchmark-Clip.mp4"
+  printf '\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom' >"$medium"
+  head -c $((64 * 1024 * 1024 - 24)) /dev/urandom >>"$medium"
+  DATABASE_URL="$database_url" "$bin" --data "$data" migrate >/dev/null
+  accounts=$(DATABASE_URL="$database_url" "$bin" --data "$data" seed-demo)
+  password=$(echo "$accounts" | sed -n 's/^Konto angelegt: Login admin, Passwort \([^ ]*\) .*/\1/p')
+  launch_portal "$data"
+  admin_cookie=$(login admin "$password")
+  cookie="Cookie: ap_session=$admin_cookie"
+  path=$(create_package "Benchmark-Instanzen" "$medium" | json 'd["Uploads"][0]["path"]')
+  measure() { # <base>: single download (best of 3) and 16 parallel (wrk) in bytes/s
+    one=$(best_speed "$1$path" "$cookie")
+    run_wrk "$1$path" -c16 -d10s --timeout 60s -H "$cookie"
+    many=$(wrk_transfer)
+    [ "$(wrk_bad)" -eq 0 ] || { echo "!! $(wrk_bad) Antworten ohne 2xx/3xx" >&2; exit 1; }
+  }
+  measure "$base"; folder_one=$one; folder_many=$many
+  echo "   Ordner, eine Instanz: $(mib "$folder_one") MiB/s einzeln, $(mib "$folder_many") MiB/s bei 16"
+  stop_portal
+
+  # The same files moved into a bucket with the operator command.
+  moto_port=$(free_port)
+  "$moto_server" -H 127.0.0.1 -p "$moto_port" >"$work/moto.log" 2>&1 &
+  moto_pid=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$moto_port/" && break; sleep 0.1; done
+  curl -sf -X PUT "http://127.0.0.1:$moto_port/aktionsportal" >/dev/null
+  export AP_S3_BUCKET=aktionsportal AP_S3_ENDPOINT="http://127.0.0.1:$moto_port" AP_S3_PATH_STYLE=true \
+    AP_S3_ACCESS_KEY_ID=bench AP_S3_SECRET_ACCESS_KEY=bench
+  copied=$(DATABASE_URL="$database_url" "$bin" --data "$data" copy-files-to-bucket | tail -1)
+  echo "   copy-files-to-bucket: $copied"
+  key=$(curl -s "$AP_S3_ENDPOINT/aktionsportal?list-type=2" | python3 -c '
+import re, sys
+items = re.findall(r"<Key>([^<]+)</Key>.*?<Size>(\d+)</Size>", sys.stdin.read(), re.S)
+print(max(items, key=lambda kv: int(kv[1]))[0])')
+  store_one=$(best_speed "$AP_S3_ENDPOINT/aktionsportal/$key")
+  echo "   moto direkt: $(mib "$store_one") MiB/s"
+  rm -rf "$data/files"
+  launch_portal "$data"
+  first="${base#http://}"
+  measure "$base"; bucket_one=$one; bucket_many=$many
+  echo "   Bucket, eine Instanz: $(mib "$bucket_one") MiB/s einzeln, $(mib "$bucket_many") MiB/s bei 16"
+  # A second instance on the same database and bucket.
+  second_port=$(free_port)
+  DATABASE_URL="$database_url" AP_MAX_CONNECTIONS_PER_ADDRESS=1024 \
+    "$bin" --data "$work/second" serve --addr "127.0.0.1:$second_port" >"$work/second.log" 2>&1 &
+  second_pid=$!
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$second_port/healthz" >/dev/null && break; sleep 0.1; done
+  start_balancer "$first"
+  measure "$nginx_base"; lb_one=$one; lb_one_many=$many
+  stop_nginx
+  start_balancer "$first" "127.0.0.1:$second_port"
+  measure "$nginx_base"; lb_two=$one; lb_two_many=$many
+  stop_nginx
+  echo "   Lastverteiler, 1 Instanz: $(mib "$lb_one_many") MiB/s bei 16; 2 Instanzen: $(mib "$lb_two_many") MiB/s"
+  unset AP_S3_BUCKET AP_S3_ENDPOINT AP_S3_PATH_STYLE AP_S3_ACCESS_KEY_ID AP_S3_SECRET_ACCESS_KEY
+  kill "$second_pid" "$moto_pid" 2>/dev/null || true
+  wait "$second_pid" "$moto_pid" 2>/dev/null || true
+  second_pid="" moto_pid=""
+  stop_portal
+  ratio() { calc "f'{$1 / max($2, 1):.2f}'"; }
+  {
+    echo "### Several instances: bucket against folder, two instances against one"
+    echo
+    echo "PostgreSQL, one 64 MiB file (\`GET /files/{id}/{name}\` as a signed-in admin); single download:"
+    echo "curl, best of 3; parallel: wrk -c16 -t2 -d10s (Transfer/sec). The bucket is moto's S3 server,"
+    echo "a Python mock that keeps objects in memory: it, not the portal, limits the bucket rows, as"
+    echo "the row \"moto directly\" shows. The load balancer is $nginx_version with keep-alive"
+    echo "upstreams and \`proxy_buffering off\`. The files were moved into the bucket with"
+    echo "\`copy-files-to-bucket\` (\"$copied\")."
+    echo
+    echo "| Measurement | single | 16 parallel | ratio single / reference |"
+    echo "|---|---:|---:|---:|"
+    echo "| folder, one instance (reference for the bucket) | $(mib "$folder_one") MiB/s | $(mib "$folder_many") MiB/s | 1.00 |"
+    echo "| moto directly (unsigned GET of the object) | $(mib "$store_one") MiB/s | | $(ratio "$store_one" "$folder_one") |"
+    echo "| bucket, one instance | $(mib "$bucket_one") MiB/s | $(mib "$bucket_many") MiB/s | $(ratio "$bucket_one" "$folder_one") (to moto directly: $(ratio "$bucket_one" "$store_one")) |"
+    echo "| bucket, balancer → one instance (reference for two) | $(mib "$lb_one") MiB/s | $(mib "$lb_one_many") MiB/s | 1.00 |"
+    echo "| bucket, balancer → two instances | $(mib "$lb_two") MiB/s | $(mib "$lb_two_many") MiB/s | $(ratio "$lb_two_many" "$lb_one_many") (parallel) |"
+    echo
+    echo "Everything runs on the same $(nproc) cores: a second instance adds no CPU here; the rows show"
+    echo "that requests spread over instances are served alike. On separate machines each instance"
+    echo "adds its own CPU and network."
+  } >"$work/instances.md"
+  drop_pg_db
+  database_url=""
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"

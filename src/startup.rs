@@ -199,6 +199,10 @@ pub async fn serve(
     ));
     tokio::spawn(retry_marketing(state.clone()));
     tracing::info!(mail = %state.mailer.describe(), "mail ready");
+    match state.files.bucket() {
+        Some(bucket) => tracing::info!(files = bucket.describe(), "files in a bucket"),
+        None => tracing::info!(files = %state.files.root().display(), "files in a folder"),
+    }
     let menus = state.menus.clone();
     tokio::spawn(async move { menus.refresh().await });
     tokio::spawn(crate::auth::session::clean_up_periodically(

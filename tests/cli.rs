@@ -657,7 +657,8 @@ async fn a_mass_mail_killed_midway_mails_each_pending_contact_exactly_once_after
     assert_eq!(smtp.mails().len(), 10);
     smtp.release();
 
-    // After the restart the job goes on once the dead server's lease has run out.
+    // After the restart the job goes on at once; the contact the dead server was sending to
+    // is claimed again once that claim is stale (30 s).
     let port = free_port();
     let mut child = start(port);
     assert!(wait_for_health(port).await, "server did not come up again");

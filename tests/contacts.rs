@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use common::fake_brevo::FakeBrevo;
 use common::fake_smtp::FakeSmtp;
 use common::fake_smtp::double_opt_in_token;
-use common::{TestApp, spawn_app, spawn_app_with};
+use common::{TestApp, spawn_app, spawn_app_on, spawn_app_with};
 use serde_json::{Value, json};
 
 const ADMIN: &str = "GS-Aktionsportal-Admin";
@@ -1076,4 +1076,124 @@ async fn the_mail_to_all_pending_contacts_is_for_production_and_reaches_each_onc
     let doi = app.session_with_roles(&[DOI]).await;
     let (status, _) = app.call(&doi, "POST", "/api/smtp/emails", None).await;
     assert_eq!(status, 403);
+}
+
+/// Several portal instances on one database each run the mail worker: they share the running
+/// job item by item (a dead instance's claim is taken over), every pending contact gets exactly
+/// one mail, and the pace holds for the job as a whole, not per instance.
+#[tokio::test]
+async fn two_instances_share_the_mail_to_all_once_each_at_one_pace() {
+    use aktionsportal::db::{self, contacts, mail_jobs};
+    use aktionsportal::test_support::TestDb;
+
+    let smtp = FakeSmtp::start().await;
+    let test_db = TestDb::new().await;
+    let shared = test_db.db.clone();
+    contacts::upsert_company(&shared, 7, "Firma").await.unwrap();
+    let mut emails = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..11 {
+        let email = format!("kunde{i}@example.de");
+        let contact = contacts::create_contact(
+            &shared,
+            &contacts::NewContact {
+                customer_number: 7,
+                brevo_contact_id: None,
+                email: email.clone(),
+                salutation: 2,
+                firstname: "Max".into(),
+                lastname: format!("Muster{i}"),
+                extern_id: None,
+                // One has confirmed already and gets nothing.
+                double_opt_in: i == 10,
+                email_blacklisted: false,
+            },
+        )
+        .await
+        .unwrap();
+        ids.push(contact.id);
+        emails.push(email);
+    }
+    // The job runs before the instances start, so both workers take part from the beginning.
+    let (job, _) = mail_jobs::start_double_opt_in(&shared, "admin@example.de", db::now())
+        .await
+        .unwrap();
+    assert_eq!(job.total, 10);
+    // A third instance died two minutes ago while sending the first item.
+    let dead_since = chrono::Utc::now() - chrono::Duration::minutes(2);
+    aktionsportal::db_run!(&shared, pool => {
+        sqlx::query(
+            "update mail_job_items set state = 'sending', attempts = 1, updated_at = $3 \
+             where job_id = $1 and contact_id = $2",
+        )
+        .bind(job.id)
+        .bind(ids[0])
+        .bind(dead_since)
+        .execute(pool)
+        .await
+        .map(drop)
+        .unwrap()
+    });
+
+    let addr = smtp.addr;
+    // Each instance sends from its own address, so the mails show who sent them.
+    let settings = move |from: &'static str| {
+        move |config: &mut aktionsportal::config::Config| {
+            config.smtp_host = Some(addr.ip().to_string());
+            config.smtp_port = addr.port();
+            config.smtp_security = aktionsportal::integrations::mail::SmtpSecurity::None;
+            config.production = true;
+            config.mail_per_second = 5;
+            config.mail_from = from.into();
+            config.public_url = Some("https://portal.example.de".into());
+        }
+    };
+    // The second instance has its own connection pool to the same database; its own TestDb
+    // only provides a data folder.
+    let other_pool = db::Db::connect(&test_db.url).await.unwrap();
+    let other_folder = TestDb::new().await;
+    let started = Instant::now();
+    let first = spawn_app_on(test_db, shared, settings("portal@eins.example.de")).await;
+    let second = spawn_app_on(other_folder, other_pool, settings("portal@zwei.example.de")).await;
+
+    let admin = first.session_with_roles(&[ADMIN]).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let job = loop {
+        let (_, answer) = first.call(&admin, "GET", "/api/smtp/emails", None).await;
+        if answer["job"]["status"] == "done" {
+            break answer["job"].clone();
+        }
+        assert!(Instant::now() < deadline, "job did not finish: {answer}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let took = started.elapsed();
+    assert_eq!(
+        (&job["total"], &job["sent"], &job["failed"], &job["skipped"]),
+        (&json!(10), &json!(10), &json!(0), &json!(0)),
+        "{job}"
+    );
+    assert_eq!((&job["pending"], &job["sending"]), (&json!(0), &json!(0)));
+    for email in &emails[..10] {
+        assert_eq!(smtp.mails_to(email).len(), 1, "exactly one mail to {email}");
+    }
+    assert!(smtp.mails_to(&emails[10]).is_empty(), "confirmed: no mail");
+    let mails = smtp.mails();
+    assert_eq!(mails.len(), 10);
+    let by = |from: &str| mails.iter().filter(|m| m.from == from).count();
+    let (one, two) = (by("portal@eins.example.de"), by("portal@zwei.example.de"));
+    assert_eq!(one + two, 10);
+    assert!(one > 0 && two > 0, "both instances sent ({one} and {two})");
+    // 5 per second for the job: ten mails are nine gaps of 0.2 s apart at least. Paced per
+    // instance, two instances would be done in half the time.
+    assert!(
+        took >= Duration::from_millis(1750),
+        "ten mails at 5 per second took only {took:?}"
+    );
+
+    // The other instance reports the same finished job (the session lives in the shared
+    // database).
+    let (status, answer) = second.call(&admin, "GET", "/api/smtp/emails", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["job"]["id"], job["id"]);
+    assert_eq!(answer["job"]["status"], "done");
 }

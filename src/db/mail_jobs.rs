@@ -1,11 +1,14 @@
-//! Mails to many contacts (`mail_jobs`, `mail_job_items`), sent item by item by whichever
-//! worker holds the job's lease. An item is claimed (`sending`) before its mail goes out and
-//! marked `sent` right after, so a restart knows exactly which items are open.
+//! Mails to many contacts (`mail_jobs`, `mail_job_items`), sent item by item by the workers of
+//! all instances together. A worker claims one item (`sending`, with a send slot of the job)
+//! before its mail goes out and marks it `sent` right after, so a restart knows exactly which
+//! items are open; an item left `sending` too long belongs to a dead worker and is claimed
+//! again (its mail may or may not have left: sending again is the smaller harm than skipping,
+//! and a second mail carries the same Message-ID, so mail clients show it once).
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
-use super::Db;
+use super::{Backend, Db};
 use crate::db_run;
 
 /// The kind of the double opt-in mail to all pending contacts.
@@ -157,100 +160,107 @@ pub async fn item_counts(db: &Db, id: i64) -> Result<ItemCounts, sqlx::Error> {
     Ok(counts)
 }
 
-/// Takes (or renews) the job's lease for `owner` until `until`, when nobody else holds it
-/// at `now`. On taking over from another owner, items that owner had claimed but not marked
-/// go back to `pending`: their mail may or may not have left, and sending again is the
-/// smaller harm than skipping (a second mail carries the same Message-ID, so mail clients
-/// show it once).
-pub async fn take_lease(
-    db: &Db,
-    id: i64,
-    owner: &str,
-    now: DateTime<Utc>,
-    until: DateTime<Utc>,
-) -> Result<bool, sqlx::Error> {
-    db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
-        let previous: Option<(Option<String>, Option<DateTime<Utc>>)> = sqlx::query_as(
-            "select lease_owner, lease_until from mail_jobs where id = $1 and status = 'running'",
-        )
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((holder, held_until)) = previous else {
-            return Ok(false);
-        };
-        let ours = holder.as_deref() == Some(owner);
-        if !ours && held_until.is_some_and(|t| t >= now) {
-            return Ok(false);
-        }
-        sqlx::query("update mail_jobs set lease_owner = $2, lease_until = $3, updated_at = $4 where id = $1")
-            .bind(id)
-            .bind(owner)
-            .bind(until)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        if !ours {
-            sqlx::query(
-                "update mail_job_items set state = 'pending', updated_at = $2 \
-                 where job_id = $1 and state = 'sending'",
-            )
-            .bind(id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(true)
-    })
+/// One item claimed by one worker: only this claim may record the item's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub contact_id: i64,
+    /// The item's attempt number this claim made.
+    pub attempt: i32,
+    /// When its mail may go: the job's send slot reserved for it. `None` when the contact is
+    /// no longer to be mailed (confirmed, blocked or deleted since the start): the item is to
+    /// be skipped and took no slot.
+    pub send_at: Option<DateTime<Utc>>,
 }
 
-/// Claims the next open item for the lease holder `owner` and renews the lease; `None` when
-/// the lease is lost or nothing is open.
+/// Claims the next open item of running job `id` for the calling worker: a `pending` item,
+/// or a `sending` one last touched before `stale_before` (its worker died). Every instance's
+/// worker claims from the same job; on PostgreSQL `for update skip locked` lets claims run side
+/// by side without ever handing one item to two workers. On SQLite the claim is one UPDATE,
+/// and SQLite has a single writer.
+///
+/// In the same transaction the item gets a send slot of the job (`gap` apart, never before
+/// `now`), so the pace holds for the job as a whole however many workers send. The item's
+/// `updated_at` is its slot, so the stale limit counts from when its mail may start, not
+/// from the wait for the slot.
+/// `None` when nothing is open.
 pub async fn claim_next(
     db: &Db,
     id: i64,
-    owner: &str,
     now: DateTime<Utc>,
-    until: DateTime<Utc>,
-) -> Result<Option<i64>, sqlx::Error> {
+    stale_before: DateTime<Utc>,
+    gap: Duration,
+) -> Result<Option<Claim>, sqlx::Error> {
+    // The only dialect difference: PostgreSQL has concurrent writers that must skip each
+    // other's claimed rows and queue on the job row's slot; SQLite writes one at a time.
+    let (skip_locked, lock_job) = match db.backend() {
+        Backend::Postgres => (" for update skip locked", " for update"),
+        Backend::Sqlite => ("", ""),
+    };
+    let claim_sql = format!(
+        "update mail_job_items set state = 'sending', attempts = attempts + 1, updated_at = $2 \
+         where job_id = $1 and contact_id = (select contact_id from mail_job_items \
+         where job_id = $1 and (state = 'pending' or (state = 'sending' and updated_at < $3)) \
+         order by contact_id limit 1{skip_locked}) \
+         returning contact_id, attempts"
+    );
+    let slot_sql = format!(
+        "select next_send_at from mail_jobs where id = $1 and status = 'running'{lock_job}"
+    );
     db_run!(db, pool => {
+        // The item's UPDATE comes first: on SQLite it takes the write lock, so the job row
+        // read below cannot be overtaken by another connection.
         let mut tx = pool.begin().await?;
-        let held = sqlx::query(
-            "update mail_jobs set lease_until = $3, updated_at = $4 \
-             where id = $1 and lease_owner = $2 and status = 'running'",
-        )
-        .bind(id)
-        .bind(owner)
-        .bind(until)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if held == 0 {
+        let claimed: Option<(i64, i32)> = sqlx::query_as(&claim_sql)
+            .bind(id)
+            .bind(now)
+            .bind(stale_before)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some((contact_id, attempt)) = claimed else {
             return Ok(None);
-        }
-        let next: Option<i64> = sqlx::query_scalar(
-            "select contact_id from mail_job_items where job_id = $1 and state = 'pending' \
-             order by contact_id limit 1",
+        };
+        let to_mail: Option<i64> = sqlx::query_scalar(
+            "select id from contacts where id = $1 and double_opt_in = false \
+             and email_blacklisted = false",
         )
-        .bind(id)
+        .bind(contact_id)
         .fetch_optional(&mut *tx)
         .await?;
-        if let Some(contact_id) = next {
-            sqlx::query(
-                "update mail_job_items set state = 'sending', attempts = attempts + 1, \
-                 updated_at = $3 where job_id = $1 and contact_id = $2",
-            )
-            .bind(id)
-            .bind(contact_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+        let mut send_at = None;
+        if to_mail.is_some() {
+            let next: Option<Option<DateTime<Utc>>> = sqlx::query_scalar(&slot_sql)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let Some(next) = next else {
+                // The job is not running (any more): nothing to claim.
+                return Ok(None);
+            };
+            let slot = next.map_or(now, |next| next.max(now));
+            sqlx::query("update mail_jobs set next_send_at = $2, updated_at = $3 where id = $1")
+                .bind(id)
+                .bind(slot + gap)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            if slot > now {
+                sqlx::query(
+                    "update mail_job_items set updated_at = $3 where job_id = $1 and contact_id = $2",
+                )
+                .bind(id)
+                .bind(contact_id)
+                .bind(slot)
+                .execute(&mut *tx)
+                .await?;
+            }
+            send_at = Some(slot);
         }
         tx.commit().await?;
-        Ok(next)
+        Ok(Some(Claim {
+            contact_id,
+            attempt,
+            send_at,
+        }))
     })
 }
 
@@ -272,38 +282,43 @@ impl ItemOutcome {
     }
 }
 
+/// Records how claim `claim` of job `id` ended; `false` (and nothing changed) when the item
+/// is no longer that claim's: its worker was taken for dead and the item claimed again, so a
+/// very late finisher cannot overwrite the newer claim.
 pub async fn finish_item(
     db: &Db,
     id: i64,
-    contact_id: i64,
+    claim: &Claim,
     outcome: ItemOutcome,
     message_id: Option<&str>,
     error: Option<&str>,
     now: DateTime<Utc>,
-) -> Result<(), sqlx::Error> {
-    db_run!(db, pool => {
+) -> Result<bool, sqlx::Error> {
+    let changed = db_run!(db, pool => {
         sqlx::query(
-            "update mail_job_items set state = $3, message_id = $4, error = $5, updated_at = $6 \
-             where job_id = $1 and contact_id = $2",
+            "update mail_job_items set state = $4, message_id = $5, error = $6, updated_at = $7 \
+             where job_id = $1 and contact_id = $2 and state = 'sending' and attempts = $3",
         )
         .bind(id)
-        .bind(contact_id)
+        .bind(claim.contact_id)
+        .bind(claim.attempt)
         .bind(outcome.state())
         .bind(message_id)
         .bind(error)
         .bind(now)
         .execute(pool)
-        .await
-        .map(drop)
-    })
+        .await?
+        .rows_affected()
+    });
+    Ok(changed > 0)
 }
 
-/// Marks the job done (when nothing is open any more) and releases its lease.
+/// Marks the job done when nothing is open any more (no item pending or being sent).
 pub async fn finish(db: &Db, id: i64, now: DateTime<Utc>) -> Result<bool, sqlx::Error> {
     let done = db_run!(db, pool => {
         sqlx::query(
-            "update mail_jobs set status = 'done', finished_at = $2, updated_at = $2, \
-             lease_owner = null, lease_until = null where id = $1 and status = 'running' \
+            "update mail_jobs set status = 'done', finished_at = $2, updated_at = $2 \
+             where id = $1 and status = 'running' \
              and not exists (select 1 from mail_job_items i where i.job_id = $1 \
              and i.state in ('pending', 'sending'))",
         )
@@ -321,102 +336,246 @@ mod tests {
     use super::*;
     use crate::db::contacts;
     use crate::test_support::TestDb;
-    use chrono::Duration;
 
-    async fn contacts_in_states(t: &TestDb) -> Vec<i64> {
+    async fn contact(t: &TestDb, i: usize, confirmed: bool, blocked: bool) -> i64 {
         contacts::upsert_company(&t.db, 1, "Firma").await.unwrap();
-        let mut ids = Vec::new();
-        for (i, (confirmed, blocked)) in
-            [(false, false), (true, false), (false, true), (false, false)]
-                .into_iter()
-                .enumerate()
-        {
-            let contact = contacts::create_contact(
-                &t.db,
-                &contacts::NewContact {
-                    customer_number: 1,
-                    brevo_contact_id: None,
-                    email: format!("k{i}@example.de"),
-                    salutation: 0,
-                    firstname: "A".into(),
-                    lastname: "B".into(),
-                    extern_id: None,
-                    double_opt_in: confirmed,
-                    email_blacklisted: blocked,
-                },
-            )
+        contacts::create_contact(
+            &t.db,
+            &contacts::NewContact {
+                customer_number: 1,
+                brevo_contact_id: None,
+                email: format!("k{i}@example.de"),
+                salutation: 0,
+                firstname: "A".into(),
+                lastname: "B".into(),
+                extern_id: None,
+                double_opt_in: confirmed,
+                email_blacklisted: blocked,
+            },
+        )
+        .await
+        .unwrap()
+        .id
+    }
+
+    const GAP: Duration = Duration::milliseconds(200);
+
+    async fn claim(t: &TestDb, job: i64, now: DateTime<Utc>) -> Option<Claim> {
+        claim_next(&t.db, job, now, now - Duration::seconds(60), GAP)
             .await
-            .unwrap();
-            ids.push(contact.id);
-        }
-        ids
+            .unwrap()
     }
 
     #[tokio::test]
-    async fn a_job_takes_the_pending_unblocked_contacts_once() {
+    async fn a_job_takes_the_pending_unblocked_contacts_once_in_paced_slots() {
         let t = TestDb::new().await;
-        let ids = contacts_in_states(&t).await;
+        let mut ids = Vec::new();
+        for (i, (confirmed, blocked)) in [(false, false), (true, false), (false, true)]
+            .into_iter()
+            .chain([(false, false); 3])
+            .enumerate()
+        {
+            ids.push(contact(&t, i, confirmed, blocked).await);
+        }
         let now = crate::db::now();
         let (job, started) = start_double_opt_in(&t.db, "admin", now).await.unwrap();
         assert!(started);
-        assert_eq!(job.total, 2);
+        assert_eq!(job.total, 4);
         let (again, started) = start_double_opt_in(&t.db, "admin", now).await.unwrap();
         assert!(!started);
         assert_eq!(again.id, job.id);
 
-        let until = now + Duration::seconds(20);
-        assert!(take_lease(&t.db, job.id, "w1", now, until).await.unwrap());
-        assert!(!take_lease(&t.db, job.id, "w2", now, until).await.unwrap());
-        let first = claim_next(&t.db, job.id, "w1", now, until).await.unwrap();
-        assert_eq!(first, Some(ids[0]));
+        let first = claim(&t, job.id, now).await.unwrap();
+        assert_eq!((first.contact_id, first.attempt), (ids[0], 1));
+        assert_eq!(first.send_at, Some(now), "the first slot is now");
+        let second = claim(&t, job.id, now).await.unwrap();
+        assert_eq!(second.contact_id, ids[3]);
+        assert_eq!(second.send_at, Some(now + GAP));
+        // Confirmed since the start: skipped, and it takes no slot.
+        contacts::confirm(&t.db, ids[4], now, None).await.unwrap();
+        let third = claim(&t, job.id, now).await.unwrap();
+        assert_eq!((third.contact_id, third.send_at), (ids[4], None));
+        // Later than the reserved slots: the next slot is its own time, not a gap after them.
+        let later = now + Duration::seconds(5);
+        let fourth = claim(&t, job.id, later).await.unwrap();
+        assert_eq!((fourth.contact_id, fourth.send_at), (ids[5], Some(later)));
+        assert!(claim(&t, job.id, later).await.is_none());
+
+        for (c, outcome) in [
+            (first, ItemOutcome::Sent),
+            (second, ItemOutcome::Failed),
+            (third, ItemOutcome::Skipped),
+        ] {
+            assert!(
+                finish_item(&t.db, job.id, &c, outcome, None, None, later)
+                    .await
+                    .unwrap()
+            );
+        }
         assert!(
-            claim_next(&t.db, job.id, "w2", now, until)
-                .await
-                .unwrap()
-                .is_none()
+            !finish(&t.db, job.id, later).await.unwrap(),
+            "one item is still being sent"
         );
-        finish_item(
-            &t.db,
-            job.id,
-            ids[0],
-            ItemOutcome::Sent,
-            Some("<m@x>"),
-            None,
-            now,
-        )
-        .await
-        .unwrap();
-        // w1 dies holding the second item; w2 takes over after the lease ends.
-        assert_eq!(
-            claim_next(&t.db, job.id, "w1", now, until).await.unwrap(),
-            Some(ids[3])
-        );
-        assert!(!finish(&t.db, job.id, now).await.unwrap());
-        let later = until + Duration::seconds(1);
         assert!(
-            take_lease(&t.db, job.id, "w2", later, later + Duration::seconds(20))
-                .await
-                .unwrap()
+            finish_item(
+                &t.db,
+                job.id,
+                &fourth,
+                ItemOutcome::Sent,
+                Some("<m@x>"),
+                None,
+                later
+            )
+            .await
+            .unwrap()
         );
         let counts = item_counts(&t.db, job.id).await.unwrap();
-        assert_eq!((counts.pending, counts.sending, counts.sent), (1, 0, 1));
         assert_eq!(
-            claim_next(&t.db, job.id, "w2", later, later + Duration::seconds(20))
-                .await
-                .unwrap(),
-            Some(ids[3])
-        );
-        finish_item(&t.db, job.id, ids[3], ItemOutcome::Sent, None, None, later)
-            .await
-            .unwrap();
-        assert!(
-            claim_next(&t.db, job.id, "w2", later, later)
-                .await
-                .unwrap()
-                .is_none()
+            counts,
+            ItemCounts {
+                pending: 0,
+                sending: 0,
+                sent: 2,
+                failed: 1,
+                skipped: 1
+            }
         );
         assert!(finish(&t.db, job.id, later).await.unwrap());
         assert!(running(&t.db).await.unwrap().is_none());
         assert_eq!(latest(&t.db).await.unwrap().unwrap().status, "done");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_concurrent_claimers_claim_every_item_once_in_distinct_slots() {
+        let t = TestDb::new().await;
+        let mut ids = Vec::new();
+        for i in 0..40 {
+            ids.push(contact(&t, i, false, false).await);
+        }
+        let (job, _) = start_double_opt_in(&t.db, "admin", crate::db::now())
+            .await
+            .unwrap();
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let db = t.db.clone();
+                tokio::spawn(async move {
+                    let mut claims = Vec::new();
+                    loop {
+                        let now = crate::db::now();
+                        let Some(c) =
+                            claim_next(&db, job.id, now, now - Duration::seconds(60), GAP)
+                                .await
+                                .unwrap()
+                        else {
+                            break;
+                        };
+                        // Give the other claimer a chance to run while this item is held.
+                        tokio::task::yield_now().await;
+                        assert!(
+                            finish_item(&db, job.id, &c, ItemOutcome::Sent, None, None, now)
+                                .await
+                                .unwrap(),
+                            "a claim is its claimer's until it finishes"
+                        );
+                        claims.push(c);
+                    }
+                    claims
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        let mut per_worker = Vec::new();
+        for w in workers {
+            let claims = w.await.unwrap();
+            per_worker.push(claims.len());
+            all.extend(claims);
+        }
+        let mut claimed: Vec<i64> = all.iter().map(|c| c.contact_id).collect();
+        claimed.sort();
+        assert_eq!(claimed, ids, "every item exactly once ({per_worker:?})");
+        assert!(all.iter().all(|c| c.attempt == 1));
+        // One pace for the job: no two claims share a slot, and slots are at least a gap apart.
+        let mut slots: Vec<DateTime<Utc>> = all.iter().map(|c| c.send_at.unwrap()).collect();
+        slots.sort();
+        assert!(slots.windows(2).all(|w| w[1] - w[0] >= GAP), "{slots:?}");
+        assert_eq!(item_counts(&t.db, job.id).await.unwrap().sent, 40);
+        assert!(finish(&t.db, job.id, crate::db::now()).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_stale_claim_is_claimed_again_and_its_late_finisher_changes_nothing() {
+        let t = TestDb::new().await;
+        let a = contact(&t, 0, false, false).await;
+        let b = contact(&t, 1, false, false).await;
+        let now = crate::db::now();
+        let (job, _) = start_double_opt_in(&t.db, "admin", now).await.unwrap();
+        let stale = Duration::seconds(60);
+        let dead = claim(&t, job.id, now).await.unwrap();
+        assert_eq!(dead.contact_id, a);
+        // Shortly after, the claim is fresh: the other item comes, then nothing.
+        let soon = now + Duration::seconds(30);
+        let other = claim_next(&t.db, job.id, soon, soon - stale, GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(other.contact_id, b);
+        assert!(
+            claim_next(&t.db, job.id, soon, soon - stale, GAP)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            finish_item(&t.db, job.id, &other, ItemOutcome::Sent, None, None, soon)
+                .await
+                .unwrap()
+        );
+        // Past the stale limit the dead worker's item is claimed again, as a new attempt.
+        let late = now + Duration::seconds(61);
+        let retry = claim_next(&t.db, job.id, late, late - stale, GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((retry.contact_id, retry.attempt), (a, 2));
+        assert!(retry.send_at.is_some());
+        // The presumed dead worker finishes after all: its outcome is not recorded.
+        assert!(
+            !finish_item(
+                &t.db,
+                job.id,
+                &dead,
+                ItemOutcome::Failed,
+                None,
+                Some("zu spät"),
+                late
+            )
+            .await
+            .unwrap()
+        );
+        let counts = item_counts(&t.db, job.id).await.unwrap();
+        assert_eq!((counts.sending, counts.failed, counts.sent), (1, 0, 1));
+        assert!(!finish(&t.db, job.id, late).await.unwrap());
+        assert!(
+            finish_item(
+                &t.db,
+                job.id,
+                &retry,
+                ItemOutcome::Sent,
+                Some("<m@x>"),
+                None,
+                late
+            )
+            .await
+            .unwrap()
+        );
+        // The late finisher cannot overwrite the finished item either.
+        assert!(
+            !finish_item(&t.db, job.id, &dead, ItemOutcome::Failed, None, None, late)
+                .await
+                .unwrap()
+        );
+        let counts = item_counts(&t.db, job.id).await.unwrap();
+        assert_eq!((counts.sending, counts.failed, counts.sent), (0, 0, 2));
+        assert!(finish(&t.db, job.id, late).await.unwrap());
     }
 }

@@ -379,17 +379,18 @@ pub async fn latest_job(db: &Db) -> ServiceResult<Option<JobView>> {
     }
 }
 
-/// How long a worker holds a job without renewing; another worker (or the restarted process)
-/// takes over after it.
-const LEASE: Duration = Duration::seconds(20);
+/// How long an item may stay `sending` from its send slot on before it counts as its
+/// worker's death and is claimed again. Far above one mail's 12-second deadline
+/// (`integrations::mail`), so a slow but living worker is not doubled.
+const STALE_CLAIM: Duration = Duration::seconds(30);
 
-/// Sends the items of running jobs, paced to `per_second`; runs for the life of the server.
+/// Sends the items of running jobs for the life of the server; every instance runs it, and
+/// their workers share a job item by item at the job's one pace (`per_second`).
 /// Woken by `wake` when a job starts, otherwise it looks every few seconds.
 pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake: Arc<Notify>) {
-    let owner = new_token();
-    let pause = StdDuration::from_secs_f64(1.0 / f64::from(settings.per_second.max(1)));
+    let gap = Duration::microseconds(1_000_000 / i64::from(settings.per_second.max(1)));
     loop {
-        match work_once(&db, &mailer, &settings, &owner, pause).await {
+        match work_once(&db, &mailer, &settings, gap).await {
             Ok(true) => continue,
             Ok(false) => {}
             Err(err) => tracing::error!(error = %err, "mail job round failed"),
@@ -398,55 +399,69 @@ pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake:
     }
 }
 
-/// One round: takes the running job and sends until it is done or the lease is lost.
-/// `true` when there may be more to do right away.
+/// One round: sends items of the running job until none is left to claim, `gap` apart for
+/// the job as a whole. `true` when this round finished the job (there may be a next one).
 async fn work_once(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
-    owner: &str,
-    pause: StdDuration,
+    gap: Duration,
 ) -> ServiceResult<bool> {
     let Some(job) = mail_jobs::running(db).await? else {
         return Ok(false);
     };
-    let now = db::now();
-    if !mail_jobs::take_lease(db, job.id, owner, now, now + LEASE).await? {
-        return Ok(false);
-    }
-    tracing::info!(job = job.id, total = job.total, "mail job running");
+    let mut claimed = 0;
     loop {
         let now = db::now();
-        let Some(contact_id) = mail_jobs::claim_next(db, job.id, owner, now, now + LEASE).await?
+        let Some(claim) = mail_jobs::claim_next(db, job.id, now, now - STALE_CLAIM, gap).await?
         else {
             break;
         };
-        let (outcome, sent, error) = match db::contacts::get_contact(db, contact_id).await? {
-            // Confirmed, blocked or deleted since the job started: nothing to send.
-            Some(contact) if !contact.double_opt_in && !contact.email_blacklisted => {
-                // The same Message-ID if this item is sent again after a crash.
-                let id = message_id(settings, &format!("{}-{}", job.id, contact_id));
-                match send_to(db, mailer, settings, &contact, id).await {
-                    Ok(sent) => (ItemOutcome::Sent, Some(sent), None),
-                    Err(err) => (ItemOutcome::Failed, None, Some(err.to_string())),
+        if claimed == 0 {
+            tracing::info!(job = job.id, total = job.total, "mail job running");
+        }
+        claimed += 1;
+        let (outcome, sent, error) = match claim.send_at {
+            Some(send_at) => {
+                if let Ok(wait) = (send_at - db::now()).to_std() {
+                    tokio::time::sleep(wait).await;
+                }
+                match db::contacts::get_contact(db, claim.contact_id).await? {
+                    // Confirmed, blocked or deleted while waiting for the slot.
+                    Some(contact) if !contact.double_opt_in && !contact.email_blacklisted => {
+                        // The same Message-ID if this item is sent again after a crash.
+                        let id = message_id(settings, &format!("{}-{}", job.id, claim.contact_id));
+                        match send_to(db, mailer, settings, &contact, id).await {
+                            Ok(sent) => (ItemOutcome::Sent, Some(sent), None),
+                            Err(err) => (ItemOutcome::Failed, None, Some(err.to_string())),
+                        }
+                    }
+                    _ => (ItemOutcome::Skipped, None, None),
                 }
             }
-            _ => (ItemOutcome::Skipped, None, None),
+            // Confirmed, blocked or deleted since the job started: nothing to send.
+            None => (ItemOutcome::Skipped, None, None),
         };
-        mail_jobs::finish_item(
+        let recorded = mail_jobs::finish_item(
             db,
             job.id,
-            contact_id,
+            &claim,
             outcome,
             sent.as_deref(),
             error.as_deref(),
             db::now(),
         )
         .await?;
-        if outcome != ItemOutcome::Skipped {
-            tokio::time::sleep(pause).await;
+        if !recorded {
+            // Taken for dead and claimed again meanwhile: the newer claim records the item.
+            tracing::warn!(
+                job = job.id,
+                contact = claim.contact_id,
+                "mail job item was claimed again before its outcome was recorded"
+            );
         }
     }
+    // Other workers may still be sending their last items; the last one to finish ends it.
     if mail_jobs::finish(db, job.id, db::now()).await? {
         tracing::info!(job = job.id, "mail job done");
         return Ok(true);
