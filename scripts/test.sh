@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the islands' type check, lint and unit tests, the
 # Rust tests on SQLite and on PostgreSQL, the file store in an S3-compatible bucket (moto),
-# the browser tests in Chromium and the API fuzzing
+# two instances on PostgreSQL and one bucket, the browser tests in Chromium and the API fuzzing
 # (schemathesis). The time of each step is printed at the end.
 # PostgreSQL: AP_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 # If it is unreachable the run fails; locally, AP_SKIP_POSTGRES=1 skips it and says so.
@@ -89,6 +89,20 @@ fi
 step "Dateien im Bucket: S3-kompatibler Server (moto)"
 # These tests need moto's server (PyPI); in the runs above they are marked ignored.
 AP_TEST_MOTO_SERVER="$(scripts/moto.sh)" AP_TEST_BACKEND=sqlite cargo test --locked --test bucket -- --ignored
+
+step "Zwei Instanzen auf PostgreSQL und S3 (moto)"
+# Two `aktionsportal serve` processes on one PostgreSQL database and one moto bucket; one is
+# killed during the mass mail (tests/instances.rs). It needs PostgreSQL whatever the backend.
+if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
+  AP_TEST_MOTO_SERVER="$(scripts/moto.sh)" cargo test --locked --test instances -- --ignored
+  psql "$AP_TEST_POSTGRES_URL" -qtAc "select datname from pg_database where datname like 'ap\_test\_%'" \
+    | while read -r name; do [ -n "$name" ] && psql "$AP_TEST_POSTGRES_URL" -qc "drop database if exists $name" >/dev/null; done
+elif [ "${CI:-}" != "true" ] && [ "${AP_SKIP_POSTGRES:-}" = "1" ]; then
+  echo "!! PostgreSQL nicht erreichbar: der Test mit zwei Instanzen wurde NICHT ausgeführt (AP_SKIP_POSTGRES=1)."
+else
+  echo "!! PostgreSQL unter $AP_TEST_POSTGRES_URL nicht erreichbar." >&2
+  exit 1
+fi
 
 step "Browser-Tests (Chromium)"
 scripts/e2e.sh

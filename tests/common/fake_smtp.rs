@@ -73,6 +73,8 @@ struct State {
     hold_at: Option<usize>,
     /// A mail's reply is being held.
     holding: bool,
+    /// The held mail counts as received (the server took it; only its answer is lost).
+    deliver_held: bool,
 }
 
 #[derive(Clone)]
@@ -118,6 +120,15 @@ impl FakeSmtp {
     /// Holds the reply to the mail that arrives after `accepted` mails were accepted.
     pub fn hold_after(&self, accepted: usize) {
         self.lock().hold_at = Some(accepted);
+    }
+
+    /// Holds the reply to the next mail, which is kept as received: the server took it and
+    /// only the sender never learns so, as when a sender dies between the DATA and the
+    /// answer. Sending it again must not make it a second, different mail.
+    pub fn hold_next_delivering(&self) {
+        let mut state = self.lock();
+        state.hold_at = Some(state.mails.len());
+        state.deliver_held = true;
     }
 
     pub fn is_holding(&self) -> bool {
@@ -208,6 +219,13 @@ async fn session(stream: TcpStream, state: Arc<Mutex<State>>) {
                     let mut s = lock();
                     if s.hold_at == Some(s.mails.len()) {
                         s.holding = true;
+                        if s.deliver_held {
+                            s.mails.push(ReceivedMail {
+                                from: from.clone(),
+                                to: to.clone(),
+                                data: data.clone(),
+                            });
+                        }
                         true
                     } else {
                         false

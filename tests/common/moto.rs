@@ -90,6 +90,21 @@ impl Moto {
     }
 }
 
+impl Moto {
+    /// The same settings as environment variables, for a portal started as its own process.
+    pub fn env(&self, bucket: &str, prefix: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("AP_S3_BUCKET", bucket.to_string()),
+            ("AP_S3_ENDPOINT", self.endpoint.clone()),
+            ("AP_S3_REGION", "us-east-1".into()),
+            ("AP_S3_ACCESS_KEY_ID", "test".into()),
+            ("AP_S3_SECRET_ACCESS_KEY", "test".into()),
+            ("AP_S3_PATH_STYLE", "true".into()),
+            ("AP_S3_PREFIX", prefix.to_string()),
+        ]
+    }
+}
+
 impl Drop for Moto {
     fn drop(&mut self) {
         let _ = self.child.kill();
