@@ -88,13 +88,17 @@ fi
 
 step "Dateien im Bucket: S3-kompatibler Server (moto)"
 # These tests need moto's server (PyPI); in the runs above they are marked ignored.
-AP_TEST_MOTO_SERVER="$(scripts/moto.sh)" AP_TEST_BACKEND=sqlite cargo test --locked --test bucket -- --ignored
+moto_server="$(scripts/moto.sh)"
+AP_TEST_MOTO_SERVER="$moto_server" AP_TEST_BACKEND=sqlite cargo test --locked --test bucket -- --ignored
+if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
+  AP_TEST_MOTO_SERVER="$moto_server" AP_TEST_BACKEND=postgres cargo test --locked --test bucket -- --ignored
+fi
 
 step "Zwei Instanzen auf PostgreSQL und S3 (moto)"
 # Two `aktionsportal serve` processes on one PostgreSQL database and one moto bucket; one is
 # killed during the mass mail (tests/instances.rs). It needs PostgreSQL whatever the backend.
 if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
-  AP_TEST_MOTO_SERVER="$(scripts/moto.sh)" cargo test --locked --test instances -- --ignored
+  AP_TEST_MOTO_SERVER="$moto_server" cargo test --locked --test instances -- --ignored
   psql "$AP_TEST_POSTGRES_URL" -qtAc "select datname from pg_database where datname like 'ap\_test\_%'" \
     | while read -r name; do [ -n "$name" ] && psql "$AP_TEST_POSTGRES_URL" -qc "drop database if exists $name" >/dev/null; done
 elif [ "${CI:-}" != "true" ] && [ "${AP_SKIP_POSTGRES:-}" = "1" ]; then

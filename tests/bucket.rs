@@ -290,6 +290,42 @@ async fn a_local_store_is_copied_into_the_bucket_and_checked() {
     assert_eq!(broken.missing, vec![row.storage_key.clone()]);
     assert!(!broken.is_complete());
     assert!(broken.to_string().contains("Fehlt"), "{broken}");
+
+    // The operator command says the same and fails; without a bucket it refuses in German.
+    let run = |with_bucket: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_aktionsportal"));
+        command
+            .env_remove("DATABASE_URL")
+            .env("RUST_LOG", "warn")
+            .arg("--data")
+            .arg(&app.test_db.data_dir)
+            .arg("copy-files-to-bucket");
+        if !app.test_db.url.starts_with("sqlite") {
+            command.env("DATABASE_URL", &app.test_db.url);
+        }
+        if with_bucket {
+            command.envs(moto.env(&bucket, ""));
+        }
+        command.output().unwrap()
+    };
+    let output = run(true);
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{text}");
+    assert!(text.contains("1 waren schon im Bucket"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "Fehlt (weder im Ordner noch im Bucket): {}",
+            row.storage_key
+        )),
+        "{text}"
+    );
+    let output = run(false);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("Es ist kein Bucket eingestellt"),
+        "{output:?}"
+    );
 }
 
 #[tokio::test]
