@@ -817,9 +817,9 @@ print(max(items, key=lambda kv: int(kv[1]))[0])')
     echo "RSS (VmHWM) went from $rss_before MiB to $rss_after MiB: the file passes in 8 MiB parts, at most two"
     echo "on the way at once, never whole in memory."
     echo
-    echo "Everything runs on the same $(nproc) cores: a second instance adds no CPU here; the rows show"
-    echo "that requests spread over instances are served alike. On separate machines each instance"
-    echo "adds its own CPU and network."
+    echo "Everything runs on the same $(nproc) cores, with moto and nginx beside the portals: a second"
+    echo "instance adds no cores here, so its gain under parallel load only comes from two processes"
+    echo "overlapping their waits on moto. On separate machines each instance adds its own CPU and network."
   } >"$work/instances.md"
   drop_pg_db
   database_url=""
