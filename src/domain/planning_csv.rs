@@ -57,25 +57,16 @@ pub struct Parsed {
     pub errors: Vec<LineError>,
 }
 
-/// Text of the file: UTF-8 when it is valid UTF-8 (a BOM is dropped), else Windows-1252.
+/// Text of the file: UTF-8 when it is valid UTF-8 (a BOM is dropped), else Windows-1252 (as
+/// browsers read it: Latin-1 with typographic characters at 0x80–0x9F).
 pub fn decode(bytes: &[u8]) -> String {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_string(),
-        Err(_) => bytes.iter().map(|&b| windows_1252(b)).collect(),
-    }
-}
-
-/// One byte of Windows-1252: Latin-1, except 0x80–0x9F, which hold typographic characters.
-fn windows_1252(byte: u8) -> char {
-    const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž',
-        '\u{8F}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}',
-        'ž', 'Ÿ',
-    ];
-    match byte {
-        0x80..=0x9F => HIGH[usize::from(byte - 0x80)],
-        _ => char::from(byte),
+        Err(_) => encoding_rs::WINDOWS_1252
+            .decode_without_bom_handling(bytes)
+            .0
+            .into_owned(),
     }
 }
 
