@@ -569,6 +569,15 @@ impl Config {
                 "AP_S3_ACCESS_KEY_ID und AP_S3_SECRET_ACCESS_KEY müssen beide gesetzt sein oder beide fehlen",
             );
         }
+        if let Some(bucket) = &self.s3_bucket
+            && !is_bucket_name(bucket)
+        {
+            return fail(
+                "AP_S3_BUCKET",
+                "muss 3–63 Zeichen lang sein: Kleinbuchstaben, Ziffern, Punkte und Bindestriche, \
+                 am Anfang und Ende ein Buchstabe oder eine Ziffer",
+            );
+        }
         if self.s3_region.trim().is_empty() {
             return fail("AP_S3_REGION", "darf nicht leer sein");
         }
@@ -708,6 +717,18 @@ fn describe(errors: figment::Error) -> ConfigError {
     ConfigError(lines.join("; "))
 }
 
+/// An S3 bucket name as the naming rules allow it (and every S3-compatible store takes).
+fn is_bucket_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    (3..=63).contains(&bytes.len())
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'.' || *b == b'-')
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+        && !name.contains("..")
+}
+
 fn is_http_url(url: &str) -> bool {
     let rest = url
         .strip_prefix("https://")
@@ -811,6 +832,62 @@ mod tests {
             let config = load(jail, &[("AP_DATA_DIR", "/tmp/x")], &overrides).unwrap();
             assert_eq!(config.data_dir, PathBuf::from("/srv/portal"));
             assert_eq!(config.addr.port(), 4000);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn bucket_settings_are_checked_together() {
+        for (pairs, named) in [
+            (
+                vec![("AP_S3_ENDPOINT", "http://minio:9000")],
+                "AP_S3_BUCKET",
+            ),
+            (vec![("AP_S3_BUCKET", "Mein_Bucket")], "AP_S3_BUCKET"),
+            (vec![("AP_S3_BUCKET", "ab")], "AP_S3_BUCKET"),
+            (vec![("AP_S3_BUCKET", "-dateien")], "AP_S3_BUCKET"),
+            (
+                vec![("AP_S3_BUCKET", "dateien"), ("AP_S3_ACCESS_KEY_ID", "id")],
+                "AP_S3_ACCESS_KEY_ID",
+            ),
+            (
+                vec![
+                    ("AP_S3_BUCKET", "dateien"),
+                    ("AP_S3_ENDPOINT", "minio:9000"),
+                ],
+                "AP_S3_ENDPOINT",
+            ),
+            (
+                vec![("AP_S3_BUCKET", "dateien"), ("AP_S3_PREFIX", "../x")],
+                "AP_S3_PREFIX",
+            ),
+            (
+                vec![("AP_S3_BUCKET", "dateien"), ("AP_S3_REGION", " ")],
+                "AP_S3_REGION",
+            ),
+        ] {
+            Jail::expect_with(|jail| {
+                let err = load(jail, &pairs, &Overrides::default()).unwrap_err();
+                assert!(err.to_string().contains(named), "{pairs:?}: {err}");
+                Ok(())
+            });
+        }
+        Jail::expect_with(|jail| {
+            let config = load(
+                jail,
+                &[
+                    ("AP_S3_BUCKET", "aktionsportal.dateien-1"),
+                    ("AP_S3_ENDPOINT", "http://minio:9000"),
+                    ("AP_S3_ACCESS_KEY_ID", "id"),
+                    ("AP_S3_SECRET_ACCESS_KEY", "s3-geheim"),
+                    ("AP_S3_PATH_STYLE", "true"),
+                    ("AP_S3_PREFIX", "portal/dateien"),
+                ],
+                &Overrides::default(),
+            )
+            .unwrap();
+            assert!(config.s3_path_style);
+            assert!(!format!("{config:?}").contains("s3-geheim"));
             Ok(())
         });
     }

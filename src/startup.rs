@@ -200,7 +200,15 @@ pub async fn serve(
     tokio::spawn(retry_marketing(state.clone()));
     tracing::info!(mail = %state.mailer.describe(), "mail ready");
     match state.files.bucket() {
-        Some(bucket) => tracing::info!(files = bucket.describe(), "files in a bucket"),
+        Some(bucket) => match bucket.check().await {
+            Ok(()) => tracing::info!(files = bucket.describe(), "files in a bucket"),
+            // The portal still starts: pages and data work, files answer 503 until it is back.
+            Err(err) => tracing::error!(
+                files = bucket.describe(),
+                error = %err,
+                "bucket not reachable: uploads and downloads fail until it is"
+            ),
+        },
         None => tracing::info!(files = %state.files.root().display(), "files in a folder"),
     }
     let menus = state.menus.clone();

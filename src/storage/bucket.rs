@@ -6,7 +6,9 @@
 //! a multipart upload in [`PART`]-sized parts with at most [`PARTS_IN_FLIGHT`] parts on the
 //! way, so memory stays bounded whatever the size. There is no rename in S3; an object whose
 //! row never committed (a refused upload, a crash) is deleted by its [`super::StagedFile`]
-//! or, after a crash, by the daily sweep, which lists the bucket.
+//! or, after a crash, by the daily sweep, which lists the bucket. The parts of a multipart
+//! upload an instance could not finish or abort (it was killed) are no object; the bucket's
+//! lifecycle rule removes them (AbortIncompleteMultipartUpload, see the README).
 
 use std::io;
 use std::ops::Range;
@@ -280,9 +282,18 @@ impl Bucket {
         Ok(keys)
     }
 
-    /// Multipart uploads that were started and never finished or aborted (a killed instance)
-    /// are not objects; S3 keeps their parts until a lifecycle rule removes them. The README
-    /// tells operators to set one (AbortIncompleteMultipartUpload).
+    /// One cheap request (a listing of the top level under the prefix) that fails when the
+    /// bucket cannot be reached, does not exist or the keys are refused.
+    pub async fn check(&self) -> io::Result<()> {
+        let prefix = (!self.prefix.is_empty()).then(|| ObjectPath::from(self.prefix.as_str()));
+        self.store
+            .list_with_delimiter(prefix.as_ref())
+            .await
+            .map(drop)
+            .map_err(to_io)
+    }
+
+    /// `s3://bucket/prefix`, for logs and messages.
     pub fn describe(&self) -> &str {
         &self.name
     }
