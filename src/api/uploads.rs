@@ -61,8 +61,8 @@ async fn requirements(State(state): State<AppState>) -> JsonResponse<Requirement
 }
 
 /// Multipart body of `POST /api/upload/`: fields `files[0]`, `files[1]`, … (any other field
-/// name: 400) and an optional `newName`. Every file is streamed to disk as it arrives; its
-/// type is judged by its first bytes, which must fit its extension. A `.zip` is unpacked: each
+/// name: 400) and an optional `newName`. Every file is streamed to the file store as it
+/// arrives; its type is judged by its first bytes, which must fit its extension. A `.zip` is unpacked: each
 /// entry becomes a file checked like an upload; an archive with paths leaving it, links,
 /// encrypted or nested archives, more than `AP_ZIP_MAX_ENTRIES` entries, more than the size
 /// limit unpacked, or a compression ratio above `AP_ZIP_MAX_RATIO` is refused, naming the
@@ -116,7 +116,7 @@ async fn short_text(field: &mut Field<'_>) -> Result<String, ApiError> {
     operation_id = "uploadImage",
     tag = "uploads",
     summary = "Upload files",
-    description = "Stores every `files[i]` part (streamed to disk with bounded memory while size, SHA-256, CRC-32 and type are measured) and answers the first file's fields plus all files in `uploads`. A ZIP archive is unpacked into its files. All files are stored together or none: a refused or broken upload leaves no row and no file. The uploads are attached to packages by `POST /api/download/` and `PUT /api/download/{id}`; uploads no package uses are removed after a day.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
+    description = "Stores every `files[i]` part (streamed to the file store (disk, or the bucket of `AP_S3_BUCKET` as a multipart upload) with bounded memory while size, SHA-256, CRC-32 and type are measured) and answers the first file's fields plus all files in `uploads`. A ZIP archive is unpacked into its files. All files are stored together or none: a refused or broken upload leaves no row and no file. The uploads are attached to packages by `POST /api/download/` and `PUT /api/download/{id}`; uploads no package uses are removed after a day.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The stored files.", body = crate::services::uploads::UploadAnswer, content_type = "application/json"),
