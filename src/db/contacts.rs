@@ -540,7 +540,12 @@ impl ContactSort {
 
 /// The query's `from` and `where`. The company is joined only when a row needs its name or
 /// the search looks at it: a plain count then reads an index of `contacts` alone.
-fn filtered(select: &str, filter: &ContactFilter, with_company: bool) -> DynQuery {
+fn filtered(
+    select: &str,
+    filter: &ContactFilter,
+    with_company: bool,
+    backend: super::Backend,
+) -> DynQuery {
     let mut query = DynQuery::new(select);
     let search = filter
         .search
@@ -560,12 +565,26 @@ fn filtered(select: &str, filter: &ContactFilter, with_company: bool) -> DynQuer
         .filter(|s| !s.is_empty())
     {
         let p = query.param(super::lists::like_pattern(search));
-        query.push(&format!(
-            " and (c.email like {p} escape '\\' or lower(c.firstname) like {p} escape '\\' \
-             or lower(c.lastname) like {p} escape '\\' \
-             or lower(co.company_name) like {p} escape '\\' \
-             or cast(c.customer_number as text) like {p} escape '\\')"
-        ));
+        if backend == super::Backend::Postgres && search.chars().count() >= 3 {
+            // Each arm alone can use its trigram index (migration 0010); an OR across the
+            // join could only be answered by reading every contact.
+            query.push(&format!(
+                " and c.id in (select id from contacts where email like {p} escape '\\' \
+                 or lower(firstname) like {p} escape '\\' \
+                 or lower(lastname) like {p} escape '\\' \
+                 or cast(customer_number as text) like {p} escape '\\' \
+                 union select c2.id from contacts c2 join companies co2 \
+                 on co2.customer_number = c2.customer_number \
+                 where lower(co2.company_name) like {p} escape '\\')"
+            ));
+        } else {
+            query.push(&format!(
+                " and (c.email like {p} escape '\\' or lower(c.firstname) like {p} escape '\\' \
+                 or lower(c.lastname) like {p} escape '\\' \
+                 or lower(co.company_name) like {p} escape '\\' \
+                 or cast(c.customer_number as text) like {p} escape '\\')"
+            ));
+        }
     }
     if let Some(blocked) = filter.email_blacklisted {
         let p = query.param(blocked);
@@ -613,7 +632,12 @@ pub async fn page(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Contact>, sqlx::Error> {
-    let mut query = filtered(concat!("select ", contact_columns!()), filter, true);
+    let mut query = filtered(
+        concat!("select ", contact_columns!()),
+        filter,
+        true,
+        db.backend(),
+    );
     let direction = if ascending { "asc" } else { "desc" };
     let column = sort.column();
     let limit = query.param(limit);
@@ -629,7 +653,7 @@ pub async fn page(
 
 /// How many contacts match.
 pub async fn count(db: &Db, filter: &ContactFilter) -> Result<i64, sqlx::Error> {
-    filtered("select count(*)", filter, false)
+    filtered("select count(*)", filter, false, db.backend())
         .fetch_count(db)
         .await
 }
