@@ -54,6 +54,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+# Test databases are throw-away; remove them so runs do not pile up.
+drop_test_databases() {
+  psql "$AP_TEST_POSTGRES_URL" -qtAc "select datname from pg_database where datname like 'ap\_test\_%'" \
+    | while read -r name; do [ -n "$name" ] && psql "$AP_TEST_POSTGRES_URL" -qc "drop database if exists $name" >/dev/null; done
+}
+
 step "Rust: Formatierung und Clippy"
 cargo fmt --all -- --check
 cargo clippy --locked --all-targets -- -D warnings
@@ -76,9 +82,7 @@ AP_TEST_BACKEND=sqlite cargo test --locked "${skip_database_fault[@]}"
 step "Rust-Tests auf PostgreSQL"
 if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
   AP_TEST_BACKEND=postgres cargo test --locked
-  # Test databases are throw-away; remove them so runs do not pile up.
-  psql "$AP_TEST_POSTGRES_URL" -qtAc "select datname from pg_database where datname like 'ap\_test\_%'" \
-    | while read -r name; do [ -n "$name" ] && psql "$AP_TEST_POSTGRES_URL" -qc "drop database if exists $name" >/dev/null; done
+  drop_test_databases
 elif [ "${CI:-}" != "true" ] && [ "${AP_SKIP_POSTGRES:-}" = "1" ]; then
   echo "!! PostgreSQL nicht erreichbar: Tests auf PostgreSQL wurden NICHT ausgeführt (AP_SKIP_POSTGRES=1)."
 else
@@ -99,8 +103,7 @@ step "Zwei Instanzen auf PostgreSQL und S3 (moto)"
 # killed during the mass mail (tests/instances.rs). It needs PostgreSQL whatever the backend.
 if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
   AP_TEST_MOTO_SERVER="$moto_server" cargo test --locked --test instances -- --ignored
-  psql "$AP_TEST_POSTGRES_URL" -qtAc "select datname from pg_database where datname like 'ap\_test\_%'" \
-    | while read -r name; do [ -n "$name" ] && psql "$AP_TEST_POSTGRES_URL" -qc "drop database if exists $name" >/dev/null; done
+  drop_test_databases
 elif [ "${CI:-}" != "true" ] && [ "${AP_SKIP_POSTGRES:-}" = "1" ]; then
   echo "!! PostgreSQL nicht erreichbar: der Test mit zwei Instanzen wurde NICHT ausgeführt (AP_SKIP_POSTGRES=1)."
 else

@@ -14,22 +14,9 @@ use aktionsportal::storage::FileStore;
 use serde_json::{Value, json};
 
 use common::moto::Moto;
-use common::{TestApp, spawn_app, spawn_app_with};
+use common::{TestApp, big_pdf, spawn_app, spawn_app_with};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
-
-/// A PDF of `len` bytes: the header, then bytes that do not repeat within a part.
-fn big_pdf(len: usize) -> Vec<u8> {
-    let mut bytes = b"%PDF-1.4\n".to_vec();
-    let mut state = 0x2545_f491_u32;
-    while bytes.len() < len {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        bytes.push(state as u8);
-    }
-    bytes
-}
 
 fn bucket_name() -> String {
     format!("ap-test-{}", rand_suffix())

@@ -20,6 +20,7 @@ use reqwest::header::{COOKIE, ORIGIN, RANGE, SET_COOKIE};
 use reqwest::{Method, Response};
 use serde_json::{Value, json};
 
+use common::big_pdf;
 use common::fake_smtp::{FakeSmtp, ReceivedMail};
 use common::moto::Moto;
 
@@ -275,19 +276,6 @@ impl Browser {
         assert_eq!(status, 200, "upload of {name} on {}: {answer}", on.name);
         answer["id"].as_i64().expect("upload id")
     }
-}
-
-/// A PDF of `len` bytes: the header, then bytes that do not repeat within a part.
-fn big_pdf(len: usize) -> Vec<u8> {
-    let mut bytes = b"%PDF-1.4\n".to_vec();
-    let mut state = 0x5eed_1234_u32;
-    while bytes.len() < len {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        bytes.push(state as u8);
-    }
-    bytes
 }
 
 fn recipient(mail: &ReceivedMail) -> String {

@@ -243,6 +243,19 @@ impl Drop for TestApp {
     }
 }
 
+/// A PDF of `len` bytes: the header, then bytes that do not repeat within a multipart part.
+pub fn big_pdf(len: usize) -> Vec<u8> {
+    let mut bytes = b"%PDF-1.4\n".to_vec();
+    let mut state = 0x2545_f491_u32;
+    while bytes.len() < len {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        bytes.push(state as u8);
+    }
+    bytes
+}
+
 pub fn test_config(test_db: &TestDb) -> Config {
     Config {
         addr: "127.0.0.1:0".parse().unwrap(),
