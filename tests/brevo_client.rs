@@ -63,6 +63,73 @@ async fn a_hanging_brevo_ends_a_call_at_its_deadline_whatever_retries_are_left()
     assert!(took < Duration::from_millis(2500), "{took:?}");
 }
 
+/// A server that answers every request with `body_len` bytes of a JSON string (with or
+/// without announcing the length), counting the requests.
+async fn endless_answers(
+    body_len: usize,
+    announce: bool,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::body::Body;
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = asked.clone();
+    let app = axum::Router::new().fallback(move || {
+        let counter = counter.clone();
+        async move {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let chunk = vec![b' '; 64 * 1024];
+            let chunks = body_len / chunk.len();
+            let stream = futures_util::stream::iter(
+                std::iter::once(b"\"".to_vec())
+                    .chain(std::iter::repeat_n(chunk, chunks))
+                    .map(Ok::<_, std::io::Error>),
+            );
+            let mut response = axum::response::Response::new(Body::from_stream(stream));
+            response.headers_mut().insert(
+                "content-type",
+                axum::http::HeaderValue::from_static("application/json"),
+            );
+            if announce {
+                response.headers_mut().insert(
+                    "content-length",
+                    axum::http::HeaderValue::from(1 + chunks * 64 * 1024),
+                );
+            }
+            response
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}/v3"), asked)
+}
+
+#[tokio::test]
+async fn an_answer_larger_than_the_limit_is_refused_unread() {
+    use aktionsportal::integrations::brevo::MAX_ANSWER_BYTES;
+    for announce in [true, false] {
+        let (base_url, asked) = endless_answers(MAX_ANSWER_BYTES + 1024 * 1024, announce).await;
+        let brevo = BrevoClient::new(
+            BrevoConfig {
+                base_url,
+                api_key: "xkeysib-x".into(),
+                contacts_per_second: 0,
+                ..BrevoConfig::default()
+            },
+            reqwest::Client::new(),
+        );
+        let err = brevo.list_contacts(1000, 0, None).await.unwrap_err();
+        assert!(
+            matches!(&err, BrevoError::InvalidResponse(why) if why.contains("larger")),
+            "{err:?}"
+        );
+        assert_eq!(
+            asked.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "not asked again"
+        );
+    }
+}
+
 fn client(fake: &FakeBrevo) -> BrevoClient {
     BrevoClient::new(test_config(fake), reqwest::Client::new())
 }

@@ -93,19 +93,19 @@ impl PlanningClient {
         if let Some(token) = &self.token {
             request = request.bearer_auth(token);
         }
-        let mut response = request.send().await.map_err(classify)?;
+        let response = request.send().await.map_err(classify)?;
         match response.status().as_u16() {
             200 => {}
             404 => return Ok(None),
             other => return Err(PlanningError::Status(other)),
         }
-        let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(classify)? {
-            if body.len() + chunk.len() > MAX_BODY_BYTES {
+        let body = match super::read_body(response, MAX_BODY_BYTES).await {
+            Ok(body) => body,
+            Err(super::BodyError::TooLarge) => {
                 return Err(PlanningError::Malformed("answer too large".into()));
             }
-            body.extend_from_slice(&chunk);
-        }
+            Err(super::BodyError::Transport(err)) => return Err(classify(err)),
+        };
         serde_json::from_slice::<PlannedCompany>(&body)
             .map(Some)
             .map_err(|err| PlanningError::Malformed(err.to_string()))

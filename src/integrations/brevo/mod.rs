@@ -12,12 +12,14 @@
 //!   on it: 429, 502/503/504 or a failed connect — never after a timeout or a 500.
 //! - Logs carry method, route (without identifiers or query), status and attempt; never the
 //!   key, email addresses or bodies.
+//! - An answer longer than [`MAX_ANSWER_BYTES`] is refused unread, like the planning system's
+//!   and the content site's.
 
 mod error;
 mod rate_limit;
 mod types;
 
-use crate::integrations::error_chain;
+use crate::integrations::{BodyError, error_chain, read_body};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,6 +42,10 @@ use rate_limit::{Failure, Pacer, RateLimitWait};
 
 /// Brevo's production API.
 pub const DEFAULT_BASE_URL: &str = "https://api.brevo.com/v3";
+
+/// The longest answer read from Brevo: a page of 1,000 contacts with their attributes is far
+/// below.
+pub const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
 
 /// Settings of the Brevo client.
 #[derive(Clone)]
@@ -492,7 +498,14 @@ impl BrevoClient {
                     }
                     (Failure::Status(status), backoff, error)
                 }
-                Err(err) => {
+                Err(BodyError::TooLarge) => {
+                    tracing::warn!(method, path = route, attempt, "Brevo answer too large");
+                    return Err(BrevoError::InvalidResponse(format!(
+                        "answer larger than {} MiB",
+                        MAX_ANSWER_BYTES / 1024 / 1024
+                    )));
+                }
+                Err(BodyError::Transport(err)) => {
                     let (failure, description) = describe_transport_error(err, config.timeout);
                     (failure, backoff, BrevoError::Unavailable(description))
                 }
@@ -527,7 +540,7 @@ impl BrevoClient {
         call: &Call,
         url: &str,
         left: Duration,
-    ) -> Result<(u16, Option<Duration>, Vec<u8>), reqwest::Error> {
+    ) -> Result<(u16, Option<Duration>, Vec<u8>), BodyError> {
         let config = &self.inner.config;
         let mut request = self
             .inner
@@ -544,11 +557,11 @@ impl BrevoClient {
                 .header(CONTENT_TYPE, "application/json")
                 .body(body.clone());
         }
-        let response = request.send().await?;
+        let response = request.send().await.map_err(BodyError::Transport)?;
         let status = response.status().as_u16();
         let reset = rate_limit::reset_after(response.headers());
-        let body = response.bytes().await?;
-        Ok((status, reset, body.to_vec()))
+        let body = read_body(response, MAX_ANSWER_BYTES).await?;
+        Ok((status, reset, body))
     }
 }
 

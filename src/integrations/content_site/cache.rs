@@ -236,7 +236,7 @@ impl Inner {
     }
 
     async fn fetch_inner(&self, url: &str) -> Result<Vec<MenuItem>, FetchError> {
-        let mut response = self
+        let response = self
             .client
             .get(url)
             .timeout(self.timeout)
@@ -247,19 +247,11 @@ impl Inner {
         if status != reqwest::StatusCode::OK {
             return Err(FetchError::Status(status));
         }
-        if response
-            .content_length()
-            .is_some_and(|len| len > MAX_MENU_BODY_BYTES as u64)
-        {
-            return Err(FetchError::TooLarge);
-        }
-        let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await? {
-            if body.len() + chunk.len() > MAX_MENU_BODY_BYTES {
-                return Err(FetchError::TooLarge);
-            }
-            body.extend_from_slice(&chunk);
-        }
+        let body = match crate::integrations::read_body(response, MAX_MENU_BODY_BYTES).await {
+            Ok(body) => body,
+            Err(crate::integrations::BodyError::TooLarge) => return Err(FetchError::TooLarge),
+            Err(crate::integrations::BodyError::Transport(err)) => return Err(err.into()),
+        };
         // PHP sites sometimes prepend a UTF-8 byte order mark.
         let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&body);
         let json: Value = serde_json::from_slice(body)?;
