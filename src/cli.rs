@@ -262,11 +262,13 @@ async fn user(db: &Db, command: UserCommand) -> anyhow::Result<()> {
             let keys = login
                 .iter()
                 .map(|login| ThrottleKey::Account(login.clone()))
-                .chain(address.map(ThrottleKey::Address));
+                .chain(address.map(ThrottleKey::Address))
+                .chain(address.map(ThrottleKey::LoginStart));
             for key in keys {
                 let name = match &key {
                     ThrottleKey::Account(login) => format!("Konto {}", login.trim()),
                     ThrottleKey::Address(ip) => format!("Adresse {ip}"),
+                    ThrottleKey::LoginStart(ip) => format!("Anmeldestarts der Adresse {ip}"),
                 };
                 if accounts::unlock(db, &key).await? {
                     println!("Sperre für {name} aufgehoben.");

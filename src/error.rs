@@ -11,6 +11,9 @@ pub enum ApiError {
     Unauthorized { code: &'static str },
     #[error("keine Berechtigung")]
     Forbidden,
+    /// Not allowed, with the German reason.
+    #[error("{message}")]
+    Refused { message: String },
     /// A state-changing request from another site (CSRF protection).
     #[error("fremde Herkunft")]
     CrossSite,
@@ -79,6 +82,7 @@ impl ApiError {
                 "forbidden",
                 "Ihnen fehlt die Berechtigung für diese Aktion.".into(),
             ),
+            ApiError::Refused { message } => (StatusCode::FORBIDDEN, "forbidden", message.clone()),
             ApiError::CrossSite => (
                 StatusCode::FORBIDDEN,
                 "cross_site_request",
@@ -179,6 +183,7 @@ impl From<crate::services::error::ServiceError> for ApiError {
         match err {
             ServiceError::NotFound => ApiError::NotFound,
             ServiceError::Forbidden => ApiError::Forbidden,
+            ServiceError::Refused(message) => ApiError::Refused { message },
             ServiceError::Invalid(message) => ApiError::Validation { message },
             ServiceError::Conflict { code, message } => ApiError::Conflict { code, message },
             ServiceError::Marketing(err) => {

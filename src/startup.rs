@@ -69,8 +69,10 @@ pub fn router(state: AppState) -> Router {
     };
     let login_page = {
         let ssr = ssr.clone();
-        move |State(state): State<AppState>, request: Request| {
-            crate::api::auth::login_page(state, request, ssr.clone())
+        move |State(state): State<AppState>,
+              client: crate::server::client::Client,
+              request: Request| {
+            crate::api::auth::login_page(state, client, request, ssr.clone())
         }
     };
     let logout_page = {

@@ -284,9 +284,10 @@ async fn expired_and_idle_sessions_end() {
         customer_number: None,
         email: "erika@example.de".into(),
         roles: vec!["GS-Aktionsportal".into()],
+        subject: "test".into(),
     };
     let now = Utc::now();
-    let token = session::create(&app.test_db.db, None, "test", &user, now)
+    let token = session::create(&app.test_db.db, None, &user, now)
         .await
         .unwrap();
     assert_eq!(app.get_as(&token, "/user/downloads").await.status(), 200);
@@ -304,7 +305,7 @@ async fn expired_and_idle_sessions_end() {
     );
 
     // Active all along, but past the absolute limit.
-    let token = session::create(&app.test_db.db, None, "test", &user, now)
+    let token = session::create(&app.test_db.db, None, &user, now)
         .await
         .unwrap();
     db::sessions::touch(

@@ -410,12 +410,12 @@ async fn admin_session(test: &TestDb) -> String {
     aktionsportal::auth::session::create(
         &test.db,
         None,
-        "test:admin",
         &aktionsportal::domain::user::User {
             name: "Anna Admin".into(),
             customer_number: None,
             email: "admin@example.de".into(),
             roles: vec!["GS-Aktionsportal-Admin".into()],
+            subject: "test:admin".into(),
         },
         chrono::Utc::now(),
     )

@@ -1019,9 +1019,15 @@ async fn the_mail_to_all_pending_contacts_is_for_production_and_reaches_each_onc
         match i {
             // Confirmed and blocked contacts are not mailed.
             0 => {
-                aktionsportal::db::contacts::confirm(&app.test_db.db, id, chrono::Utc::now(), None)
-                    .await
-                    .unwrap();
+                aktionsportal::db::contacts::confirm(
+                    &app.test_db.db,
+                    id,
+                    &email,
+                    chrono::Utc::now(),
+                    None,
+                )
+                .await
+                .unwrap();
             }
             1 => {
                 app.call(

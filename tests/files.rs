@@ -722,6 +722,7 @@ async fn the_sweep_removes_what_nothing_uses_and_measures_old_rows() {
             content_type: "application/pdf".into(),
             sha256: None,
             crc32: None,
+            uploaded_by: None,
         },
     )
     .await

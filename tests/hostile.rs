@@ -520,6 +520,7 @@ async fn files_are_served_by_the_rights_of_their_provider() {
             content_type: "application/pdf".into(),
             sha256: None,
             crc32: None,
+            uploaded_by: None,
         },
     )
     .await

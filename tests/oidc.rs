@@ -139,15 +139,42 @@ async fn start_login(app: &TestApp, provider: &FakeProvider) -> HashMap<String, 
     start_login_at(app, provider, "/api/auth/login").await
 }
 
-/// Starts a login at `path` (the login endpoint, maybe with a page to return to).
+/// Starts a login at `path` (the login endpoint, maybe with a page to return to) in a new
+/// browser; the parameters carry that browser's login cookie as `browser`.
 async fn start_login_at(
     app: &TestApp,
     provider: &FakeProvider,
     path: &str,
 ) -> HashMap<String, String> {
-    let response = app.get(path).await;
+    start_login_in(app, provider, path, None).await
+}
+
+/// Starts a login at `path` in the browser whose login cookie is `browser` (`None`: a browser
+/// without one).
+async fn start_login_in(
+    app: &TestApp,
+    provider: &FakeProvider,
+    path: &str,
+    browser: Option<&str>,
+) -> HashMap<String, String> {
+    let mut request = app.client.get(app.url(path));
+    if let Some(browser) = browser {
+        request = request.header("cookie", format!("ap_login={browser}"));
+    }
+    let response = request.send().await.unwrap();
     assert!(response.status().is_redirection());
     let location = response.headers()["location"].to_str().unwrap().to_string();
+    let cookie = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("ap_login="))
+        .expect("the login cookie")
+        .to_string();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+    assert!(cookie.contains("Path=/api/auth"), "{cookie}");
     assert!(
         location.starts_with(&format!("{}/authorize?", provider.issuer)),
         "{location}"
@@ -158,6 +185,9 @@ async fn start_login_at(
     assert_eq!(params["client_id"], CLIENT_ID);
     assert_eq!(params["code_challenge_method"], "S256");
     assert!(params["scope"].split(' ').any(|s| s == "openid"));
+    let mut params = params;
+    let value = cookie["ap_login=".len()..].split(';').next().unwrap();
+    params.insert("browser".into(), value.to_string());
     params
 }
 
@@ -175,9 +205,29 @@ async fn spawn_with_provider() -> (TestApp, FakeProvider) {
     (app, provider)
 }
 
-async fn callback(app: &TestApp, code: &str, state: &str) -> reqwest::Response {
-    app.get(&format!("/api/auth/callback?code={code}&state={state}"))
-        .await
+/// The provider sends the browser that started the login (`params`) back with `code`.
+async fn callback(
+    app: &TestApp,
+    code: &str,
+    params: &HashMap<String, String>,
+) -> reqwest::Response {
+    callback_in(app, code, &params["state"], Some(&params["browser"])).await
+}
+
+/// The callback opened in the browser with the login cookie `browser` (`None`: without one).
+async fn callback_in(
+    app: &TestApp,
+    code: &str,
+    state: &str,
+    browser: Option<&str>,
+) -> reqwest::Response {
+    let mut request = app
+        .client
+        .get(app.url(&format!("/api/auth/callback?code={code}&state={state}")));
+    if let Some(browser) = browser {
+        request = request.header("cookie", format!("ap_login={browser}"));
+    }
+    request.send().await.unwrap()
 }
 
 #[tokio::test]
@@ -198,7 +248,7 @@ async fn a_directory_user_logs_in_with_their_groups_as_roles() {
             foreign_key: false,
         },
     );
-    let response = callback(&app, "code-1", &params["state"]).await;
+    let response = callback(&app, "code-1", &params).await;
     assert_redirect(&response, "/user/downloads");
     let cookie = response.headers()["set-cookie"]
         .to_str()
@@ -230,10 +280,7 @@ async fn a_directory_user_logs_in_with_their_groups_as_roles() {
     assert_eq!(app.get_as(&token, "/admin/contacts").await.status(), 200);
 
     // The state is used up: the same callback again is refused.
-    assert_redirect(
-        &callback(&app, "code-1", &params["state"]).await,
-        "/login-failed",
-    );
+    assert_redirect(&callback(&app, "code-1", &params).await, "/login-failed");
 
     // Logging out also ends the session at the provider.
     let response = app.get_as(&token, "/api/auth/logout").await;
@@ -279,7 +326,7 @@ async fn a_directory_user_returns_to_the_page_they_came_from_and_never_elsewhere
                 foreign_key: false,
             },
         );
-        assert_redirect(&callback(&app, &code, &params["state"]).await, expected);
+        assert_redirect(&callback(&app, &code, &params).await, expected);
     }
 }
 
@@ -288,7 +335,7 @@ async fn assert_login_fails(tamper: impl FnOnce(&FakeProvider, &HashMap<String, 
     let (app, provider) = spawn_with_provider().await;
     let params = start_login(&app, &provider).await;
     provider.authorize("code-x", tamper(&provider, &params));
-    let response = callback(&app, "code-x", &params["state"]).await;
+    let response = callback(&app, "code-x", &params).await;
     assert_redirect(&response, "/login-failed");
     assert!(response.headers().get("set-cookie").is_none());
 }
@@ -365,7 +412,7 @@ async fn a_cancelled_or_unknown_login_lands_on_login_failed() {
         .await;
     assert_redirect(&response, "/login-failed");
     assert_redirect(
-        &callback(&app, "code-1", "erfundener-state").await,
+        &callback_in(&app, "code-1", "erfundener-state", Some(&params["browser"])).await,
         "/login-failed",
     );
     assert_redirect(&app.get("/api/auth/callback").await, "/login-failed");
@@ -410,4 +457,94 @@ async fn local_accounts_do_not_sign_in_when_a_provider_is_configured() {
         .unwrap();
     assert_redirect(&response, "/api/auth/login");
     assert!(response.headers().get("set-cookie").is_none());
+}
+
+#[tokio::test]
+async fn a_callback_opened_in_another_browser_fails_and_the_starting_browser_signs_in() {
+    let (app, provider) = spawn_with_provider().await;
+    let grant = |params: &HashMap<String, String>| Grant {
+        challenge: params["code_challenge"].clone(),
+        claims: provider.claims(&params["nonce"], &["GS-Aktionsportal-Admin"]),
+        foreign_key: false,
+    };
+    // An attacker starts a login and sends the callback URL to a victim: the victim's browser
+    // has no login cookie, or another one.
+    for other_browser in [None, Some("0".repeat(64))] {
+        let params = start_login(&app, &provider).await;
+        provider.authorize("code-a", grant(&params));
+        let response =
+            callback_in(&app, "code-a", &params["state"], other_browser.as_deref()).await;
+        assert_redirect(&response, "/login-failed");
+        assert!(response.headers().get("set-cookie").is_none());
+        // The state is used up: not even the starting browser can finish it now.
+        assert_redirect(&callback(&app, "code-a", &params).await, "/login-failed");
+    }
+
+    // Two tabs of one browser keep one cookie, and each finishes its own login.
+    let first = start_login(&app, &provider).await;
+    let second = start_login_in(&app, &provider, "/api/auth/login", Some(&first["browser"])).await;
+    assert_eq!(first["browser"], second["browser"]);
+    for (code, params) in [("code-1", &first), ("code-2", &second)] {
+        provider.authorize(code, grant(params));
+        let response = callback(&app, code, params).await;
+        assert_redirect(&response, "/user/downloads");
+        assert!(
+            response.headers()["set-cookie"]
+                .to_str()
+                .unwrap()
+                .starts_with("ap_session=")
+        );
+    }
+}
+
+#[tokio::test]
+async fn starting_logins_is_throttled_per_address_and_said_in_german() {
+    let (app, provider) = spawn_with_provider().await;
+    // Finished logins give their start back.
+    for i in 0..25 {
+        let params = start_login(&app, &provider).await;
+        let code = format!("code-{i}");
+        provider.authorize(
+            &code,
+            Grant {
+                challenge: params["code_challenge"].clone(),
+                claims: provider.claims(&params["nonce"], &["GS-Aktionsportal"]),
+                foreign_key: false,
+            },
+        );
+        assert_redirect(&callback(&app, &code, &params).await, "/user/downloads");
+    }
+    // Abandoned ones count: twenty per address within fifteen minutes.
+    for _ in 0..aktionsportal::auth::throttle::MAX_ATTEMPTS_PER_ADDRESS {
+        start_login(&app, &provider).await;
+    }
+    let refused = app.get("/api/auth/login").await;
+    assert_redirect(&refused, "/login-failed?fehler=zu-viele&minuten=15");
+    assert!(refused.headers().get("set-cookie").is_none());
+    let page = app
+        .get("/login-failed?fehler=zu-viele&minuten=15")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains(
+            "Von Ihrer Adresse wurden zu viele Anmeldungen begonnen. Bitte versuchen Sie es in 15 Minuten erneut."
+        ),
+        "{page}"
+    );
+    let rows: i64 = aktionsportal::db_run!(&app.test_db.db, pool => {
+        sqlx::query_scalar("select count(*) from oidc_logins").fetch_one(pool).await.unwrap()
+    });
+    assert_eq!(rows, 20, "a refused start writes no row");
+    // The lock is lifted by the operator command for the address, too.
+    assert!(
+        aktionsportal::services::accounts::unlock(
+            &app.test_db.db,
+            &aktionsportal::auth::throttle::ThrottleKey::LoginStart("127.0.0.1".parse().unwrap()),
+        )
+        .await
+        .unwrap()
+    );
+    start_login(&app, &provider).await;
 }

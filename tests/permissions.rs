@@ -404,7 +404,39 @@ const ROWS: &[Row] = &[
         path: "/api/syncContactsFromBrevo",
         expect: [401, 409, 403, 403, 403, 403, 403, 403],
     },
-    // Last: signing out ends the sessions the rows above use.
+];
+
+/// A call with a body that tries to cross a right (issue 20), with the expected answer per
+/// role. These run after `ROWS`, each role in reverse order (the admin last), so the one
+/// allowed change comes after every refused try.
+struct Attack {
+    method: &'static str,
+    path: &'static str,
+    body: &'static str,
+    expect: [u16; 8],
+}
+
+const ATTACKS: &[Attack] = &[
+    // Upload 1 is provider 1's (in package 1); provider 2 is the moderator's own. Putting the
+    // other provider's file into one's own package is refused.
+    Attack {
+        method: "POST",
+        path: "/api/download/",
+        body: r#"{"name":"Fremde Datei im eigenen Paket","startAt":"2026-01-01","endAt":"2030-12-31","ProviderId":2,"listsIds":[2],"uploadsToInsert":[{"id":1}]}"#,
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+    // Contact 1 (customer 100555, on provider 1's list) moved to the test users' customer
+    // number 100001, keeping its lists: only for who manages each of them.
+    Attack {
+        method: "PUT",
+        path: "/api/contacts/1",
+        body: r#"{"customerNumber":100001,"companyName":"Gekapert GmbH","email":"kontakt@example.de","salutation":2,"firstname":"Max","lastname":"Müller","listsIds":[],"uncheckedListsIds":[]}"#,
+        expect: [401, 200, 403, 403, 403, 403, 403, 403],
+    },
+];
+
+/// Last: signing out ends the sessions the rows above use.
+const SIGN_OUT: &[Row] = &[
     Row {
         method: "GET",
         path: "/api/auth/logout",
@@ -436,6 +468,22 @@ async fn every_role_gets_the_expected_answer_everywhere() {
     .await
     .unwrap();
     assert_eq!(list.id, 1);
+    // Provider 2 with list 2 is the moderator's own (for the attacks).
+    let own = app
+        .provider_without_folders("Eigener Anbieter", BU_MODERATOR)
+        .await;
+    let own_list = aktionsportal::db::lists::create(
+        &app.test_db.db,
+        &aktionsportal::db::lists::NewList {
+            provider_id: own,
+            name: "Eigene Liste".into(),
+            brevo_list_id: None,
+            active: true,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!((own, own_list.id), (2, 2));
     let key = aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files"))
         .unwrap()
         .put_bytes(b"%PDF-1.4", "pdf")
@@ -452,6 +500,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             content_type: "application/pdf".into(),
             sha256: None,
             crc32: None,
+            uploaded_by: None,
         },
     )
     .await
@@ -506,33 +555,53 @@ async fn every_role_gets_the_expected_answer_everywhere() {
         });
     }
     let mut wrong = Vec::new();
+    let mut check = async |method: &str, path: &str, body: Option<&str>, i: usize, expect: u16| {
+        let mut request = app.client.request(method.parse().unwrap(), app.url(path));
+        if let Some(token) = &tokens[i] {
+            request = request.header("cookie", format!("ap_session={token}"));
+        }
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        let status = request.send().await.unwrap().status().as_u16();
+        if status != expect {
+            let who = match WHO[i] {
+                Who::Anonymous => "anonym".to_string(),
+                Who::Roles(roles) => roles.join("+"),
+            };
+            wrong.push(format!(
+                "{method} {path} as {who}: {status}, expected {expect}"
+            ));
+        }
+    };
+    let body_of = |row: &Row| {
+        BODIES
+            .iter()
+            .find(|(method, path, _)| *method == row.method && *path == row.path)
+            .map(|(.., body)| *body)
+    };
     for row in ROWS {
-        for (i, token) in tokens.iter().enumerate() {
-            let mut request = app
-                .client
-                .request(row.method.parse().unwrap(), app.url(row.path));
-            if let Some(token) = token {
-                request = request.header("cookie", format!("ap_session={token}"));
-            }
-            if let Some((.., body)) = BODIES
-                .iter()
-                .find(|(method, path, _)| *method == row.method && *path == row.path)
-            {
-                request = request
-                    .header("content-type", "application/json")
-                    .body(*body);
-            }
-            let status = request.send().await.unwrap().status().as_u16();
-            if status != row.expect[i] {
-                let who = match WHO[i] {
-                    Who::Anonymous => "anonym".to_string(),
-                    Who::Roles(roles) => roles.join("+"),
-                };
-                wrong.push(format!(
-                    "{} {} as {who}: {status}, expected {}",
-                    row.method, row.path, row.expect[i]
-                ));
-            }
+        for i in 0..WHO.len() {
+            check(row.method, row.path, body_of(row), i, row.expect[i]).await;
+        }
+    }
+    for attack in ATTACKS {
+        for i in (0..WHO.len()).rev() {
+            check(
+                attack.method,
+                attack.path,
+                Some(attack.body),
+                i,
+                attack.expect[i],
+            )
+            .await;
+        }
+    }
+    for row in SIGN_OUT {
+        for i in 0..WHO.len() {
+            check(row.method, row.path, body_of(row), i, row.expect[i]).await;
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

@@ -10,7 +10,8 @@ use axum::{Extension, Form, Json, Router};
 use serde::Deserialize;
 
 use crate::auth::local::{self, LoginError};
-use crate::auth::session;
+use crate::auth::throttle::{self, GateError};
+use crate::auth::{oidc, session};
 use crate::domain::access::{RETURN_PARAM, safe_return_path, start_page};
 use crate::domain::user::{CurrentUser, User};
 use crate::error::ApiError;
@@ -50,7 +51,7 @@ fn return_target(request: &Request) -> Option<String> {
     operation_id = "loginPage",
     tag = "auth",
     summary = "Login form, or redirect to the OpenID provider",
-    description = "Without `AP_OIDC_ISSUER`: the server-rendered local login form (HTML), which posts to `POST /api/auth/login`; a user who is already signed in is sent to the start page (302). With an OpenID provider configured: a redirect (303) to its authorization endpoint (authorization code flow with PKCE and nonce), or to `/login-failed` when the login cannot start.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    description = "Without `AP_OIDC_ISSUER`: the server-rendered local login form (HTML), which posts to `POST /api/auth/login`; a user who is already signed in is sent to the start page (302). With an OpenID provider configured: a redirect (303) to its authorization endpoint (authorization code flow with PKCE and nonce), setting the HttpOnly, SameSite=Lax cookie `ap_login` that binds the login to this browser (kept when the browser has one); or to `/login-failed` when the login cannot start, and to `/login-failed?fehler=zu-viele&minuten=N` after 20 logins started from one address within 15 minutes and not finished.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
     security((), ("sessionCookie" = [])),
     params(
         ("fehler" = Option<String>, Query, description = "Set by `POST /api/auth/login` after a failure; selects the German message the form shows: `zugangsdaten`, `gesperrt`, `ausgelastet` or `intern`."),
@@ -59,12 +60,17 @@ fn return_target(request: &Request) -> Option<String> {
     responses(
         (status = 200, description = "The local login form (no OpenID provider configured).", body = String, content_type = "text/html"),
         (status = 302, description = "Local form, already signed in: to the start page.", headers(("Location" = String, description = "`/user/downloads` or `/admin/contacts`."))),
-        (status = 303, description = "OpenID provider configured: to its authorization endpoint, or to `/login-failed`.", headers(("Location" = String, description = "The provider's authorization URL, or `/login-failed`."))),
+        (status = 303, description = "OpenID provider configured: to its authorization endpoint, or to `/login-failed`.", headers(("Location" = String, description = "The provider's authorization URL, `/login-failed` or `/login-failed?fehler=zu-viele&minuten=N`."), ("Set-Cookie" = String, description = "With the provider's URL: `ap_login=…; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=900` (plus `; Secure` behind https)."))),
         (status = 503, response = super::openapi::Timeout),
     ),
     extensions(("x-access" = json!({"capability": null}))),
 )]
-pub async fn login_page<F, Fut>(state: AppState, request: Request, render: F) -> Response
+pub async fn login_page<F, Fut>(
+    state: AppState,
+    client: Client,
+    request: Request,
+    render: F,
+) -> Response
 where
     F: FnOnce(Request) -> Fut,
     Fut: std::future::Future<Output = Response>,
@@ -72,11 +78,28 @@ where
     let Some(oidc) = &state.oidc else {
         return render(request).await;
     };
+    // Each start writes a row: a flood of starts is refused like a flood of guesses.
+    match throttle::reserve_login_start(&state.db, client.ip).await {
+        Ok(()) => {}
+        Err(GateError::Throttled(wait)) => {
+            let minutes = wait.as_secs().div_ceil(60).max(1);
+            return Redirect::to(&format!("{LOGIN_FAILED}?fehler=zu-viele&minuten={minutes}"))
+                .into_response();
+        }
+        Err(err) => {
+            tracing::error!(error = %err, "OpenID login start not counted");
+            return Redirect::to(LOGIN_FAILED).into_response();
+        }
+    }
+    let browser = oidc::browser_binding(request.headers());
     match oidc
-        .start_login(&state.db, return_target(&request).as_deref())
+        .start_login(&state.db, return_target(&request).as_deref(), &browser)
         .await
     {
-        Ok(url) => Redirect::to(&url).into_response(),
+        Ok(url) => with_cookie(
+            Redirect::to(&url).into_response(),
+            &oidc::browser_cookie(&browser, client.https),
+        ),
         Err(err) => {
             tracing::error!(error = %err, "OpenID login could not start");
             Redirect::to(LOGIN_FAILED).into_response()
@@ -103,7 +126,7 @@ pub struct CallbackQuery {
     operation_id = "loginCallback",
     tag = "auth",
     summary = "OpenID Connect redirect URI",
-    description = "The OpenID provider sends the browser back here. With a valid `code` and `state` a session is created and the browser goes to the start page; every failure (no provider configured, `error` from the provider, unknown or expired `state`, refused token, session not stored) goes to `/login-failed`.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    description = "The OpenID provider sends the browser back here. With a valid `code` and `state`, in the browser that started the login (its `ap_login` cookie), a session is created and the browser goes to the start page; every failure (no provider configured, `error` from the provider, unknown or expired `state`, another browser, refused token, session not stored) goes to `/login-failed`. A `state` is used once.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
     security(),
     params(CallbackQuery),
     responses(
@@ -115,19 +138,20 @@ pub struct CallbackQuery {
 async fn callback(
     State(state): State<AppState>,
     client: Client,
+    headers: HeaderMap,
     Query(query): Query<CallbackQuery>,
 ) -> Response {
     let Some(oidc) = &state.oidc else {
         return Redirect::to(LOGIN_FAILED).into_response();
     };
+    let browser = session::cookie_value(&headers, oidc::BROWSER_COOKIE);
     let outcome = match (&query.code, &query.state, &query.error) {
-        (_, _, Some(error)) => Err(crate::auth::oidc::OidcError::Denied(
-            error.chars().take(100).collect(),
-        )),
+        (_, _, Some(error)) => Err(oidc::OidcError::Denied(error.chars().take(100).collect())),
         (Some(code), Some(login_state), None) => {
-            oidc.finish_login(&state.db, code, login_state).await
+            oidc.finish_login(&state.db, code, login_state, browser.as_deref())
+                .await
         }
-        _ => Err(crate::auth::oidc::OidcError::UnknownState),
+        _ => Err(oidc::OidcError::UnknownState),
     };
     let finished = match outcome {
         Ok(finished) => finished,
@@ -137,9 +161,12 @@ async fn callback(
         }
     };
     let user = &finished.user;
-    match session::create(&state.db, None, &finished.subject, user, chrono::Utc::now()).await {
+    match session::create(&state.db, None, user, chrono::Utc::now()).await {
         Ok(token) => {
             tracing::info!("OpenID login");
+            if let Err(err) = throttle::login_finished(&state.db, client.ip).await {
+                tracing::warn!(error = %err, "finished login start not given back");
+            }
             // Checked when stored; checked again in case the row was written otherwise.
             let target = finished
                 .return_to
@@ -155,9 +182,13 @@ async fn callback(
     }
 }
 
-fn with_session_cookie(mut response: Response, token: &str, secure: bool) -> Response {
-    if let Ok(value) = HeaderValue::from_str(&session::cookie_for(token, secure)) {
-        response.headers_mut().insert(header::SET_COOKIE, value);
+fn with_session_cookie(response: Response, token: &str, secure: bool) -> Response {
+    with_cookie(response, &session::cookie_for(token, secure))
+}
+
+fn with_cookie(mut response: Response, cookie: &str) -> Response {
+    if let Ok(value) = HeaderValue::from_str(cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
     }
     response
 }

@@ -81,7 +81,7 @@ async fn admin_page(
     operation_id = "listCustomerDownloads",
     tag = "downloads",
     summary = "Page of the customer's packages",
-    description = "The packages the signed-in user sees, with the customer filters of spec §2 (`tagsIds`, `searchMethode`). Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
+    description = "The packages the signed-in user sees, with the customer filters of spec §2 (`tagsIds`, `searchMethode`). Of a package whose provider the user may not manage, `Provider.allowedRoles` is empty and `Lists`/`listsIds` hold only the lists a contact of the user's customer number is on. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
     params(ListQuery),
     responses(
         (status = 200, description = "One page and the total.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
@@ -131,7 +131,7 @@ async fn tags(
     operation_id = "getDownload",
     tag = "downloads",
     summary = "One package",
-    description = "The package with its provider, files, tags and lists. The admin area sees every package; others as in the customer list. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
+    description = "The package with its provider, files, tags and lists. The admin area sees every package; others as in the customer list. Of a package whose provider the user may not manage, `Provider.allowedRoles` is empty and `Lists`/`listsIds` hold only the lists a contact of the user's customer number is on. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     responses(
         (status = 200, description = "The package.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
@@ -157,7 +157,7 @@ async fn one(
     operation_id = "createDownload",
     tag = "downloads",
     summary = "Create a package",
-    description = "Creates a package with its lists and the uploaded files (`uploadsToInsert`, ids from `POST /api/upload/`).\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    description = "Creates a package with its lists and the uploaded files (`uploadsToInsert`, ids from `POST /api/upload/`). An upload may be added only when it is the user's own fresh upload (uploaded by them and in no package yet) or is already in a package of a provider the user may manage (Admin: any); otherwise 403 `forbidden` with a German message, and nothing changes.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
     request_body(content = crate::services::downloads::DownloadInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The new package.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
@@ -187,7 +187,7 @@ async fn create(
     operation_id = "duplicateDownload",
     tag = "downloads",
     summary = "Copy a package",
-    description = "With `id`: a copy of that package holding the same stored files (no bytes are copied) with their names and tags, and the same lists, named with \" (Kopie)\" and valid from the first to the last day of the next month (a valid `name`, `startAt` and `endAt` in the body win). Without `id`: a package created from the body like `POST /api/download/`.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    description = "With `id`: a copy of that package holding the same stored files (no bytes are copied) with their names and tags, and the same lists, named with \" (Kopie)\" and valid from the first to the last day of the next month (a valid `name`, `startAt` and `endAt` in the body win). Without `id`: a package created from the body like `POST /api/download/`, with its rule for the uploads.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
     request_body(content = crate::services::downloads::DuplicateInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The copy.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
@@ -218,7 +218,7 @@ async fn duplicate(
     operation_id = "updateDownload",
     tag = "downloads",
     summary = "Edit a package",
-    description = "Changes name and dates, renames, tags and orders files (`Uploads`), takes files out (`uploadsToDelete`; files no package uses any more leave the disk), adds uploads (`uploadsToInsert`) and sets the lists (`listsIds` is the new set; without it the current lists minus `uncheckedListsIds`). One transaction.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
+    description = "Changes name and dates, renames, tags and orders files (`Uploads`), takes files out (`uploadsToDelete`; files no package uses any more leave the disk), adds uploads (`uploadsToInsert`: the user's own fresh uploads or files already in a package of a provider the user may manage, Admin any; else 403 and nothing changes) and sets the lists (`listsIds` is the new set; without it the current lists minus `uncheckedListsIds`). One transaction.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     request_body(content = crate::services::downloads::DownloadInput, content_type = "application/json"),
     responses(

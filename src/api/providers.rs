@@ -120,7 +120,7 @@ async fn page(
     operation_id = "createProvider",
     tag = "providers",
     summary = "Create a provider",
-    description = "Creates a provider. Folder ids that name existing folders must exist; `\"auto\"` creates a folder in the marketing service first (undone again if a later step fails).\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    description = "Creates a provider. `uploadId` must name an uploaded picture the user may use (as for a package's files). Folder ids that name existing folders must exist; `\"auto\"` creates a folder in the marketing service first (undone again if a later step fails).\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
     request_body(content = crate::services::providers::ProviderInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The created provider.", body = crate::services::providers::ProviderView, content_type = "application/json"),

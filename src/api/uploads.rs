@@ -132,7 +132,7 @@ async fn short_text(field: &mut Field<'_>) -> Result<String, ApiError> {
 )]
 async fn upload(
     State(state): State<AppState>,
-    AuthUser(_user): AuthUser,
+    AuthUser(user): AuthUser,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<JsonResponse<UploadAnswer>, ApiError> {
     let mut multipart = multipart.map_err(|_| {
@@ -161,7 +161,7 @@ async fn upload(
         }
         batch.finish(file).await?;
     }
-    Ok(JsonResponse(batch.commit(&state.db).await?))
+    Ok(JsonResponse(batch.commit(&state.db, &user).await?))
 }
 
 #[cfg(test)]

@@ -97,9 +97,9 @@ pub async fn login(
         customer_number: account.customer_number,
         email: account.email.clone(),
         roles: account.roles.clone(),
+        subject: format!("local:{}", account.id),
     };
-    let subject = format!("local:{}", account.id);
-    let token = session::create(db, Some(account.id), &subject, &user, chrono::Utc::now())
+    let token = session::create(db, Some(account.id), &user, chrono::Utc::now())
         .await
         .map_err(anyhow::Error::from)?;
     tracing::info!(user_id = account.id, "local login");

@@ -19,6 +19,7 @@ use tokio::sync::RwLock;
 
 use crate::config::Config;
 use crate::db::{self, Db};
+use crate::domain::secret::{hash_token, is_token_shaped, new_token};
 use crate::domain::user::User;
 
 /// How long discovered provider metadata (endpoints and signing keys) is reused.
@@ -26,11 +27,32 @@ const METADATA_TTL: Duration = Duration::from_secs(3600);
 /// How long a login may take at the provider before its state expires.
 pub const LOGIN_TIMEOUT: chrono::Duration = chrono::Duration::minutes(15);
 
+/// The cookie that binds an OpenID login to the browser that started it: the callback is
+/// taken only with the same value (login CSRF: a callback URL of someone else's login, opened
+/// in a victim's browser, would sign the victim in as that someone).
+pub const BROWSER_COOKIE: &str = "ap_login";
+
+/// The starting browser's binding: the value of its cookie when it has one (several tabs may
+/// be signing in at once), else a new random one.
+pub fn browser_binding(headers: &axum::http::HeaderMap) -> String {
+    crate::auth::session::cookie_value(headers, BROWSER_COOKIE)
+        .filter(|value| is_token_shaped(value))
+        .unwrap_or_else(new_token)
+}
+
+/// The `Set-Cookie` value that keeps the binding for as long as a login may take.
+pub fn browser_cookie(value: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!(
+        "{BROWSER_COOKIE}={value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+        LOGIN_TIMEOUT.num_seconds()
+    )
+}
+
 /// A completed OpenID login.
 #[derive(Debug)]
 pub struct FinishedLogin {
-    /// `oidc:` plus the token's subject.
-    pub subject: String,
+    /// With `oidc:` plus the token's subject as its `subject`.
     pub user: User,
     /// The page the user came from (a checked same-origin path), if any.
     pub return_to: Option<String>,
@@ -91,6 +113,9 @@ pub enum OidcError {
     Discovery(String),
     #[error("Anmeldung abgebrochen oder unbekannt")]
     UnknownState,
+    /// The callback was opened in another browser than the login's start (login CSRF).
+    #[error("Anmeldung in einem anderen Browser begonnen")]
+    OtherBrowser,
     #[error("Anmeldung vom Anmeldedienst abgelehnt: {0}")]
     Denied(String),
     #[error("Token-Austausch fehlgeschlagen: {0}")]
@@ -162,9 +187,15 @@ impl Oidc {
         .set_redirect_uri(redirect))
     }
 
-    /// Starts a login: remembers state, PKCE verifier, nonce and the page to return to, and
-    /// returns the provider's authorization URL to send the browser to.
-    pub async fn start_login(&self, db: &Db, return_to: Option<&str>) -> Result<String, OidcError> {
+    /// Starts a login: remembers state, PKCE verifier, nonce, the page to return to and the
+    /// hash of `browser` (the value of the starting browser's login cookie), and returns the
+    /// provider's authorization URL to send the browser to.
+    pub async fn start_login(
+        &self,
+        db: &Db,
+        return_to: Option<&str>,
+        browser: &str,
+    ) -> Result<String, OidcError> {
         let client = self.client(self.provider_metadata(false).await?)?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let mut request = client
@@ -180,27 +211,40 @@ impl Oidc {
         let (url, state, nonce) = request.url();
         db::oidc_logins::create(
             db,
-            &crate::domain::secret::hash_token(state.secret()),
-            verifier.secret(),
-            nonce.secret(),
-            return_to,
+            &db::oidc_logins::NewLogin {
+                state_hash: &hash_token(state.secret()),
+                pkce_verifier: verifier.secret(),
+                nonce: nonce.secret(),
+                return_to,
+                browser_hash: &hash_token(browser),
+            },
         )
         .await?;
         Ok(url.to_string())
     }
 
-    /// Completes a login from the provider's redirect: exchanges the code, verifies the ID
-    /// token and returns the user with the token's subject.
+    /// Completes a login from the provider's redirect in the browser that started it
+    /// (`browser`: the value of its login cookie): exchanges the code, verifies the ID token
+    /// and returns the user with the token's subject. A `state` is used once, whatever the
+    /// outcome.
     pub async fn finish_login(
         &self,
         db: &Db,
         code: &str,
         state: &str,
+        browser: Option<&str>,
     ) -> Result<FinishedLogin, OidcError> {
-        let pending = db::oidc_logins::take(db, &crate::domain::secret::hash_token(state))
+        let pending = db::oidc_logins::take(db, &hash_token(state))
             .await?
             .filter(|p| p.created_at + LOGIN_TIMEOUT > chrono::Utc::now())
             .ok_or(OidcError::UnknownState)?;
+        // Someone else's callback URL opened here would sign this browser in as them.
+        let same_browser = browser
+            .zip(pending.browser_hash.as_deref())
+            .is_some_and(|(browser, stored)| hash_token(browser) == stored);
+        if !same_browser {
+            return Err(OidcError::OtherBrowser);
+        }
         let client = self.client(self.provider_metadata(false).await?)?;
         let response = client
             .exchange_code(AuthorizationCode::new(code.to_string()))
@@ -224,11 +268,11 @@ impl Oidc {
                 }
             }
         };
-        let subject = format!("oidc:{}", claims.subject().as_str());
         let payload = token_payload(&id_token.to_string())?;
+        let mut user = user_from_claims(&payload, &self.settings.claims);
+        user.subject = format!("oidc:{}", claims.subject().as_str());
         Ok(FinishedLogin {
-            subject,
-            user: user_from_claims(&payload, &self.settings.claims),
+            user,
             return_to: pending.return_to,
         })
     }
@@ -272,7 +316,8 @@ fn claim<'a>(payload: &'a Value, name: &str) -> Option<&'a Value> {
     })
 }
 
-/// The portal user described by ID-token claims.
+/// The portal user described by ID-token claims (its `subject` is set by the caller from the
+/// verified token).
 pub fn user_from_claims(payload: &Value, names: &ClaimNames) -> User {
     let text = |name: &str| {
         claim(payload, name)
@@ -309,6 +354,7 @@ pub fn user_from_claims(payload: &Value, names: &ClaimNames) -> User {
         customer_number,
         email,
         roles,
+        subject: String::new(),
     }
 }
 

@@ -74,6 +74,7 @@ mod tests {
             customer_number: None,
             email: "e@example.de".into(),
             roles: roles.iter().map(|r| r.to_string()).collect(),
+            subject: "test:n".into(),
         });
         request.extensions_mut().insert(CurrentUser(user));
         app.oneshot(request).await.unwrap().status().as_u16()

@@ -17,22 +17,27 @@ const TOUCH_INTERVAL: Duration = Duration::minutes(1);
 
 /// The session token from the request's `Cookie` headers, if any.
 pub fn token_from_headers(headers: &HeaderMap) -> Option<String> {
+    cookie_value(headers, SESSION_COOKIE)
+}
+
+/// The value of the cookie `cookie` in the request's `Cookie` headers, if any (none longer
+/// than 128 characters: our cookies are shorter).
+pub fn cookie_value(headers: &HeaderMap, cookie: &str) -> Option<String> {
     headers
         .get_all(axum::http::header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(name, _)| *name == cookie)
         .map(|(_, value)| value.trim().to_string())
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
-/// Starts a session for `user` and returns the cookie token.
+/// Starts a session for `user` (under `user.subject`) and returns the cookie token.
 pub async fn create(
     db: &Db,
     user_id: Option<i64>,
-    subject: &str,
     user: &User,
     now: DateTime<Utc>,
 ) -> Result<String, sqlx::Error> {
@@ -42,7 +47,7 @@ pub async fn create(
         &db::sessions::NewSession {
             id_hash: hash_token(&token),
             user_id,
-            subject: subject.to_string(),
+            subject: user.subject.clone(),
             name: user.name.clone(),
             email: user.email.clone(),
             customer_number: user.customer_number,
@@ -77,6 +82,7 @@ pub async fn user_for_token(
         customer_number: session.customer_number,
         email: session.email,
         roles: session.roles,
+        subject: session.subject,
     }))
 }
 

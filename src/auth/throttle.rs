@@ -27,13 +27,17 @@ pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 pub enum ThrottleKey {
     Account(String),
     Address(IpAddr),
+    /// OpenID logins started from a client address: each start writes a row, so a flood of
+    /// starts is refused like a flood of password guesses. A finished login gives its start
+    /// back.
+    LoginStart(IpAddr),
 }
 
 impl ThrottleKey {
     fn limit(&self) -> i64 {
         match self {
             ThrottleKey::Account(_) => MAX_ATTEMPTS_PER_ACCOUNT,
-            ThrottleKey::Address(_) => MAX_ATTEMPTS_PER_ADDRESS,
+            ThrottleKey::Address(_) | ThrottleKey::LoginStart(_) => MAX_ATTEMPTS_PER_ADDRESS,
         }
     }
 
@@ -42,15 +46,23 @@ impl ThrottleKey {
     pub fn stored(&self) -> String {
         match self {
             ThrottleKey::Account(login) => format!("account:{}", login.trim().to_lowercase()),
-            ThrottleKey::Address(IpAddr::V4(ip)) => format!("address:{ip}"),
-            ThrottleKey::Address(IpAddr::V6(ip)) => match ip.to_ipv4_mapped() {
-                Some(v4) => format!("address:{v4}"),
-                None => {
-                    let s = ip.segments();
-                    format!("address:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-                }
-            },
+            ThrottleKey::Address(ip) => format!("address:{}", network_of(*ip)),
+            ThrottleKey::LoginStart(ip) => format!("start:{}", network_of(*ip)),
         }
+    }
+}
+
+/// An IPv4 address, or the /64 network of an IPv6 one.
+fn network_of(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = ip.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
     }
 }
 
@@ -119,6 +131,17 @@ pub async fn reserve(db: &Db, keys: &[ThrottleKey]) -> Result<Reservation, GateE
     Ok(Reservation {
         keys: keys.iter().map(ThrottleKey::stored).collect(),
     })
+}
+
+/// Counts an OpenID login start from `ip`; `Throttled` when too many were started within the
+/// window without being finished.
+pub async fn reserve_login_start(db: &Db, ip: IpAddr) -> Result<(), GateError> {
+    reserve(db, &[ThrottleKey::LoginStart(ip)]).await.map(drop)
+}
+
+/// A finished OpenID login gives the start of its address back.
+pub async fn login_finished(db: &Db, ip: IpAddr) -> Result<(), sqlx::Error> {
+    db::login_attempts::release(db, &ThrottleKey::LoginStart(ip).stored(), db::now()).await
 }
 
 fn remaining(ends: DateTime<Utc>, now: DateTime<Utc>) -> Duration {

@@ -201,7 +201,8 @@ pub struct SyncedContact {
     pub firstname: String,
     pub lastname: String,
     pub blacklisted: bool,
-    /// Brevo says the contact confirmed (a confirmation is never taken back by a sync).
+    /// Brevo says the contact confirmed (a confirmation is never taken back by a sync, but a
+    /// new address starts unconfirmed: the confirmation was the old address's).
     pub double_opt_in: bool,
     /// Our lists the contact is on in Brevo (of `known_lists`).
     pub list_ids: Vec<i64>,
@@ -231,19 +232,31 @@ struct Existing {
     double_opt_in: bool,
 }
 
+/// What one page did.
+#[derive(Debug, Default)]
+pub struct PageApplied {
+    /// One per synced contact, in order.
+    pub outcomes: Vec<Outcome>,
+    /// Brevo ids of contacts whose address changed while Brevo still says they confirmed:
+    /// Brevo must be told that the new address has not confirmed.
+    pub consent_ended: Vec<i64>,
+}
+
 /// Writes one page of synced contacts in one transaction: each is found by its Brevo id, else
 /// by email, and created or brought to Brevo's state; its memberships of `known_lists` (our
 /// lists that are in Brevo) become those of Brevo, other lists stay. A company that does not
-/// exist yet is created (named after Brevo, else "Kunde {number}").
+/// exist yet is created (named after Brevo, else "Kunde {number}"). A contact whose address
+/// changes loses its confirmation and its links.
 pub async fn apply_page(
     db: &Db,
     contacts: &[SyncedContact],
     known_lists: &HashSet<i64>,
     now: DateTime<Utc>,
-) -> Result<Vec<Outcome>, sqlx::Error> {
+) -> Result<PageApplied, sqlx::Error> {
     db_run!(db, pool => {
         let mut tx = pool.begin().await?;
         let mut outcomes = Vec::with_capacity(contacts.len());
+        let mut consent_ended = Vec::new();
         for synced in contacts {
             let email = normalize_email(&synced.email);
             let by_id = sqlx::query_as::<_, Existing>(
@@ -328,7 +341,16 @@ pub async fn apply_page(
                     (id, Outcome::Created)
                 }
                 Some(old) => {
-                    let confirmed = old.double_opt_in || synced.double_opt_in;
+                    let new_address = old.email != email;
+                    let confirmed = !new_address && (old.double_opt_in || synced.double_opt_in);
+                    if new_address {
+                        for sql in super::contacts::END_CONSENT_OF_OLD_ADDRESS {
+                            sqlx::query(sql).bind(old.id).bind(&email).execute(&mut *tx).await?;
+                        }
+                        if synced.double_opt_in {
+                            consent_ended.push(synced.brevo_id);
+                        }
+                    }
                     let same = old.brevo_contact_id == Some(synced.brevo_id)
                         && old.email == email
                         && old.customer_number == synced.customer_number
@@ -401,6 +423,9 @@ pub async fn apply_page(
             outcomes.push(outcome);
         }
         tx.commit().await?;
-        Ok(outcomes)
+        Ok(PageApplied {
+            outcomes,
+            consent_ended,
+        })
     })
 }

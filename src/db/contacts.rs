@@ -107,6 +107,43 @@ pub(crate) const UPSERT_COMPANY: &str = "insert into companies \
      set company_name = excluded.company_name, updated_at = excluded.updated_at \
      where companies.company_name <> excluded.company_name";
 
+/// Creates the company unless the customer number has one (bind: customer number, name, now).
+const CREATE_MISSING_COMPANY: &str = "insert into companies \
+     (customer_number, company_name, created_at, updated_at) values ($1, $2, $3, $3) \
+     on conflict (customer_number) do nothing";
+
+/// What a contact's write does to the company of its customer number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompanyWrite<'a> {
+    /// Creates the company with this name when the customer number has none; an existing one
+    /// keeps its name (a contact's body never renames another group's company).
+    CreateMissing(i64, &'a str),
+    /// Creates the company, or renames the existing one.
+    CreateOrRename(i64, &'a str),
+}
+
+impl CompanyWrite<'_> {
+    fn sql(self) -> (&'static str, i64, String) {
+        match self {
+            CompanyWrite::CreateMissing(number, name) => {
+                (CREATE_MISSING_COMPANY, number, name.to_string())
+            }
+            CompanyWrite::CreateOrRename(number, name) => {
+                (UPSERT_COMPANY, number, name.to_string())
+            }
+        }
+    }
+}
+
+/// Ends the consent of a contact whose address changes (bind: contact id, the new address,
+/// normalised): the confirmation belongs to the old address, and so do the links mailed to
+/// it. Run in the transaction that writes the new address, before it.
+pub(crate) const END_CONSENT_OF_OLD_ADDRESS: [&str; 2] = [
+    "update contacts set double_opt_in = false, double_opt_in_at = null, \
+     double_opt_in_address = null, double_opt_in_sent_at = null where id = $1 and email <> $2",
+    "delete from double_opt_in_tokens where contact_id = $1 and (email is null or email <> $2)",
+];
+
 /// Creates the company or renames it when the customer number exists.
 pub async fn upsert_company(
     db: &Db,
@@ -149,11 +186,10 @@ pub async fn create_contact(db: &Db, new: &NewContact) -> Result<Contact, sqlx::
 }
 
 /// Creates a contact on its lists in one transaction, with its company first when
-/// `company` (customer number, name) is given (created, or renamed when it exists).
-/// Nothing is written when any part fails.
+/// `company` is given. Nothing is written when any part fails.
 pub async fn create_with_lists(
     db: &Db,
-    company: Option<(i64, &str)>,
+    company: Option<CompanyWrite<'_>>,
     new: &NewContact,
     list_ids: &[i64],
 ) -> Result<Contact, sqlx::Error> {
@@ -161,8 +197,8 @@ pub async fn create_with_lists(
     let list_ids = dedup_keep_order(list_ids);
     let id = db_run!(db, pool => {
         let mut tx = pool.begin().await?;
-        if let Some((number, name)) = company {
-            sqlx::query(UPSERT_COMPANY)
+        if let Some((sql, number, name)) = company.map(CompanyWrite::sql) {
+            sqlx::query(sql)
             .bind(number)
             .bind(name)
             .bind(now)
@@ -207,27 +243,32 @@ pub async fn create_with_lists(
 
 /// Changes a contact's fields and lists in one transaction: `add` lists are assigned (kept
 /// when already), `remove` lists taken off; other lists stay. With `company`, the company is
-/// created or renamed first. `None` when the contact does not exist; nothing is written when
-/// any part fails.
+/// written first. A new address ends the consent of the old one
+/// ([`END_CONSENT_OF_OLD_ADDRESS`]). `None` when the contact does not exist; nothing is
+/// written when any part fails.
 pub async fn update_with_lists(
     db: &Db,
     id: i64,
-    company: Option<(i64, &str)>,
+    company: Option<CompanyWrite<'_>>,
     change: &ContactChange,
     add: &[i64],
     remove: &[i64],
 ) -> Result<Option<Contact>, sqlx::Error> {
     let now = now();
     let add = dedup_keep_order(add);
+    let email = normalize_email(&change.email);
     let found = db_run!(db, pool => {
         let mut tx = pool.begin().await?;
-        if let Some((number, name)) = company {
-            sqlx::query(UPSERT_COMPANY)
+        if let Some((sql, number, name)) = company.map(CompanyWrite::sql) {
+            sqlx::query(sql)
             .bind(number)
             .bind(name)
             .bind(now)
             .execute(&mut *tx)
             .await?;
+        }
+        for sql in END_CONSENT_OF_OLD_ADDRESS {
+            sqlx::query(sql).bind(id).bind(&email).execute(&mut *tx).await?;
         }
         let found = sqlx::query(
             "update contacts set customer_number = $2, email = $3, salutation = $4, \
@@ -236,7 +277,7 @@ pub async fn update_with_lists(
         )
         .bind(id)
         .bind(change.customer_number)
-        .bind(normalize_email(&change.email))
+        .bind(&email)
         .bind(change.salutation)
         .bind(&change.firstname)
         .bind(&change.lastname)
@@ -662,26 +703,49 @@ pub async fn count(db: &Db, filter: &ContactFilter) -> Result<i64, sqlx::Error> 
 // Double opt-in
 // ---------------------------------------------------------------------------------------------
 
-/// Stores a confirmation link (by the hash of its token) for a contact.
+/// Stores a confirmation link (by the hash of its token) for a contact and the address it
+/// is mailed to; it confirms only while the contact has that address.
 pub async fn add_token(
     db: &Db,
     contact_id: i64,
+    email: &str,
     token_hash: &str,
     expires_at: DateTime<Utc>,
 ) -> Result<(), sqlx::Error> {
     let now = now();
     db_run!(db, pool => {
         sqlx::query(
-            "insert into double_opt_in_tokens (token_hash, contact_id, expires_at, created_at, \
-             updated_at) values ($1, $2, $4, $3, $3)",
+            "insert into double_opt_in_tokens (token_hash, contact_id, email, expires_at, \
+             created_at, updated_at) values ($1, $2, $5, $4, $3, $3)",
         )
         .bind(token_hash)
         .bind(contact_id)
         .bind(now)
         .bind(expires_at)
+        .bind(normalize_email(email))
         .execute(pool)
         .await
         .map(drop)
+    })
+}
+
+/// Ends the links of a contact made before this one (its mail went out: the newest link is
+/// the one that counts). Links made after it stay, so two mails at once keep the later one.
+pub async fn end_older_tokens(
+    db: &Db,
+    contact_id: i64,
+    token_hash: &str,
+) -> Result<u64, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query(
+            "delete from double_opt_in_tokens where contact_id = $1 and created_at < \
+             (select created_at from double_opt_in_tokens where token_hash = $2)",
+        )
+        .bind(contact_id)
+        .bind(token_hash)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
     })
 }
 
@@ -696,7 +760,8 @@ pub async fn delete_token(db: &Db, token_hash: &str) -> Result<(), sqlx::Error> 
     })
 }
 
-/// The contact a link belongs to, if the link is known and has not expired at `at`.
+/// The contact a link belongs to, if the link is known, has not expired at `at` and was
+/// mailed to the address the contact has now.
 pub async fn contact_of_token(
     db: &Db,
     token_hash: &str,
@@ -707,7 +772,7 @@ pub async fn contact_of_token(
             "select ",
             contact_columns!(),
             from_contacts!(),
-            " join double_opt_in_tokens t on t.contact_id = c.id \
+            " join double_opt_in_tokens t on t.contact_id = c.id and t.email = c.email \
              where t.token_hash = $1 and t.expires_at >= $2"
         ))
         .bind(token_hash)
@@ -717,21 +782,24 @@ pub async fn contact_of_token(
     })
 }
 
-/// Records the confirmation: when, and from which address. False when the contact is gone.
+/// Records the confirmation of `email`: when, and from which client address. False when the
+/// contact is gone or has another email address by now.
 pub async fn confirm(
     db: &Db,
     id: i64,
+    email: &str,
     at: DateTime<Utc>,
     address: Option<&str>,
 ) -> Result<bool, sqlx::Error> {
     let done = db_run!(db, pool => {
         sqlx::query(
             "update contacts set double_opt_in = true, double_opt_in_at = $2, \
-             double_opt_in_address = $3, updated_at = $2 where id = $1",
+             double_opt_in_address = $3, updated_at = $2 where id = $1 and email = $4",
         )
         .bind(id)
         .bind(at)
         .bind(address)
+        .bind(normalize_email(email))
         .execute(pool)
         .await?
         .rows_affected()

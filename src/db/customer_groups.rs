@@ -23,7 +23,7 @@ pub struct GroupEdit {
     pub remove_lists: Vec<i64>,
 }
 
-/// Writes the edit, all of it or nothing. `Ok(false)` when a contact to change or remove is no
+/// Writes the edit, all of it or nothing. A changed address ends the consent of the old one. `Ok(false)` when a contact to change or remove is no
 /// longer in the group (someone else changed it meanwhile): nothing is written then.
 pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool, sqlx::Error> {
     db_run!(db, pool => {
@@ -46,6 +46,10 @@ pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool
             }
         }
         for (id, change) in &edit.change {
+            let email = normalize_email(&change.email);
+            for sql in super::contacts::END_CONSENT_OF_OLD_ADDRESS {
+                sqlx::query(sql).bind(id).bind(&email).execute(&mut *tx).await?;
+            }
             let found = sqlx::query(
                 "update contacts set email = $3, salutation = $4, firstname = $5, \
                  lastname = $6, brevo_contact_id = $7, extern_id = $8, updated_at = $9 \
@@ -53,7 +57,7 @@ pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool
             )
             .bind(id)
             .bind(edit.customer_number)
-            .bind(normalize_email(&change.email))
+            .bind(&email)
             .bind(change.salutation)
             .bind(&change.firstname)
             .bind(&change.lastname)

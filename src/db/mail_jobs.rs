@@ -392,7 +392,9 @@ mod tests {
         assert_eq!(second.contact_id, ids[3]);
         assert_eq!(second.send_at, Some(now + GAP));
         // Confirmed since the start: skipped, and it takes no slot.
-        contacts::confirm(&t.db, ids[4], now, None).await.unwrap();
+        contacts::confirm(&t.db, ids[4], "k4@example.de", now, None)
+            .await
+            .unwrap();
         let third = claim(&t, job.id, now).await.unwrap();
         assert_eq!((third.contact_id, third.send_at), (ids[4], None));
         // Later than the reserved slots: the next slot is its own time, not a gap after them.

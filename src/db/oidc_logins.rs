@@ -11,26 +11,33 @@ pub struct PendingLogin {
     pub pkce_verifier: String,
     pub nonce: String,
     pub return_to: Option<String>,
+    /// SHA-256 of the value in the starting browser's cookie; `None` for logins started
+    /// before it was kept (they cannot be finished).
+    pub browser_hash: Option<String>,
     pub created_at: DateTime<Utc>,
 }
 
-pub async fn create(
-    db: &Db,
-    state_hash: &str,
-    pkce_verifier: &str,
-    nonce: &str,
-    return_to: Option<&str>,
-) -> Result<(), sqlx::Error> {
+/// A login to remember until the provider sends the browser back.
+pub struct NewLogin<'a> {
+    pub state_hash: &'a str,
+    pub pkce_verifier: &'a str,
+    pub nonce: &'a str,
+    pub return_to: Option<&'a str>,
+    pub browser_hash: &'a str,
+}
+
+pub async fn create(db: &Db, login: &NewLogin<'_>) -> Result<(), sqlx::Error> {
     let now = now();
     db_run!(db, pool => sqlx::query(
-        "insert into oidc_logins (state_hash, pkce_verifier, nonce, return_to, created_at, updated_at) \
-         values ($1, $2, $3, $5, $4, $4)",
+        "insert into oidc_logins (state_hash, pkce_verifier, nonce, return_to, browser_hash, \
+         created_at, updated_at) values ($1, $2, $3, $5, $6, $4, $4)",
     )
-    .bind(state_hash)
-    .bind(pkce_verifier)
-    .bind(nonce)
+    .bind(login.state_hash)
+    .bind(login.pkce_verifier)
+    .bind(login.nonce)
     .bind(now)
-    .bind(return_to)
+    .bind(login.return_to)
+    .bind(login.browser_hash)
     .execute(pool)
     .await
     .map(|_| ()))
@@ -40,7 +47,7 @@ pub async fn create(
 pub async fn take(db: &Db, state_hash: &str) -> Result<Option<PendingLogin>, sqlx::Error> {
     db_run!(db, pool => sqlx::query_as::<_, PendingLogin>(
         "delete from oidc_logins where state_hash = $1 \
-         returning state_hash, pkce_verifier, nonce, return_to, created_at",
+         returning state_hash, pkce_verifier, nonce, return_to, browser_hash, created_at",
     )
     .bind(state_hash)
     .fetch_optional(pool)
@@ -61,10 +68,20 @@ mod tests {
     use super::*;
     use crate::test_support::TestDb;
 
+    fn login<'a>(state_hash: &'a str, return_to: Option<&'a str>) -> NewLogin<'a> {
+        NewLogin {
+            state_hash,
+            pkce_verifier: "verifier",
+            nonce: "nonce",
+            return_to,
+            browser_hash: "browser",
+        }
+    }
+
     #[tokio::test]
     async fn a_pending_login_is_taken_once() {
         let t = TestDb::new().await;
-        create(&t.db, "h1", "verifier", "nonce", Some("/admin/downloads"))
+        create(&t.db, &login("h1", Some("/admin/downloads")))
             .await
             .unwrap();
         let taken = take(&t.db, "h1").await.unwrap().unwrap();
@@ -73,13 +90,14 @@ mod tests {
             ("verifier", "nonce")
         );
         assert_eq!(taken.return_to.as_deref(), Some("/admin/downloads"));
+        assert_eq!(taken.browser_hash.as_deref(), Some("browser"));
         assert!(take(&t.db, "h1").await.unwrap().is_none());
     }
 
     #[tokio::test]
     async fn abandoned_logins_are_removed() {
         let t = TestDb::new().await;
-        create(&t.db, "old", "v", "n", None).await.unwrap();
+        create(&t.db, &login("old", None)).await.unwrap();
         assert_eq!(
             delete_older_than(&t.db, Utc::now() + chrono::Duration::seconds(1))
                 .await

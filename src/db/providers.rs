@@ -359,6 +359,7 @@ mod tests {
                 content_type: "image/svg+xml".to_string(),
                 sha256: None,
                 crc32: None,
+                uploaded_by: None,
             },
         )
         .await

@@ -11,7 +11,8 @@ use crate::db_run;
 
 macro_rules! upload_columns {
     () => {
-        "id, name, storage_key, ext, size, content_type, sha256, crc32, created_at, updated_at"
+        "id, name, storage_key, ext, size, content_type, sha256, crc32, uploaded_by, created_at, \
+         updated_at"
     };
 }
 
@@ -31,6 +32,9 @@ pub struct Upload {
     pub sha256: Option<String>,
     /// CRC-32 of the bytes (for the package ZIP).
     pub crc32: Option<i64>,
+    /// The uploader's subject (`User::subject`); `None` for files from before it was kept,
+    /// and for those the portal made itself.
+    pub uploaded_by: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -44,6 +48,7 @@ pub struct NewUpload {
     pub content_type: String,
     pub sha256: Option<String>,
     pub crc32: Option<i64>,
+    pub uploaded_by: Option<String>,
 }
 
 pub async fn create(db: &Db, new: &NewUpload) -> Result<Upload, sqlx::Error> {
@@ -63,8 +68,9 @@ pub async fn create_many(db: &Db, new: &[NewUpload]) -> Result<Vec<Upload>, sqlx
             rows.push(
                 sqlx::query_as::<_, Upload>(concat!(
                     "insert into uploads \
-                     (name, storage_key, ext, size, content_type, sha256, crc32, created_at, updated_at) \
-                     values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning ",
+                     (name, storage_key, ext, size, content_type, sha256, crc32, uploaded_by, \
+                     created_at, updated_at) \
+                     values ($1, $2, $3, $4, $5, $6, $7, $9, $8, $8) returning ",
                     upload_columns!()
                 ))
                 .bind(&upload.name)
@@ -75,6 +81,7 @@ pub async fn create_many(db: &Db, new: &[NewUpload]) -> Result<Vec<Upload>, sqlx
                 .bind(&upload.sha256)
                 .bind(upload.crc32)
                 .bind(now)
+                .bind(&upload.uploaded_by)
                 .fetch_one(&mut *tx)
                 .await?,
             );
@@ -162,6 +169,20 @@ pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Upload>, sqlx::Error> 
         upload_columns!(),
         " from uploads where id in "
     ));
+    let list = query.id_list(ids);
+    query.push(&list);
+    query.fetch_all(db).await
+}
+
+/// The providers whose packages hold these uploads: (upload id, provider id), each pair once.
+pub async fn package_providers(db: &Db, ids: &[i64]) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select distinct du.upload_id, d.provider_id from download_uploads du \
+         join downloads d on d.id = du.download_id where du.upload_id in ",
+    );
     let list = query.id_list(ids);
     query.push(&list);
     query.fetch_all(db).await
@@ -311,6 +332,7 @@ mod tests {
             content_type: "application/pdf".to_string(),
             sha256: Some("ab".repeat(32)),
             crc32: Some(0xDEAD_BEEF),
+            uploaded_by: None,
         }
     }
 

@@ -113,6 +113,7 @@ mod tests {
             customer_number: Some(10042),
             email: "erika@example.de".into(),
             roles: roles.iter().map(|r| r.to_string()).collect(),
+            subject: "test:erika".into(),
         }
     }
 

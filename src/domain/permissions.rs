@@ -51,6 +51,26 @@ pub fn may_manage_provider<S: AsRef<str>>(user: &User, allowed_roles: &[S]) -> b
             .any(|allowed| user.roles.iter().any(|r| r == allowed.as_ref()))
 }
 
+/// Whether the user may put an upload into a package or make it a provider's logo: admins
+/// any; others a fresh upload of their own (`uploaded_by` is their subject and no package
+/// holds it yet), or one already in a package of a provider they may manage. `holders` are
+/// the `allowedRoles` of the providers whose packages hold the upload. Upload ids are
+/// sequential and shown in the admin list, so without this anyone could attach another
+/// provider's files to their own package and hand them to their customers.
+pub fn may_use_upload<S: AsRef<str>>(
+    user: &User,
+    uploaded_by: Option<&str>,
+    holders: &[&[S]],
+) -> bool {
+    if user.is_admin() {
+        return true;
+    }
+    if holders.is_empty() {
+        return !user.subject.is_empty() && uploaded_by == Some(user.subject.as_str());
+    }
+    holders.iter().any(|roles| may_manage_provider(user, roles))
+}
+
 /// `allowedRoles` as clients send it: a JSON array of strings, or that array encoded as a
 /// JSON string (spec §3). Anything else is `None`.
 pub fn parse_allowed_roles(value: &Value) -> Option<Vec<String>> {
@@ -79,6 +99,7 @@ mod tests {
             customer_number: None,
             email: "e@example.de".into(),
             roles: roles.iter().map(|r| r.to_string()).collect(),
+            subject: "test:n".into(),
         }
     }
 
@@ -111,6 +132,28 @@ mod tests {
             &user(&["GS-Aktionsportal-BU-Strom"]),
             &roles
         ));
+    }
+
+    #[test]
+    fn uploads_are_used_by_their_uploader_or_through_a_managed_package() {
+        let glasfaser: &[&str] = &["GS-Aktionsportal-BU-Glasfaser"];
+        let strom: &[&str] = &["GS-Aktionsportal-BU-Strom"];
+        let moderator = user(&["GS-Aktionsportal-BU-Moderator", glasfaser[0]]);
+        let none: &[&[&str]] = &[];
+        // Fresh: only the uploader (by subject, not by role).
+        assert!(may_use_upload(&moderator, Some("test:n"), none));
+        assert!(!may_use_upload(&moderator, Some("test:other"), none));
+        assert!(!may_use_upload(&moderator, None, none));
+        let mut nobody = moderator.clone();
+        nobody.subject.clear();
+        assert!(!may_use_upload(&nobody, Some(""), none));
+        // In packages: those of a provider the user manages, whoever uploaded it.
+        assert!(may_use_upload(&moderator, Some("test:other"), &[glasfaser]));
+        assert!(may_use_upload(&moderator, None, &[strom, glasfaser]));
+        assert!(!may_use_upload(&moderator, Some("test:n"), &[strom]));
+        // Admins: anything.
+        assert!(may_use_upload(&user(&[ADMIN]), None, &[strom]));
+        assert!(may_use_upload(&user(&[ADMIN]), Some("x"), none));
     }
 
     #[test]

@@ -13,6 +13,10 @@ pub struct User {
     /// Role names, e.g. `GS-Aktionsportal-Admin` or a provider role such as `GS-Aktionsportal-BU-
     /// Glasfaser`.
     pub roles: Vec<String>,
+    /// Who the user is, stably across sessions: `local:{account id}` or `oidc:{subject}`.
+    /// Never sent to clients; it names the uploader of a file.
+    #[serde(skip)]
+    pub subject: String,
 }
 
 impl User {

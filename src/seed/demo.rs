@@ -631,6 +631,7 @@ async fn store_file(
             content_type: content_type.to_string(),
             sha256: Some(staged.digest().sha256.clone()),
             crc32: Some(i64::from(staged.digest().crc32)),
+            uploaded_by: None,
         },
     )
     .await?;
@@ -711,6 +712,7 @@ mod tests {
             customer_number: None,
             email: "admin@example.de".into(),
             roles: vec!["GS-Aktionsportal-Admin".into()],
+            subject: "seed:demo".into(),
         };
         for p in all_providers.iter().filter(|p| p.upload_id.is_some()) {
             let unchanged = crate::services::providers::ProviderInput {

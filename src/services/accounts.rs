@@ -261,12 +261,12 @@ mod tests {
             customer_number: user.customer_number,
             email: user.email.clone(),
             roles: user.roles.clone(),
+            subject: "local:1".into(),
         };
         let now = chrono::Utc::now();
-        let token =
-            crate::auth::session::create(&test.db, Some(user.id), "local:1", &session_user, now)
-                .await
-                .unwrap();
+        let token = crate::auth::session::create(&test.db, Some(user.id), &session_user, now)
+            .await
+            .unwrap();
         set_roles(&test.db, "erika", &["GS-Aktionsportal".into()])
             .await
             .unwrap();

@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 use crate::db::brevo_syncs::{Acquired, Outcome, Progress, SyncRun, SyncedContact};
 use crate::db::{self, Db};
 use crate::domain::contacts::{CustomerNumber, Email, Salutation};
-use crate::integrations::brevo::{BrevoClient, Contact as BrevoContact};
+use crate::integrations::brevo::{BrevoClient, Contact as BrevoContact, ContactRef, UpdateContact};
 use crate::services::contact_mirror::attribute;
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -175,6 +175,35 @@ fn convert(
     })
 }
 
+/// Tells Brevo that these contacts (Brevo ids), whose address changed, have not confirmed the
+/// new one; what Brevo does not take now waits as a marketing retry.
+async fn end_consent_in_brevo(
+    db: &Db,
+    client: &BrevoClient,
+    synced: &[SyncedContact],
+    ids: &[i64],
+) {
+    for id in ids {
+        let mut attributes = serde_json::Map::new();
+        attributes.insert(
+            attribute::DOUBLE_OPT_IN.into(),
+            crate::services::contact_mirror::double_opt_in_value(false),
+        );
+        let update = UpdateContact {
+            attributes,
+            ..UpdateContact::default()
+        };
+        if let Err(err) = client.update_contact(ContactRef::Id(*id), &update).await {
+            let email = synced
+                .iter()
+                .find(|c| c.brevo_id == *id)
+                .map_or("", |c| c.email.as_str());
+            crate::services::contact_mirror::remember_update(db, email, Some(*id), &update, &err)
+                .await;
+        }
+    }
+}
+
 /// Runs the held run to its end, reporting to `events` (a closed receiver does not stop the
 /// run: it finishes in the background, and the next start sees its result).
 pub async fn run(db: Db, held: Held, page_size: u32, events: mpsc::Sender<Event>) {
@@ -312,10 +341,11 @@ where
                 Err(skip) => skipped.push(skip),
             }
         }
-        let outcomes = db::brevo_syncs::apply_page(db, &synced, &known, db::now())
+        let applied = db::brevo_syncs::apply_page(db, &synced, &known, db::now())
             .await
             .map_err(Stop::Database)?;
-        for (contact, outcome) in synced.iter().zip(&outcomes) {
+        end_consent_in_brevo(db, client, &synced, &applied.consent_ended).await;
+        for (contact, outcome) in synced.iter().zip(&applied.outcomes) {
             match outcome {
                 Outcome::Created => progress.created += 1,
                 Outcome::Updated => progress.updated += 1,

@@ -6,7 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::db::contacts::{Contact, ContactFilter, ContactSort};
+use crate::db::contacts::{CompanyWrite, Contact, ContactFilter, ContactSort};
 use crate::db::{self, Db};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
@@ -531,7 +531,8 @@ fn fields(input: &ContactInput, double_opt_in: bool) -> ContactFields<'_> {
 }
 
 /// `POST /api/contacts`: creates the contact (and its company when the customer number is
-/// new) on the given lists, in Brevo first.
+/// new; an existing company keeps its name) on the given lists, in Brevo first. BU-DOI may
+/// only name lists the customer's group has already.
 #[tracing::instrument(skip_all)]
 pub async fn create(
     db: &Db,
@@ -539,11 +540,22 @@ pub async fn create(
     user: &User,
     body: &Value,
 ) -> ServiceResult<ContactView> {
-    let input = contact_input(body)?;
+    let mut input = contact_input(body)?;
     let list_ids = ids_of(body, "listsIds")?;
     let brevo_lists = checked_lists(db, user, &list_ids).await?;
+    // BU-DOI adds no lists: a new contact gets only lists its group has (as in the editor).
+    if !Capability::ContactDetails.allows(user) && !list_ids.is_empty() {
+        let group = db::contacts::list_ids_of_customer(db, input.customer_number).await?;
+        if list_ids.iter().any(|l| !group.contains(l)) {
+            return Err(ServiceError::Refused(DOI_KEEPS_LISTS.into()));
+        }
+    }
     check_email_free(db, &input.email, None).await?;
     let email = input.email.as_str().to_string();
+    // A new customer number gets its company; an existing one keeps its name.
+    if let Some(company) = db::contacts::get_company(db, input.customer_number).await? {
+        input.company_name = company.company_name;
+    }
 
     let mut snapshot = mirror::before_change(
         db,
@@ -581,8 +593,8 @@ pub async fn create(
         double_opt_in: false,
         email_blacklisted: false,
     };
-    let company = Some((input.customer_number, input.company_name.as_str()));
-    match db::contacts::create_with_lists(db, company, &new, &list_ids).await {
+    let company = CompanyWrite::CreateMissing(input.customer_number, &input.company_name);
+    match db::contacts::create_with_lists(db, Some(company), &new, &list_ids).await {
         Ok(contact) => {
             crate::services::downloads::packages_changed();
             view(db, contact).await
@@ -622,6 +634,27 @@ pub(crate) async fn brevo_create(
     }
 }
 
+/// BU-DOI's limit (spec §6), on every call that changes a contact.
+pub const DOI_KEEPS_LISTS: &str = "Mit der Rolle BU-DOI können Sie einem Kontakt keine \
+     Kriterien hinzufügen und keine entfernen.";
+
+/// The refusal of a move to another customer number.
+pub const MOVE_REFUSED: &str = "Der Kontakt kann nicht zu einer anderen Kundennummer \
+     verschoben werden: Dafür müssen Sie Kontakte bearbeiten und alle Kriterien des Kontakts \
+     verwalten dürfen.";
+
+/// A move to another customer number takes the contact out of its group, with its lists, into
+/// another: Admin and BU-Moderator only, and only when they manage each of its lists.
+async fn check_move(db: &Db, user: &User, list_ids: &[i64]) -> ServiceResult<()> {
+    if !Capability::ContactDetails.allows(user) {
+        return Err(ServiceError::Refused(MOVE_REFUSED.into()));
+    }
+    match checked_lists(db, user, list_ids).await {
+        Err(ServiceError::Forbidden) => Err(ServiceError::Refused(MOVE_REFUSED.into())),
+        other => other.map(drop),
+    }
+}
+
 async fn existing(db: &Db, id: i64) -> ServiceResult<Contact> {
     db::contacts::get_contact(db, id)
         .await?
@@ -629,9 +662,13 @@ async fn existing(db: &Db, id: i64) -> ServiceResult<Contact> {
 }
 
 /// `PUT /api/contacts/{id}`: the same fields plus `uncheckedListsIds`. Lists in `listsIds`
-/// are assigned, those in `uncheckedListsIds` taken off; lists of providers the user does not
-/// manage stay as they are. Salutation and names change only for Admin and BU-Moderator
-/// (spec §6); BU-DOI may assign lists and change the email.
+/// are assigned, those in `uncheckedListsIds` taken off; both need the lists' providers
+/// (else 403). Salutation and names change only for Admin and BU-Moderator (spec §6); BU-DOI
+/// may change the email but, as in the contact editor, neither add lists nor take any off.
+/// Another customer number moves the contact into that group: only for Admin and BU-Moderator
+/// when they manage every list the contact is on (the lists travel with it and decide what
+/// the other customer sees); that group's company keeps its name. A new email ends the
+/// consent of the old one, here and in Brevo.
 #[tracing::instrument(skip_all, fields(contact = id))]
 pub async fn update(
     db: &Db,
@@ -642,7 +679,8 @@ pub async fn update(
 ) -> ServiceResult<ContactView> {
     let current = existing(db, id).await?;
     let mut input = contact_input(body)?;
-    if !Capability::ContactDetails.allows(user) {
+    let may_edit_details = Capability::ContactDetails.allows(user);
+    if !may_edit_details {
         let names_changed = input.salutation.code() != current.salutation
             || input.firstname != current.firstname
             || input.lastname != current.lastname;
@@ -657,11 +695,31 @@ pub async fn update(
         .into_iter()
         .filter(|l| !add.contains(l))
         .collect();
+    let has = db::contacts::list_ids_of_contact(db, id).await?;
+    let moving = input.customer_number != current.customer_number;
+    if moving {
+        check_move(db, user, &has).await?;
+    }
     let brevo_add = checked_lists(db, user, &add).await?;
     let brevo_remove = checked_lists(db, user, &remove).await?;
+    if !may_edit_details
+        && (add.iter().any(|l| !has.contains(l)) || remove.iter().any(|l| has.contains(l)))
+    {
+        return Err(ServiceError::Refused(DOI_KEEPS_LISTS.into()));
+    }
+    let company = if moving {
+        if let Some(company) = db::contacts::get_company(db, input.customer_number).await? {
+            input.company_name = company.company_name;
+        }
+        CompanyWrite::CreateMissing(input.customer_number, &input.company_name)
+    } else {
+        CompanyWrite::CreateOrRename(input.customer_number, &input.company_name)
+    };
     check_email_free(db, &input.email, Some(id)).await?;
 
     let email = input.email.as_str().to_string();
+    // The confirmation belongs to the address: a new one starts unconfirmed.
+    let confirmed = current.double_opt_in && email == current.email;
     let mut touched = brevo_add.clone();
     touched.extend(&brevo_remove);
     let snapshot = mirror::before_change(
@@ -675,7 +733,7 @@ pub async fn update(
     .await?;
     let mut brevo_id = current.brevo_contact_id;
     if let Marketing::Brevo(client) = marketing {
-        let mut attributes = fields(&input, current.double_opt_in).attributes();
+        let mut attributes = fields(&input, confirmed).attributes();
         if email != current.email {
             attributes.insert(
                 mirror::attribute::EMAIL.into(),
@@ -719,8 +777,7 @@ pub async fn update(
             .map(|id| id.to_string())
             .or(current.extern_id.clone()),
     };
-    let company = Some((input.customer_number, input.company_name.as_str()));
-    match db::contacts::update_with_lists(db, id, company, &change, &add, &remove).await {
+    match db::contacts::update_with_lists(db, id, Some(company), &change, &add, &remove).await {
         Ok(Some(contact)) => {
             crate::services::downloads::packages_changed();
             view(db, contact).await

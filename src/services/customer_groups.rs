@@ -25,7 +25,7 @@ use crate::integrations::brevo::{BrevoClient, UpdateContact};
 use crate::integrations::planning::{PlanningClient, PlanningError};
 use crate::services::contact_mirror::{self as mirror, ContactFields, Snapshot};
 use crate::services::contacts::{
-    CompanyView, ContactView, brevo_create, checked_lists, ids_of, invalid, views,
+    CompanyView, ContactView, DOI_KEEPS_LISTS, brevo_create, checked_lists, ids_of, invalid, views,
 };
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -407,7 +407,7 @@ pub async fn save(
     }
 
     // Lists: those the group has may stay (also for new contacts); adding others or taking
-    // any off needs the provider's role, and BU-DOI adds none (spec §6).
+    // any off needs the provider's role, and BU-DOI does neither (spec §6).
     let add = ids_of(body, "listsIds")?;
     let remove: Vec<i64> = ids_of(body, "uncheckedListsIds")?
         .into_iter()
@@ -418,8 +418,8 @@ pub async fn save(
         .into_iter()
         .collect();
     let new_lists: Vec<i64> = add.iter().copied().filter(|l| !has.contains(l)).collect();
-    if !new_lists.is_empty() && !may_edit_details {
-        return Err(ServiceError::Forbidden);
+    if !may_edit_details && (!new_lists.is_empty() || remove.iter().any(|l| has.contains(l))) {
+        return Err(ServiceError::Refused(DOI_KEEPS_LISTS.into()));
     }
     checked_lists(db, user, &new_lists).await?;
     let brevo_remove = checked_lists(db, user, &remove).await?;
@@ -613,13 +613,14 @@ async fn brevo_step(
             };
             let mut brevo_id = contact.brevo_contact_id;
             if let Some(client) = client {
+                // The confirmation belongs to the address: a new one starts unconfirmed.
                 let mut attrs = attributes(
                     number,
                     company,
                     salutation,
                     firstname,
                     lastname,
-                    contact.double_opt_in,
+                    contact.double_opt_in && email == contact.email,
                 );
                 if email != contact.email {
                     attrs.insert(

@@ -97,6 +97,7 @@ async fn send_to(
     db::contacts::add_token(
         db,
         contact.id,
+        &contact.email,
         &token_hash,
         now + Duration::days(settings.valid_days),
     )
@@ -146,6 +147,8 @@ async fn send_to(
         }
     };
     db::contacts::mark_mail_sent(db, contact.id, db::now()).await?;
+    // The newest mail's link is the one that counts; older ones end.
+    db::contacts::end_older_tokens(db, contact.id, &token_hash).await?;
     Ok(sent)
 }
 
@@ -240,9 +243,11 @@ pub async fn link_state(db: &Db, token: &str) -> ServiceResult<LinkState> {
 }
 
 /// Confirms the contact of a link (`PATCH /api/contacts/confirm-double-opt-in/{token}` and
-/// the confirmation page's form). Brevo gets `DOUBLE_OPT-IN` = 1 first; if Brevo cannot take
-/// it now, the confirmation is recorded anyway (the person did confirm) and Brevo's update is
-/// kept for a retry. An unknown or expired link is `NotFound`.
+/// the confirmation page's form), for the address the link was mailed to. The confirmation is
+/// recorded first (only while the contact still has that address), then Brevo gets
+/// `DOUBLE_OPT-IN` = 1; if Brevo cannot take it now, its update is kept for a retry. An
+/// unknown or expired link, or one mailed to an address the contact no longer has, is
+/// `NotFound`.
 #[tracing::instrument(skip_all)]
 pub async fn confirm(
     db: &Db,
@@ -260,6 +265,10 @@ pub async fn confirm(
     if contact.double_opt_in {
         return Ok(());
     }
+    // The address may have changed since the link was read: then this confirms nothing.
+    if !db::contacts::confirm(db, contact.id, &contact.email, now, address).await? {
+        return Err(ServiceError::NotFound);
+    }
     if let Marketing::Brevo(client) = marketing {
         let mut attributes = Map::new();
         attributes.insert(
@@ -276,7 +285,6 @@ pub async fn confirm(
                 .await;
         }
     }
-    db::contacts::confirm(db, contact.id, now, address).await?;
     Ok(())
 }
 

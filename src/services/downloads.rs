@@ -365,15 +365,36 @@ pub async fn admin_page(
     page_of(db, counts, user, &query, params).await
 }
 
-/// The customer's list (`GET /api/downloads/contact/{query}`): the packages the user sees.
+/// The customer's list (`GET /api/downloads/contact/{query}`): the packages the user sees,
+/// each as [`for_customer`] shows it.
 pub async fn customer_page(
     db: &Db,
     counts: &CountCache,
     user: &User,
     params: &ListParams,
 ) -> ServiceResult<DownloadPage> {
-    let query = query_of(params, visibility(db, user).await?)?;
-    page_of(db, counts, user, &query, params).await
+    let visible = visibility(db, user).await?;
+    let own_lists = visible.as_ref().map(|v| v.list_ids.clone());
+    let query = query_of(params, visible)?;
+    let mut page = page_of(db, counts, user, &query, params).await?;
+    if let Some(own_lists) = own_lists {
+        for view in &mut page.content {
+            for_customer(view, &own_lists);
+        }
+    }
+    Ok(page)
+}
+
+/// What a customer is shown of a package whose provider they do not manage: not the
+/// provider's internal role names (the field stays, empty, since spec §3 names it), and of
+/// the package's lists only those the customer's contacts are on (`own_lists`).
+fn for_customer(view: &mut DownloadView, own_lists: &[i64]) {
+    if view.may_manage {
+        return;
+    }
+    view.provider.allowed_roles.clear();
+    view.lists.retain(|list| own_lists.contains(&list.id));
+    view.lists_ids.retain(|id| own_lists.contains(id));
 }
 
 async fn page_of(
@@ -466,20 +487,12 @@ fn views(user: &User, packages: Vec<Package>) -> Vec<DownloadView> {
         .collect()
 }
 
-/// Whether the user sees a package: staff of the admin area see all (spec §2), others by
-/// [`visibility`].
+/// Whether a customer who sees `visible` sees a package.
 async fn sees(
     db: &Db,
-    user: &User,
+    visible: &Visible,
     download: &db::downloads::Download,
-    staff: bool,
 ) -> ServiceResult<bool> {
-    if staff || user.is_admin() {
-        return Ok(true);
-    }
-    let Some(visible) = visibility(db, user).await? else {
-        return Ok(true);
-    };
     if visible.provider_ids.contains(&download.provider_id) {
         return Ok(true);
     }
@@ -487,21 +500,31 @@ async fn sees(
     Ok(lists.iter().any(|l| visible.list_ids.contains(l)))
 }
 
-/// One package (`GET /api/download/{id}`), for the admin area or a customer who sees it;
+/// One package (`GET /api/download/{id}`): for the admin area (staff see all, spec §2), or
+/// for a customer who sees it (by [`visibility`], shown as [`for_customer`] shows it);
 /// anyone else gets `NotFound`.
 pub async fn get(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
-    let staff = Capability::AdminArea.allows(user);
     let download = db::downloads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    if !sees(db, user, &download, staff).await? {
-        return Err(ServiceError::NotFound);
-    }
+    let own_lists = if Capability::AdminArea.allows(user) {
+        None
+    } else {
+        match visibility(db, user).await? {
+            None => None,
+            Some(visible) if sees(db, &visible, &download).await? => Some(visible.list_ids),
+            Some(_) => return Err(ServiceError::NotFound),
+        }
+    };
     let package = db::downloads::packages_by_ids(db, &[download.id])
         .await?
         .pop()
         .ok_or(ServiceError::NotFound)?;
-    Ok(view_of(user, package, Utc::now()))
+    let mut view = view_of(user, package, Utc::now());
+    if let Some(own_lists) = own_lists {
+        for_customer(&mut view, &own_lists);
+    }
+    Ok(view)
 }
 
 /// The package `id` when the user may change it: `NotFound` when missing, `Forbidden`
@@ -594,8 +617,10 @@ fn file_inputs(value: Option<&Value>, field: &str) -> ServiceResult<Vec<FileInpu
         .collect()
 }
 
-/// New files of a package: the uploads must exist; names default to the upload's name.
-async fn new_files(db: &Db, inputs: Vec<FileInput>) -> ServiceResult<Vec<NewFile>> {
+/// New files of a package: the uploads must exist and be the user's to use (their own fresh
+/// uploads, or files already in a package of a provider they manage); names default to the
+/// upload's name.
+async fn new_files(db: &Db, user: &User, inputs: Vec<FileInput>) -> ServiceResult<Vec<NewFile>> {
     if inputs.is_empty() {
         return Ok(Vec::new());
     }
@@ -605,13 +630,15 @@ async fn new_files(db: &Db, inputs: Vec<FileInput>) -> ServiceResult<Vec<NewFile
         .into_iter()
         .map(|u| (u.id, u))
         .collect();
+    if ids.iter().any(|id| !uploads.contains_key(id)) {
+        return Err(invalid(
+            "Eine hochgeladene Datei existiert nicht mehr. Bitte laden Sie sie erneut hoch.",
+        ));
+    }
+    crate::services::uploads::check_usable(db, user, &uploads.values().collect::<Vec<_>>()).await?;
     let mut files = Vec::with_capacity(inputs.len());
     for input in inputs {
-        let upload = uploads.get(&input.id).ok_or_else(|| {
-            invalid(
-                "Eine hochgeladene Datei existiert nicht mehr. Bitte laden Sie sie erneut hoch.",
-            )
-        })?;
+        let upload = &uploads[&input.id];
         let name = FileName::parse(input.name.as_deref().unwrap_or(&upload.name), &upload.ext)
             .map_err(invalid)?;
         let tag_ids = input.tag_ids.unwrap_or_default();
@@ -644,7 +671,7 @@ pub async fn create(db: &Db, user: &User, body: &Value) -> ServiceResult<Downloa
     let list_ids = checked_lists(db, provider_id, ids_of(body, "listsIds")?).await?;
     let mut inputs = file_inputs(body.get("uploadsToInsert"), "uploadsToInsert")?;
     inputs.extend(file_inputs(body.get("Uploads"), "Uploads")?);
-    let files = new_files(db, inputs).await?;
+    let files = new_files(db, user, inputs).await?;
     let download = db::downloads::create(
         db,
         &db::downloads::NewDownload {
@@ -760,7 +787,7 @@ pub async fn update(
         .into_iter()
         .filter(|f| !current.iter().any(|c| c.upload_id == f.id))
         .collect();
-    for file in new_files(db, inserted).await? {
+    for file in new_files(db, user, inserted).await? {
         files.push(FileState {
             upload_id: file.upload_id,
             name: file.name,
@@ -870,7 +897,8 @@ async fn provider_refs(db: &Db, ids: &[i64]) -> ServiceResult<Vec<ProviderRef>> 
     Ok(refs)
 }
 
-/// The providers whose packages the user sees (the customer's provider filter).
+/// The providers whose packages the user sees (the customer's provider filter); the role
+/// names only of those the user manages.
 pub async fn providers_in_view(db: &Db, user: &User) -> ServiceResult<Vec<ProviderRef>> {
     let ids = match visibility(db, user).await? {
         None => db::providers::list_all(db)
@@ -880,7 +908,13 @@ pub async fn providers_in_view(db: &Db, user: &User) -> ServiceResult<Vec<Provid
             .collect(),
         Some(visible) => db::downloads::provider_ids_visible(db, &visible).await?,
     };
-    provider_refs(db, &ids).await
+    let mut providers = provider_refs(db, &ids).await?;
+    for provider in &mut providers {
+        if !may_manage_provider(user, &provider.allowed_roles) {
+            provider.allowed_roles.clear();
+        }
+    }
+    Ok(providers)
 }
 
 /// The providers the user may manage: Admin all, others those with one of their roles (the

@@ -8,6 +8,9 @@ pub enum ServiceError {
     NotFound,
     #[error("keine Berechtigung")]
     Forbidden,
+    /// Not allowed, with the German reason for the user (403).
+    #[error("{0}")]
+    Refused(String),
     /// Invalid input, with the German message for the user.
     #[error("{0}")]
     Invalid(String),

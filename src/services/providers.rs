@@ -202,18 +202,26 @@ async fn check_name_free(db: &Db, name: &str, except: Option<i64>) -> ServiceRes
     Ok(())
 }
 
-async fn check_logo(db: &Db, upload_id: Option<i64>) -> ServiceResult<()> {
-    if let Some(id) = upload_id {
-        let upload = db::uploads::get(db, id).await?;
-        let displayable =
-            |t: &str| matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp");
-        if !upload.is_some_and(|u| displayable(&u.content_type)) {
-            return Err(ServiceError::Invalid(
-                "Das Logo muss ein hochgeladenes Bild sein.".into(),
-            ));
-        }
-    }
-    Ok(())
+/// A new logo must be an uploaded picture the user may use (the rule of package files); the
+/// logo the provider has already may stay.
+async fn check_logo(
+    db: &Db,
+    user: &User,
+    upload_id: Option<i64>,
+    current: Option<i64>,
+) -> ServiceResult<()> {
+    let Some(id) = upload_id.filter(|id| Some(*id) != current) else {
+        return Ok(());
+    };
+    let displayable =
+        |t: &str| matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp");
+    let upload = db::uploads::get(db, id)
+        .await?
+        .filter(|u| displayable(&u.content_type))
+        .ok_or_else(|| {
+            ServiceError::Invalid("Das Logo muss ein hochgeladenes Bild sein.".into())
+        })?;
+    crate::services::uploads::check_usable(db, user, &[&upload]).await
 }
 
 /// Resolves the folder choices: existing ids must exist; 'auto' creates a folder named after
@@ -299,7 +307,7 @@ pub async fn create(
     require_admin(user)?;
     let input = validate(input)?;
     check_name_free(db, input.name.as_str(), None).await?;
-    check_logo(db, input.upload_id).await?;
+    check_logo(db, user, input.upload_id, None).await?;
     let ((active, inactive), created) =
         resolve_folders(db, marketing, &input, (None, None)).await?;
     let new = db::providers::NewProvider {
@@ -338,7 +346,7 @@ pub async fn update(
         .ok_or(ServiceError::NotFound)?;
     let input = validate(input)?;
     check_name_free(db, input.name.as_str(), Some(id)).await?;
-    check_logo(db, input.upload_id).await?;
+    check_logo(db, user, input.upload_id, current.upload_id).await?;
     let current_folders = (
         current.brevo_active_folder_id,
         current.brevo_inactive_folder_id,

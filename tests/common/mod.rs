@@ -72,23 +72,26 @@ impl TestApp {
         )
     }
 
-    /// A live session for a user with these roles, as a login would create it.
+    /// A live session for a user with these roles, as a login would create it. Sessions with
+    /// the same roles belong to the same person.
     pub async fn session_with_roles(&self, roles: &[&str]) -> String {
+        self.session_as(&format!("test:{}", roles.join("+")), roles)
+            .await
+    }
+
+    /// A live session of the person `subject` (two subjects are two people, e.g. two
+    /// moderators) with these roles.
+    pub async fn session_as(&self, subject: &str, roles: &[&str]) -> String {
         let user = User {
             name: "Erika Musterfrau".into(),
             customer_number: Some(100_001),
             email: "erika@example.de".into(),
             roles: roles.iter().map(|r| r.to_string()).collect(),
+            subject: subject.into(),
         };
-        aktionsportal::auth::session::create(
-            &self.test_db.db,
-            None,
-            "test:erika",
-            &user,
-            chrono::Utc::now(),
-        )
-        .await
-        .expect("session")
+        aktionsportal::auth::session::create(&self.test_db.db, None, &user, chrono::Utc::now())
+            .await
+            .expect("session")
     }
 }
 
@@ -185,8 +188,9 @@ impl TestApp {
             customer_number: Some(customer_number),
             email,
             roles: vec![aktionsportal::domain::roles::PORTAL.into()],
+            subject: format!("test:dealer{customer_number}"),
         };
-        aktionsportal::auth::session::create(db, None, "test:dealer", &user, chrono::Utc::now())
+        aktionsportal::auth::session::create(db, None, &user, chrono::Utc::now())
             .await
             .expect("session")
     }

@@ -53,11 +53,22 @@ pub fn Login() -> impl IntoView {
 #[component]
 pub fn LoginFailed() -> impl IntoView {
     no_store();
+    // Too many logins started from one address (the only reason given here).
+    let too_many = leptos_router::hooks::use_query_map().with_untracked(|q| {
+        (q.get("fehler").as_deref() == Some("zu-viele")).then(|| {
+            let minutes: u64 = q.get("minuten").and_then(|m| m.parse().ok()).unwrap_or(15);
+            format!(
+                "Von Ihrer Adresse wurden zu viele Anmeldungen begonnen. Bitte versuchen Sie es in {} Minuten erneut.",
+                minutes.clamp(1, 15)
+            )
+        })
+    });
     view! {
         <Layout>
             <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <h1 class="h3">"Anmeldung fehlgeschlagen"</h1>
+                    {too_many.map(|message| view! { <div class="alert alert-warning" role="alert">{message}</div> })}
                     <p>"Die Anmeldung hat leider nicht funktioniert. Bitte wenden Sie sich an Ihren Account Manager."</p>
                     <a class="btn btn-primary" href="/login">"Erneut versuchen"</a>
                 </div>
