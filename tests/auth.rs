@@ -380,6 +380,10 @@ async fn after_signing_in_the_user_returns_to_the_page_and_never_elsewhere() {
         "/admin/provider/7?x=1",
     );
     for hostile in [
+        // Dot segments that collapse into `//evil.example` only when normalised.
+        "/.//evil.example/x",
+        "/x/..//evil.example",
+        "/%2e//evil.example",
         "//evil.example",
         "https://evil.example/",
         "/\\evil.example",

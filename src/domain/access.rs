@@ -50,43 +50,58 @@ pub fn login_path_returning_to(return_to: &str) -> String {
 }
 
 /// `raw` as a path on this site to send the browser to after signing in, or `None` when it
-/// could lead anywhere else (`//host`, `https://…`, `/\host`, their percent-encoded forms,
-/// control characters) or back into the login and the API.
+/// could lead anywhere else (`//host`, `https://…`, `/\\host`, their percent-encoded forms,
+/// dot segments that collapse into `//host`, control characters) or back into the login and
+/// the API. The answer is checked after normalisation: it is what the browser gets.
 pub fn safe_return_path(raw: &str) -> Option<String> {
-    fn plain_path(text: &str) -> bool {
-        text.starts_with('/')
-            && !text.starts_with("//")
-            && !text.contains('\\')
-            && !text.chars().any(|c| c.is_control() || c.is_whitespace())
-    }
-    if raw.len() > 2048 || !plain_path(raw) {
+    if raw.len() > 2048 || !harmless_when_decoded(raw) {
         return None;
     }
-    // Browsers and proxies may decode again: every decoded form must be harmless too.
-    let mut decoded = raw.to_string();
-    for _ in 0..3 {
+    let path = normalized(raw).filter(|path| harmless_when_decoded(path))?;
+    let bare = path.split(['?', '#']).next().unwrap_or("");
+    if bare.starts_with("/api/") || bare == "/api" || bare == LOGIN_PATH || bare == "/login-failed"
+    {
+        return None;
+    }
+    Some(path)
+}
+
+/// Browsers and proxies may decode again: every decoded form of `text`, and what a URL parser
+/// makes of it, must be a plain path on this site.
+fn harmless_when_decoded(text: &str) -> bool {
+    let mut decoded = text.to_string();
+    for _ in 0..4 {
+        if !normalized(&decoded).is_some_and(|path| plain_path(&path)) {
+            return false;
+        }
         let next = percent_encoding::percent_decode_str(&decoded)
             .decode_utf8_lossy()
             .into_owned();
-        if !plain_path(&next) {
-            return None;
-        }
         if next == decoded {
             break;
         }
         decoded = next;
     }
+    true
+}
+
+/// A path without scheme or host, and nothing a browser could read as one.
+fn plain_path(text: &str) -> bool {
+    text.starts_with('/')
+        && !text.starts_with("//")
+        && !text.contains('\\')
+        && !text.chars().any(|c| c.is_control() || c.is_whitespace())
+}
+
+/// `text` as a URL parser resolves it against this site (dot segments removed): path, query
+/// and fragment; `None` unless it is a plain path that stays on this site.
+fn normalized(text: &str) -> Option<String> {
+    if !plain_path(text) {
+        return None;
+    }
     let base = url::Url::parse("http://portal.invalid/").expect("valid base");
-    let joined = base.join(raw).ok()?;
-    if joined.origin() != base.origin() {
-        return None;
-    }
-    let path = joined.path();
-    if path.starts_with("/api/") || path == "/api" || path == LOGIN_PATH || path == "/login-failed"
-    {
-        return None;
-    }
-    Some(joined[url::Position::BeforePath..].to_string())
+    let joined = base.join(text).ok()?;
+    (joined.origin() == base.origin()).then(|| joined[url::Position::BeforePath..].to_string())
 }
 
 pub fn guard(access: PageAccess, user: Option<&User>) -> GuardOutcome {
@@ -141,29 +156,95 @@ mod tests {
             safe_return_path("/admin/../user/downloads").as_deref(),
             Some("/user/downloads")
         );
-        for hostile in [
-            "//evil.example",
-            "//evil.example/admin",
-            "https://evil.example",
-            "http:evil.example",
-            "/\\evil.example",
-            "\\evil.example",
-            "/%2F%2Fevil.example",
-            "/%2f/evil.example",
-            "%2F%2Fevil.example",
-            "/%5Cevil.example",
-            "/%255C%255Cevil.example",
-            "/\t/evil.example",
-            "/\n//evil.example",
-            " /admin",
-            "javascript:alert(1)",
-            "evil.example",
-            "",
-            "/api/auth/logout",
-            "/login",
-        ] {
+        for hostile in HOSTILE {
             assert_eq!(safe_return_path(hostile), None, "{hostile:?}");
         }
+    }
+
+    /// Return targets that must never come back: other hosts in every spelling (the first
+    /// three collapse into `//evil.example` only when normalised), the login and the API.
+    const HOSTILE: [&str; 36] = [
+        "/.//evil.example/x",
+        "/x/..//evil.example",
+        "/%2e//evil.example",
+        "/%2E//evil.example",
+        "/./%2e//evil.example",
+        "/..//evil.example",
+        "/x/../..//evil.example",
+        "/%2e%2e//evil.example",
+        "/x/%2e%2e//evil.example",
+        "/.%2f/evil.example",
+        "/%2e%2f/evil.example",
+        "/x/..%2f/evil.example",
+        "//evil.example",
+        "///evil.example",
+        "//evil.example/admin",
+        "https://evil.example",
+        "HTTPS://evil.example",
+        "http:evil.example",
+        "/\\evil.example",
+        "\\evil.example",
+        "/%2F%2Fevil.example",
+        "/%2f/evil.example",
+        "%2F%2Fevil.example",
+        "/%5Cevil.example",
+        "/%255C%255Cevil.example",
+        "/%252e//evil.example",
+        "/\t/evil.example",
+        "/\n//evil.example",
+        " /admin",
+        "javascript:alert(1)",
+        "data:text/html,x",
+        "evil.example",
+        "",
+        "/api/auth/logout",
+        "/x/../api/auth/logout",
+        "/login",
+    ];
+
+    /// Whatever the input, an answer is a plain path on this site that reads the same when
+    /// checked again: tried on every path of up to four pieces from a hostile alphabet.
+    #[test]
+    fn every_answer_is_a_plain_path_that_stays_here() {
+        const PIECES: [&str; 12] = [
+            "/",
+            ".",
+            "..",
+            "%2e",
+            "%2f",
+            "%5c",
+            "\\",
+            "evil.example",
+            "%25",
+            "x",
+            "?",
+            "#",
+        ];
+        let mut tried = 0;
+        let mut paths = vec![String::from("/")];
+        for _ in 0..4 {
+            let mut longer = Vec::new();
+            for path in &paths {
+                for piece in PIECES {
+                    longer.push(format!("{path}{piece}"));
+                }
+            }
+            for path in &longer {
+                tried += 1;
+                if let Some(answer) = safe_return_path(path) {
+                    assert!(plain_path(&answer), "{path:?} gave {answer:?}");
+                    let base = url::Url::parse("http://portal.invalid/").unwrap();
+                    assert_eq!(
+                        base.join(&answer).unwrap().host_str(),
+                        Some("portal.invalid"),
+                        "{path:?} gave {answer:?}"
+                    );
+                    assert_eq!(safe_return_path(&answer), Some(answer.clone()), "{path:?}");
+                }
+            }
+            paths = longer;
+        }
+        assert!(tried > 20_000);
     }
 
     #[test]
