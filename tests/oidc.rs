@@ -77,6 +77,15 @@ impl FakeProvider {
         self.grants.lock().unwrap().insert(code.into(), grant);
     }
 
+    /// The grant of a user with these roles for the authorisation request `params`.
+    fn grant(&self, params: &HashMap<String, String>, groups: &[&str]) -> Grant {
+        Grant {
+            challenge: params["code_challenge"].clone(),
+            claims: self.claims(&params["nonce"], groups),
+            foreign_key: false,
+        }
+    }
+
     /// Standard claims for an authorisation request, with the given roles.
     fn claims(&self, nonce: &str, groups: &[&str]) -> Value {
         let now = chrono::Utc::now().timestamp();
@@ -236,17 +245,13 @@ async fn a_directory_user_logs_in_with_their_groups_as_roles() {
     let params = start_login(&app, &provider).await;
     provider.authorize(
         "code-1",
-        Grant {
-            challenge: params["code_challenge"].clone(),
-            claims: provider.claims(
-                &params["nonce"],
-                &[
-                    "GS-Aktionsportal-BU-Moderator",
-                    "GS-Aktionsportal-BU-Glasfaser",
-                ],
-            ),
-            foreign_key: false,
-        },
+        provider.grant(
+            &params,
+            &[
+                "GS-Aktionsportal-BU-Moderator",
+                "GS-Aktionsportal-BU-Glasfaser",
+            ],
+        ),
     );
     let response = callback(&app, "code-1", &params).await;
     assert_redirect(&response, "/user/downloads");
@@ -318,14 +323,7 @@ async fn a_directory_user_returns_to_the_page_they_came_from_and_never_elsewhere
     for (i, (next, expected)) in cases.into_iter().enumerate() {
         let params = start_login_at(&app, &provider, &format!("/api/auth/login?next={next}")).await;
         let code = format!("code-{i}");
-        provider.authorize(
-            &code,
-            Grant {
-                challenge: params["code_challenge"].clone(),
-                claims: provider.claims(&params["nonce"], &["GS-Aktionsportal"]),
-                foreign_key: false,
-            },
-        );
+        provider.authorize(&code, provider.grant(&params, &["GS-Aktionsportal"]));
         assert_redirect(&callback(&app, &code, &params).await, expected);
     }
 }
@@ -462,11 +460,7 @@ async fn local_accounts_do_not_sign_in_when_a_provider_is_configured() {
 #[tokio::test]
 async fn a_callback_opened_in_another_browser_fails_and_the_starting_browser_signs_in() {
     let (app, provider) = spawn_with_provider().await;
-    let grant = |params: &HashMap<String, String>| Grant {
-        challenge: params["code_challenge"].clone(),
-        claims: provider.claims(&params["nonce"], &["GS-Aktionsportal-Admin"]),
-        foreign_key: false,
-    };
+    let grant = |params: &HashMap<String, String>| provider.grant(params, &["GS-Aktionsportal"]);
     // An attacker starts a login and sends the callback URL to a victim: the victim's browser
     // has no login cookie, or another one.
     for other_browser in [None, Some("0".repeat(64))] {
@@ -504,14 +498,7 @@ async fn starting_logins_is_throttled_per_address_and_said_in_german() {
     for i in 0..25 {
         let params = start_login(&app, &provider).await;
         let code = format!("code-{i}");
-        provider.authorize(
-            &code,
-            Grant {
-                challenge: params["code_challenge"].clone(),
-                claims: provider.claims(&params["nonce"], &["GS-Aktionsportal"]),
-                foreign_key: false,
-            },
-        );
+        provider.authorize(&code, provider.grant(&params, &["GS-Aktionsportal"]));
         assert_redirect(&callback(&app, &code, &params).await, "/user/downloads");
     }
     // Abandoned ones count: twenty per address within fifteen minutes.

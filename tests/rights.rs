@@ -52,6 +52,25 @@ async fn world() -> World {
     }
 }
 
+impl World {
+    /// Stadtwerke's package with its flyer, made by the admin: (flyer, package).
+    async fn stadtwerke_package(&self) -> (i64, i64) {
+        let flyer = upload(&self.app, &self.admin, "Stadtwerke Flyer.pdf", PDF).await;
+        let body = package_body(
+            "Stadtwerke Strom",
+            self.stadtwerke,
+            self.stadtwerke_list,
+            &[flyer],
+        );
+        let (status, package) = self
+            .app
+            .call(&self.admin, "POST", "/api/download/", Some(body))
+            .await;
+        assert_eq!(status, 200, "{package}");
+        (flyer, package["id"].as_i64().unwrap())
+    }
+}
+
 async fn upload(app: &TestApp, token: &str, name: &str, bytes: &[u8]) -> i64 {
     let (status, answer) = app.upload(token, name, bytes).await;
     assert_eq!(status, 200, "{answer}");
@@ -113,22 +132,7 @@ async fn a_moderator_cannot_attach_another_providers_files_by_any_call() {
     let app = &w.app;
     // Stadtwerke's package with its flyer, and a picture the admin uploaded but attached to
     // nothing yet.
-    let flyer = upload(app, &w.admin, "Stadtwerke Flyer.pdf", PDF).await;
-    let (status, stadtwerke_package) = app
-        .call(
-            &w.admin,
-            "POST",
-            "/api/download/",
-            Some(package_body(
-                "Stadtwerke Strom",
-                w.stadtwerke,
-                w.stadtwerke_list,
-                &[flyer],
-            )),
-        )
-        .await;
-    assert_eq!(status, 200, "{stadtwerke_package}");
-    let stadtwerke_package = stadtwerke_package["id"].as_i64().unwrap();
+    let (flyer, stadtwerke_package) = w.stadtwerke_package().await;
     let unattached = upload(app, &w.admin, "Entwurf Plakat.png", PNG).await;
 
     // The moderator of Glasfaser, and a second one (another person with the same roles).
@@ -359,21 +363,7 @@ async fn a_contact_cannot_be_moved_to_another_customer_around_the_editors_rules(
     let app = &w.app;
     let db = &app.test_db.db;
     // The victim: a contact of customer 100004 on Stadtwerke's list, which offers a package.
-    let flyer = upload(app, &w.admin, "Stadtwerke Flyer.pdf", PDF).await;
-    let (status, _) = app
-        .call(
-            &w.admin,
-            "POST",
-            "/api/download/",
-            Some(package_body(
-                "Stadtwerke Strom",
-                w.stadtwerke,
-                w.stadtwerke_list,
-                &[flyer],
-            )),
-        )
-        .await;
-    assert_eq!(status, 200);
+    let (flyer, _) = w.stadtwerke_package().await;
     let (status, contact) = app
         .call(
             &w.admin,
