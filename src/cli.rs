@@ -1,4 +1,5 @@
-//! The command line: `serve` (default), `migrate`, `user …`, `seed-demo`, `seed-large`.
+//! The command line: `serve` (default), `migrate`, `user …`, `seed-demo`, `seed-large`,
+//! `copy-files-to-bucket`, `previews` (and the hidden `preview-render` the portal runs).
 
 use std::io::BufRead;
 use std::net::SocketAddr;
@@ -56,6 +57,37 @@ pub enum Command {
     /// AP_S3_BUCKET, then check that every file the database names is in the bucket with its
     /// size and checksum. Safe to run again: files already there are checked, not copied.
     CopyFilesToBucket,
+    /// Make the previews of every stored picture, SVG drawing and PDF that has none yet
+    /// (the running portal does this by itself; this shows the progress).
+    Previews,
+    /// Render the previews of one file read from standard input (the portal starts this
+    /// itself, in a child process with these limits; not for people).
+    #[command(name = "preview-render", hide = true)]
+    PreviewRender {
+        #[arg(long)]
+        kind: String,
+        #[arg(long)]
+        memory_mb: u64,
+        #[arg(long)]
+        cpu_secs: u64,
+    },
+}
+
+impl Cli {
+    /// Runs the commands that need no async runtime (the preview renderer, which limits its
+    /// own memory and must not start threads first); `None` for all others.
+    pub fn run_without_runtime(&self) -> Option<i32> {
+        match &self.command {
+            Some(Command::PreviewRender {
+                kind,
+                memory_mb,
+                cpu_secs,
+            }) => Some(crate::previews::isolated::serve_one(
+                kind, *memory_mb, *cpu_secs,
+            )),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -114,6 +146,9 @@ pub struct UserAdd {
 
 /// Runs the command line and returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
+    if let Some(code) = cli.run_without_runtime() {
+        return code;
+    }
     let addr = match &cli.command {
         Some(Command::Serve { addr }) => *addr,
         _ => None,
@@ -178,6 +213,9 @@ async fn execute(command: Command, config: Config) -> anyhow::Result<()> {
         Command::SeedDemo => seed_demo(&config, &db).await,
         Command::SeedLarge => seed_large(&config, &db).await,
         Command::CopyFilesToBucket => copy_files_to_bucket(&config, &db).await,
+        Command::Previews => make_previews(&config, &db).await,
+        // Handled by `run` before anything else (see `Cli::run_without_runtime`).
+        Command::PreviewRender { .. } => Ok(()),
     };
     db.close().await;
     result
@@ -333,6 +371,43 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
             account_roles.join(", ")
         );
     }
+    if config.previews {
+        make_previews(config, db).await?;
+    }
+    Ok(())
+}
+
+/// Makes the missing previews, with the progress on the terminal.
+async fn make_previews(config: &Config, db: &Db) -> anyhow::Result<()> {
+    use crate::previews::Kind;
+    use std::io::Write;
+    let files = FileStore::from_config(config)?;
+    let worker = crate::services::previews::PreviewWorker::from_config(config);
+    let Some(renderer) = worker.renderer() else {
+        anyhow::bail!(
+            "Vorschauen sind ausgeschaltet (AP_PREVIEWS) oder ohne Renderer (AP_PREVIEW_RENDERER)."
+        );
+    };
+    let counts = crate::db::previews::counts(db, &Kind::CONTENT_TYPES).await?;
+    println!(
+        "Vorschauen: {} vorhanden, {} nicht möglich, {} zu erstellen.",
+        counts.ready, counts.failed, counts.waiting
+    );
+    let total = counts.waiting;
+    let mut done = 0i64;
+    let mut progress = |_: &crate::services::previews::Outcome| {
+        done += 1;
+        print!("\r{done} von {total} …");
+        let _ = std::io::stdout().flush();
+    };
+    let report = crate::services::previews::pass(db, &files, renderer, &mut progress).await?;
+    if total > 0 {
+        println!();
+    }
+    println!(
+        "Vorschauen erstellt: {} neu, {} nicht möglich, {} später erneut zu versuchen.",
+        report.made, report.failed, report.postponed
+    );
     Ok(())
 }
 

@@ -125,6 +125,19 @@ pub struct Config {
     /// the data in memory); larger ones use the server-streamed ZIP
     /// (`AP_BROWSER_ZIP_LIMIT_MB`).
     pub browser_zip_limit_mb: u64,
+    /// Previews of pictures, SVG drawings and PDFs are made after upload (`AP_PREVIEWS`).
+    pub previews: bool,
+    /// Time one file's previews may take, in seconds; then the renderer is stopped
+    /// (`AP_PREVIEW_TIMEOUT_SECS`).
+    pub preview_timeout_secs: u64,
+    /// Memory (address space) of the process that renders one file, in MB
+    /// (`AP_PREVIEW_MEMORY_MB`).
+    pub preview_memory_mb: u64,
+    /// Larger files get no preview, in MB (`AP_PREVIEW_MAX_MB`).
+    pub preview_max_mb: u64,
+    /// The portal binary whose `preview-render` command draws previews; default: the running
+    /// binary (`AP_PREVIEW_RENDERER`).
+    pub preview_renderer: Option<PathBuf>,
     /// Corner of the page where toasts appear (`AP_TOAST_POSITION`, spec §9).
     pub toast_position: ToastPosition,
     /// The production installation: only there may the double opt-in mail go to all pending
@@ -262,6 +275,11 @@ impl Default for Config {
             zip_max_entries: 1000,
             zip_max_ratio: 200,
             browser_zip_limit_mb: 500,
+            previews: true,
+            preview_timeout_secs: 20,
+            preview_memory_mb: 1024,
+            preview_max_mb: 200,
+            preview_renderer: None,
             toast_position: ToastPosition::TopRight,
             production: false,
             mail_from: "aktionsportal@example.com".into(),
@@ -552,6 +570,15 @@ impl Config {
         }
         if !(1..=1000).contains(&self.mail_per_second) {
             return fail("AP_MAIL_PER_SECOND", "muss zwischen 1 und 1000 liegen");
+        }
+        if !(1..=600).contains(&self.preview_timeout_secs) {
+            return fail("AP_PREVIEW_TIMEOUT_SECS", "muss zwischen 1 und 600 liegen");
+        }
+        if !(128..=65536).contains(&self.preview_memory_mb) {
+            return fail("AP_PREVIEW_MEMORY_MB", "muss zwischen 128 und 65536 liegen");
+        }
+        if !(1..=4096).contains(&self.preview_max_mb) {
+            return fail("AP_PREVIEW_MAX_MB", "muss zwischen 1 und 4096 liegen");
         }
         if self.login_hash_concurrency > 64 {
             return fail("AP_LOGIN_HASH_CONCURRENCY", "darf höchstens 64 sein");

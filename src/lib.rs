@@ -2,7 +2,7 @@
 //!
 //! Layers (see README): `domain` holds pure rules, `db` the data access for SQLite and
 //! PostgreSQL, `services` the use cases, `integrations` third-party clients, `storage` the
-//! file store, `auth` sessions and guards, `api` the REST handlers, `app` the Leptos SSR pages,
+//! file store, `previews` the drawing of file previews, `auth` sessions and guards, `api` the REST handlers, `app` the Leptos SSR pages,
 //! `seed` the demo and benchmark data sets.
 
 pub mod api;
@@ -16,6 +16,7 @@ pub mod domain;
 pub mod error;
 pub mod headers;
 pub mod integrations;
+pub mod previews;
 pub mod seed;
 pub mod server;
 pub mod services;

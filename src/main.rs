@@ -1,7 +1,13 @@
 use clap::Parser;
 
-#[tokio::main]
-async fn main() {
+fn main() {
     let cli = aktionsportal::cli::Cli::parse();
-    std::process::exit(aktionsportal::cli::run(cli).await);
+    if let Some(code) = cli.run_without_runtime() {
+        std::process::exit(code);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    std::process::exit(runtime.block_on(aktionsportal::cli::run(cli)));
 }

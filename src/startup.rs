@@ -119,6 +119,7 @@ pub fn router(state: AppState) -> Router {
         .route(crate::api::auth::LOGOUT_PATH, get(logout_page))
         .nest("/api", crate::api::router(&state.config))
         .route("/files/{id}/{name}", get(crate::api::files::serve))
+        .route("/previews/{id}/{size}", get(crate::api::files::preview))
         // Pages with data load it first (see `app::data`); every other path is rendered
         // straight away, including the 404 page.
         .merge(crate::app::data::router(render))
@@ -200,6 +201,11 @@ pub async fn serve(
         state.mail_jobs.clone(),
     ));
     tokio::spawn(retry_marketing(state.clone()));
+    tokio::spawn(crate::services::previews::run(
+        state.db.clone(),
+        state.files.clone(),
+        state.previews.clone(),
+    ));
     tracing::info!(mail = %state.mailer.describe(), "mail ready");
     match state.files.bucket() {
         Some(bucket) => match bucket.check().await {

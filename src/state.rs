@@ -47,6 +47,8 @@ pub struct AppInner {
     pub mail_settings: MailSettings,
     /// Wakes the mail-job worker when a job starts.
     pub mail_jobs: Arc<tokio::sync::Notify>,
+    /// Makes the previews of uploaded files.
+    pub previews: crate::services::previews::PreviewWorker,
     /// The planning system's service for import candidates, when configured.
     pub planning: Option<crate::integrations::planning::PlanningClient>,
 }
@@ -109,6 +111,7 @@ impl AppState {
             mailer,
             mail_settings: MailSettings::from_config(&config),
             mail_jobs: Default::default(),
+            previews: crate::services::previews::PreviewWorker::from_config(&config),
             planning: config.planning_url.as_deref().map(|url| {
                 crate::integrations::planning::PlanningClient::new(
                     url,

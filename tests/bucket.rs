@@ -365,3 +365,61 @@ async fn an_unreachable_bucket_gets_a_german_503_and_changes_nothing() {
     assert_eq!(status, 200);
     assert_eq!(moto.keys(&bucket).await.len(), 2);
 }
+
+#[tokio::test]
+#[ignore = "needs moto: scripts/test.sh runs it (AP_TEST_MOTO_SERVER)"]
+async fn previews_live_in_the_bucket_are_served_from_it_and_leave_with_the_file() {
+    const FLYER: &[u8] = include_bytes!("../assets/seed/flyer.pdf");
+    let moto = Moto::start().await;
+    let bucket = bucket_name();
+    moto.create_bucket(&bucket).await;
+    let app = spawn_app_with(|config| {
+        moto.configure(config, &bucket);
+        common::with_previews(config);
+    })
+    .await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (status, answer) = app.upload(&admin, "Flyer.pdf", FLYER).await;
+    assert_eq!(status, 200, "{answer}");
+    let flyer = answer["id"].as_i64().unwrap();
+    let (id, _) = package(&app, &admin, &[flyer]).await;
+    let mut view = Value::Null;
+    for _ in 0..300 {
+        view = app
+            .call(&admin, "GET", &format!("/api/download/{id}"), None)
+            .await
+            .1;
+        if view["Uploads"][0]["previewUrl"].is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The file and its two previews, all in the bucket.
+    let keys = wait_for_keys(&moto, &bucket, 3).await;
+    assert_eq!(
+        keys.iter().filter(|k| k.ends_with(".jpg")).count(),
+        2,
+        "{keys:?}"
+    );
+    assert!(app.stored_files().is_empty(), "nothing on disk");
+    let thumb = get(
+        &app,
+        &admin,
+        view["Uploads"][0]["previewUrl"].as_str().unwrap(),
+        None,
+    )
+    .await;
+    assert_eq!(thumb.status(), 200);
+    assert_eq!(thumb.headers()["content-type"], "image/jpeg");
+    let bytes = thumb.bytes().await.unwrap();
+    assert_eq!(
+        image::load_from_memory(&bytes).unwrap().width() as i64,
+        view["Uploads"][0]["previewWidth"].as_i64().unwrap()
+    );
+    // Deleting the package deletes the file and its previews.
+    let (status, _) = app
+        .call(&admin, "DELETE", &format!("/api/download/{id}"), None)
+        .await;
+    assert_eq!(status, 200);
+    wait_for_keys(&moto, &bucket, 0).await;
+}

@@ -203,12 +203,51 @@ async fn seed_demo_creates_data_and_prints_the_admin_login_once() {
     ));
     assert!(admin.roles.contains(&"GS-Aktionsportal-Admin".to_string()));
     assert!(aktionsportal::db::providers::count(&test.db).await.unwrap() >= 3);
+    // The demo's pictures, drawings and PDFs have their previews.
+    assert!(stdout.contains("Vorschauen erstellt: "), "{stdout}");
+    let counts = aktionsportal::db::previews::counts(
+        &test.db,
+        &aktionsportal::previews::Kind::CONTENT_TYPES,
+    )
+    .await
+    .unwrap();
+    assert!(counts.ready >= 8, "{counts:?}");
+    assert_eq!((counts.failed, counts.waiting), (0, 0));
 
     let mut command = portal(&test);
     command.arg("seed-demo");
     let again = text(&run(command, "").stdout);
     assert!(again.contains("Konto admin existiert bereits"), "{again}");
     assert!(!again.contains("Passwort "), "{again}");
+
+    // The backfill command: nothing left to make; then a preview lost is made again.
+    let mut command = portal(&test);
+    command.arg("previews");
+    let output = run(command, "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "Vorschauen: {} vorhanden, 0 nicht möglich, 0 zu erstellen.",
+            counts.ready
+        )),
+        "{stdout}"
+    );
+    aktionsportal::db_run!(&test.db, pool => {
+        sqlx::query("delete from previews where sha256 = (select min(sha256) from previews)")
+            .execute(pool)
+            .await
+            .map(drop)
+            .unwrap()
+    });
+    let mut command = portal(&test);
+    command.arg("previews");
+    let stdout = text(&run(command, "").stdout);
+    assert!(stdout.contains("1 zu erstellen."), "{stdout}");
+    assert!(
+        stdout.contains("Vorschauen erstellt: 1 neu, 0 nicht möglich"),
+        "{stdout}"
+    );
 }
 
 fn free_port() -> u16 {

@@ -87,6 +87,7 @@ const PERMISSION_ROWS: &[(&str, &str, &[u16])] = &[
     ("POST", "/api/planning/csv/import", &[401, 400, 403]),
     ("GET", "/api/syncContactsFromBrevo", &[401, 409, 403]),
     ("GET", "/files/1/Flyer.pdf", &[401, 200, 404]),
+    ("GET", "/previews/1/thumb.jpg", &[401, 200, 404]),
     ("GET", "/api/auth/logout", &[303]),
     ("POST", "/api/auth/logout", &[303]),
 ];

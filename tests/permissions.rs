@@ -5,6 +5,7 @@ mod common;
 
 use aktionsportal::domain::roles::{ADMIN, BU_DOI, BU_MODERATOR, DEVELOPER, PORTAL, PROVISION};
 use common::spawn_app;
+use sha2::Digest;
 
 /// A provider role as spec §6 describes them (free text in `allowedRoles`).
 const PROVIDER_ROLE: &str = "GS-Aktionsportal-BU-Glasfaser";
@@ -294,6 +295,12 @@ const ROWS: &[Row] = &[
         path: "/files/1/Flyer.pdf",
         expect: [401, 200, 404, 404, 404, 404, 404, 200],
     },
+    // A file's preview has exactly the file's rights.
+    Row {
+        method: "GET",
+        path: "/previews/1/thumb.jpg",
+        expect: [401, 200, 404, 404, 404, 404, 404, 200],
+    },
     // Contacts (spec §7): the table and the mass mail for the admin area, the editor's calls
     // also for BU-DOI, blocking and deleting not for BU-DOI; confirming needs nobody.
     Row {
@@ -484,12 +491,20 @@ async fn every_role_gets_the_expected_answer_everywhere() {
     .await
     .unwrap();
     assert_eq!((own, own_list.id), (2, 2));
-    let key = aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files"))
-        .unwrap()
-        .put_bytes(b"%PDF-1.4", "pdf")
-        .await
-        .unwrap();
+    let store = aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files")).unwrap();
+    let key = store.put_bytes(b"%PDF-1.4", "pdf").await.unwrap();
     let db = &app.test_db.db;
+    // Upload 1 has its previews (as the worker would store them).
+    let sha256: String = sha2::Sha256::digest(b"%PDF-1.4")
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let now = chrono::Utc::now();
+    assert!(
+        aktionsportal::db::previews::claim(db, &sha256, now, now)
+            .await
+            .unwrap()
+    );
     let upload = aktionsportal::db::uploads::create(
         db,
         &aktionsportal::db::uploads::NewUpload {
@@ -498,13 +513,26 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             ext: "pdf".into(),
             size: 8,
             content_type: "application/pdf".into(),
-            sha256: None,
-            crc32: None,
+            sha256: Some(sha256.clone()),
+            crc32: Some(i64::from(crc32fast::hash(b"%PDF-1.4"))),
             uploaded_by: None,
         },
     )
     .await
     .unwrap();
+    let preview = aktionsportal::db::previews::Stored {
+        thumb_key: store.put_bytes(b"\xFF\xD8\xFF thumb", "jpg").await.unwrap(),
+        thumb_width: 320,
+        thumb_height: 452,
+        large_key: store.put_bytes(b"\xFF\xD8\xFF large", "jpg").await.unwrap(),
+        large_width: 1200,
+        large_height: 1697,
+    };
+    assert!(
+        aktionsportal::db::previews::finish(db, &sha256, &preview)
+            .await
+            .unwrap()
+    );
     let package = aktionsportal::db::downloads::create(
         db,
         &aktionsportal::db::downloads::NewDownload {

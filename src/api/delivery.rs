@@ -21,6 +21,8 @@ pub struct Delivery {
     pub file_name: String,
     /// `Cache-Control`: files are private to the user; package files are checked every time.
     pub cache: &'static str,
+    /// `Content-Disposition: inline` (shown in the browser) instead of `attachment`.
+    pub inline: bool,
 }
 
 /// The byte range a request asks for, if it asks for one we serve.
@@ -95,8 +97,8 @@ fn parse_http_date(value: &str) -> Option<DateTime<Utc>> {
         .map(|d| d.with_timezone(&Utc))
 }
 
-/// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded`.
-pub fn content_disposition(name: &str) -> String {
+/// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded` (or `inline; …`).
+pub fn content_disposition(name: &str, inline: bool) -> String {
     let ascii: String = name
         .chars()
         .map(|c| {
@@ -121,7 +123,8 @@ pub fn content_disposition(name: &str) -> String {
         .remove(b'|')
         .remove(b'~');
     let encoded = percent_encoding::utf8_percent_encode(name, ATTR);
-    format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
+    let kind = if inline { "inline" } else { "attachment" };
+    format!("{kind}; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
 }
 
 /// The answer for `request_headers` delivering `what`.
@@ -165,7 +168,7 @@ pub fn respond(method: &Method, request_headers: &HeaderMap, what: Delivery) -> 
     set(
         &mut headers,
         header::CONTENT_DISPOSITION,
-        &content_disposition(&what.file_name),
+        &content_disposition(&what.file_name, what.inline),
     );
     // If-Range: the range only while the client's copy is still this one.
     let range_applies = match header_str(request_headers, header::IF_RANGE) {
@@ -261,12 +264,16 @@ mod tests {
     #[test]
     fn names_survive_in_filename_star() {
         assert_eq!(
-            content_disposition("Flyer Süd 100%.pdf"),
+            content_disposition("Flyer Süd 100%.pdf", false),
             "attachment; filename=\"Flyer S_d 100_.pdf\"; filename*=UTF-8''Flyer%20S%C3%BCd%20100%25.pdf"
         );
         assert_eq!(
-            content_disposition("a\"b\\c.pdf"),
+            content_disposition("a\"b\\c.pdf", false),
             "attachment; filename=\"a_b_c.pdf\"; filename*=UTF-8''a%22b%5Cc.pdf"
+        );
+        assert_eq!(
+            content_disposition("Vorschau.jpg", true),
+            "inline; filename=\"Vorschau.jpg\"; filename*=UTF-8''Vorschau.jpg"
         );
     }
 

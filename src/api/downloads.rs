@@ -351,6 +351,7 @@ async fn send_zip(
             content_type: "application/zip".into(),
             file_name: plan.file_name,
             cache: "private, no-cache",
+            inline: false,
         },
     ))
 }

@@ -1,5 +1,6 @@
 //! `/files/{id}/{name}`: stored files, served only to users allowed to see them (never a
-//! public folder; see `services::files`), with Range, ETag and a UTF-8 download name.
+//! public folder; see `services::files`), with Range, ETag and a UTF-8 download name; and
+//! `/previews/{id}/{size}`: their previews, with exactly the same rights.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, Method};
@@ -40,21 +41,54 @@ pub async fn serve(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let file = services::files::download(&state.db, &state.files, &user, id, &name).await?;
-    Ok(respond(
-        &method,
-        &headers,
-        Delivery {
-            pieces: vec![Piece::File {
-                source: file.source,
-                offset: 0,
-                len: file.len,
-            }],
+    Ok(respond(&method, &headers, delivery_of(file)))
+}
+
+fn delivery_of(file: services::files::Download) -> Delivery {
+    Delivery {
+        pieces: vec![Piece::File {
+            source: file.source,
+            offset: 0,
             len: file.len,
-            etag: file.etag,
-            last_modified: file.last_modified,
-            content_type: file.content_type,
-            file_name: file.name,
-            cache: file.cache,
-        },
-    ))
+        }],
+        len: file.len,
+        etag: file.etag,
+        last_modified: file.last_modified,
+        content_type: file.content_type,
+        file_name: file.name,
+        cache: file.cache,
+        inline: file.inline,
+    }
+}
+
+#[utoipa::path(
+    get,
+    path = "/previews/{id}/{size}",
+    operation_id = "getPreview",
+    tag = "files",
+    summary = "A file's preview",
+    description = "The thumbnail (`thumb.jpg`, about 320 px wide, at most 40 KB) or the large preview (`large.jpg`, about 1,200 px wide) of a stored picture, SVG drawing or PDF (its first page), as JPEG. Made after upload; a file without a preview (yet), like videos, office files and archives, answers 404. `ETag`, `Cache-Control: private, max-age=31536000, immutable` (an upload's bytes never change), `Content-Disposition: inline`.\n\n**Wer darf:** genau wer die Datei selbst laden darf (`GET /files/{id}/{name}`); alle anderen bekommen 404 wie bei einer nicht vorhandenen Datei.",
+    params(("id" = i64, Path, description = "The upload's id; not a number or unknown: 404."), ("size" = String, Path, description = "`thumb.jpg` or `large.jpg`; anything else: 404.")),
+    responses(
+        (status = 200, description = "The preview.", body = String, content_type = "image/jpeg", headers(("Content-Length" = String), ("ETag" = String), ("Cache-Control" = String))),
+        (status = 206, description = "The requested range of the preview.", body = String, content_type = "image/jpeg"),
+        (status = 304, description = "Not modified (`If-None-Match` or `If-Modified-Since`)."),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 416, description = "The requested range is not satisfiable."),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "SignedIn"}))),
+)]
+pub async fn preview(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((id, size)): Path<(i64, String)>,
+    method: Method,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let size = services::files::PreviewSize::parse(&size).ok_or(ApiError::NotFound)?;
+    let file = services::files::preview(&state.db, &state.files, &user, id, size).await?;
+    Ok(respond(&method, &headers, delivery_of(file)))
 }

@@ -180,6 +180,7 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
         super::uploads::upload,
         openapi,
         super::files::serve,
+        super::files::preview,
         super::health::healthz,
         super::downloads::admin_page,
         super::downloads::customer_page,

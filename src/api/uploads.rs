@@ -161,7 +161,9 @@ async fn upload(
         }
         batch.finish(file).await?;
     }
-    Ok(JsonResponse(batch.commit(&state.db, &user).await?))
+    let stored = batch.commit(&state.db, &user).await?;
+    state.previews.wake();
+    Ok(JsonResponse(stored))
 }
 
 #[cfg(test)]

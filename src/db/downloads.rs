@@ -552,6 +552,11 @@ pub struct PackageEntry {
     /// The file's tags in this package.
     #[serde(default)]
     pub tags: Vec<i64>,
+    /// The thumbnail's size in pixels, when the file's content has previews.
+    #[serde(rename = "pw", default)]
+    pub preview_width: Option<i32>,
+    #[serde(rename = "ph", default)]
+    pub preview_height: Option<i32>,
 }
 
 /// A list of a [`Package`].
@@ -609,8 +614,10 @@ fn package_select(backend: Backend) -> String {
                where pr.provider_id = d.provider_id) as text) as roles, \
          cast((select {array}({object}('id', du.upload_id, 'name', du.name, 'ext', u.ext, \
                  'size', u.size, 'type', u.content_type, 'created', u.created_at, \
-                 'updated', du.updated_at) order by du.position, du.upload_id) \
+                 'updated', du.updated_at, 'pw', pv.thumb_width, 'ph', pv.thumb_height) \
+                 order by du.position, du.upload_id) \
                from download_uploads du join uploads u on u.id = du.upload_id \
+               left join previews pv on pv.sha256 = u.sha256 and pv.state = 'ready' \
                where du.download_id = d.id) as text) as files, \
          cast((select {array}({pair}(t.upload_id, t.tag_id) order by t.upload_id, t.tag_id) \
                from download_upload_tags t where t.download_id = d.id) as text) as tags, \

@@ -25,6 +25,7 @@ pub mod mail_jobs;
 pub mod marketing_retries;
 pub mod oidc_logins;
 pub mod planning_candidates;
+pub mod previews;
 pub mod providers;
 pub mod sessions;
 pub(crate) mod sql;

@@ -26,6 +26,7 @@ use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::files::{PreviewSize, preview_path};
 use crate::services::uploads::{UploadRef, file_path};
 use crate::storage::FileStore;
 
@@ -67,6 +68,15 @@ pub struct FileView {
     /// Added to the package or last renamed or tagged there; the file badge counts from it.
     pub updated_at: DateTime<Utc>,
     pub badge: Option<Badge>,
+    /// The thumbnail (JPEG, about 320 px wide) with the file's rights; `null` when the file
+    /// has none (videos, office files, archives) or none yet.
+    pub preview_url: Option<String>,
+    /// The large preview (JPEG, about 1,200 px wide); `null` like `previewUrl`.
+    pub preview_large_url: Option<String>,
+    /// The thumbnail's width in pixels (for the page's layout), `null` without one.
+    pub preview_width: Option<i32>,
+    /// The thumbnail's height in pixels, `null` without one.
+    pub preview_height: Option<i32>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
@@ -431,6 +441,14 @@ pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> DownloadVie
         .map(|f| FileView {
             id: f.upload_id,
             path: file_path(f.upload_id, &f.name),
+            preview_url: f
+                .preview_width
+                .map(|_| preview_path(f.upload_id, PreviewSize::Thumb)),
+            preview_large_url: f
+                .preview_width
+                .map(|_| preview_path(f.upload_id, PreviewSize::Large)),
+            preview_width: f.preview_width,
+            preview_height: f.preview_height,
             tags_ids: f.tags,
             download_id: d.id,
             download_name: d.name.clone(),

@@ -72,6 +72,26 @@ pub struct Download {
     /// `Cache-Control`: a logo may be cached for an hour; package files are checked on every
     /// use, since access to them can end at any time.
     pub cache: &'static str,
+    /// Shown in the browser (previews), not saved as a download.
+    pub inline: bool,
+}
+
+/// Where a stored object's bytes are read from, asked once before an answer starts: in a
+/// bucket a missing object is a 404 and an unreachable store a 503, not a download that
+/// breaks off after its headers.
+async fn present(files: &FileStore, key: &str, upload: i64) -> ServiceResult<Source> {
+    let source = files.source_of(key).ok_or(ServiceError::NotFound)?;
+    if let Source::Bucket { bucket, key } = &source {
+        match bucket.size(key).await {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                tracing::error!(key, upload, "stored object missing");
+                return Err(ServiceError::NotFound);
+            }
+            Err(err) => return Err(ServiceError::Internal(err.into())),
+        }
+    }
+    Ok(source)
 }
 
 /// The stored file `id` for `user` (see `readable`), `NotFound` when it is not theirs to see
@@ -84,21 +104,7 @@ pub async fn download(
     requested_name: &str,
 ) -> ServiceResult<Download> {
     let file = readable(db, user, id, requested_name).await?;
-    let source = files
-        .source_of(&file.upload.storage_key)
-        .ok_or(ServiceError::NotFound)?;
-    // In a bucket, ask once before the answer starts: a missing object is a 404 and an
-    // unreachable store a 503, not a download that breaks off after its headers.
-    if let Source::Bucket { bucket, key } = &source {
-        match bucket.size(key).await {
-            Ok(Some(_)) => {}
-            Ok(None) => {
-                tracing::error!(key, upload = file.upload.id, "stored object missing");
-                return Err(ServiceError::NotFound);
-            }
-            Err(err) => return Err(ServiceError::Internal(err.into())),
-        }
-    }
+    let source = present(files, &file.upload.storage_key, file.upload.id).await?;
     let len = file.upload.size.max(0) as u64;
     Ok(Download {
         source,
@@ -116,6 +122,85 @@ pub async fn download(
         } else {
             "private, no-cache"
         },
+        inline: false,
+    })
+}
+
+/// One of a file's two previews.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreviewSize {
+    /// About 320 px wide.
+    Thumb,
+    /// About 1,200 px wide.
+    Large,
+}
+
+impl PreviewSize {
+    /// The last segment of a preview's URL.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            PreviewSize::Thumb => "thumb.jpg",
+            PreviewSize::Large => "large.jpg",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<PreviewSize> {
+        [PreviewSize::Thumb, PreviewSize::Large]
+            .into_iter()
+            .find(|size| size.file_name() == name)
+    }
+}
+
+/// The site-relative URL of a preview of upload `id`.
+pub fn preview_path(id: i64, size: PreviewSize) -> String {
+    format!("/previews/{id}/{}", size.file_name())
+}
+
+/// A preview of the stored file `id`, with exactly the file's rights (see `readable`):
+/// `NotFound` when the user may not see the file, or it has no preview (yet). A preview never
+/// changes for its upload (the bytes of an upload never do), so browsers keep it.
+pub async fn preview(
+    db: &Db,
+    files: &FileStore,
+    user: &User,
+    id: i64,
+    size: PreviewSize,
+) -> ServiceResult<Download> {
+    let file = readable(db, user, id, "").await?;
+    let sha256 = file
+        .upload
+        .sha256
+        .as_deref()
+        .ok_or(ServiceError::NotFound)?;
+    let stored = db::previews::ready(db, sha256)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let key = match size {
+        PreviewSize::Thumb => &stored.thumb_key,
+        PreviewSize::Large => &stored.large_key,
+    };
+    let len = match files.size(key).await {
+        Ok(Some(len)) => len,
+        Ok(None) => {
+            tracing::error!(key, upload = id, "stored preview missing");
+            return Err(ServiceError::NotFound);
+        }
+        Err(err) => return Err(ServiceError::Internal(err.into())),
+    };
+    let source = files.source_of(key).ok_or(ServiceError::NotFound)?;
+    let stem = file
+        .name
+        .rsplit_once('.')
+        .map_or(file.name.as_str(), |(stem, _)| stem);
+    Ok(Download {
+        source,
+        len,
+        etag: format!("{sha256}-{}", size.file_name()),
+        last_modified: file.upload.created_at,
+        content_type: "image/jpeg".into(),
+        name: format!("Vorschau {stem}.jpg"),
+        cache: "private, max-age=31536000, immutable",
+        inline: true,
     })
 }
 

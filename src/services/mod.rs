@@ -14,5 +14,6 @@ pub mod jobs;
 pub mod lists;
 pub mod marketing;
 pub mod planning;
+pub mod previews;
 pub mod providers;
 pub mod uploads;

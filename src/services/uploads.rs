@@ -585,6 +585,8 @@ pub async fn remove_unreferenced(
             tracing::warn!(error = %err, upload = upload.id, "file of a deleted upload stays until the sweep");
         }
     }
+    let contents: Vec<String> = deleted.iter().filter_map(|u| u.sha256.clone()).collect();
+    crate::services::previews::forget(db, files, Some(&contents)).await?;
     Ok(deleted.len())
 }
 
@@ -600,6 +602,8 @@ pub struct SweepReport {
     pub unused_uploads: usize,
     pub unknown_files: usize,
     pub measured: usize,
+    /// Stored previews of contents no upload has any more.
+    pub unused_previews: usize,
 }
 
 /// Settles what a crash left in the staging folder: a file whose row committed is moved into
@@ -622,8 +626,9 @@ pub async fn settle_leftovers(db: &Db, files: &FileStore) -> Result<SweepReport,
     Ok(report)
 }
 
-/// Removes uploads nothing has used for [`SWEEP_AGE`] (abandoned forms), files on disk that
-/// no row names and that are older than that, and measures the checksums of rows from before
+/// Removes uploads nothing has used for [`SWEEP_AGE`] (abandoned forms), previews of
+/// contents no upload has, files on disk that no row names and that are older than that,
+/// and measures the checksums of rows from before
 /// they were measured at upload.
 pub async fn sweep(db: &Db, files: &FileStore) -> Result<SweepReport, ServiceError> {
     sweep_as_of(db, files, db::now()).await
@@ -648,9 +653,13 @@ pub async fn sweep_as_of(
             break;
         }
     }
+    report.unused_previews = crate::services::previews::forget(db, files, None).await?;
     let cutoff = std::time::SystemTime::from(now) - SWEEP_AGE;
     for (key, modified) in files.stored_keys().await.map_err(anyhow::Error::from)? {
-        if modified < cutoff && !db::uploads::key_in_use(db, &key).await? {
+        if modified < cutoff
+            && !db::uploads::key_in_use(db, &key).await?
+            && !db::previews::key_in_use(db, &key).await?
+        {
             files.delete(&key).await.map_err(anyhow::Error::from)?;
             report.unknown_files += 1;
         }

@@ -530,6 +530,18 @@ impl FileStore {
         })
     }
 
+    /// The size of a stored file; `None` when there is none.
+    pub async fn size(&self, key: &str) -> io::Result<Option<u64>> {
+        match self.source_of(key).ok_or_else(invalid_key)? {
+            Source::Bucket { bucket, key } => bucket.size(&key).await,
+            Source::Disk(path) => match tokio::fs::metadata(path).await {
+                Ok(meta) => Ok(Some(meta.len())),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(e),
+            },
+        }
+    }
+
     /// Removes a stored file. False when there was none (on disk; a bucket does not say).
     pub async fn delete(&self, key: &str) -> io::Result<bool> {
         let source = self.source_of(key).ok_or_else(invalid_key)?;

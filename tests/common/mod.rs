@@ -268,8 +268,17 @@ pub fn test_config(test_db: &TestDb) -> Config {
         assets_dir: test_db.data_dir.join("no-islands-build"),
         partner_signup_url: "https://partner.example.de/werden".into(),
         customer_center_url: "https://kunden.example.de/".into(),
+        // Tests that count stored files or logs stay as they were; tests/previews.rs and the
+        // bucket and browser tests switch previews on (see `with_previews`).
+        previews: false,
         ..Config::default()
     }
+}
+
+/// Switches previews on, rendered by the portal binary Cargo built for these tests.
+pub fn with_previews(config: &mut Config) {
+    config.previews = true;
+    config.preview_renderer = Some(env!("CARGO_BIN_EXE_aktionsportal").into());
 }
 
 /// Starts the portal with the default test configuration.

@@ -1,0 +1,393 @@
+//! Previews of uploaded files (issue 21) over real HTTP: made after upload by the portal's own
+//! binary in a child process, listed with every file, served with exactly the file's rights
+//! and removed with the file; hostile files are given up within the limits.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use aktionsportal::domain::roles::ADMIN;
+use aktionsportal::previews::Kind;
+use aktionsportal::previews::isolated::{Limits, RenderFailure, Renderer};
+use serde_json::{Value, json};
+
+use common::{TestApp, spawn_app_with, with_previews};
+
+const FLYER: &[u8] = include_bytes!("../assets/seed/flyer.pdf");
+const BANNER: &[u8] = include_bytes!("../assets/seed/banner-blau.png");
+const ROLE: &str = "GS-Aktionsportal-BU-Glasfaser";
+
+async fn upload(app: &TestApp, token: &str, name: &str, bytes: &[u8]) -> i64 {
+    let (status, answer) = app.upload(token, name, bytes).await;
+    assert_eq!(status, 200, "{answer}");
+    answer["id"].as_i64().unwrap()
+}
+
+/// The package's files once every picture and PDF has its preview (or 30 s have passed).
+async fn files_with_previews(app: &TestApp, token: &str, package: i64, expected: usize) -> Value {
+    let started = Instant::now();
+    loop {
+        let (status, view) = app
+            .call(token, "GET", &format!("/api/download/{package}"), None)
+            .await;
+        assert_eq!(status, 200, "{view}");
+        let ready = view["Uploads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["previewUrl"].is_string())
+            .count();
+        if ready >= expected || started.elapsed() > Duration::from_secs(30) {
+            return view["Uploads"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn get(app: &TestApp, token: Option<&str>, path: &str) -> reqwest::Response {
+    let mut request = app.client.get(app.url(path));
+    if let Some(token) = token {
+        request = request.header("cookie", format!("ap_session={token}"));
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn previews_are_made_after_upload_listed_and_served_with_the_files_rights() {
+    let app = spawn_app_with(with_previews).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app.create_provider(&admin, "Glasfaser Süd", ROLE).await;
+    let list = app.create_list(&admin, provider, "Glasfaser Privat").await;
+    let other_list = app.create_list(&admin, provider, "Glasfaser Gewerbe").await;
+    let flyer = upload(&app, &admin, "Flyer Herbst.pdf", FLYER).await;
+    let banner = upload(&app, &admin, "Banner.png", BANNER).await;
+    let text = upload(&app, &admin, "Hinweise.txt", b"Bitte beachten Sie").await;
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Herbstaktion Glasfaser",
+                "startAt": "2026-01-01",
+                "endAt": "2030-12-31",
+                "ProviderId": provider,
+                "listsIds": [list],
+                "uploadsToInsert": [flyer, banner, text],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let package = package["id"].as_i64().unwrap();
+    let files = files_with_previews(&app, &admin, package, 2).await;
+
+    // The PDF and the picture have both previews with the thumbnail's size; the text none.
+    let pdf = &files[0];
+    assert_eq!(pdf["previewUrl"], format!("/previews/{flyer}/thumb.jpg"));
+    assert_eq!(
+        pdf["previewLargeUrl"],
+        format!("/previews/{flyer}/large.jpg")
+    );
+    assert_eq!(pdf["previewWidth"], 320);
+    assert!(
+        pdf["previewHeight"].as_i64().unwrap() > 320,
+        "A4 is portrait"
+    );
+    assert_eq!(
+        files[1]["previewWidth"], 240,
+        "a small picture is not enlarged"
+    );
+    assert_eq!(files[2]["previewUrl"], Value::Null);
+    assert_eq!(files[2]["previewLargeUrl"], Value::Null);
+
+    // The admin list and the customer list carry them too.
+    let dealer = app.dealer_session(100_002, &[list]).await;
+    let stranger = app.dealer_session(100_003, &[other_list]).await;
+    let (_, page) = app
+        .call(&dealer, "GET", "/api/downloads/contact/", None)
+        .await;
+    assert_eq!(
+        page["content"][0]["Uploads"][0]["previewUrl"],
+        pdf["previewUrl"]
+    );
+    let (_, page) = app.call(&admin, "GET", "/api/downloads/", None).await;
+    assert_eq!(
+        page["content"][0]["Uploads"][0]["previewLargeUrl"],
+        pdf["previewLargeUrl"]
+    );
+
+    // Served as JPEG, cached for good, shown in the browser.
+    let thumb_path = pdf["previewUrl"].as_str().unwrap();
+    let response = get(&app, Some(&dealer), thumb_path).await;
+    assert_eq!(response.status(), 200);
+    let headers = response.headers().clone();
+    assert_eq!(headers["content-type"], "image/jpeg");
+    assert_eq!(
+        headers["cache-control"],
+        "private, max-age=31536000, immutable"
+    );
+    assert!(
+        headers["content-disposition"]
+            .to_str()
+            .unwrap()
+            .starts_with("inline;")
+    );
+    let etag = headers["etag"].to_str().unwrap().to_string();
+    let bytes = response.bytes().await.unwrap();
+    assert!(bytes.len() <= 40 * 1024, "{} bytes", bytes.len());
+    let thumb = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg).unwrap();
+    assert_eq!(thumb.width() as i64, pdf["previewWidth"].as_i64().unwrap());
+    assert_eq!(
+        thumb.height() as i64,
+        pdf["previewHeight"].as_i64().unwrap()
+    );
+    let again = app
+        .client
+        .get(app.url(thumb_path))
+        .header("cookie", format!("ap_session={dealer}"))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    let large = get(
+        &app,
+        Some(&dealer),
+        pdf["previewLargeUrl"].as_str().unwrap(),
+    )
+    .await;
+    assert_eq!(large.status(), 200);
+    let large = image::load_from_memory(&large.bytes().await.unwrap()).unwrap();
+    assert!((1190..=1200).contains(&large.width()), "{}", large.width());
+
+    // Exactly the file's rights: a dealer not on the package's lists and a wrong size get the
+    // same 404 as a file that does not exist; nobody signed in gets 401.
+    for (token, path, status) in [
+        (Some(&stranger), thumb_path.to_string(), 404),
+        (Some(&stranger), format!("/files/{flyer}/x"), 404),
+        (Some(&dealer), format!("/previews/{flyer}/huge.jpg"), 404),
+        (Some(&dealer), format!("/previews/{text}/thumb.jpg"), 404),
+        (Some(&dealer), "/previews/999999/thumb.jpg".to_string(), 404),
+        (Some(&dealer), "/previews/abc/thumb.jpg".to_string(), 404),
+        (None, thumb_path.to_string(), 401),
+    ] {
+        let response = get(&app, token.map(String::as_str), &path).await;
+        assert_eq!(response.status(), status, "{path}");
+    }
+
+    // Uploads of the same bytes share the previews; they go with the last of them.
+    let again = upload(&app, &admin, "Flyer Kopie.pdf", FLYER).await;
+    let sha = aktionsportal::db::uploads::get(&app.test_db.db, flyer)
+        .await
+        .unwrap()
+        .unwrap()
+        .sha256
+        .unwrap();
+    let stored = aktionsportal::db::previews::ready(&app.test_db.db, &sha)
+        .await
+        .unwrap()
+        .unwrap();
+    let files_before = app.stored_files();
+    assert!(
+        files_before
+            .iter()
+            .any(|f| f.ends_with(stored.thumb_key.rsplit('/').next().unwrap()))
+    );
+    let (status, _) = app
+        .call(&admin, "DELETE", &format!("/api/download/{package}"), None)
+        .await;
+    assert_eq!(status, 200);
+    assert!(
+        aktionsportal::db::previews::ready(&app.test_db.db, &sha)
+            .await
+            .unwrap()
+            .is_some(),
+        "the fresh copy still has the content"
+    );
+    aktionsportal::services::uploads::remove_unreferenced(
+        &app.test_db.db,
+        &aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files")).unwrap(),
+        &[again],
+    )
+    .await
+    .unwrap();
+    assert!(
+        aktionsportal::db::previews::ready(&app.test_db.db, &sha)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let left = app.stored_files();
+    for key in [&stored.thumb_key, &stored.large_key] {
+        assert!(!left.contains(key), "{key} removed with the file");
+    }
+}
+
+fn renderer_of(timeout: Duration, memory_mb: u64) -> Renderer {
+    Renderer::new(Limits {
+        exe: env!("CARGO_BIN_EXE_aktionsportal").into(),
+        timeout,
+        memory_bytes: memory_mb * 1024 * 1024,
+        max_input_bytes: 64 * 1024 * 1024,
+    })
+}
+
+/// A PDF whose page content is nested `depth` levels deep (arrays in arrays).
+fn deeply_nested_pdf(depth: usize) -> Vec<u8> {
+    let mut content = String::from("BT ");
+    content.push_str(&"[".repeat(depth));
+    content.push_str(&"]".repeat(depth));
+    content.push_str(" TJ ET");
+    let resources = format!("<< /Kids {} >>", "[".repeat(depth) + &"]".repeat(depth));
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources {resources} /Contents 4 0 R >>"
+        ),
+        format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        ),
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for offset in offsets {
+        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(
+        format!(
+            "trailer << /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    pdf
+}
+
+/// A PNG of `side` × `side` black pixels: small on disk, large in memory.
+fn big_png(side: u32) -> Vec<u8> {
+    let image = image::GrayImage::new(side, side);
+    let mut png = Vec::new();
+    image::DynamicImage::ImageLuma8(image)
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    png
+}
+
+#[tokio::test]
+async fn hostile_files_are_given_up_in_the_child_within_the_limits() {
+    let renderer = renderer_of(Duration::from_secs(10), 512);
+    // The real thing works in the child, too.
+    let rendered = renderer.render(FLYER.to_vec(), Kind::Pdf).await.unwrap();
+    assert_eq!(rendered.thumb.width, 320);
+
+    // Deep nesting, a truncated file, a picture that claims 60,000 × 60,000 pixels, and
+    // garbage: each ends with an error (or a harmless preview), quickly, and the portal's
+    // process is untouched.
+    let nested = deeply_nested_pdf(200_000);
+    let truncated = FLYER[..FLYER.len() / 2].to_vec();
+    let mut claims = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    claims.extend_from_slice(&60_000u32.to_be_bytes());
+    claims.extend_from_slice(&60_000u32.to_be_bytes());
+    claims.extend_from_slice(&[8, 2, 0, 0, 0]);
+    let crc = crc32fast::hash(&claims[12..]);
+    claims.extend_from_slice(&crc.to_be_bytes());
+    for (bytes, kind) in [
+        (nested, Kind::Pdf),
+        (truncated, Kind::Pdf),
+        (claims, Kind::Picture),
+        (b"<svg><g><g><g>".to_vec(), Kind::Svg),
+        (vec![0xFF; 4096], Kind::Picture),
+    ] {
+        let started = Instant::now();
+        let result = renderer.render(bytes, kind).await;
+        assert!(started.elapsed() < Duration::from_secs(10), "{kind:?}");
+        if let Ok(rendered) = result {
+            assert!(rendered.thumb.width <= 320 && rendered.thumb.jpeg.len() <= 40 * 1024);
+        }
+    }
+
+    // Past the memory limit the child ends, not the portal: 12,000² pixels need about
+    // 430 MB as RGB, more than 192 MB.
+    let small_memory = renderer_of(Duration::from_secs(30), 192);
+    let failure = small_memory
+        .render(big_png(12_000), Kind::Picture)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            failure,
+            RenderFailure::Crashed(_) | RenderFailure::Refused(_)
+        ),
+        "{failure:?}"
+    );
+    // Past the deadline the child is stopped.
+    let impatient = renderer_of(Duration::from_millis(1), 512);
+    assert!(matches!(
+        impatient.render(FLYER.to_vec(), Kind::Pdf).await,
+        Err(RenderFailure::Timeout(_))
+    ));
+    // Too large to be read at all.
+    let tiny = Renderer::new(Limits {
+        exe: env!("CARGO_BIN_EXE_aktionsportal").into(),
+        timeout: Duration::from_secs(10),
+        memory_bytes: 512 * 1024 * 1024,
+        max_input_bytes: 100,
+    });
+    assert!(matches!(
+        tiny.render(FLYER.to_vec(), Kind::Pdf).await,
+        Err(RenderFailure::Refused(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_hostile_upload_gets_no_preview_and_the_next_one_does() {
+    let app = spawn_app_with(|config| {
+        with_previews(config);
+        config.preview_timeout_secs = 10;
+    })
+    .await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let broken = upload(&app, &admin, "Kaputt.pdf", &deeply_nested_pdf(200_000)).await;
+    let fine = upload(&app, &admin, "Banner.png", BANNER).await;
+    let db = &app.test_db.db;
+    let sha_of = |id: i64| async move {
+        aktionsportal::db::uploads::get(db, id)
+            .await
+            .unwrap()
+            .unwrap()
+            .sha256
+            .unwrap()
+    };
+    let fine_sha = sha_of(fine).await;
+    assert_ne!(sha_of(broken).await, fine_sha);
+    let started = Instant::now();
+    while aktionsportal::db::previews::ready(db, &fine_sha)
+        .await
+        .unwrap()
+        .is_none()
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no preview made"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let counts = aktionsportal::db::previews::counts(db, &Kind::CONTENT_TYPES)
+        .await
+        .unwrap();
+    assert_eq!(counts.waiting, 0, "{counts:?}");
+    // The broken one is settled too (given up, or drawn as an empty page), and the portal
+    // still answers.
+    assert_eq!(counts.ready + counts.failed, 2, "{counts:?}");
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
