@@ -24,6 +24,11 @@
 #   customer-page  the cold load of /user/downloads with 20 rows in headless Chromium: largest
 #           contentful paint, layout shift, bytes on the wire and the page's own JavaScript,
 #           against the budgets of issue 10 (Chromium and end2end/'s playwright-core needed)
+#   phones  the customer page on phones and desktops (issue 21): Lighthouse 13 (npm, installed
+#           under ~/.cache) with the mobile and the desktop preset as the demo dealer, axe-core's
+#           WCAG 2.2 A/AA rules at 360 and 1,366 px with each dialog open, sideways scrolling and
+#           the tour's steps per width, and the time of a preview of each seed PDF and of a
+#           10-page brochure on one core against the budget of 500 ms
 #
 # Needs a release build (built here), wrk, curl and python3 (Debian: apt-get install wrk), for
 # files and zip Debian's nginx (/usr/sbin/nginx, apt-get install nginx-light), psql for the
@@ -34,7 +39,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api customer-page sync instances)
+all=(pages files zip upload api customer-page phones sync instances)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -593,6 +598,121 @@ print()
 print("Transferred by type: " + ", ".join(f"{k} {kb(v)}" for k, v in sorted(m["transferByType"].items(), key=lambda kv: -kv[1])) + ".")
 PY
   cat "$work/customer-page.md" | sed -n '8,14p'
+  stop_portal
+  rm -rf "$work/data"
+fi
+
+if wants phones; then
+  echo "==> Kundenseite auf Telefon und Desktop: Lighthouse, axe, Vorschauen"
+  [ -f islands/dist/.vite/manifest.json ] || (cd islands && npm ci --no-audit --no-fund && npm run build)
+  [ -d end2end/node_modules/axe-core ] || (cd end2end && npm ci --no-audit --no-fund)
+  lighthouse_dir="${XDG_CACHE_HOME:-$HOME/.cache}/aktionsportal/lighthouse-13"
+  if [ ! -x "$lighthouse_dir/node_modules/.bin/lighthouse" ]; then
+    mkdir -p "$lighthouse_dir"
+    (cd "$lighthouse_dir" && echo '{"private":true}' >package.json \
+      && npm install --no-audit --no-fund --silent lighthouse@13 >/dev/null)
+  fi
+  start_portal
+  dealer_cookie=$(login haendler "$dealer_password")
+  for preset in mobile desktop; do
+    for run in 1 2 3; do
+      flags=()
+      [ "$preset" = desktop ] && flags=(--preset=desktop)
+      CHROME_PATH=/usr/bin/chromium "$lighthouse_dir/node_modules/.bin/lighthouse" "$base/user/downloads" \
+        --quiet --output=json --output-path="$work/lighthouse-$preset-$run.json" "${flags[@]}" \
+        --only-categories=performance,accessibility,best-practices \
+        --extra-headers="{\"Cookie\":\"ap_session=$dealer_cookie\"}" \
+        --chrome-flags="--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --disable-quic"
+    done
+  done
+  (cd end2end && AP_BASE_URL="$base" AP_BENCH_LOGIN=haendler AP_BENCH_PASSWORD="$dealer_password" \
+    node bench/phones.mjs) >"$work/phones.json"
+  # A 10-page brochure: on each page a coloured band, a headline and body text in Helvetica.
+  python3 - "$work/brochure.pdf" <<'PY'
+import sys
+pages, objects = 10, ["<< /Type /Catalog /Pages 2 0 R >>", None, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+kids = []
+for n in range(pages):
+    text = "".join(f"BT /F1 11 Tf 50 {640 - 16 * line} Td (Zeile {line + 1}: Jetzt wechseln und von unseren Aktionspreisen profitieren.) Tj ET\n" for line in range(30))
+    stream = f"0.{n} 0.3 0.7 rg 0 742 595 100 re f\nBT /F1 28 Tf 50 780 Td 1 1 1 rg (Broschuere Seite {n + 1}) Tj ET\n0 0 0 rg\n{text}"
+    objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream}endstream")
+    objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents {len(objects)} 0 R >>")
+    kids.append(f"{len(objects)} 0 R")
+objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {pages} >>"
+out, offsets = b"%PDF-1.4\n", []
+for i, body in enumerate(objects):
+    offsets.append(len(out))
+    out += f"{i + 1} 0 obj\n{body}\nendobj\n".encode("latin-1")
+xref = len(out)
+out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode() + b"".join(f"{o:010} 00000 n \n".encode() for o in offsets)
+out += f"trailer << /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+open(sys.argv[1], "wb").write(out)
+PY
+  # The previews of each PDF on one core: the whole child process, five runs, the median.
+  python3 - "$bin" "$work/previews.json" assets/seed/*.pdf "$work/brochure.pdf" <<'PY'
+import json, os, statistics, struct, subprocess, sys, time
+binary, out, pdfs = sys.argv[1], sys.argv[2], sys.argv[3:]
+result = []
+for pdf in pdfs:
+    data = open(pdf, "rb").read()
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        done = subprocess.run(["taskset", "-c", "0", binary, "preview-render", "--kind", "pdf", "--memory-mb", "1024", "--cpu-secs", "20"],
+                              input=data, capture_output=True, check=True)
+        times.append((time.perf_counter() - started) * 1000)
+    width, height, length = struct.unpack("<III", done.stdout[:12])
+    result.append({"name": os.path.basename(pdf), "bytes": len(data), "ms": statistics.median(times), "thumb": [width, height, length]})
+json.dump(result, open(out, "w"))
+PY
+  python3 - "$work" >"$work/phones.md" <<'PY'
+import json, pathlib, statistics, sys
+work = pathlib.Path(sys.argv[1])
+def scores(preset):
+    runs = [json.load(open(work / f"lighthouse-{preset}-{n}.json")) for n in (1, 2, 3)]
+    return {c: statistics.median(r["categories"][c]["score"] for r in runs) for c in ("performance", "accessibility", "best-practices")}, runs
+print("### Customer page on phones and desktops: Lighthouse, axe-core, previews")
+print()
+print("Demo dealer on `/user/downloads` (a first visit: the tour starts), release build, loopback, Debian's Chromium.")
+print("Lighthouse 13, median of 3 runs per preset (mobile: simulated slow 4G and a 4× slower CPU); targets of issue 21.")
+print()
+print("| Lighthouse | mobile | desktop | target |")
+print("|---|---:|---:|---:|")
+mobile, mobile_runs = scores("mobile")
+desktop, desktop_runs = scores("desktop")
+targets = {"performance": "≥ 0.95", "accessibility": "1.00", "best-practices": "1.00"}
+for c in ("performance", "accessibility", "best-practices"):
+    print(f"| {c.replace('-', ' ').capitalize()} | {mobile[c]:.2f} | {desktop[c]:.2f} | {targets[c]} |")
+lcp = statistics.median(r["audits"]["largest-contentful-paint"]["numericValue"] for r in mobile_runs)
+cls = max(r["audits"]["cumulative-layout-shift"]["numericValue"] for r in mobile_runs)
+print()
+print(f"Mobile: largest contentful paint {lcp / 1000:.1f} s (simulated), layout shift {cls:.3f}.")
+below = sorted({a["id"] for r in mobile_runs + desktop_runs for a in r["audits"].values()
+                if a.get("scoreDisplayMode") == "binary" and a.get("score") == 0})
+if below:
+    print("Failed audits (any run): " + ", ".join(f"`{a}`" for a in below) + ".")
+q = json.load(open(work / "phones.json"))
+print()
+print("| axe-core, WCAG 2.0–2.2 A/AA | page | filters | download manager | preview | tour |")
+print("|---|---:|---:|---:|---:|---:|")
+for width, found in q["axe"].items():
+    print(f"| {width} px | " + " | ".join(str(len(found[k])) for k in ("page", "filters", "manager", "preview", "tour")) + " |")
+named = sorted({v for found in q["axe"].values() for vs in found.values() for v in vs})
+if named:
+    print()
+    print("Violations: " + ", ".join(named) + ".")
+print()
+print("Sideways scrolling (scroll width − client width, px): " + ", ".join(f"{w} px: {v}" for w, v in q["sideways"].items()) + ".")
+print("Tour steps shown: " + ", ".join(f"{w} px: {v} of 20" for w, v in q["tourSteps"].items()) + ".")
+print()
+print("| Preview of the first page (child process on one core, median of 5) | file | time | budget | ratio | thumbnail |")
+print("|---|---:|---:|---:|---:|---:|")
+for p in json.load(open(work / "previews.json")):
+    w, h, n = p["thumb"]
+    label = "10-page brochure" if p["name"] == "brochure.pdf" else f"`assets/seed/{p['name']}`"
+    print(f"| {label} | {p['bytes'] / 1024:.0f} KiB | {p['ms']:.0f} ms | 500 ms | {p['ms'] / 500:.2f} | {w} × {h}, {n / 1024:.1f} KB |")
+PY
+  sed -n '5,12p' "$work/phones.md"
   stop_portal
   rm -rf "$work/data"
 fi

@@ -823,3 +823,166 @@ async fn deleting_a_provider_removes_its_files_that_nothing_else_uses() {
         "the total is counted anew after the change"
     );
 }
+
+/// Moves everything that happened so far three hours into the past: the dealer's visits and
+/// when files were added.
+async fn three_hours_pass(app: &TestApp) {
+    let past = chrono::Utc::now() - chrono::Duration::hours(3);
+    aktionsportal::db_run!(&app.test_db.db, pool => {
+        sqlx::query("update customer_visits set last_seen_at = $1, previous_visit_at = null")
+            .bind(past)
+            .execute(pool)
+            .await
+            .map(drop)
+            .unwrap();
+        sqlx::query("update download_uploads set updated_at = $1")
+            .bind(past)
+            .execute(pool)
+            .await
+            .map(drop)
+            .unwrap()
+    });
+}
+
+#[tokio::test]
+async fn what_is_new_since_the_last_visit_is_marked_per_user_and_filtered() {
+    let s = setup().await;
+    let app = &s.app;
+    let list = s.lists[0];
+    let old_file = upload_id(app, &s.admin, "Flyer Alt.pdf", PDF).await;
+    let changed = create(
+        &s,
+        package_body("Paket mit neuer Datei", s.glasfaser, &[list], &[old_file]),
+    )
+    .await;
+    let unchanged = create(
+        &s,
+        package_body("Paket ohne Neues", s.glasfaser, &[list], &[]),
+    )
+    .await;
+    let dealer = app.dealer_session(100_002, &[list]).await;
+    let other = app.dealer_session(100_003, &[list]).await;
+
+    // A first visit: nothing is "new since the last visit".
+    assert_eq!(app.get_as(&dealer, "/user/downloads").await.status(), 200);
+    let (_, page) = app
+        .call(&dealer, "GET", "/api/downloads/contact/", None)
+        .await;
+    assert_eq!(page["newSinceVisit"], Value::Null);
+    assert!(
+        page["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["newSinceVisit"] == false)
+    );
+
+    // Hours later: a package has started, and a package got a new file.
+    three_hours_pass(app).await;
+    let started = (chrono::Utc::now() - chrono::Duration::hours(1)).to_rfc3339();
+    let mut body = package_body("Neues Paket", s.glasfaser, &[list], &[]);
+    body["startAt"] = json!(started);
+    let new = create(&s, body).await;
+    let new_file = upload_id(app, &s.admin, "Flyer Neu.pdf", PDF).await;
+    let id = changed["id"].as_i64().unwrap();
+    let mut edit = package_body("Paket mit neuer Datei", s.glasfaser, &[list], &[new_file]);
+    edit["Uploads"] = json!([old_file]);
+    let (status, answer) = app
+        .call(&s.admin, "PUT", &format!("/api/download/{id}"), Some(edit))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+
+    // The next visit: both are marked, with the new file; the unchanged one is not.
+    let html = app
+        .get_as(&dealer, "/user/downloads")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("Neu seit Ihrem letzten Besuch"),
+        "the page marks them"
+    );
+    assert!(
+        html.contains("data-testid=\"new-since-chip\""),
+        "and offers the chip"
+    );
+    let (_, page) = app
+        .call(&dealer, "GET", "/api/downloads/contact/", None)
+        .await;
+    assert_eq!(
+        page["newSinceVisit"]["count"], 2,
+        "{}",
+        page["newSinceVisit"]
+    );
+    let by_id = |id: &Value| {
+        page["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == *id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(by_id(&new["id"])["newSinceVisit"], true);
+    let with_file = by_id(&changed["id"]);
+    assert_eq!(with_file["newSinceVisit"], true);
+    let flags: Vec<(i64, bool)> = with_file["Uploads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["id"].as_i64().unwrap(),
+                f["newSinceVisit"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(flags, vec![(old_file, false), (new_file, true)]);
+    assert_eq!(by_id(&unchanged["id"])["newSinceVisit"], false);
+    // The filter shows only those two; the spec's NEU badge is untouched by it.
+    let (_, only_new) = app
+        .call(
+            &dealer,
+            "GET",
+            "/api/downloads/contact/?newSinceVisit=true",
+            None,
+        )
+        .await;
+    let mut ids: Vec<i64> = only_new["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    let mut expected = vec![new["id"].as_i64().unwrap(), id];
+    expected.sort_unstable();
+    assert_eq!((ids, only_new["count"].as_i64().unwrap()), (expected, 2));
+    let (status, _) = app
+        .call(
+            &dealer,
+            "GET",
+            "/api/downloads/contact/?newSinceVisit=vielleicht",
+            None,
+        )
+        .await;
+    assert_eq!(status, 400);
+
+    // Per user: the other dealer has had no visit yet, and the admin list has no such thing.
+    let (_, page) = app
+        .call(&other, "GET", "/api/downloads/contact/", None)
+        .await;
+    assert_eq!(page["newSinceVisit"], Value::Null);
+    let (_, only_new) = app
+        .call(
+            &other,
+            "GET",
+            "/api/downloads/contact/?newSinceVisit=true",
+            None,
+        )
+        .await;
+    assert_eq!(only_new["count"], 0, "nothing is new on a first visit");
+    let (_, admin_page) = app.call(&s.admin, "GET", "/api/downloads/", None).await;
+    assert_eq!(admin_page["newSinceVisit"], Value::Null);
+}

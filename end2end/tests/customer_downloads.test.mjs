@@ -437,7 +437,11 @@ test('a dealer on no list sees nothing of other dealers, also not by guessing fi
     // A short page: the footer stays at the bottom of the window.
     const footer = await page.locator('footer').boundingBox();
     assert.ok(Math.abs(footer.y + footer.height - page.viewportSize().height) < 1, 'footer at the bottom');
-    assert.deepEqual(await json(await page.request.get('/api/downloads/contact/?limit=20&offset=0')), { content: [], count: 0 });
+    assert.deepEqual(await json(await page.request.get('/api/downloads/contact/?limit=20&offset=0')), {
+      content: [],
+      count: 0,
+      newSinceVisit: null,
+    });
     for (const path of [...known.paths, ...known.packages]) {
       assert.equal((await page.request.get(path)).status(), 404, path);
     }
@@ -445,7 +449,8 @@ test('a dealer on no list sees nothing of other dealers, also not by guessing fi
     const highest = Math.max(...known.paths.map((p) => Number(p.split('/')[2])));
     for (let id = 1; id <= highest + 5; id += 1) {
       const guesses = [`/api/download/${id}`, `/api/download/${id}/zip`, `/api/downloads/zip?files=${id}:${id}`];
-      if (!logos.has(id)) guesses.push(`/files/${id}/x.pdf`);
+      // A file's previews have the file's rights (a logo's: everyone signed in).
+      if (!logos.has(id)) guesses.push(`/files/${id}/x.pdf`, `/previews/${id}/thumb.jpg`, `/previews/${id}/large.jpg`);
       for (const path of guesses) {
         assert.equal((await page.request.get(path)).status(), 404, path);
       }

@@ -139,7 +139,8 @@ fn Header() -> impl IntoView {
         <header class="ap-header border-bottom bg-white">
             <div class="container d-flex flex-wrap align-items-center gap-3 py-2">
                 <a class="ap-logo me-3" href="/">
-                    <img src=logo alt="Aktionsportal" height="44"/>
+                    <img src=logo alt="Aktionsportal" width=crate::domain::branding::logo_width(logo)
+                        height="48"/>
                 </a>
                 <nav class="ap-site-menu flex-grow-1" aria-label="Hauptmenü">
                     {menu_list(menu)}

@@ -430,6 +430,9 @@ pub struct PackageQuery {
     pub provider_ids: Option<Vec<i64>>,
     /// Packages with at least one file carrying one of these tags.
     pub tag_ids: Option<Vec<i64>>,
+    /// (since, now): packages that started in between, or have a file added or changed
+    /// since (a customer's "new since the last visit").
+    pub new_since: Option<(DateTime<Utc>, DateTime<Utc>)>,
     pub sort: Option<SortColumn>,
     pub ascending: bool,
 }
@@ -438,7 +441,7 @@ impl PackageQuery {
     /// What the count depends on (not the sort), as a key.
     pub fn count_key(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{}|{:?}|{:?}",
+            "{:?}|{:?}|{:?}|{}|{:?}|{:?}|{:?}",
             self.visible
                 .as_ref()
                 .map(|v| (&v.provider_ids, &v.list_ids)),
@@ -446,7 +449,8 @@ impl PackageQuery {
             self.search,
             self.search_files,
             self.provider_ids,
-            self.tag_ids
+            self.tag_ids,
+            self.new_since.map(|(since, _)| since)
         )
     }
 }
@@ -499,6 +503,13 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
         parts.push(format!(
             "d.id in (select t.download_id from download_upload_tags t where t.tag_id in {})",
             query.id_list(ids)
+        ));
+    }
+    if let Some((since, now)) = filter.new_since {
+        let (since, now) = (query.param(since), query.param(now));
+        parts.push(format!(
+            "((d.start_at > {since} and d.start_at <= {now}) or d.id in \
+             (select du.download_id from download_uploads du where du.updated_at > {since}))"
         ));
     }
     if let Some(search) = filter

@@ -32,6 +32,7 @@ pub(crate) mod sql;
 pub mod tags;
 pub mod uploads;
 pub mod users;
+pub mod visits;
 
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");

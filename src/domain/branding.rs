@@ -13,6 +13,12 @@ pub const NORMAL_LOGO: &str = "/static/logo.svg";
 pub const JUBILEE_LOGO: &str = "/static/logo-jubilaeum.svg";
 
 /// The logo to show at `now` (the server clock; the day counts in German time).
+/// The width of a logo at its height of 48 px (both are 48 px high): given in the page, so
+/// the header keeps its place while the logo loads.
+pub fn logo_width(logo: &str) -> u32 {
+    if logo == JUBILEE_LOGO { 260 } else { 220 }
+}
+
 pub fn logo_for(now: DateTime<Utc>) -> &'static str {
     if berlin_date(now) < jubilee_ends() {
         JUBILEE_LOGO

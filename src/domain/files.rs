@@ -93,6 +93,25 @@ pub fn content_type(ext: &str, head: &[u8]) -> Option<&'static str> {
     found.filter(|_| !(matches!(ext, "txt" | "csv") && (is_zip(head) || starts(head, b"MZ"))))
 }
 
+/// The Bootstrap icon of a file type (the customer page shows it where a file has no
+/// preview); islands/src/lib/fileIcon.ts says the same.
+pub fn type_icon(ext: &str) -> &'static str {
+    match ext {
+        "pdf" => "bi-file-earmark-pdf",
+        "jpg" | "jpeg" | "png" | "gif" | "webp" | "svg" | "psd" | "ai" | "eps" | "indd" => {
+            "bi-file-earmark-image"
+        }
+        "mp4" | "m4v" | "mov" => "bi-file-earmark-play",
+        "zip" => "bi-file-earmark-zip",
+        "docx" => "bi-file-earmark-word",
+        "xlsx" => "bi-file-earmark-excel",
+        "csv" => "bi-file-earmark-spreadsheet",
+        "pptx" => "bi-file-earmark-ppt",
+        "txt" => "bi-file-earmark-text",
+        _ => "bi-file-earmark",
+    }
+}
+
 /// Whether the bytes are an archive of their own (a ZIP inside an upload that is not an
 /// office document): archives in archives are refused.
 pub fn is_nested_archive(ext: &str, head: &[u8]) -> bool {
@@ -102,6 +121,14 @@ pub fn is_nested_archive(ext: &str, head: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_type_has_an_icon() {
+        assert_eq!(type_icon("pdf"), "bi-file-earmark-pdf");
+        assert_eq!(type_icon("mov"), "bi-file-earmark-play");
+        assert_eq!(type_icon("docx"), "bi-file-earmark-word");
+        assert_eq!(type_icon("unbekannt"), "bi-file-earmark");
+    }
 
     #[test]
     fn extensions_are_lower_case_and_need_a_name() {

@@ -164,12 +164,56 @@ fn target_size(width: f32, height: f32) -> Result<(u32, u32), PreviewError> {
     Ok((target_width, target_height))
 }
 
-/// Fonts for the text of SVG drawings: those of the system.
+/// The first of `families` the system has.
+fn first_family(fonts: &resvg::usvg::fontdb::Database, families: &[&str]) -> Option<String> {
+    families
+        .iter()
+        .find(|family| {
+            fonts
+                .faces()
+                .any(|face| face.families.iter().any(|(name, _)| name == *family))
+        })
+        .map(|family| family.to_string())
+}
+
+/// Fonts for the text of SVG drawings: those of the system (e.g. Debian's fonts-liberation or
+/// fonts-dejavu), with the generic families (`sans-serif`, …) mapped to fonts it has, since
+/// fontdb does not ask fontconfig.
 fn svg_options() -> resvg::usvg::Options<'static> {
     let mut fonts = resvg::usvg::fontdb::Database::new();
     fonts.load_system_fonts();
+    let sans = first_family(
+        &fonts,
+        &[
+            "Liberation Sans",
+            "DejaVu Sans",
+            "Noto Sans",
+            "Arial",
+            "Helvetica",
+        ],
+    );
+    if let Some(family) = &sans {
+        fonts.set_sans_serif_family(family.clone());
+    }
+    if let Some(family) = first_family(
+        &fonts,
+        &[
+            "Liberation Serif",
+            "DejaVu Serif",
+            "Noto Serif",
+            "Times New Roman",
+        ],
+    ) {
+        fonts.set_serif_family(family);
+    }
+    if let Some(family) = first_family(
+        &fonts,
+        &["Liberation Mono", "DejaVu Sans Mono", "Noto Sans Mono"],
+    ) {
+        fonts.set_monospace_family(family);
+    }
     let mut options = resvg::usvg::Options {
-        font_family: "DejaVu Sans".into(),
+        font_family: sans.unwrap_or_else(|| "sans-serif".into()),
         fontdb: Arc::new(fonts),
         ..resvg::usvg::Options::default()
     };

@@ -77,6 +77,8 @@ pub struct FileView {
     pub preview_width: Option<i32>,
     /// The thumbnail's height in pixels, `null` without one.
     pub preview_height: Option<i32>,
+    /// Added or changed since the customer's previous visit (customer list only; else false).
+    pub new_since_visit: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
@@ -113,14 +115,44 @@ pub struct DownloadView {
     pub badge: Option<Badge>,
     /// Whether the user may change the package (the row actions, spec §6).
     pub may_manage: bool,
+    /// Started, or has a file added or changed, since the customer's previous visit (customer
+    /// list only; else false). Not the spec's NEU badge, which stays as specified.
+    pub new_since_visit: bool,
 }
 
 /// A page of packages.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct DownloadPage {
     pub content: Vec<DownloadView>,
     /// All matching packages.
     pub count: i64,
+    /// The customer list's "new since your last visit"; `null` in the admin list and on a
+    /// customer's first visit.
+    pub new_since_visit: Option<NewSinceVisit>,
+}
+
+/// What is new since a customer's previous visit of the customer page.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+pub struct NewSinceVisit {
+    /// The last page load of the previous visit.
+    pub since: DateTime<Utc>,
+    /// Packages the user sees, not archived, that started since then or have a file added or
+    /// changed since then.
+    pub count: i64,
+}
+
+/// A page load this long after the previous one starts a new visit.
+pub const NEW_VISIT_AFTER: chrono::Duration = chrono::Duration::minutes(30);
+
+/// Records the user's load of the customer page (a new visit after [`NEW_VISIT_AFTER`]).
+pub async fn record_visit(db: &Db, user: &User) -> ServiceResult<()> {
+    if user.subject.is_empty() {
+        return Ok(());
+    }
+    let now = Utc::now();
+    db::visits::record(db, &user.subject, now, now - NEW_VISIT_AFTER).await?;
+    Ok(())
 }
 
 /// The list parameters both lists share (spec §3 "Paging", "Filters").
@@ -135,6 +167,8 @@ pub struct ListParams {
     pub search_method: Option<String>,
     pub provider_ids: Option<Vec<i64>>,
     pub tag_ids: Option<Vec<i64>>,
+    /// The customer list: only what is new since the user's previous visit.
+    pub new_since_visit: bool,
 }
 
 /// The list parameters of spec §3 "Paging" and "Filters".
@@ -172,6 +206,11 @@ pub struct ListQuery {
     #[serde(rename = "searchMethode")]
     #[param(value_type = Option<crate::domain::downloads::SearchMethod>, inline)]
     pub search_method: Option<String>,
+    /// Customer list: `true` shows only packages that started, or have a file added or
+    /// changed, since the user's previous visit (none on a first visit); ignored by the
+    /// admin list.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
+    pub new_since_visit: Option<String>,
 }
 
 /// Body of `POST /api/download/` and `PUT /api/download/{id}`; unknown keys are allowed.
@@ -280,6 +319,8 @@ impl ListQuery {
             search_method: self.search_method.clone(),
             provider_ids: id_filter(self.provider_ids.as_deref(), "providerIds")?,
             tag_ids: id_filter(self.tags_ids.as_deref(), "tagsIds")?,
+            new_since_visit: flag(self.new_since_visit.as_deref())
+                .map_err(|_| invalid("newSinceVisit muss true oder false sein."))?,
         })
     }
 }
@@ -359,6 +400,7 @@ fn query_of(params: &ListParams, visible: Option<Visible>) -> ServiceResult<Pack
         search_files: method == SearchMethod::ByFilename,
         provider_ids: params.provider_ids.clone(),
         tag_ids: params.tag_ids.clone(),
+        new_since: None,
         sort: Some(sort),
         ascending: params.ascending,
     })
@@ -385,14 +427,48 @@ pub async fn customer_page(
 ) -> ServiceResult<DownloadPage> {
     let visible = visibility(db, user).await?;
     let own_lists = visible.as_ref().map(|v| v.list_ids.clone());
-    let query = query_of(params, visible)?;
+    let mut query = query_of(params, visible.clone())?;
+    let now = Utc::now();
+    let previous = match user.subject.as_str() {
+        "" => None,
+        subject => db::visits::previous(db, subject).await?,
+    };
+    if params.new_since_visit {
+        // Without a previous visit nothing is new since it.
+        query.new_since = Some((previous.unwrap_or(now), now));
+    }
     let mut page = page_of(db, counts, user, &query, params).await?;
     if let Some(own_lists) = own_lists {
         for view in &mut page.content {
             for_customer(view, &own_lists);
         }
     }
+    if let Some(since) = previous {
+        for view in &mut page.content {
+            mark_new_since(view, since, now);
+        }
+        let new = PackageQuery {
+            visible,
+            archived: Some(false),
+            new_since: Some((since, now)),
+            ..PackageQuery::default()
+        };
+        page.new_since_visit = Some(NewSinceVisit {
+            since,
+            count: counts.count(db, &new).await?,
+        });
+    }
     Ok(page)
+}
+
+/// Marks what is new since `since` (the rule of the `newSinceVisit` filter).
+fn mark_new_since(view: &mut DownloadView, since: DateTime<Utc>, now: DateTime<Utc>) {
+    let mut any_file = false;
+    for file in &mut view.uploads {
+        file.new_since_visit = file.updated_at > since;
+        any_file |= file.new_since_visit;
+    }
+    view.new_since_visit = (view.start_at > since && view.start_at <= now) || any_file;
 }
 
 /// What a customer is shown of a package whose provider they do not manage: not the
@@ -423,6 +499,7 @@ async fn page_of(
     Ok(DownloadPage {
         content: views(user, packages),
         count,
+        new_since_visit: None,
     })
 }
 
@@ -449,6 +526,7 @@ pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> DownloadVie
                 .map(|_| preview_path(f.upload_id, PreviewSize::Large)),
             preview_width: f.preview_width,
             preview_height: f.preview_height,
+            new_since_visit: false,
             tags_ids: f.tags,
             download_id: d.id,
             download_name: d.name.clone(),
@@ -472,6 +550,7 @@ pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> DownloadVie
     DownloadView {
         badge: package_badge(d.start_at, d.end_at, d.archived, now),
         may_manage: may_manage_provider(user, &provider_roles),
+        new_since_visit: false,
         lists_ids: lists.iter().map(|l| l.id).collect(),
         lists,
         uploads,

@@ -38,6 +38,15 @@ export interface DownloadFile {
   createdAt: string;
   updatedAt: string;
   badge: Badge | null;
+  /** The thumbnail (JPEG, about 320 px wide), or null without one (yet). */
+  previewUrl?: string | null;
+  /** The large preview (JPEG, about 1,200 px wide), or null. */
+  previewLargeUrl?: string | null;
+  /** The thumbnail's size in pixels (keeps its space before it loads). */
+  previewWidth?: number | null;
+  previewHeight?: number | null;
+  /** Added or changed since the customer's previous visit (customer list only). */
+  newSinceVisit?: boolean;
 }
 
 export interface ListRef {
@@ -63,11 +72,20 @@ export interface Download {
   badge: Badge | null;
   /** Whether the signed-in user may change it (row actions, spec §6). */
   mayManage: boolean;
+  /** Started, or has files added or changed, since the customer's previous visit. */
+  newSinceVisit?: boolean;
+}
+
+/** What is new since the customer's previous visit (`null` on a first visit). */
+export interface NewSinceVisit {
+  since: string;
+  count: number;
 }
 
 export interface DownloadPage {
   content: Download[];
   count: number;
+  newSinceVisit?: NewSinceVisit | null;
 }
 
 export interface Tag {
@@ -90,6 +108,8 @@ export interface ListQuery {
   /** JSON array of ids. */
   tagsIds?: string | null;
   searchMethode?: 'byName' | 'byFilename' | null;
+  /** Customer list: `true` shows only what is new since the previous visit. */
+  newSinceVisit?: string | null;
 }
 
 /** The sortable columns of spec §2. */

@@ -69,6 +69,8 @@ pub async fn load_downloads(
         }
     };
     let loaded = async {
+        // Opening the page is a visit (what is new is counted from the visit before it).
+        services::downloads::record_visit(&state.db, user).await?;
         Ok::<_, ServiceError>(CustomerDownloadsProps {
             page: services::downloads::customer_page(
                 &state.db,
@@ -115,9 +117,10 @@ pub fn Downloads() -> impl IntoView {
                 markup::table(&props.page.content, props.page.count, &state, &props.tags)
             };
             let toolbar = markup::toolbar(&state, &props.tags, &props.providers);
+            let chip = markup::new_since_visit_chip(&state, props.page.new_since_visit.as_ref());
             view! {
                 <Island name="CustomerDownloads" props=props_json(props.as_ref())>
-                    <div class="ap-customer-downloads">{toolbar}{list}</div>
+                    <div class="ap-customer-downloads">{toolbar}{chip}{list}</div>
                 </Island>
             }
             .into_any()

@@ -5,6 +5,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useEffect, useId, useRef } from 'react';
 import type { Dispatch } from 'react';
 import type { Tag } from '../../lib/downloads';
+import { typeIcon } from '../../lib/fileIcon';
 import { formatFileSize } from '../../lib/format';
 import type { FileGroup, FormAction, FormFile } from './formState';
 import { validateFileName } from './validation';
@@ -56,6 +57,14 @@ export function FileRow({ file, group, tags, dispatch, onDiscard }: FileRowProps
         >
           <i className="bi bi-grip-vertical" aria-hidden="true" />
         </button>
+
+        <span className="ap-thumb" aria-hidden="true">
+          {file.preview ? (
+            <img src={file.preview.url} alt="" loading="lazy" width={file.preview.width} height={file.preview.height} />
+          ) : (
+            <i className={`bi ${typeIcon(file.ext)} ap-thumb-icon`} />
+          )}
+        </span>
 
         <div className="flex-grow-1 ap-min-w-0">
           {renaming ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { download } from './fixtures';
+import { download, file } from './fixtures';
 import { canMove, formReducer, initialFormState, isUploading, toDownloadInput } from './formState';
 import type { DownloadFormState, FileGroup, FormAction } from './formState';
 
@@ -36,6 +36,19 @@ describe('initialFormState', () => {
     expect(state.files.existing[1]).toMatchObject({ key: 'u12', uploadId: 12, tagsIds: [1], renameDraft: null });
     expect(state.files.new).toEqual([]);
     expect(state.files.removed).toEqual([]);
+  });
+
+  it('keeps the thumbnail of a stored file that has one', () => {
+    const state = initialFormState(
+      download(7, {
+        Uploads: [
+          file(11, { previewUrl: '/previews/11/thumb.jpg', previewWidth: 320, previewHeight: 452 }),
+          file(12),
+        ],
+      }),
+    );
+    expect(state.files.existing[0]?.preview).toEqual({ url: '/previews/11/thumb.jpg', width: 320, height: 452 });
+    expect(state.files.existing[1]?.preview).toBeNull();
   });
 });
 

@@ -21,6 +21,8 @@ export interface FormFile {
   tagsIds: number[];
   /** The rename field's text while the file is in rename mode, else null. */
   renameDraft: string | null;
+  /** The thumbnail of a stored file that has one (new uploads get theirs later). */
+  preview?: { url: string; width: number; height: number } | null;
 }
 
 export type FileGroups = Record<FileGroup, FormFile[]>;
@@ -86,6 +88,10 @@ export function initialFormState(download: Download | null): DownloadFormState {
       sent: file.size,
       tagsIds: [...file.tagsIds],
       renameDraft: null,
+      preview:
+        file.previewUrl && file.previewWidth && file.previewHeight
+          ? { url: file.previewUrl, width: file.previewWidth, height: file.previewHeight }
+          : null,
     }));
   }
   return {

@@ -160,4 +160,91 @@ describe('customer downloads page', () => {
     expect(screen.getByTestId('no-packages').textContent).toContain('Noch keine Download-Pakete');
     expect(screen.queryByRole('table')).toBeNull();
   });
+
+  it('opens a thumbnail in the preview dialog, moves with the arrow keys and adds to the manager', async () => {
+    installFetch(() => jsonResponse(200, { content: [], count: 0 }));
+    const preview = (id: number) => ({
+      previewUrl: `/previews/${id}/thumb.jpg`,
+      previewLargeUrl: `/previews/${id}/large.jpg`,
+      previewWidth: 320,
+      previewHeight: 452,
+    });
+    render(
+      <DownloadsPage
+        {...props({
+          page: {
+            content: [
+              download(1, [
+                file(11, 1, 'Flyer.pdf', preview(11)),
+                file(12, 1, 'Video.mp4'),
+                file(13, 1, 'Plakat.png', preview(13)),
+              ]),
+            ],
+            count: 1,
+          },
+        })}
+      />,
+    );
+    // A file without a preview keeps its type icon.
+    expect(document.querySelector('.ap-thumb-icon .bi-file-earmark-play')).not.toBeNull();
+    const thumb = screen.getByRole('link', { name: 'Vorschau von Flyer.pdf öffnen' });
+    expect(thumb.getAttribute('href')).toBe('/previews/11/large.jpg');
+    expect(thumb.querySelector('img')?.getAttribute('width')).toBe('320');
+    fireEvent.click(thumb);
+    const dialog = await screen.findByTestId('preview-dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Flyer.pdf' })).toBeTruthy();
+    expect(within(dialog).getByTestId('preview-image').getAttribute('src')).toBe('/previews/11/large.jpg');
+    expect(within(dialog).getByTestId('preview-position').textContent).toContain('Datei 1 von 3');
+    fireEvent.keyDown(document, { key: 'ArrowRight' });
+    expect(within(dialog).getByTestId('preview-position').textContent).toContain('Datei 2 von 3');
+    expect(within(dialog).getByText('Für diese Datei gibt es keine Vorschau.')).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'ArrowLeft' });
+    fireEvent.keyDown(document, { key: 'ArrowLeft' });
+    expect(within(dialog).getByRole('heading', { name: 'Plakat.png' })).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: /Herunterladen/ }).getAttribute('href')).toBe('/files/13/Plakat.png');
+    fireEvent.click(within(dialog).getByTestId('preview-select'));
+    expect(within(dialog).getByTestId('preview-select').getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getAllByTestId('selected-count')[0]!.textContent).toBe('1');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByTestId('preview-dialog')).toBeNull();
+  });
+
+  it('marks what is new since the last visit and filters by it with the chip', async () => {
+    const { requests } = installFetch(() =>
+      jsonResponse(200, { content: [], count: 0, newSinceVisit: { since: '2026-11-10T00:00:00Z', count: 0 } }),
+    );
+    render(
+      <DownloadsPage
+        {...props({
+          page: {
+            content: [
+              download(1, [file(11, 1, 'Flyer.pdf', { newSinceVisit: true }), file(12, 1, 'Alt.pdf')], {
+                newSinceVisit: true,
+              }),
+            ],
+            count: 1,
+            newSinceVisit: { since: '2026-11-10T00:00:00Z', count: 1 },
+          },
+        })}
+      />,
+    );
+    const row = screen.getByTestId('download-row');
+    // The package and the one new file carry the mark; the spec's NEU badge is another.
+    expect(within(row).getAllByText('Neu seit Ihrem letzten Besuch')).toHaveLength(2);
+    const chip = screen.getByTestId('new-since-chip');
+    expect(chip.textContent).toContain('Neu seit Ihrem letzten Besuch');
+    expect(chip.textContent).toContain('1');
+    expect(chip.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(chip);
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]?.url.searchParams.get('newSinceVisit')).toBe('true');
+    expect(screen.getByTestId('new-since-chip').getAttribute('aria-pressed')).toBe('true');
+    expect(window.location.search).toContain('newSinceVisit=true');
+  });
+
+  it('shows no chip on a first visit', () => {
+    installFetch(() => jsonResponse(200, { content: [], count: 0 }));
+    render(<DownloadsPage {...props()} />);
+    expect(screen.queryByTestId('new-since-chip')).toBeNull();
+  });
 });

@@ -1,16 +1,22 @@
 // The customer's packages (spec §2 "Table columns"), with the same markup as the server page
-// (src/app/pages/customer.rs `table`), so nothing moves when the island takes over.
+// (src/app/pages/customer/markup.rs `table`), so nothing moves when the island takes over.
+// One markup for every width: a table from the md breakpoint up, a card per row below it
+// (style/main.css), with each file's thumbnail (it opens the preview dialog) or type icon.
 import { useEffect, useRef } from 'react';
 import type { MouseEvent } from 'react';
 import StatusBadge, { endDateClass } from '../../components/StatusBadge';
 import type { Download, DownloadFile, Tag } from '../../lib/downloads';
 import { packageZipUrl } from '../../lib/downloads';
+import { typeIcon } from '../../lib/fileIcon';
 import { formatDateTime, formatFileSize } from '../../lib/format';
 import { sortedBy, urlQuery } from './listState';
 import type { ListState, SortColumn } from './listState';
 import { checkState, fileKey } from './selection';
 import type { CheckState, Selection } from './selection';
 import { TagIcon } from './TagIcon';
+
+/** The mark of what is new since the previous visit (not the spec's NEU badge). */
+const NEW_SINCE_VISIT_TEXT = 'Neu seit Ihrem letzten Besuch';
 
 const COLUMNS: readonly { column: SortColumn; label: string }[] = [
   { column: 'provider', label: 'Anbieter' },
@@ -28,6 +34,8 @@ export interface DownloadsTableProps {
   selection: Selection;
   onSelectFiles: (download: Download, files: readonly DownloadFile[], on: boolean) => void;
   onSelectAll: (on: boolean) => void;
+  /** Opens the preview dialog on a file of a package. */
+  onPreview: (download: Download, file: DownloadFile) => void;
   busy: boolean;
 }
 
@@ -38,12 +46,14 @@ function TriStateCheckbox({
   onChange,
   tour,
   testId,
+  id,
 }: {
   state: CheckState;
   label: string;
   onChange: (on: boolean) => void;
   tour?: string;
   testId?: string;
+  id?: string;
 }) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -52,9 +62,10 @@ function TriStateCheckbox({
   return (
     <input
       ref={ref}
+      id={id}
       className="form-check-input"
       type="checkbox"
-      aria-label={label}
+      aria-label={id ? undefined : label}
       data-tour={tour}
       data-testid={testId}
       checked={state === 'all'}
@@ -73,43 +84,108 @@ function sortIcon(state: ListState, column: SortColumn): string {
   return state.sort === 'ASC' ? 'bi bi-caret-up-fill' : 'bi bi-caret-down-fill';
 }
 
+/** The file's thumbnail (a link to the large preview, opened in the dialog), or its type icon. */
+function FileVisual({ file, onPreview }: { file: DownloadFile; onPreview: () => void }) {
+  if (file.previewUrl && file.previewLargeUrl) {
+    return (
+      <a
+        className="ap-thumb"
+        href={file.previewLargeUrl}
+        aria-label={`Vorschau von ${file.name} öffnen`}
+        data-tour="preview"
+        onClick={(event) => {
+          event.preventDefault();
+          onPreview();
+        }}
+      >
+        <img
+          src={file.previewUrl}
+          alt=""
+          loading="lazy"
+          width={file.previewWidth ?? undefined}
+          height={file.previewHeight ?? undefined}
+        />
+      </a>
+    );
+  }
+  return (
+    <span className="ap-thumb ap-thumb-icon" aria-hidden="true">
+      <i className={`bi ${typeIcon(file.ext)}`} />
+    </span>
+  );
+}
+
 function FileItem({
   download,
   file,
   tags,
   selected,
   onSelect,
+  onPreview,
 }: {
   download: Download;
   file: DownloadFile;
   tags: ReadonlyMap<number, Tag>;
   selected: boolean;
   onSelect: (download: Download, files: readonly DownloadFile[], on: boolean) => void;
+  onPreview: (download: Download, file: DownloadFile) => void;
 }) {
   const fileTags = file.tagsIds.map((id) => tags.get(id)).filter((tag): tag is Tag => tag !== undefined);
   return (
     <li className="ap-file">
       <input
-        className="form-check-input me-1"
+        className="form-check-input ap-file-check"
         type="checkbox"
         aria-label={`${file.name} auswählen`}
         data-tour="file-checkbox"
         checked={selected}
         onChange={(event) => onSelect(download, [file], event.target.checked)}
-      />{' '}
-      <a href={file.path} download={file.name} aria-label={`${file.name} herunterladen`} data-tour="file-link">
-        <i className="bi bi-download" aria-hidden="true" /> {file.name}
-      </a>{' '}
-      {fileTags.length > 0 && (
-        <span className="ap-file-tags" title={fileTags.map((tag) => tag.name).join(', ')}>
-          {fileTags.map((tag) => (
-            <TagIcon key={tag.id} tag={tag} />
-          ))}
-          <span className="visually-hidden">Tags: {fileTags.map((tag) => tag.name).join(', ')}</span>
+      />
+      <FileVisual file={file} onPreview={() => onPreview(download, file)} />
+      <span className="ap-file-main">
+        <a
+          className="ap-file-name"
+          href={file.path}
+          download={file.name}
+          aria-label={`${file.name} herunterladen`}
+          data-tour="file-link"
+        >
+          <i className={`bi ${typeIcon(file.ext)} ap-file-type`} aria-hidden="true" /> {file.name}
+        </a>{' '}
+        <span className="ap-file-meta">
+          {fileTags.length > 0 && (
+            <span className="ap-file-tags" title={fileTags.map((tag) => tag.name).join(', ')}>
+              {fileTags.map((tag) => (
+                <TagIcon key={tag.id} tag={tag} />
+              ))}
+              <span className="visually-hidden">Tags: {fileTags.map((tag) => tag.name).join(', ')}</span>
+            </span>
+          )}{' '}
+          <span className="text-secondary small">{formatFileSize(file.size)}</span> <StatusBadge badge={file.badge} />{' '}
+          {file.newSinceVisit && <span className="ap-badge ap-badge-visit">{NEW_SINCE_VISIT_TEXT}</span>}
         </span>
-      )}{' '}
-      <span className="text-secondary small">{formatFileSize(file.size)}</span> <StatusBadge badge={file.badge} />
+      </span>
+      {/* A large target for fingers; for assistive technology and the keyboard it repeats the
+          name's link, so it is left out there. */}
+      <a
+        className="btn btn-outline-primary ap-file-download"
+        href={file.path}
+        download={file.name}
+        aria-hidden="true"
+        tabIndex={-1}
+      >
+        <i className="bi bi-download" aria-hidden="true" /> Herunterladen
+      </a>
     </li>
+  );
+}
+
+function DateCell({ className, label, at }: { className: string; label: string; at: string }) {
+  return (
+    <td className={className}>
+      <span className="ap-cell-label">{label}: </span>
+      {formatDateTime(at)}
+    </td>
   );
 }
 
@@ -118,17 +194,20 @@ function PackageRow({
   tags,
   selection,
   onSelectFiles,
+  onPreview,
 }: {
   download: Download;
   tags: ReadonlyMap<number, Tag>;
   selection: Selection;
   onSelectFiles: DownloadsTableProps['onSelectFiles'];
+  onPreview: DownloadsTableProps['onPreview'];
 }) {
   const provider = download.Provider;
   const files = download.Uploads;
+  const endClass = endDateClass(download.badge);
   return (
     <tr className={download.archived ? 'ap-row-archived' : undefined} data-testid="download-row">
-      <td>
+      <td className="ap-cell-select">
         {files.length > 0 && (
           <TriStateCheckbox
             state={checkState(selection, files)}
@@ -137,20 +216,21 @@ function PackageRow({
           />
         )}
       </td>
-      <td>
+      <td className="ap-cell-provider">
         {provider.Upload ? (
           <img className="ap-customer-logo" src={provider.Upload.path} alt={provider.name} />
         ) : (
           <span>{provider.name}</span>
         )}
       </td>
-      <td>
-        <span className="ap-package-name">{download.name}</span> <StatusBadge badge={download.badge} />
+      <td className="ap-cell-name">
+        <span className="ap-package-name">{download.name}</span> <StatusBadge badge={download.badge} />{' '}
+        {download.newSinceVisit && <span className="ap-badge ap-badge-visit">{NEW_SINCE_VISIT_TEXT}</span>}
       </td>
-      <td>{formatDateTime(download.startAt)}</td>
-      <td className={endDateClass(download.badge) || undefined}>{formatDateTime(download.endAt)}</td>
-      <td>{formatDateTime(download.updatedAt)}</td>
-      <td>
+      <DateCell className="ap-cell-start" label="Gültig ab" at={download.startAt} />
+      <DateCell className={endClass ? `ap-cell-end ${endClass}` : 'ap-cell-end'} label="Gültig bis" at={download.endAt} />
+      <DateCell className="ap-cell-updated" label="Geändert" at={download.updatedAt} />
+      <td className="ap-cell-files">
         {files.length === 0 ? (
           <span className="text-warning-emphasis" data-testid="no-files">
             <i className="bi bi-exclamation-triangle-fill" aria-hidden="true" /> Keine Dateien
@@ -166,10 +246,11 @@ function PackageRow({
                   tags={tags}
                   selected={selection.has(fileKey(download.id, file.id))}
                   onSelect={onSelectFiles}
+                  onPreview={onPreview}
                 />
               ))}
             </ul>
-            <a className="small" href={packageZipUrl(download.id)} data-tour="package-zip">
+            <a className="ap-package-zip" href={packageZipUrl(download.id)} data-tour="package-zip">
               <i className="bi bi-file-earmark-zip" aria-hidden="true" /> Alle Dateien als ZIP
             </a>
           </>
@@ -187,6 +268,7 @@ export function DownloadsTable({
   selection,
   onSelectFiles,
   onSelectAll,
+  onPreview,
   busy,
 }: DownloadsTableProps) {
   const allFiles = items.flatMap((download) => download.Uploads);
@@ -202,15 +284,29 @@ export function DownloadsTable({
     };
   }
 
+  const allState = checkState(selection, allFiles);
   return (
-    <div className="table-responsive">
+    <>
+    <div className="ap-select-all-bar form-check">
+      <TriStateCheckbox
+        state={allState}
+        label="Alle Dateien auswählen"
+        tour="select-all"
+        id="ap-dl-select-all-cards"
+        onChange={onSelectAll}
+      />
+      <label className="form-check-label" htmlFor="ap-dl-select-all-cards">
+        Alle Dateien auswählen
+      </label>
+    </div>
+    <div className="ap-table-wrap">
       <table className={`table align-middle ap-downloads-table${busy ? ' ap-busy' : ''}`} aria-busy={busy}>
         <caption className="visually-hidden">Ihre Download-Pakete</caption>
         <thead>
           <tr>
             <th scope="col" className="ap-col-select">
               <TriStateCheckbox
-                state={checkState(selection, allFiles)}
+                state={allState}
                 label="Alle Dateien auswählen"
                 tour="select-all"
                 testId="select-all"
@@ -235,10 +331,12 @@ export function DownloadsTable({
               tags={tags}
               selection={selection}
               onSelectFiles={onSelectFiles}
+              onPreview={onPreview}
             />
           ))}
         </tbody>
       </table>
     </div>
+    </>
   );
 }

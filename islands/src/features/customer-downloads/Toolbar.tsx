@@ -121,7 +121,8 @@ export function Toolbar({
         onToggle={(event) => onFiltersOpen(event.currentTarget.open)}
       >
         <summary className="btn btn-outline-secondary" data-tour="filters" data-testid="filters-toggle">
-          <i className="bi bi-funnel" aria-hidden="true" /> Filter
+          <i className="bi bi-funnel" aria-hidden="true" />
+          <span className="ap-label"> Filter</span>
           {filters > 0 && (
             <span className="badge text-bg-primary ms-1" data-testid="filter-count">
               {filters}
@@ -130,6 +131,20 @@ export function Toolbar({
           )}
         </summary>
         <div className="ap-filter-panel card card-body shadow" data-testid="filter-panel">
+          <div className="ap-sheet-head">
+            <p className="h5 mb-0">Filter</p>
+            <a
+              className="btn-close"
+              href={`/user/downloads${urlQuery(state)}`}
+              aria-label="Filter schließen"
+              data-testid="filters-close"
+              onClick={(event) => {
+                event.preventDefault();
+                onFiltersOpen(false);
+                details.current?.querySelector('summary')?.focus();
+              }}
+            />
+          </div>
           <div className="form-check form-switch mb-3" data-tour="filter-archived">
             <input
               className="form-check-input"
@@ -207,7 +222,8 @@ export function Toolbar({
           onChange(reset);
         }}
       >
-        <i className="bi bi-arrow-counterclockwise" aria-hidden="true" /> Zurücksetzen
+        <i className="bi bi-arrow-counterclockwise" aria-hidden="true" />
+        <span className="ap-label"> Zurücksetzen</span>
       </a>
       <button
         type="button"
@@ -216,7 +232,8 @@ export function Toolbar({
         data-testid="manager-open"
         onClick={onOpenManager}
       >
-        <i className="bi bi-file-earmark-zip" aria-hidden="true" /> Download-Manager{' '}
+        <i className="bi bi-file-earmark-zip" aria-hidden="true" />
+        <span className="ap-label"> Download-Manager</span>{' '}
         <span className="badge text-bg-light" data-testid="selected-count">
           {selectedCount}
         </span>

@@ -34,6 +34,7 @@ describe('list state', () => {
       tagIds: [1],
       sortBy: 'endAt',
       sort: 'ASC',
+      newSinceVisit: false,
     });
   });
 
@@ -47,10 +48,11 @@ describe('list state', () => {
       tagIds: [1],
       sortBy: 'endAt' as const,
       sort: 'ASC' as const,
+      newSinceVisit: true,
     };
     // The same string as src/app/pages/customer/list_url.rs writes.
     expect(urlQuery(state, 40)).toBe(
-      '?search=Flyer+S%C3%BCd&searchMethode=byFilename&archived=true&providerIds=%5B2%2C5%5D&tagsIds=%5B1%5D&sortBy=endAt&sort=ASC&anzahl=40',
+      '?search=Flyer+S%C3%BCd&searchMethode=byFilename&archived=true&providerIds=%5B2%2C5%5D&tagsIds=%5B1%5D&sortBy=endAt&sort=ASC&newSinceVisit=true&anzahl=40',
     );
     expect(stateFromQuery(Object.fromEntries(new URLSearchParams(urlQuery(state))))).toEqual({ ...state, search: 'Flyer Süd' });
   });
@@ -66,6 +68,7 @@ describe('list state', () => {
       providerIds: '[3]',
       tagsIds: null,
       searchMethode: 'byName',
+      newSinceVisit: null,
     });
   });
 

@@ -20,6 +20,8 @@ export interface ListState {
   tagIds: number[];
   sortBy: SortColumn | null;
   sort: SortOrder;
+  /** Only what is new since the user's previous visit. */
+  newSinceVisit: boolean;
 }
 
 /** What the reset button returns to (spec §4): not archived, no providers, no tags, search by name. */
@@ -31,6 +33,7 @@ export const DEFAULT_STATE: ListState = {
   tagIds: [],
   sortBy: null,
   sort: 'DESC',
+  newSinceVisit: false,
 };
 
 const SORT_COLUMNS: readonly SortColumn[] = ['provider', 'name', 'startAt', 'endAt', 'updatedAt'];
@@ -51,6 +54,7 @@ export function stateFromQuery(query: ListQuery | null | undefined): ListState {
     tagIds: parseIds(query.tagsIds),
     sortBy,
     sort: sortBy !== null && query.sort?.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
+    newSinceVisit: query.newSinceVisit === 'true' || query.newSinceVisit === '1',
   };
 }
 
@@ -66,6 +70,7 @@ export function apiQuery(state: ListState, offset: number, limit = PAGE_SIZE): L
     providerIds: idsParam(state.providerIds),
     tagsIds: idsParam(state.tagIds),
     searchMethode: state.method,
+    newSinceVisit: state.newSinceVisit ? 'true' : null,
   };
 }
 
@@ -83,6 +88,7 @@ export function urlQuery(state: ListState, shown = PAGE_SIZE): string {
     tagsIds: idsParam(state.tagIds),
     sortBy: state.sortBy,
     sort: state.sortBy ? state.sort : null,
+    newSinceVisit: state.newSinceVisit ? 'true' : null,
   };
   const params = toSearchParams(query);
   if (shown > PAGE_SIZE) params.set('anzahl', String(shown));
@@ -101,7 +107,8 @@ export function isDefault(state: ListState): boolean {
     state.search.trim() === '' &&
     state.method === DEFAULT_STATE.method &&
     activeFilterCount(state) === 0 &&
-    state.sortBy === null
+    state.sortBy === null &&
+    !state.newSinceVisit
   );
 }
 

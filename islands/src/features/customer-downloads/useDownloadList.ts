@@ -27,6 +27,8 @@ export function useDownloadList(initialState: ListState, initialPage: DownloadPa
     count: initialPage.count,
   });
   const [loading, setLoading] = useState<Loading>('idle');
+  // What is new since the previous visit: its count comes with every first page.
+  const [newSinceVisit, setNewSinceVisit] = useState(initialPage.newSinceVisit ?? null);
   const request = useRef<AbortController | null>(null);
   const debounce = useRef<number | undefined>(undefined);
 
@@ -60,6 +62,7 @@ export function useDownloadList(initialState: ListState, initialPage: DownloadPa
           dispatch({ type: 'append', items: page.content, count: page.count });
         } else {
           dispatch({ type: 'reset', items: page.content, count: page.count });
+          setNewSinceVisit(page.newSinceVisit ?? null);
         }
       } catch (error) {
         if (!isAbort(error)) toastReadError(error);
@@ -92,5 +95,5 @@ export function useDownloadList(initialState: ListState, initialPage: DownloadPa
     void load(state, 'more', list.items.length);
   }, [load, state, list.items.length]);
 
-  return { state, change, items: list.items, count: list.count, loading, loadMore };
+  return { state, change, items: list.items, count: list.count, loading, loadMore, newSinceVisit };
 }

@@ -22,6 +22,8 @@ pub struct ListState {
     /// `None`: the default order, newest first.
     pub sort_by: Option<&'static str>,
     pub ascending: bool,
+    /// Only what is new since the user's previous visit.
+    pub new_since_visit: bool,
 }
 
 /// Positive ids of a JSON array (`[1,2]`); nothing for anything else.
@@ -64,6 +66,7 @@ impl ListState {
                     .sort
                     .as_deref()
                     .is_some_and(|s| s.eq_ignore_ascii_case("asc")),
+            new_since_visit: matches!(query.new_since_visit.as_deref(), Some("true") | Some("1")),
         }
     }
 
@@ -89,6 +92,9 @@ impl ListState {
         if let Some(column) = self.sort_by {
             url.append_pair("sortBy", column);
             url.append_pair("sort", if self.ascending { "ASC" } else { "DESC" });
+        }
+        if self.new_since_visit {
+            url.append_pair("newSinceVisit", "true");
         }
         if shown > PAGE_SIZE {
             url.append_pair("anzahl", &shown.to_string());
@@ -133,6 +139,15 @@ impl ListState {
             && !self.by_filename
             && self.filter_count() == 0
             && self.sort_by.is_none()
+            && !self.new_since_visit
+    }
+
+    /// The list with the "new since your last visit" filter switched.
+    pub fn with_new_since_visit(&self, on: bool) -> ListState {
+        ListState {
+            new_since_visit: on,
+            ..self.clone()
+        }
     }
 }
 
@@ -164,6 +179,7 @@ pub fn parse_page_query(raw: Option<&str>) -> (ListQuery, Option<i64>) {
             "archived" => query.archived = Some(value),
             "sortBy" => query.sort_by = Some(value),
             "sort" => query.sort = Some(value),
+            "newSinceVisit" => query.new_since_visit = Some(value),
             "providerIds" => providers.extend(ids_of(&value)),
             "tagsIds" => tags.extend(ids_of(&value)),
             "anzahl" => shown = value.trim().parse().ok(),
@@ -199,11 +215,16 @@ mod tests {
             tag_ids: vec![1],
             sort_by: Some("endAt"),
             ascending: true,
+            new_since_visit: true,
         };
         assert_eq!(
             state.url(40),
             "?search=Flyer+S%C3%BCd&searchMethode=byFilename&archived=true&providerIds=%5B2%2C5%5D\
-             &tagsIds=%5B1%5D&sortBy=endAt&sort=ASC&anzahl=40"
+             &tagsIds=%5B1%5D&sortBy=endAt&sort=ASC&newSinceVisit=true&anzahl=40"
+        );
+        assert_eq!(
+            ListState::of(&parse_page_query(Some("newSinceVisit=true")).0),
+            ListState::default().with_new_since_visit(true)
         );
         assert_eq!(state.filter_count(), 3);
         assert_eq!(state.reset().url(20), "?sortBy=endAt&sort=ASC");

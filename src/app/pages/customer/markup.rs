@@ -7,11 +7,14 @@
 use leptos::prelude::*;
 
 use super::list_url::ListState;
+use chrono::{DateTime, Utc};
+
 use crate::domain::badges::Badge;
+use crate::domain::files::type_icon;
 use crate::domain::format;
 use crate::domain::paging::PAGE_SIZE;
 use crate::services::downloads::Tag;
-use crate::services::downloads::{DownloadView, FileView, ProviderRef};
+use crate::services::downloads::{DownloadView, FileView, NewSinceVisit, ProviderRef};
 
 const PAGE_PATH: &str = "/user/downloads";
 
@@ -73,6 +76,37 @@ fn link_with_rows(state: &ListState, rows: i64) -> String {
 }
 
 /// Search, mode, filters, reset, manager and help (spec §2 "Toolbar", "Filter panel").
+/// The text of the "new since your last visit" marks and chip.
+pub const NEW_SINCE_VISIT: &str = "Neu seit Ihrem letzten Besuch";
+
+fn new_since_visit_badge(on: bool) -> Option<impl IntoView> {
+    on.then(|| view! { <span class="ap-badge ap-badge-visit">{NEW_SINCE_VISIT}</span> })
+}
+
+/// The chip that shows only what is new since the previous visit, with their count; none on
+/// a first visit (unless the filter is on).
+pub fn new_since_visit_chip(state: &ListState, new: Option<&NewSinceVisit>) -> AnyView {
+    if new.is_none() && !state.new_since_visit {
+        return ().into_any();
+    }
+    let on = state.new_since_visit;
+    let class = if on {
+        "btn btn-sm ap-chip ap-chip-on"
+    } else {
+        "btn btn-sm ap-chip"
+    };
+    view! {
+        <div class="ap-chips mb-3">
+            <a class=class href=link(&state.with_new_since_visit(!on)) role="button"
+                aria-pressed=on.to_string() data-testid="new-since-chip" data-tour="new-since">
+                <i class="bi bi-stars" aria-hidden="true"></i>" "{NEW_SINCE_VISIT}" "
+                <span class="badge rounded-pill ap-chip-count">{new.map_or(0, |n| n.count)}</span>
+            </a>
+        </div>
+    }
+    .into_any()
+}
+
 pub fn toolbar(state: &ListState, tags: &[Tag], providers: &[ProviderRef]) -> AnyView {
     let filters = state.filter_count();
     let sort = state.sort_by.map(|column| {
@@ -129,7 +163,7 @@ pub fn toolbar(state: &ListState, tags: &[Tag], providers: &[ProviderRef]) -> An
             {sort}
             <details class="ap-filters">
                 <summary class="btn btn-outline-secondary" data-tour="filters" data-testid="filters-toggle">
-                    <i class="bi bi-funnel" aria-hidden="true"></i>" Filter"
+                    <i class="bi bi-funnel" aria-hidden="true"></i><span class="ap-label">" Filter"</span>
                     {(filters > 0).then(|| view! {
                         <span class="badge text-bg-primary ms-1" data-testid="filter-count">
                             {filters}<span class="visually-hidden">" aktiv"</span>
@@ -137,6 +171,11 @@ pub fn toolbar(state: &ListState, tags: &[Tag], providers: &[ProviderRef]) -> An
                     })}
                 </summary>
                 <div class="ap-filter-panel card card-body shadow" data-testid="filter-panel">
+                    <div class="ap-sheet-head">
+                        <p class="h5 mb-0">"Filter"</p>
+                        <a class="btn-close" href=link(state) aria-label="Filter schließen"
+                            data-testid="filters-close"></a>
+                    </div>
                     <div class="form-check form-switch mb-3" data-tour="filter-archived">
                         <input class="form-check-input" type="checkbox" role="switch" id="ap-dl-archived"
                             name="archived" value="true" checked=state.archived/>
@@ -157,11 +196,13 @@ pub fn toolbar(state: &ListState, tags: &[Tag], providers: &[ProviderRef]) -> An
             </details>
             <a class="btn btn-outline-secondary" href=link(&state.reset()) data-tour="reset"
                 data-testid="filters-reset">
-                <i class="bi bi-arrow-counterclockwise" aria-hidden="true"></i>" Zurücksetzen"
+                <i class="bi bi-arrow-counterclockwise" aria-hidden="true"></i>
+                <span class="ap-label">" Zurücksetzen"</span>
             </a>
             <button type="button" class="btn btn-primary ms-auto" data-tour="manager"
                 data-testid="manager-open" disabled=true>
-                <i class="bi bi-file-earmark-zip" aria-hidden="true"></i>" Download-Manager"" "
+                <i class="bi bi-file-earmark-zip" aria-hidden="true"></i>
+                <span class="ap-label">" Download-Manager"</span>" "
                 <span class="badge text-bg-light" data-testid="selected-count">"0"</span>
                 <span class="visually-hidden">" Dateien ausgewählt"</span>
             </button>
@@ -179,6 +220,27 @@ pub fn toolbar(state: &ListState, tags: &[Tag], providers: &[ProviderRef]) -> An
 fn inert_checkbox(label: String, tour: Option<&'static str>) -> impl IntoView {
     view! {
         <input class="form-check-input" type="checkbox" aria-label=label data-tour=tour disabled=true/>
+    }
+}
+
+/// A file's picture: its preview's thumbnail (a link to the large preview, which the island
+/// opens in a dialog), or its type icon.
+fn file_visual(file: &FileView) -> AnyView {
+    match (&file.preview_url, &file.preview_large_url) {
+        (Some(thumb), Some(large)) => view! {
+            <a class="ap-thumb" href=large.clone() aria-label=format!("Vorschau von {} öffnen", file.name)
+                data-tour="preview">
+                <img src=thumb.clone() alt="" loading="lazy" width=file.preview_width
+                    height=file.preview_height/>
+            </a>
+        }
+        .into_any(),
+        _ => view! {
+            <span class="ap-thumb ap-thumb-icon" aria-hidden="true">
+                <i class=format!("bi {}", type_icon(&file.ext))></i>
+            </span>
+        }
+        .into_any(),
     }
 }
 
@@ -203,16 +265,46 @@ fn file_item(file: &FileView, tags: &[Tag]) -> impl IntoView {
     });
     view! {
         <li class="ap-file">
-            <input class="form-check-input me-1" type="checkbox" aria-label=format!("{} auswählen", file.name)
-                data-tour="file-checkbox" disabled=true/>" "
-            <a href=file.path.clone() download=file.name.clone()
-                aria-label=format!("{} herunterladen", file.name) data-tour="file-link">
-                <i class="bi bi-download" aria-hidden="true"></i>" "{file.name.clone()}
-            </a>" "
-            {tag_list}" "
-            <span class="text-secondary small">{format::file_size(file.size)}</span>" "
-            {badge_view(file.badge)}
+            <input class="form-check-input ap-file-check" type="checkbox"
+                aria-label=format!("{} auswählen", file.name) data-tour="file-checkbox" disabled=true/>
+            {file_visual(file)}
+            <span class="ap-file-main">
+                <a class="ap-file-name" href=file.path.clone() download=file.name.clone()
+                    aria-label=format!("{} herunterladen", file.name) data-tour="file-link">
+                    <i class=format!("bi {} ap-file-type", type_icon(&file.ext)) aria-hidden="true"></i>" "
+                    {file.name.clone()}
+                </a>" "
+                <span class="ap-file-meta">
+                    {tag_list}" "
+                    <span class="text-secondary small">{format::file_size(file.size)}</span>" "
+                    {badge_view(file.badge)}" "{new_since_visit_badge(file.new_since_visit)}
+                </span>
+            </span>
+            // A large target for fingers; for assistive technology and the keyboard it repeats
+            // the name's link, so it is left out there.
+            <a class="btn btn-outline-primary ap-file-download" href=file.path.clone()
+                download=file.name.clone() aria-hidden="true" tabindex="-1">
+                <i class="bi bi-download" aria-hidden="true"></i>" Herunterladen"
+            </a>
         </li>
+    }
+}
+
+/// A date cell; on a phone the cell shows its column's name before the date.
+fn date_cell(
+    class: &'static str,
+    label: &'static str,
+    extra: Option<&'static str>,
+    at: DateTime<Utc>,
+) -> impl IntoView {
+    let class = match extra {
+        Some(extra) => format!("{class} {extra}"),
+        None => class.to_string(),
+    };
+    view! {
+        <td class=class>
+            <span class="ap-cell-label">{label}": "</span>{format::date_time(at)}
+        </td>
     }
 }
 
@@ -242,7 +334,7 @@ fn package_row(package: &DownloadView, tags: &[Tag]) -> impl IntoView {
         let zip = format!("/api/download/{}/zip", package.id);
         view! {
             <ul class="list-unstyled mb-1 ap-file-list">{items}</ul>
-            <a class="small" href=zip data-tour="package-zip">
+            <a class="ap-package-zip" href=zip data-tour="package-zip">
                 <i class="bi bi-file-earmark-zip" aria-hidden="true"></i>" Alle Dateien als ZIP"
             </a>
         }
@@ -250,13 +342,16 @@ fn package_row(package: &DownloadView, tags: &[Tag]) -> impl IntoView {
     };
     view! {
         <tr class=package.archived.then_some("ap-row-archived") data-testid="download-row">
-            <td>{select}</td>
-            <td>{provider}</td>
-            <td><span class="ap-package-name">{package.name.clone()}</span>" "{badge_view(package.badge)}</td>
-            <td>{format::date_time(package.start_at)}</td>
-            <td class=end_date_class(package.badge)>{format::date_time(package.end_at)}</td>
-            <td>{format::date_time(package.updated_at)}</td>
-            <td>{files}</td>
+            <td class="ap-cell-select">{select}</td>
+            <td class="ap-cell-provider">{provider}</td>
+            <td class="ap-cell-name">
+                <span class="ap-package-name">{package.name.clone()}</span>" "{badge_view(package.badge)}
+                " "{new_since_visit_badge(package.new_since_visit)}
+            </td>
+            {date_cell("ap-cell-start", "Gültig ab", None, package.start_at)}
+            {date_cell("ap-cell-end", "Gültig bis", end_date_class(package.badge), package.end_at)}
+            {date_cell("ap-cell-updated", "Geändert", None, package.updated_at)}
+            <td class="ap-cell-files">{files}</td>
         </tr>
     }
 }
@@ -310,7 +405,12 @@ pub fn table(packages: &[DownloadView], count: i64, state: &ListState, tags: &[T
             .into_any()
     };
     view! {
-        <div class="table-responsive">
+        <div class="ap-select-all-bar form-check">
+            <input class="form-check-input" type="checkbox" id="ap-dl-select-all-cards"
+                data-tour="select-all" disabled=true/>
+            <label class="form-check-label" for="ap-dl-select-all-cards">"Alle Dateien auswählen"</label>
+        </div>
+        <div class="ap-table-wrap">
             <table class="table align-middle ap-downloads-table">
                 <caption class="visually-hidden">"Ihre Download-Pakete"</caption>
                 <thead>

@@ -200,7 +200,15 @@ export default function DownloadManager({
   );
 
   return (
-    <Modal title="Download-Manager" onClose={onClose} closeDisabled={busy} footer={footer} size="lg" testId="download-manager">
+    <Modal
+      title="Download-Manager"
+      onClose={onClose}
+      closeDisabled={busy}
+      footer={footer}
+      size="lg"
+      dialogClassName="modal-fullscreen-md-down"
+      testId="download-manager"
+    >
       <div aria-live="polite">
         {notice && (
           <div className={`alert alert-${notice.kind}`} role="status" data-testid="manager-notice">

@@ -5,7 +5,7 @@ import { useEffect, useMemo } from 'react';
 import { EVENTS, STATUS, useJoyride } from 'react-joyride';
 import type { EventData, Step } from 'react-joyride';
 import { markTourCompleted } from './tourFlag';
-import { presentSteps } from './steps';
+import { presentSteps, stepElement } from './steps';
 
 export interface GuidedTourProps {
   /** Opens the filter panel for the steps inside it and closes it for the others. */
@@ -34,7 +34,8 @@ export default function GuidedTour({ onFiltersOpen, onEnd }: GuidedTourProps) {
     () =>
       presentSteps(document).map((step) => ({
         id: step.id,
-        target: step.target,
+        // Resolved when the step shows: the element shown at the screen's width then.
+        target: () => stepElement(document, step),
         title: step.title,
         content: step.content,
         before: async () => {
@@ -74,6 +75,17 @@ export default function GuidedTour({ onFiltersOpen, onEnd }: GuidedTourProps) {
     },
     onEvent,
   });
+
+  // Joyride titles each step with an <h4>, placed after the footer's <h2> headings: a jump of
+  // two levels for screen readers' heading lists. The title is a level-2 heading, like the
+  // footer's.
+  useEffect(() => {
+    const level = () => document.getElementById('joyride-tooltip-title')?.setAttribute('aria-level', '2');
+    level();
+    const observer = new MutationObserver(level);
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
 
   // Escape ends the tour, as it closes any dialog.
   useEffect(() => {

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { TOUR_STEPS, presentSteps } from './steps';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOUR_STEPS, presentSteps, stepElement } from './steps';
 import { TOUR_FLAG_KEY, markTourCompleted, tourCompleted } from './tourFlag';
 
 afterEach(() => window.localStorage.clear());
@@ -21,5 +21,29 @@ describe('guided tour', () => {
     markTourCompleted();
     expect(tourCompleted()).toBe(true);
     expect(window.localStorage.getItem(TOUR_FLAG_KEY)).not.toBeNull();
+  });
+});
+
+describe('stepElement', () => {
+  it('points at the match shown at the screen width: the column header, else the first card cell', () => {
+    document.body.innerHTML = `
+      <table class="ap-downloads-table">
+        <thead><tr><th data-tour="column-provider">Anbieter</th></tr></thead>
+        <tbody><tr><td class="ap-cell-provider">Glasfaser Süd</td></tr></tbody>
+      </table>`;
+    const step = TOUR_STEPS.find((s) => s.id === 'provider')!;
+    const header = document.querySelector('th')!;
+    const cell = document.querySelector('td')!;
+    const shownAs = (element: Element, shown: boolean) => vi.spyOn(element, 'checkVisibility').mockReturnValue(shown);
+    shownAs(header, true);
+    shownAs(cell, true);
+    expect(stepElement(document, step)).toBe(header);
+    // A phone: the table's head is hidden, the card's cell is shown.
+    shownAs(header, false);
+    expect(stepElement(document, step)).toBe(cell);
+    // Nothing laid out (no layout at all): the first match.
+    shownAs(cell, false);
+    expect(stepElement(document, step)).toBe(header);
+    document.body.innerHTML = '';
   });
 });

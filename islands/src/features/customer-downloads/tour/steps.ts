@@ -1,9 +1,11 @@
 // The 20 steps of the guided tour (spec §2, §9) over the real elements of the page. `filters`
-// marks the steps inside the filter panel, which the tour opens for them.
+// marks the steps inside the filter panel, which the tour opens for them. A step's target may
+// name several elements (the table's column header on a desktop, the same cell of the first
+// card on a phone); the tour points at the first one shown at the screen's width.
 
 export interface TourStep {
   id: string;
-  /** CSS selector of the element the step points at. */
+  /** CSS selector of the element the step points at: the first shown one of its matches. */
   target: string;
   title: string;
   content: string;
@@ -60,19 +62,20 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
   {
     id: 'select-all',
+    // The table's header box on a desktop, the bar above the cards on a phone.
     target: tour('select-all'),
     title: 'Alles auswählen',
     content: 'Wählt alle Dateien der geladenen Downloads für den Download-Manager aus oder hebt die Auswahl wieder auf.',
   },
   {
     id: 'provider',
-    target: tour('column-provider'),
+    target: `${tour('column-provider')}, .ap-downloads-table tbody .ap-cell-provider`,
     title: 'Anbieter',
     content: 'Der Anbieter des Downloads. Ein Klick auf eine Spaltenüberschrift sortiert die Liste, ein zweiter kehrt die Reihenfolge um.',
   },
   {
     id: 'name',
-    target: tour('column-name'),
+    target: `${tour('column-name')}, .ap-downloads-table tbody .ap-cell-name`,
     title: 'Bezeichnung',
     content: 'Der Name des Download-Pakets, daneben sein Status.',
   },
@@ -84,13 +87,13 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
   {
     id: 'validity',
-    target: tour('column-startAt'),
+    target: `${tour('column-startAt')}, .ap-downloads-table tbody .ap-cell-start`,
     title: 'Gültig ab und bis',
     content: 'Der Zeitraum der Aktion. Das Ende ist rot, wenn es vorbei ist, orange, wenn es bald abläuft, und blau, wenn die Aktion noch bevorsteht.',
   },
   {
     id: 'modified',
-    target: tour('column-updatedAt'),
+    target: `${tour('column-updatedAt')}, .ap-downloads-table tbody .ap-cell-updated`,
     title: 'Geändert',
     content: 'Wann das Paket zuletzt geändert wurde.',
   },
@@ -138,7 +141,23 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
 ];
 
+/** Whether the element is shown at this width (CSS hides some; a closed panel hides its content). */
+function shown(element: Element): boolean {
+  if (typeof element.checkVisibility === 'function') return element.checkVisibility();
+  return element.getClientRects().length > 0;
+}
+
+/**
+ * The element a step points at: the first shown match of its target, else its first match (a
+ * closed filter panel's content shows once the tour opens the panel; pages without layout,
+ * as in unit tests, show nothing).
+ */
+export function stepElement(root: ParentNode, step: TourStep): HTMLElement | null {
+  const matches = Array.from(root.querySelectorAll<HTMLElement>(step.target));
+  return matches.find(shown) ?? matches[0] ?? null;
+}
+
 /** The steps whose element is on the page now (no rows: no file steps). */
 export function presentSteps(root: ParentNode, steps: readonly TourStep[] = TOUR_STEPS): TourStep[] {
-  return steps.filter((step) => root.querySelector(step.target) !== null);
+  return steps.filter((step) => stepElement(root, step) !== null);
 }

@@ -1,0 +1,249 @@
+// The customer page on phones, tablets and desktops (issue 21): no sideways scrolling from
+// 320 px up, cards with previews and large download links below the lg breakpoint, sheets for
+// the filters and the download manager, the preview dialog with the keyboard, the tour's 20
+// steps at every width, and axe-core's WCAG 2.2 A/AA rules with each dialog open.
+//
+// The demo dealer `haendler` sees the demo packages (their PDFs, pictures and SVG posters got
+// previews at seed-demo), and whatever other tests added.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { logIn } from '../lib/accounts.mjs';
+import { withPage } from '../lib/browser.mjs';
+
+const TOUR_FLAG = 'aktionsportal:tour-downloads-completed';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const PHONE = { width: 360, height: 740 };
+const DESKTOP = { width: 1366, height: 900 };
+
+/** Signs in as the demo dealer, with the tour already done unless `tour`. */
+async function asDealer({ page, context }, { tour = false } = {}) {
+  if (!tour) await context.addInitScript((key) => window.localStorage.setItem(key, 'e2e'), TOUR_FLAG);
+  await logIn(page, 'haendler');
+  await page.waitForURL('**/user/downloads');
+  await page.locator('[data-island="CustomerDownloads"][data-island-state="mounted"]').waitFor();
+}
+
+function atWidth(viewport, fn, options = {}) {
+  return withPage(fn, { viewport, ...options });
+}
+
+/** Loads every package ("Weitere laden" until none are left). */
+async function loadAll(page) {
+  for (let i = 0; i < 20; i += 1) {
+    if ((await page.getByTestId('no-more').count()) > 0) return;
+    const before = await page.getByTestId('download-row').count();
+    await page.getByTestId('load-more').click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="download-row"]').length > n, before);
+  }
+}
+
+async function sideways(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** Boxes of the elements `selector` matches that are shown. */
+async function boxes(page, selector) {
+  return page.locator(selector).evaluateAll((elements) =>
+    elements
+      .filter((e) => e.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }))
+      .map((e) => {
+        const r = e.getBoundingClientRect();
+        return {
+          what: `${e.tagName.toLowerCase()}.${e.className} ${(e.getAttribute('aria-label') ?? e.textContent ?? '').trim().slice(0, 40)}`,
+          left: r.left,
+          right: r.right,
+          width: r.width,
+          height: r.height,
+        };
+      }),
+  );
+}
+
+test('the customer page never scrolls sideways, from 320 px up, also with the filters open', async () => {
+  for (const width of [320, 360, 390, 600, 768, 800, 1024, 1366]) {
+    await atWidth({ width, height: 800 }, async (ctx) => {
+      const { page, consoleErrors } = ctx;
+      await asDealer(ctx);
+      await loadAll(page);
+      assert.equal(await sideways(page), 0, `${width} px`);
+      await page.getByTestId('filters-toggle').click();
+      await page.getByTestId('filter-panel').waitFor();
+      assert.equal(await sideways(page), 0, `${width} px with the filters open`);
+      assert.deepEqual(consoleErrors, []);
+    });
+  }
+});
+
+test('on a phone each package is a card whose files, previews and download links fit the screen', () =>
+  atWidth(PHONE, async (ctx) => {
+    const { page, consoleErrors } = ctx;
+    await asDealer(ctx);
+    await loadAll(page);
+    // Cards: the table's head is not shown, each row is a grid.
+    assert.equal(await page.locator('.ap-downloads-table thead').isVisible(), false);
+    assert.equal(
+      await page.getByTestId('download-row').first().evaluate((row) => getComputedStyle(row).display),
+      'grid',
+    );
+    const width = await page.evaluate(() => document.documentElement.clientWidth);
+    const links = await boxes(page, 'a.ap-file-download, a.ap-file-name, a.ap-package-zip');
+    assert.ok(links.length >= 10, `${links.length} download links`);
+    for (const link of links) {
+      assert.ok(link.left >= 0 && link.right <= width, `${link.what} lies at ${link.left}–${link.right}`);
+    }
+    for (const main of await boxes(page, 'a.ap-file-download, a.ap-package-zip, .ap-toolbar .btn, [data-testid="load-more"]')) {
+      assert.ok(main.height >= 44, `${main.what} is ${main.height} px high`);
+    }
+    // Targets of at least 24 × 24 CSS px (WCAG 2.2 "Target Size (Minimum)").
+    const targets = await boxes(
+      page,
+      '.ap-customer-downloads button, .ap-customer-downloads input, .ap-customer-downloads select, .ap-customer-downloads summary, .ap-customer-downloads a.ap-thumb, .ap-customer-downloads a.btn',
+    );
+    for (const target of targets) {
+      assert.ok(target.width >= 24 && target.height >= 24, `${target.what} is ${target.width} × ${target.height}`);
+    }
+    // Previews: the thumbnails load, with their size given beforehand.
+    const thumbs = page.locator('a.ap-thumb img');
+    assert.ok((await thumbs.count()) >= 5, 'the demo files have previews');
+    await thumbs.first().scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('a.ap-thumb img');
+      return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
+    });
+    assert.equal(await thumbs.first().getAttribute('width'), '320');
+
+    // A file downloaded from its card's large link.
+    const item = page.locator('li.ap-file').filter({ has: page.locator('a.ap-file-download') }).first();
+    const name = (await item.locator('a.ap-file-name').textContent()).trim();
+    const [file] = await Promise.all([page.waitForEvent('download'), item.locator('a.ap-file-download').click()]);
+    assert.equal(file.suggestedFilename(), name);
+    assert.ok((await readFile(await file.path())).length > 0);
+    assert.deepEqual(consoleErrors, []);
+  }));
+
+test('on a phone the filters and the download manager open as sheets over the whole screen', () =>
+  atWidth(PHONE, async (ctx) => {
+    const { page, consoleErrors } = ctx;
+    await asDealer(ctx);
+    const size = await page.evaluate(() => ({ width: document.documentElement.clientWidth, height: window.innerHeight }));
+    await page.getByTestId('filters-toggle').click();
+    const panel = await page.getByTestId('filter-panel').boundingBox();
+    assert.ok(panel.x <= 0 && panel.y <= 0 && panel.width >= size.width && panel.height >= size.height - 1, JSON.stringify(panel));
+    await page.getByLabel('Archivierte Downloads anzeigen').check();
+    await page.getByTestId('filters-close').click();
+    await page.getByTestId('filter-panel').waitFor({ state: 'hidden' });
+    assert.equal(await page.getByTestId('filter-count').textContent(), '1 aktiv');
+    await page.getByTestId('filters-reset').click();
+
+    await page.locator('[data-tour="file-checkbox"]').first().check();
+    await page.getByTestId('manager-open').click();
+    const manager = await page.locator('[data-testid="download-manager"] .modal-dialog').boundingBox();
+    assert.ok(manager.x <= 0 && manager.width >= size.width, JSON.stringify(manager));
+    assert.deepEqual(consoleErrors, []);
+  }));
+
+test('a preview opens from its thumbnail, moves through the package with the keys and adds to the manager', async () => {
+  for (const viewport of [PHONE, DESKTOP]) {
+    await atWidth(viewport, async (ctx) => {
+      const { page, consoleErrors } = ctx;
+      await asDealer(ctx);
+      const row = page.getByTestId('download-row').filter({ has: page.locator('a.ap-thumb') }).first();
+      const thumb = row.locator('a.ap-thumb').first();
+      const label = await thumb.getAttribute('aria-label');
+      await thumb.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByTestId('preview-dialog');
+      await dialog.waitFor();
+      const title = () => dialog.locator('.modal-title').textContent();
+      assert.equal(label, `Vorschau von ${await title()} öffnen`);
+      await page.waitForFunction(() => {
+        const img = document.querySelector('[data-testid="preview-image"]');
+        return img instanceof HTMLImageElement && img.complete && img.naturalWidth >= 300;
+      });
+      const files = await row.locator('li.ap-file').count();
+      const first = await title();
+      if (files > 1) {
+        await page.keyboard.press('ArrowRight');
+        assert.notEqual(await title(), first, 'the next file');
+        assert.match(await dialog.getByTestId('preview-position').textContent(), new RegExp(`Datei 2 von ${files}`));
+        await page.keyboard.press('ArrowLeft');
+        assert.equal(await title(), first);
+      }
+      await dialog.getByTestId('preview-select').click();
+      assert.equal(await dialog.getByTestId('preview-select').getAttribute('aria-pressed'), 'true');
+      assert.match(await page.getByTestId('selected-count').textContent(), /^1$/);
+      const [file] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('preview-download').click()]);
+      assert.equal(file.suggestedFilename(), first);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), label, 'focus back on the thumbnail');
+      assert.deepEqual(consoleErrors, []);
+    });
+  }
+});
+
+test('the tour shows all 20 steps at every width, each at an element shown there', async () => {
+  for (const viewport of [{ width: 320, height: 640 }, PHONE, { width: 800, height: 900 }, DESKTOP]) {
+    await atWidth(viewport, async (ctx) => {
+      const { page, consoleErrors } = ctx;
+      await asDealer(ctx);
+      await page.getByTestId('tour-start').click();
+      const seen = [];
+      for (let step = 0; step < 20; step += 1) {
+        await page.locator(`[data-joyride-step="${step}"]`).waitFor({ timeout: 5000 });
+        seen.push(await page.locator('#joyride-tooltip-title').textContent().catch(() => ''));
+        if (step < 19) await page.getByTestId('button-primary').click();
+      }
+      assert.equal(seen.length, 20, `${viewport.width} px: ${seen.join(', ')}`);
+      assert.match(await page.getByTestId('button-primary').textContent(), /Fertig|20 von 20/);
+      await page.keyboard.press('Escape');
+      await page.locator('[data-joyride-step]').waitFor({ state: 'detached' });
+      assert.deepEqual(consoleErrors, []);
+    });
+  }
+});
+
+/** axe-core's WCAG 2.0–2.2 A and AA rules on the page as it is now. */
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: await readFile(AXE, 'utf8') });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  });
+}
+
+test('axe finds no WCAG 2.2 A/AA violation on a phone or a desktop, with each dialog open', async () => {
+  for (const viewport of [PHONE, DESKTOP]) {
+    await atWidth(viewport, async (ctx) => {
+      const { page } = ctx;
+      await asDealer(ctx);
+      const found = {};
+      found.page = await axeViolations(page);
+      await page.getByTestId('filters-toggle').click();
+      await page.getByTestId('filter-panel').waitFor();
+      found.filters = await axeViolations(page);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('filter-panel').waitFor({ state: 'hidden' });
+      await page.locator('[data-tour="file-checkbox"]').first().check();
+      await page.getByTestId('manager-open').click();
+      await page.getByTestId('download-manager').waitFor();
+      found.manager = await axeViolations(page);
+      await page.keyboard.press('Escape');
+      await page.locator('a.ap-thumb').first().click();
+      await page.getByTestId('preview-dialog').waitFor();
+      found.preview = await axeViolations(page);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('tour-start').click();
+      await page.locator('[data-joyride-step="0"]').waitFor();
+      found.tour = await axeViolations(page);
+      for (const [state, violations] of Object.entries(found)) {
+        assert.deepEqual(violations, [], `${viewport.width} px, ${state}`);
+      }
+      // axe is injected as a script of the test; the portal's CSP allows no inline script.
+    }, { bypassCSP: true });
+  }
+});
