@@ -231,7 +231,8 @@ pub async fn serve(
 }
 
 /// Sweeps the file store a minute after start and then once a day (see
-/// `services::uploads::sweep`); not at once, so a start (or a test) is not raced by it.
+/// `services::uploads::sweep`), then lets the preview worker look for files without previews;
+/// not at once, so a start (or a test) is not raced by it.
 async fn sweep_daily(state: AppState) {
     let day = std::time::Duration::from_secs(24 * 60 * 60);
     let first = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -248,7 +249,11 @@ async fn sweep_daily(state: AppState) {
         )
         .await
         {
-            Ok(Some(Ok(report))) => tracing::info!(?report, "file store swept"),
+            Ok(Some(Ok(report))) => {
+                tracing::info!(?report, "file store swept");
+                // The daily backfill: files of other instances or from before previews existed.
+                state.previews.wake();
+            }
             Ok(None) => tracing::info!("file store swept by another instance"),
             Ok(Some(Err(err))) | Err(err) => {
                 tracing::error!(error = %err, "file store sweep failed")

@@ -9,6 +9,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../lib/chromium.mjs';
 
 const base = process.env.AP_BASE_URL;
 const login = process.env.AP_BENCH_LOGIN ?? 'haendler';
@@ -16,9 +17,6 @@ const password = process.env.AP_BENCH_PASSWORD;
 const assets = process.env.AP_BENCH_ASSETS ?? '../islands/dist/assets';
 const runs = Number(process.argv[2] ?? 5);
 const TOUR_FLAG = 'aktionsportal:tour-downloads-completed';
-// As lib/browser.mjs (not imported: it registers node:test hooks).
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 /** One cold load; `firstVisit` leaves the tour to start (its lazy chunk then loads too). */
 async function coldLoad(browser, firstVisit) {

@@ -14,18 +14,9 @@
 import { after } from 'node:test';
 import { chromium } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { CHROMIUM_ARGS, CHROMIUM_PATH };
 
 /** The running portal's base URL, from AP_BASE_URL (required), without a trailing slash. */
 export function baseUrl() {
