@@ -21,9 +21,10 @@ if [ ! -x "$chromium" ]; then
   fi
 fi
 
-# The islands build, again when a source is newer than it (tests of the islands do not count).
+# The islands build, again when a source (or the shared styles) is newer than it (tests of the
+# islands do not count).
 manifest=islands/dist/.vite/manifest.json
-if [ ! -f "$manifest" ] || [ -n "$(find islands/src islands/vite.config.ts islands/package.json islands/package-lock.json \
+if [ ! -f "$manifest" ] || [ -n "$(find islands/src style islands/vite.config.ts islands/package.json islands/package-lock.json \
   -newer "$manifest" -type f -not -name '*.test.*' -print -quit 2>/dev/null)" ]; then
   (cd islands && npm run build)
 fi
