@@ -239,7 +239,7 @@ fn deeply_nested_pdf(depth: usize) -> Vec<u8> {
     content.push_str(&"]".repeat(depth));
     content.push_str(" TJ ET");
     let resources = format!("<< /Kids {} >>", "[".repeat(depth) + &"]".repeat(depth));
-    let objects = [
+    aktionsportal::test_support::pdf_of(&[
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
         format!(
@@ -249,28 +249,7 @@ fn deeply_nested_pdf(depth: usize) -> Vec<u8> {
             "<< /Length {} >>\nstream\n{content}\nendstream",
             content.len()
         ),
-    ];
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, object) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for offset in offsets {
-        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
-    }
-    pdf.extend_from_slice(
-        format!(
-            "trailer << /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    pdf
+    ])
 }
 
 /// A PNG of `side` × `side` black pixels: small on disk, large in memory.

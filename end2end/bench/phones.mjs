@@ -4,16 +4,14 @@
 // download manager and the preview dialog each open. Prints one JSON object.
 //
 //   AP_BASE_URL=… AP_BENCH_LOGIN=haendler AP_BENCH_PASSWORD=… node bench/phones.mjs
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+import { violationsWithEachDialog } from '../lib/axe.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../lib/chromium.mjs';
 
 const base = process.env.AP_BASE_URL;
 const login = process.env.AP_BENCH_LOGIN ?? 'haendler';
 const password = process.env.AP_BENCH_PASSWORD;
 const TOUR_FLAG = 'aktionsportal:tour-downloads-completed';
-const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 
@@ -26,16 +24,6 @@ async function page(viewport, { tour = false } = {}) {
   await p.goto('/user/downloads');
   await p.locator('[data-island="CustomerDownloads"][data-island-state="mounted"]').waitFor();
   return { context, page: p };
-}
-
-async function violations(p) {
-  if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ content: axeSource });
-  return p.evaluate(async () => {
-    const result = await window.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-    });
-    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
-  });
 }
 
 const result = { sideways: {}, tourSteps: {}, axe: {} };
@@ -66,25 +54,8 @@ for (const width of [320, 360, 800, 1366]) {
 
 for (const width of [360, 1366]) {
   const { context, page: p } = await page({ width, height: 800 });
-  const found = {};
-  found.page = await violations(p);
-  await p.getByTestId('filters-toggle').click();
-  await p.getByTestId('filter-panel').waitFor();
-  found.filters = await violations(p);
-  await p.keyboard.press('Escape');
-  await p.locator('[data-tour="file-checkbox"]').first().check();
-  await p.getByTestId('manager-open').click();
-  await p.getByTestId('download-manager').waitFor();
-  found.manager = await violations(p);
-  await p.keyboard.press('Escape');
-  await p.locator('a.ap-thumb').first().click();
-  await p.getByTestId('preview-dialog').waitFor();
-  found.preview = await violations(p);
-  await p.keyboard.press('Escape');
-  await p.getByTestId('tour-start').click();
-  await p.locator('[data-joyride-step="0"]').waitFor();
-  found.tour = await violations(p);
-  result.axe[width] = found;
+  const found = await violationsWithEachDialog(p);
+  result.axe[width] = Object.fromEntries(Object.entries(found).map(([state, list]) => [state, list.map((v) => v.split(':')[0])]));
   await context.close();
 }
 

@@ -7,13 +7,12 @@
 // previews at seed-demo), and whatever other tests added.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
+import { violationsWithEachDialog } from '../lib/axe.mjs';
 import { withPage } from '../lib/browser.mjs';
 
 const TOUR_FLAG = 'aktionsportal:tour-downloads-completed';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1366, height: 900 };
 
@@ -205,45 +204,19 @@ test('the tour shows all 20 steps at every width, each at an element shown there
   }
 });
 
-/** axe-core's WCAG 2.0–2.2 A and AA rules on the page as it is now. */
-async function axeViolations(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: await readFile(AXE, 'utf8') });
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-    });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
-  });
-}
-
 test('axe finds no WCAG 2.2 A/AA violation on a phone or a desktop, with each dialog open', async () => {
   for (const viewport of [PHONE, DESKTOP]) {
-    await atWidth(viewport, async (ctx) => {
-      const { page } = ctx;
-      await asDealer(ctx);
-      const found = {};
-      found.page = await axeViolations(page);
-      await page.getByTestId('filters-toggle').click();
-      await page.getByTestId('filter-panel').waitFor();
-      found.filters = await axeViolations(page);
-      await page.keyboard.press('Escape');
-      await page.getByTestId('filter-panel').waitFor({ state: 'hidden' });
-      await page.locator('[data-tour="file-checkbox"]').first().check();
-      await page.getByTestId('manager-open').click();
-      await page.getByTestId('download-manager').waitFor();
-      found.manager = await axeViolations(page);
-      await page.keyboard.press('Escape');
-      await page.locator('a.ap-thumb').first().click();
-      await page.getByTestId('preview-dialog').waitFor();
-      found.preview = await axeViolations(page);
-      await page.keyboard.press('Escape');
-      await page.getByTestId('tour-start').click();
-      await page.locator('[data-joyride-step="0"]').waitFor();
-      found.tour = await axeViolations(page);
-      for (const [state, violations] of Object.entries(found)) {
-        assert.deepEqual(violations, [], `${viewport.width} px, ${state}`);
-      }
+    await atWidth(
+      viewport,
+      async (ctx) => {
+        await asDealer(ctx);
+        const found = await violationsWithEachDialog(ctx.page);
+        for (const [state, violations] of Object.entries(found)) {
+          assert.deepEqual(violations, [], `${viewport.width} px, ${state}`);
+        }
+      },
       // axe is injected as a script of the test; the portal's CSP allows no inline script.
-    }, { bypassCSP: true });
+      { bypassCSP: true },
+    );
   }
 });

@@ -470,41 +470,18 @@ mod tests {
 
     /// A one-page PDF whose page is `side` points square.
     pub(crate) fn giant_page_pdf(side: f32) -> Vec<u8> {
-        let content = b"0 0 1 rg 0 0 100000 100000 re f";
-        let objects = [
+        let content = "0 0 1 rg 0 0 100000 100000 re f";
+        crate::test_support::pdf_of(&[
             "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
             format!(
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {side} {side}] /Contents 4 0 R >>"
             ),
-            format!("<< /Length {} >>\nstream\n", content.len()),
-        ];
-        let mut pdf = b"%PDF-1.4\n".to_vec();
-        let mut offsets = Vec::new();
-        for (i, object) in objects.iter().enumerate() {
-            offsets.push(pdf.len());
-            pdf.extend_from_slice(format!("{} 0 obj\n{object}", i + 1).as_bytes());
-            if i == 3 {
-                pdf.extend_from_slice(content);
-                pdf.extend_from_slice(b"\nendstream");
-            }
-            pdf.extend_from_slice(b"\nendobj\n");
-        }
-        let xref = pdf.len();
-        pdf.extend_from_slice(
-            format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-        );
-        for offset in offsets {
-            pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
-        }
-        pdf.extend_from_slice(
             format!(
-                "trailer << /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-                objects.len() + 1
-            )
-            .as_bytes(),
-        );
-        pdf
+                "<< /Length {} >>\nstream\n{content}\nendstream",
+                content.len()
+            ),
+        ])
     }
 
     /// A PNG header that claims `width` × `height` pixels, with a tiny broken body.

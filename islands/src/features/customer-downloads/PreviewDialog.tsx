@@ -19,6 +19,31 @@ export interface PreviewDialogProps {
   onClose: () => void;
 }
 
+/** A button to the previous or next file. */
+function NavButton({
+  label,
+  icon,
+  disabled,
+  onClick,
+}: {
+  label: string;
+  icon: string;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="btn btn-outline-secondary ap-preview-nav"
+      aria-label={label}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      <i className={`bi ${icon}`} aria-hidden="true" />
+    </button>
+  );
+}
+
 /** How far a finger must move sideways to count as a swipe (CSS px). */
 const SWIPE = 50;
 
@@ -109,30 +134,12 @@ export default function PreviewDialog({ download, index, onIndex, selected, onSe
         )}
       </div>
       <div className="d-flex align-items-center justify-content-between gap-2 mt-3">
-        <button
-          type="button"
-          className="btn btn-outline-secondary ap-preview-nav"
-          aria-label="Vorherige Datei"
-          disabled={count < 2}
-          onClick={previous}
-          data-testid="preview-previous"
-        >
-          <i className="bi bi-chevron-left" aria-hidden="true" />
-        </button>
+        <NavButton label="Vorherige Datei" icon="bi-chevron-left" disabled={count < 2} onClick={previous} />
         <p className="mb-0 text-center" aria-live="polite" data-testid="preview-position">
           Datei {index + 1} von {count} · {formatFileSize(file.size)}
           <span className="visually-hidden">: {file.name}</span>
         </p>
-        <button
-          type="button"
-          className="btn btn-outline-secondary ap-preview-nav"
-          aria-label="Nächste Datei"
-          disabled={count < 2}
-          onClick={next}
-          data-testid="preview-next"
-        >
-          <i className="bi bi-chevron-right" aria-hidden="true" />
-        </button>
+        <NavButton label="Nächste Datei" icon="bi-chevron-right" disabled={count < 2} onClick={next} />
       </div>
     </Modal>
   );
