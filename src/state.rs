@@ -40,8 +40,8 @@ pub struct AppInner {
     pub files: FileStore,
     /// Size limit and allowed types of uploads.
     pub uploads: crate::services::uploads::UploadRules,
-    /// Totals of package lists, kept for a few seconds.
-    pub package_counts: crate::services::downloads::CountCache,
+    /// List answers, totals and page parts kept under the data version (issue 22).
+    pub answers: crate::services::answers::Answers,
     /// Where the portal's mails go: Brevo, SMTP or the outbox folder.
     pub mailer: Arc<Mailer>,
     pub mail_settings: MailSettings,
@@ -107,7 +107,7 @@ impl AppState {
             marketing,
             files,
             uploads: config.upload_rules(),
-            package_counts: Default::default(),
+            answers: Default::default(),
             mailer,
             mail_settings: MailSettings::from_config(&config),
             mail_jobs: Default::default(),

@@ -3,7 +3,7 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json as JsonResponse, Response};
 use axum::routing::{get, patch, post, put};
 use serde::Serialize;
@@ -11,12 +11,13 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::extract::{AuthUser, Json, Path, Query};
+use super::kept;
 use crate::auth::require::require;
 use crate::domain::double_opt_in::FAILED;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::server::client::Client;
-use crate::services::contacts::{self, ContactPage, ContactQuery, ContactView};
+use crate::services::contacts::{self, ContactQuery, ContactView};
 use crate::services::customer_groups::{self, CustomerGroup};
 use crate::services::error::ServiceError;
 use crate::services::{brevo_sync, contact_mirror, double_opt_in};
@@ -74,7 +75,8 @@ pub fn router() -> Router<AppState> {
     description = "The contacts table of the admin area (spec §2), filtered, sorted and paged; each contact with its list ids.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     params(ContactQuery),
     responses(
-        (status = 200, description = "One page and the total.", body = crate::services::contacts::ContactPage, content_type = "application/json"),
+        (status = 200, description = "One page and the total. `ETag` names the answer.", body = crate::services::contacts::ContactPage, content_type = "application/json"),
+        (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
         (status = 400, response = super::openapi::ContactQueryInvalid),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::Forbidden),
@@ -86,9 +88,11 @@ pub fn router() -> Router<AppState> {
 async fn page(
     State(state): State<AppState>,
     Query(query): Query<ContactQuery>,
-) -> Result<JsonResponse<ContactPage>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let params = query.params(crate::domain::time::now())?;
-    Ok(JsonResponse(contacts::page(&state.db, &params).await?))
+    let answer = contacts::page_answer(&state.db, &state.answers, &params).await?;
+    Ok(kept::json(answer, &headers, kept::NO_STORE))
 }
 
 #[utoipa::path(
@@ -100,7 +104,8 @@ async fn page(
     description = "As `GET /api/contacts`, limited to contacts on a list of one of these providers (the path's ids win over a `providerIds` query parameter).\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     params(("providerIds" = String, Path, description = "JSON array of provider ids (or ids separated by commas), at most 1000; anything else answers 400 (\"Die Anbieter müssen als Liste von Ids angegeben werden.\").", example = "[1,2]"), ContactQuery),
     responses(
-        (status = 200, description = "One page and the total.", body = crate::services::contacts::ContactPage, content_type = "application/json"),
+        (status = 200, description = "One page and the total. `ETag` names the answer.", body = crate::services::contacts::ContactPage, content_type = "application/json"),
+        (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
         (status = 400, response = super::openapi::ContactQueryInvalid),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::Forbidden),
@@ -113,10 +118,12 @@ async fn page_of_providers(
     State(state): State<AppState>,
     Path(provider_ids): Path<String>,
     Query(query): Query<ContactQuery>,
-) -> Result<JsonResponse<ContactPage>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let mut params = query.params(crate::domain::time::now())?;
     params.filter.provider_ids = Some(contacts::provider_ids(&provider_ids)?);
-    Ok(JsonResponse(contacts::page(&state.db, &params).await?))
+    let answer = contacts::page_answer(&state.db, &state.answers, &params).await?;
+    Ok(kept::json(answer, &headers, kept::NO_STORE))
 }
 
 /// A contact with this email, or an empty object (spec §7).

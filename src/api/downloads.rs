@@ -12,10 +12,11 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::delivery::{Delivery, respond};
 use super::extract::{AuthUser, Json, Path, Query};
+use super::kept;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
-use crate::services::downloads::{self, DownloadPage, DownloadView, ListQuery};
+use crate::services::downloads::{self, DownloadView, ListQuery};
 use crate::services::files::{self as file_service, ZipSelection};
 use crate::state::AppState;
 
@@ -56,7 +57,8 @@ pub fn zip_router() -> Router<AppState> {
     description = "Every package for the admin area (spec §2), filtered and sorted; archived packages only with `archived=true`. Each answer carries `badge` and `mayManage`.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     params(ListQuery),
     responses(
-        (status = 200, description = "One page and the total.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
+        (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
+        (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
         (status = 400, response = super::openapi::BadQuery),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::Forbidden),
@@ -69,10 +71,11 @@ async fn admin_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Query(query): Query<ListQuery>,
-) -> Result<JsonResponse<DownloadPage>, ApiError> {
-    Ok(JsonResponse(
-        downloads::admin_page(&state.db, &state.package_counts, &user, &query.params()?).await?,
-    ))
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let answer =
+        downloads::admin_answer(&state.db, &state.answers, &user, &query.params()?).await?;
+    Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 
 #[utoipa::path(
@@ -84,7 +87,8 @@ async fn admin_page(
     description = "The packages the signed-in user sees, with the customer filters of spec §2 (`tagsIds`, `searchMethode`). Of a package whose provider the user may not manage, `Provider.allowedRoles` is empty and `Lists`/`listsIds` hold only the lists a contact of the user's customer number is on. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
     params(ListQuery),
     responses(
-        (status = 200, description = "One page and the total.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
+        (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
+        (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
         (status = 400, response = super::openapi::BadQuery),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::Forbidden),
@@ -97,10 +101,11 @@ async fn customer_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Query(query): Query<ListQuery>,
-) -> Result<JsonResponse<DownloadPage>, ApiError> {
-    Ok(JsonResponse(
-        downloads::customer_page(&state.db, &state.package_counts, &user, &query.params()?).await?,
-    ))
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let answer =
+        downloads::customer_answer(&state.db, &state.answers, &user, &query.params()?).await?;
+    Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 
 #[utoipa::path(

@@ -7,6 +7,7 @@ pub mod downloads;
 pub mod extract;
 pub mod files;
 pub mod health;
+pub mod kept;
 pub mod lists;
 pub mod marketing;
 pub mod openapi;

@@ -55,18 +55,18 @@ impl AdminMenu {
         else {
             return AdminMenu::default();
         };
-        let providers = crate::services::providers::visible(&state.db, user)
+        let providers = crate::services::providers::visible_kept(&state.db, &state.answers, user)
             .await
             .unwrap_or_else(|err| {
                 tracing::error!(error = %err, "providers for the admin menu");
-                Vec::new()
+                Default::default()
             });
         AdminMenu {
             providers: providers
-                .into_iter()
+                .iter()
                 .map(|p| ProviderLink {
                     id: p.id,
-                    name: p.name,
+                    name: p.name.clone(),
                 })
                 .collect(),
         }

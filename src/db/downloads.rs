@@ -508,8 +508,9 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
     if let Some((since, now)) = filter.new_since {
         let (since, now) = (query.param(since), query.param(now));
         parts.push(format!(
-            "((d.start_at > {since} and d.start_at <= {now}) or d.id in \
-             (select du.download_id from download_uploads du where du.updated_at > {since}))"
+            "((d.start_at > {since} and d.start_at <= {now}) or exists \
+             (select 1 from download_uploads du where du.download_id = d.id \
+             and du.updated_at > {since}))"
         ));
     }
     if let Some(search) = filter
@@ -520,9 +521,11 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
     {
         let pattern = query.param(super::lists::like_pattern(search));
         if filter.search_files {
+            // Probed per package (by the primary key's download_id): a customer's few visible
+            // packages are checked, not every file name of the portal gathered first.
             parts.push(format!(
-                "d.id in (select du.download_id from download_uploads du \
-                 where lower(du.name) like {pattern} escape '\\')"
+                "exists (select 1 from download_uploads du where du.download_id = d.id \
+                 and lower(du.name) like {pattern} escape '\\')"
             ));
         } else {
             parts.push(format!("lower(d.name) like {pattern} escape '\\'"));
@@ -743,6 +746,28 @@ pub async fn page(
     };
     select.push(&format!("{order} limit {limit} offset {offset}"));
     packages_from(select.fetch_all(db).await?)
+}
+
+/// The first start or end of a package after `now` (`None`: none lies ahead): from then on a
+/// list may show something else (a badge, what is new since a visit) without any change to the
+/// data. Both columns are indexed, so this is two index lookups.
+pub async fn next_period_change(
+    db: &Db,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, (Option<DateTime<Utc>>, Option<DateTime<Utc>>)>(
+            "select (select min(start_at) from downloads where start_at > $1), \
+             (select min(end_at) from downloads where end_at > $1)",
+        )
+        .bind(now)
+        .fetch_one(pool)
+        .await
+        .map(|(start, end)| match (start, end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
+    })
 }
 
 /// The files of these packages, in each package's order.

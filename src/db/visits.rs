@@ -33,6 +33,25 @@ pub async fn record(
     })
 }
 
+/// A user's visits as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct Visits {
+    pub previous_visit_at: Option<DateTime<Utc>>,
+    pub last_seen_at: DateTime<Utc>,
+}
+
+/// The user's visits, `None` before the first.
+pub async fn get(db: &Db, subject: &str) -> Result<Option<Visits>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, Visits>(
+            "select previous_visit_at, last_seen_at from customer_visits where subject = $1",
+        )
+        .bind(subject)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
 /// The previous visit's last page load, without recording one.
 pub async fn previous(db: &Db, subject: &str) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
     db_run!(db, pool => {

@@ -204,6 +204,10 @@ async fn end_consent_in_brevo(
     }
 }
 
+/// From this many contacts written, a sync is a bulk load: the planner's statistics are
+/// refreshed after it.
+const BULK_WRITES: i64 = 10_000;
+
 /// Runs the held run to its end, reporting to `events` (a closed receiver does not stop the
 /// run: it finishes in the background, and the next start sees its result).
 pub async fn run(db: Db, held: Held, page_size: u32, events: mpsc::Sender<Event>) {
@@ -241,6 +245,15 @@ pub async fn run(db: Db, held: Held, page_size: u32, events: mpsc::Sender<Event>
             let finished = db::brevo_syncs::finish(&db, run.id, &owner, db::now()).await;
             match finished {
                 Ok(true) => {
+                    if progress.created + progress.updated >= BULK_WRITES {
+                        // The lists' queries are planned from statistics taken before.
+                        let db = db.clone();
+                        tokio::spawn(async move {
+                            if let Err(err) = db::bulk::analyze(&db).await {
+                                tracing::warn!(error = %err, "statistics after the sync not refreshed");
+                            }
+                        });
+                    }
                     send(Event::Done {
                         message: format!(
                             "Synchronisierung abgeschlossen: {} neu, {} geändert, {} unverändert, {} übersprungen.",

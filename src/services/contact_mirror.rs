@@ -428,6 +428,11 @@ pub async fn retry_all(db: &Db, marketing: &Marketing) -> ServiceResult<i64> {
     Ok(db::marketing_retries::count(db).await?)
 }
 
+/// How many changes still have to reach the marketing service (the contacts page's note).
+pub async fn open_retry_count(db: &Db) -> ServiceResult<i64> {
+    Ok(db::marketing_retries::count(db).await?)
+}
+
 /// The open retries, for the admin.
 pub async fn open_retries(
     db: &Db,

@@ -2,6 +2,8 @@
 //! the paged table, lookups, create, edit, delete and the email block, each mirrored to the
 //! marketing service through `contact_mirror`.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -16,6 +18,7 @@ use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
 use crate::integrations::brevo::{CreateContact, UpdateContact};
+use crate::services::answers::{Answer, Answers, Stamp};
 use crate::services::contact_mirror::{self as mirror, ContactFields};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -337,6 +340,18 @@ async fn view(db: &Db, contact: Contact) -> ServiceResult<ContactView> {
 /// One page of the contacts table (`GET /api/contacts/{query}` and, with `providers`,
 /// `GET /api/contacts/providers/{ids}/{query}`).
 pub async fn page(db: &Db, params: &ContactParams) -> ServiceResult<ContactPage> {
+    page_counted(db, params, async {
+        Ok(db::contacts::count(db, &params.filter).await?)
+    })
+    .await
+}
+
+/// A page of contacts with the total `count` gives.
+async fn page_counted(
+    db: &Db,
+    params: &ContactParams,
+    count: impl std::future::Future<Output = ServiceResult<i64>>,
+) -> ServiceResult<ContactPage> {
     let rows = db::contacts::page(
         db,
         &params.filter,
@@ -346,11 +361,49 @@ pub async fn page(db: &Db, params: &ContactParams) -> ServiceResult<ContactPage>
         params.offset,
     )
     .await?;
-    let count = db::contacts::count(db, &params.filter).await?;
     Ok(ContactPage {
         content: views(db, rows).await?,
-        count,
+        count: count.await?,
     })
+}
+
+/// The contacts table's page (`GET /api/contacts`) as kept JSON: the same for everybody in the
+/// admin area, kept under the data version with its total (which "load more" asks again).
+/// The `new`/`active` filters move with the clock, so their answers are made afresh.
+pub async fn page_answer(
+    db: &Db,
+    answers: &Answers,
+    params: &ContactParams,
+) -> ServiceResult<Arc<Answer>> {
+    page_answer_at(db, answers, answers.stamp(db).await?, params).await
+}
+
+/// [`page_answer`] under a stamp the request read already.
+pub async fn page_answer_at(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    params: &ContactParams,
+) -> ServiceResult<Arc<Answer>> {
+    let filter = &params.filter;
+    if filter.created_from.is_some() || filter.created_before.is_some() {
+        let page = page(db, params).await?;
+        let body = serde_json::to_vec(&page).map_err(|e| ServiceError::Internal(e.into()))?;
+        return Ok(Arc::new(Answer::new(body)));
+    }
+    answers
+        .body(
+            format!("contacts|{stamp}|{params:?}"),
+            page_counted(db, params, async {
+                let count = answers
+                    .value(format!("contact-count|{stamp}|{filter:?}"), async {
+                        Ok(db::contacts::count(db, filter).await?)
+                    })
+                    .await?;
+                Ok(*count)
+            }),
+        )
+        .await
 }
 
 /// The contact with this email, or `None` (spec §7: "a contact with id, or empty").
@@ -595,10 +648,7 @@ pub async fn create(
     };
     let company = CompanyWrite::CreateMissing(input.customer_number, &input.company_name);
     match db::contacts::create_with_lists(db, Some(company), &new, &list_ids).await {
-        Ok(contact) => {
-            crate::services::downloads::packages_changed();
-            view(db, contact).await
-        }
+        Ok(contact) => view(db, contact).await,
         Err(err) => {
             mirror::undo(db, marketing, snapshot).await;
             Err(taken_or(err, &input.email))
@@ -778,10 +828,7 @@ pub async fn update(
             .or(current.extern_id.clone()),
     };
     match db::contacts::update_with_lists(db, id, Some(company), &change, &add, &remove).await {
-        Ok(Some(contact)) => {
-            crate::services::downloads::packages_changed();
-            view(db, contact).await
-        }
+        Ok(Some(contact)) => view(db, contact).await,
         Ok(None) => {
             mirror::undo(db, marketing, snapshot).await;
             Err(ServiceError::NotFound)
@@ -811,10 +858,7 @@ pub async fn delete(db: &Db, marketing: &Marketing, id: i64) -> ServiceResult<()
         mirror::delete_remote(client, current.brevo_contact_id, &current.email).await?;
     }
     match db::contacts::delete_contact(db, id).await {
-        Ok(_) => {
-            crate::services::downloads::packages_changed();
-            Ok(())
-        }
+        Ok(_) => Ok(()),
         Err(err) => {
             mirror::undo(db, marketing, snapshot.map(mirror::Snapshot::deleted)).await;
             Err(err.into())
@@ -868,6 +912,11 @@ pub async fn list_info(db: &Db, list_id: i64) -> ServiceResult<Option<(i64, Stri
 }
 
 /// Contacts still to confirm: (those a mail can go to, all of them).
-pub async fn pending_counts(db: &Db) -> ServiceResult<(i64, i64)> {
-    Ok(db::contacts::pending_counts(db).await?)
+pub async fn pending_counts(db: &Db, answers: &Answers, stamp: Stamp) -> ServiceResult<(i64, i64)> {
+    let counts = answers
+        .value(format!("pending-counts|{stamp}"), async {
+            Ok(db::contacts::pending_counts(db).await?)
+        })
+        .await?;
+    Ok(*counts)
 }

@@ -495,7 +495,6 @@ pub async fn save(
             return Err(err.into());
         }
     }
-    crate::services::downloads::packages_changed();
     load(db, planning, number_text).await
 }
 

@@ -9,6 +9,7 @@
 //! Admin and the provider's roles may change one.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,7 @@ use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
+use crate::services::answers::{Answer, Answers, Stamp, roles_key};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::files::{PreviewSize, preview_path};
 use crate::services::uploads::{UploadRef, file_path};
@@ -145,14 +147,23 @@ pub struct NewSinceVisit {
 /// A page load this long after the previous one starts a new visit.
 pub const NEW_VISIT_AFTER: chrono::Duration = chrono::Duration::minutes(30);
 
-/// Records the user's load of the customer page (a new visit after [`NEW_VISIT_AFTER`]).
-pub async fn record_visit(db: &Db, user: &User) -> ServiceResult<()> {
+/// How often a user's page loads within one visit are written: the visit's last load is known
+/// to this precision (far below [`NEW_VISIT_AFTER`]), and a page load is not a write each time.
+const VISIT_WRITE_EVERY: chrono::Duration = chrono::Duration::seconds(60);
+
+/// Records the user's load of the customer page (a new visit after [`NEW_VISIT_AFTER`]) and
+/// returns the previous visit's last load (`None` on a first visit).
+pub async fn record_visit(db: &Db, user: &User) -> ServiceResult<Option<DateTime<Utc>>> {
     if user.subject.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let now = Utc::now();
-    db::visits::record(db, &user.subject, now, now - NEW_VISIT_AFTER).await?;
-    Ok(())
+    if let Some(seen) = db::visits::get(db, &user.subject).await?
+        && seen.last_seen_at > now - VISIT_WRITE_EVERY
+    {
+        return Ok(seen.previous_visit_at);
+    }
+    Ok(db::visits::record(db, &user.subject, now, now - NEW_VISIT_AFTER).await?)
 }
 
 /// The list parameters both lists share (spec §3 "Paging", "Filters").
@@ -325,51 +336,21 @@ impl ListQuery {
     }
 }
 
-/// How long a counted total of a package list is used again.
-pub const COUNT_TTL: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// Bumped by every package write of this process; a count taken before is not used again.
-static PACKAGES_CHANGED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Marks the package lists as changed (their totals are counted anew).
-pub fn packages_changed() {
-    PACKAGES_CHANGED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-}
-
-/// Totals of package lists, kept briefly. Counting every matching package costs more than
-/// reading the page itself (about 1.5 ms for 20,000 packages on SQLite, at every "load
-/// more"), so a total is used again for at most [`COUNT_TTL`], and not at all once this
-/// process has changed a package since. Another instance's change shows within that time.
-#[derive(Default)]
-pub struct CountCache {
-    entries: std::sync::Mutex<HashMap<String, (std::time::Instant, u64, i64)>>,
-}
-
-/// Entries kept at most; beyond, the cache starts afresh (distinct filters are few).
-const COUNT_CACHE_ENTRIES: usize = 10_000;
-
-impl CountCache {
-    async fn count(&self, db: &Db, query: &PackageQuery) -> ServiceResult<i64> {
-        use std::sync::atomic::Ordering;
-        let key = query.count_key();
-        let generation = PACKAGES_CHANGED.load(Ordering::SeqCst);
-        {
-            let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((taken, at_generation, count)) = entries.get(&key)
-                && *at_generation == generation
-                && taken.elapsed() < COUNT_TTL
-            {
-                return Ok(*count);
-            }
-        }
-        let count = db::downloads::count_matching(db, query).await?;
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        if entries.len() >= COUNT_CACHE_ENTRIES {
-            entries.clear();
-        }
-        entries.insert(key, (std::time::Instant::now(), generation, count));
-        Ok(count)
-    }
+/// A package list's total, kept under the stamp: counting every matching package costs more
+/// than reading the page itself, and "load more" asks for the same total again.
+async fn count(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    query: &PackageQuery,
+) -> ServiceResult<i64> {
+    let key = format!("package-count|{stamp}|{}", query.count_key());
+    let count = answers
+        .value(key, async {
+            Ok(db::downloads::count_matching(db, query).await?)
+        })
+        .await?;
+    Ok(*count)
 }
 
 /// What a user may see: `None` = everything (Admin).
@@ -386,6 +367,22 @@ pub async fn visibility(db: &Db, user: &User) -> ServiceResult<Option<Visible>> 
         provider_ids,
         list_ids,
     }))
+}
+
+/// [`visibility`], kept under the stamp (it depends on the roles and the customer number).
+async fn visibility_at(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    user: &User,
+) -> ServiceResult<Option<Visible>> {
+    let key = format!(
+        "visible|{stamp}|{}|{:?}",
+        roles_key(user),
+        user.customer_number
+    );
+    let visible = answers.value(key, visibility(db, user)).await?;
+    Ok((*visible).clone())
 }
 
 fn query_of(params: &ListParams, visible: Option<Visible>) -> ServiceResult<PackageQuery> {
@@ -406,38 +403,112 @@ fn query_of(params: &ListParams, visible: Option<Visible>) -> ServiceResult<Pack
     })
 }
 
-/// The admin list (`GET /api/downloads/{query}`): every package for the admin area.
-pub async fn admin_page(
+/// The admin list (`GET /api/downloads/{query}`) as kept JSON: every package for the admin
+/// area. It depends on the data, the period and the user's roles (`mayManage`).
+pub async fn admin_answer(
     db: &Db,
-    counts: &CountCache,
+    answers: &Answers,
     user: &User,
     params: &ListParams,
-) -> ServiceResult<DownloadPage> {
-    let query = query_of(params, None)?;
-    page_of(db, counts, user, &query, params).await
+) -> ServiceResult<Arc<Answer>> {
+    let stamp = answers.stamp(db).await?;
+    admin_answer_at(db, answers, stamp, user, params).await
 }
 
-/// The customer's list (`GET /api/downloads/contact/{query}`): the packages the user sees,
-/// each as [`for_customer`] shows it.
+/// [`admin_answer`] under a stamp the request read already.
+pub async fn admin_answer_at(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<Arc<Answer>> {
+    let key = format!("admin-list|{stamp}|{}|{params:?}", roles_key(user));
+    answers
+        .body(key, async {
+            let query = query_of(params, None)?;
+            page_of(db, answers, stamp, user, &query, params).await
+        })
+        .await
+}
+
+/// What a customer's lists depend on besides the parameters, read once per request: the
+/// stamp, and the previous visit (what is marked new). Users with the same roles, customer
+/// number and previous visit see the same lists.
+#[derive(Clone, Debug)]
+pub struct CustomerView {
+    pub stamp: Stamp,
+    previous: Option<DateTime<Utc>>,
+    key: String,
+}
+
+impl CustomerView {
+    /// Reads the stamp and the previous visit; with `visit`, this request is a page load,
+    /// recorded as (part of) a visit.
+    pub async fn of(db: &Db, answers: &Answers, user: &User, visit: bool) -> ServiceResult<Self> {
+        let stamp = answers.stamp(db).await?;
+        let previous = if visit {
+            record_visit(db, user).await?
+        } else if user.subject.is_empty() {
+            None
+        } else {
+            db::visits::previous(db, &user.subject).await?
+        };
+        let key = format!(
+            "{stamp}|{}|{:?}|{:?}",
+            roles_key(user),
+            user.customer_number,
+            previous.map(|p| p.timestamp_micros())
+        );
+        Ok(CustomerView {
+            stamp,
+            previous,
+            key,
+        })
+    }
+
+    /// A key for something this viewer sees: `kind` and its parameters after the viewer's.
+    pub fn key(&self, kind: &str, params: impl std::fmt::Debug) -> String {
+        format!("{kind}|{}|{params:?}", self.key)
+    }
+}
+
+/// The customer's list (`GET /api/downloads/contact/{query}`) as kept JSON.
+pub async fn customer_answer(
+    db: &Db,
+    answers: &Answers,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<Arc<Answer>> {
+    let view = CustomerView::of(db, answers, user, false).await?;
+    answers
+        .body(
+            view.key("customer-list", params),
+            customer_page(db, answers, &view, user, params),
+        )
+        .await
+}
+
+/// The customer's list: the packages the user sees, each as [`for_customer`] shows it, with
+/// what is new since the previous visit marked.
 pub async fn customer_page(
     db: &Db,
-    counts: &CountCache,
+    answers: &Answers,
+    view: &CustomerView,
     user: &User,
     params: &ListParams,
 ) -> ServiceResult<DownloadPage> {
-    let visible = visibility(db, user).await?;
+    let stamp = view.stamp;
+    let visible = visibility_at(db, answers, stamp, user).await?;
     let own_lists = visible.as_ref().map(|v| v.list_ids.clone());
     let mut query = query_of(params, visible.clone())?;
     let now = Utc::now();
-    let previous = match user.subject.as_str() {
-        "" => None,
-        subject => db::visits::previous(db, subject).await?,
-    };
+    let previous = view.previous;
     if params.new_since_visit {
         // Without a previous visit nothing is new since it.
         query.new_since = Some((previous.unwrap_or(now), now));
     }
-    let mut page = page_of(db, counts, user, &query, params).await?;
+    let mut page = page_of(db, answers, stamp, user, &query, params).await?;
     if let Some(own_lists) = own_lists {
         for view in &mut page.content {
             for_customer(view, &own_lists);
@@ -455,7 +526,7 @@ pub async fn customer_page(
         };
         page.new_since_visit = Some(NewSinceVisit {
             since,
-            count: counts.count(db, &new).await?,
+            count: count(db, answers, stamp, &new).await?,
         });
     }
     Ok(page)
@@ -485,12 +556,13 @@ fn for_customer(view: &mut DownloadView, own_lists: &[i64]) {
 
 async fn page_of(
     db: &Db,
-    counts: &CountCache,
+    answers: &Answers,
+    stamp: Stamp,
     user: &User,
     query: &PackageQuery,
     params: &ListParams,
 ) -> ServiceResult<DownloadPage> {
-    let count = counts.count(db, query).await?;
+    let count = count(db, answers, stamp, query).await?;
     let packages = if count > params.offset {
         db::downloads::page(db, query, params.limit, params.offset).await?
     } else {
@@ -781,7 +853,6 @@ pub async fn create(db: &Db, user: &User, body: &Value) -> ServiceResult<Downloa
         },
     )
     .await?;
-    packages_changed();
     tracing::info!(download = download.id, "download created");
     get(db, user, download.id).await
 }
@@ -905,7 +976,6 @@ pub async fn update(
     )
     .await?
     .ok_or(ServiceError::NotFound)?;
-    packages_changed();
     crate::services::uploads::remove_unreferenced(db, store, &removed).await?;
     tracing::info!(download = id, removed = removed.len(), "download updated");
     get(db, user, id).await
@@ -938,7 +1008,6 @@ pub async fn duplicate(db: &Db, user: &User, body: &Value) -> ServiceResult<Down
     let copy = db::downloads::duplicate(db, source_id, name.as_str(), start_at, end_at)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    packages_changed();
     tracing::info!(source = source_id, copy = copy.id, "download duplicated");
     get(db, user, copy.id).await
 }
@@ -956,7 +1025,6 @@ pub async fn change_archive_status(
     db::downloads::set_archived(db, id, archived)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    packages_changed();
     Ok(archived)
 }
 
@@ -996,22 +1064,31 @@ async fn provider_refs(db: &Db, ids: &[i64]) -> ServiceResult<Vec<ProviderRef>> 
 
 /// The providers whose packages the user sees (the customer's provider filter); the role
 /// names only of those the user manages.
-pub async fn providers_in_view(db: &Db, user: &User) -> ServiceResult<Vec<ProviderRef>> {
-    let ids = match visibility(db, user).await? {
-        None => db::providers::list_all(db)
-            .await?
-            .into_iter()
-            .map(|p| p.id)
-            .collect(),
-        Some(visible) => db::downloads::provider_ids_visible(db, &visible).await?,
-    };
-    let mut providers = provider_refs(db, &ids).await?;
-    for provider in &mut providers {
-        if !may_manage_provider(user, &provider.allowed_roles) {
-            provider.allowed_roles.clear();
-        }
-    }
-    Ok(providers)
+pub async fn providers_in_view(
+    db: &Db,
+    answers: &Answers,
+    view: &CustomerView,
+    user: &User,
+) -> ServiceResult<Arc<Vec<ProviderRef>>> {
+    answers
+        .value(view.key("providers-in-view", ()), async {
+            let ids = match visibility_at(db, answers, view.stamp, user).await? {
+                None => db::providers::list_all(db)
+                    .await?
+                    .into_iter()
+                    .map(|p| p.id)
+                    .collect(),
+                Some(visible) => db::downloads::provider_ids_visible(db, &visible).await?,
+            };
+            let mut providers = provider_refs(db, &ids).await?;
+            for provider in &mut providers {
+                if !may_manage_provider(user, &provider.allowed_roles) {
+                    provider.allowed_roles.clear();
+                }
+            }
+            Ok(providers)
+        })
+        .await
 }
 
 /// The providers the user may manage: Admin all, others those with one of their roles (the
@@ -1029,6 +1106,17 @@ pub async fn providers_to_manage(db: &Db, user: &User) -> ServiceResult<Vec<Prov
     provider_refs(db, &ids).await
 }
 
+/// [`providers_to_manage`], kept under the stamp.
+pub async fn providers_to_manage_at(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    user: &User,
+) -> ServiceResult<Arc<Vec<ProviderRef>>> {
+    let key = format!("providers-to-manage|{stamp}|{}", roles_key(user));
+    answers.value(key, providers_to_manage(db, user)).await
+}
+
 /// One package for its edit form: `NotFound` when missing, `Forbidden` when the user may
 /// not change it.
 pub async fn for_edit(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
@@ -1039,6 +1127,11 @@ pub async fn for_edit(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadVi
 /// All tags (`GET /api/downloads/tags/{optional}`).
 pub async fn tags(db: &Db) -> ServiceResult<Vec<Tag>> {
     Ok(db::tags::list(db).await?)
+}
+
+/// [`tags`], kept under the stamp.
+pub async fn tags_at(db: &Db, answers: &Answers, stamp: Stamp) -> ServiceResult<Arc<Vec<Tag>>> {
+    answers.value(format!("tags|{stamp}"), tags(db)).await
 }
 
 #[cfg(test)]

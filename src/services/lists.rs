@@ -265,8 +265,6 @@ pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> Ser
     }
     marketing.delete_list(list.brevo_list_id).await?;
     db::lists::delete(db, id).await?;
-    // Packages offered through the list are no longer: customers' totals change.
-    crate::services::downloads::packages_changed();
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! server functions, pages and the CLI call these; none of them talks SQL directly.
 
 pub mod accounts;
+pub mod answers;
 pub mod brevo_sync;
 pub mod contact_mirror;
 pub mod contacts;

@@ -1,5 +1,7 @@
 //! Providers (brands): who may see them, their marketing folders and logo (spec §2, §5, §6).
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -8,6 +10,7 @@ use crate::db::{self, Db};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
 use crate::domain::validation::{self, FolderChoice, ProviderName};
+use crate::services::answers::{Answers, roles_key};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 use crate::services::uploads::{UploadRef, upload_ref};
@@ -136,6 +139,17 @@ pub async fn visible(db: &Db, user: &User) -> ServiceResult<Vec<db::providers::P
         .collect();
     providers.sort_by_key(|p| std::cmp::Reverse(p.id));
     Ok(providers)
+}
+
+/// [`visible`], kept under the data version (the admin menu of every admin page).
+pub async fn visible_kept(
+    db: &Db,
+    answers: &Answers,
+    user: &User,
+) -> ServiceResult<Arc<Vec<db::providers::Provider>>> {
+    let stamp = answers.stamp(db).await?;
+    let key = format!("providers-visible|{stamp}|{}", roles_key(user));
+    answers.value(key, visible(db, user)).await
 }
 
 /// One page of the visible providers matching `search` (newest first unless `ascending`) and
@@ -631,7 +645,6 @@ pub async fn delete(
     let mut uploads = db::downloads::uploads_of_provider(db, id).await?;
     uploads.extend(provider.upload_id);
     db::providers::delete(db, id).await?;
-    crate::services::downloads::packages_changed();
     crate::services::uploads::remove_unreferenced(db, files, &uploads).await?;
     Ok(())
 }

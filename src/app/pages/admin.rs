@@ -1,6 +1,8 @@
 //! Admin screens (spec §2). Each renders its frame with the right title; the tables, forms
 //! and modals are islands that later issues fill in.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use axum::http::StatusCode;
@@ -15,7 +17,7 @@ use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::services;
-use crate::services::downloads::{DownloadPage, DownloadView, ListQuery, ProviderRef};
+use crate::services::downloads::{DownloadView, ListQuery, ProviderRef};
 use crate::services::error::ServiceError;
 use crate::services::lists::ListView;
 use crate::services::providers::ProviderView;
@@ -171,11 +173,11 @@ pub fn Provider() -> impl IntoView {
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminDownloadsProps {
-    /// The first page for `query`.
-    page: DownloadPage,
+    /// The first page for `query`: the kept answer of `GET /api/downloads/` for it, as is.
+    page: Box<serde_json::value::RawValue>,
     query: ListQuery,
     /// The providers the user may see (the filter panel).
-    providers: Vec<ProviderRef>,
+    providers: Arc<Vec<ProviderRef>>,
     is_admin: bool,
     product_name: String,
     browser_zip_limit_mb: u64,
@@ -199,9 +201,16 @@ pub async fn load_downloads(
         Err(_) => (ListQuery::default(), ListQuery::default().params().ok()?),
     };
     let loaded = async {
-        let page = services::downloads::admin_page(&state.db, &state.package_counts, user, &params)
-            .await?;
-        let providers = services::downloads::providers_to_manage(&state.db, user).await?;
+        let (db, answers) = (&state.db, &state.answers);
+        let stamp = answers.stamp(db).await?;
+        let answer =
+            services::downloads::admin_answer_at(db, answers, stamp, user, &params).await?;
+        let page = serde_json::value::RawValue::from_string(
+            String::from_utf8_lossy(&answer.body).into_owned(),
+        )
+        .map_err(|e| ServiceError::Internal(e.into()))?;
+        let providers =
+            services::downloads::providers_to_manage_at(db, answers, stamp, user).await?;
         Ok::<_, ServiceError>(AdminDownloadsProps {
             page,
             query,

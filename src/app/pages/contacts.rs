@@ -13,7 +13,7 @@ use crate::app::{admit, set_status};
 use crate::domain::access::PageAccess;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
-use crate::services::contacts::{self, ContactPage, ContactQuery};
+use crate::services::contacts::{self, ContactQuery};
 use crate::services::double_opt_in::{self, JobView};
 use crate::services::error::ServiceError;
 use crate::state::AppState;
@@ -32,8 +32,8 @@ pub struct ListFilterInfo {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminContactsProps {
-    /// The first page for `query`.
-    page: ContactPage,
+    /// The first page for `query`: the kept answer of `GET /api/contacts` for it, as is.
+    page: Box<serde_json::value::RawValue>,
     query: ContactQuery,
     list: Option<ListFilterInfo>,
     /// Sync manager and the admin-only entries of the More menu.
@@ -74,7 +74,12 @@ pub async fn load(
         ),
     };
     let loaded = async {
-        let page = contacts::page(&state.db, &params).await?;
+        let stamp = state.answers.stamp(&state.db).await?;
+        let answer = contacts::page_answer_at(&state.db, &state.answers, stamp, &params).await?;
+        let page = serde_json::value::RawValue::from_string(
+            String::from_utf8_lossy(&answer.body).into_owned(),
+        )
+        .map_err(|e| ServiceError::Internal(e.into()))?;
         let list = match params.filter.list_id {
             Some(id) => contacts::list_info(&state.db, id)
                 .await?
@@ -86,10 +91,11 @@ pub async fn load(
                 }),
             None => None,
         };
-        let (pending_count, pending_total) = contacts::pending_counts(&state.db).await?;
+        let (pending_count, pending_total) =
+            contacts::pending_counts(&state.db, &state.answers, stamp).await?;
         let job = double_opt_in::latest_job(&state.db).await?;
-        let (_, marketing_retries) =
-            crate::services::contact_mirror::open_retries(&state.db).await?;
+        let marketing_retries =
+            crate::services::contact_mirror::open_retry_count(&state.db).await?;
         Ok::<_, ServiceError>(AdminContactsProps {
             page,
             query,

@@ -1,0 +1,364 @@
+//! Whole answers kept for identical requests (issue 22): a list answer, a page's island, a
+//! count, a provider list. Each is kept under the key of everything it depends on:
+//!
+//! - the **data version** (`db::data_version`), which database triggers count up in the
+//!   transaction of every change to what lists show. It is read once per request, before any
+//!   data, so an answer is never kept under a version older than its data, and a change made
+//!   through any instance sharing the database is seen by the next request on every instance;
+//! - the **period** until the next instant at which a list may read differently without a
+//!   change (a package starts or ends, German midnight turns a badge): answers made before it
+//!   are not used after it;
+//! - the **viewer**: what the answer shows depends on (roles, customer number, previous visit);
+//!   the callers put exactly that into the key, never less;
+//! - the request's parameters.
+//!
+//! Concurrent requests for a missing answer wait for one of them to make it. Entries are
+//! bounded in bytes and live at most [`LONGEST_LIFE`], so memory stays flat.
+
+use std::any::Any;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use moka::future::Cache;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::db::{self, Db};
+use crate::domain::time::{berlin_date, berlin_start_of_day};
+use crate::domain::user::User;
+use crate::services::error::{ServiceError, ServiceResult};
+
+/// How many bytes of answers are kept at most.
+pub const MAX_BYTES: u64 = 48 * 1024 * 1024;
+/// How many small values (counts, provider lists) are kept at most.
+const MAX_VALUES: u64 = 20_000;
+/// An entry not used again within this time goes, whatever the version.
+const LONGEST_LIFE: Duration = Duration::from_secs(15 * 60);
+
+/// A kept answer: the bytes sent and their entity tag.
+#[derive(Debug)]
+pub struct Answer {
+    pub body: Vec<u8>,
+    /// A strong entity tag of `body` (quoted, for `ETag`).
+    pub etag: String,
+}
+
+impl Answer {
+    pub fn new(body: Vec<u8>) -> Answer {
+        let digest = Sha256::digest(&body);
+        let etag = format!("\"{}\"", hex(&digest[..16]));
+        Answer { body, etag }
+    }
+
+    /// Whether an `If-None-Match` value names this answer (`*` or a list of tags; a weak tag
+    /// matches its strong twin, as RFC 9110 has it for `If-None-Match`).
+    pub fn matches(&self, if_none_match: &str) -> bool {
+        if_none_match.trim() == "*"
+            || if_none_match
+                .split(',')
+                .map(|tag| tag.trim().trim_start_matches("W/"))
+                .any(|tag| tag == self.etag)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
+/// What a request's answers are kept under: the data version and the end of the period in
+/// which nothing changes on its own. Its `Display` is the key's prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub version: i64,
+    /// Answers made now are right until this instant (at most the next German midnight).
+    pub until: DateTime<Utc>,
+}
+
+impl std::fmt::Display for Stamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}@{}", self.version, self.until.timestamp_micros())
+    }
+}
+
+/// The next German midnight after `now`: file and package badges count days (spec §4).
+fn next_midnight(now: DateTime<Utc>) -> DateTime<Utc> {
+    berlin_start_of_day(berlin_date(now) + chrono::Duration::days(1))
+}
+
+/// A user's roles as a key part: what rights in an answer (`mayManage`, the providers shown)
+/// depend on. Quoted, so no role name can pass for two.
+pub fn roles_key(user: &User) -> String {
+    let mut roles = user.roles.clone();
+    roles.sort();
+    roles.dedup();
+    format!("{roles:?}")
+}
+
+type Value = Arc<dyn Any + Send + Sync>;
+
+/// The kept answers of this process.
+pub struct Answers {
+    bodies: Cache<String, Arc<Answer>>,
+    values: Cache<String, Value>,
+    /// The period found for a version: (version, until).
+    period: Mutex<Option<(i64, DateTime<Utc>)>>,
+}
+
+impl Default for Answers {
+    fn default() -> Answers {
+        Answers::new(MAX_BYTES)
+    }
+}
+
+impl Answers {
+    pub fn new(max_bytes: u64) -> Answers {
+        Answers {
+            bodies: Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|key: &String, answer: &Arc<Answer>| {
+                    u32::try_from(key.len() + answer.body.len() + 64).unwrap_or(u32::MAX)
+                })
+                .time_to_idle(LONGEST_LIFE)
+                .build(),
+            values: Cache::builder()
+                .max_capacity(MAX_VALUES)
+                .time_to_idle(LONGEST_LIFE)
+                .build(),
+            period: Mutex::new(None),
+        }
+    }
+
+    /// The stamp for a request now: reads the data version (one indexed row) and, once per
+    /// version and period, the next start or end of a package.
+    pub async fn stamp(&self, db: &Db) -> ServiceResult<Stamp> {
+        let version = db::data_version::current(db).await?;
+        let now = Utc::now();
+        if let Some((known, until)) = *self.period.lock().unwrap_or_else(|e| e.into_inner())
+            && known == version
+            && now < until
+        {
+            return Ok(Stamp { version, until });
+        }
+        let midnight = next_midnight(now);
+        let until = match db::downloads::next_period_change(db, now).await? {
+            Some(change) => change.min(midnight),
+            None => midnight,
+        };
+        *self.period.lock().unwrap_or_else(|e| e.into_inner()) = Some((version, until));
+        Ok(Stamp { version, until })
+    }
+
+    /// The answer kept under `key`, or the one `make` serialises (then kept). Callers key it
+    /// with a [`Stamp`] and the viewer.
+    pub async fn body<T, F>(&self, key: String, make: F) -> ServiceResult<Arc<Answer>>
+    where
+        T: Serialize,
+        F: Future<Output = ServiceResult<T>>,
+    {
+        self.bytes(key, async move {
+            let value = make.await?;
+            serde_json::to_vec(&value).map_err(|e| ServiceError::Internal(e.into()))
+        })
+        .await
+    }
+
+    /// Like [`Answers::body`] for bytes made otherwise (a page's rendered HTML).
+    pub async fn bytes<F>(&self, key: String, make: F) -> ServiceResult<Arc<Answer>>
+    where
+        F: Future<Output = ServiceResult<Vec<u8>>>,
+    {
+        self.bodies
+            .try_get_with(
+                key,
+                async move { make.await.map(|b| Arc::new(Answer::new(b))) },
+            )
+            .await
+            .map_err(shared)
+    }
+
+    /// A small value kept under `key` (a count, a provider list), or the one `make` returns.
+    pub async fn value<T, F>(&self, key: String, make: F) -> ServiceResult<Arc<T>>
+    where
+        T: Send + Sync + 'static,
+        F: Future<Output = ServiceResult<T>>,
+    {
+        let make = Box::pin(make);
+        let value = Box::pin(self.values.try_get_with(key.clone(), async move {
+            make.await.map(|v| Arc::new(v) as Value)
+        }))
+        .await
+        .map_err(shared)?;
+        value.downcast::<T>().map_err(|_| {
+            ServiceError::Internal(anyhow::anyhow!("kept value of another type under {key}"))
+        })
+    }
+
+    /// How many bytes the kept answers take (for the benchmark's memory figures and tests).
+    pub async fn weighed_bytes(&self) -> u64 {
+        self.bodies.run_pending_tasks().await;
+        self.bodies.weighted_size()
+    }
+}
+
+/// The error of a making that other requests waited for: theirs too.
+fn shared(err: Arc<ServiceError>) -> ServiceError {
+    Arc::try_unwrap(err).unwrap_or_else(|err| match &*err {
+        ServiceError::NotFound => ServiceError::NotFound,
+        ServiceError::Forbidden => ServiceError::Forbidden,
+        ServiceError::Refused(m) => ServiceError::Refused(m.clone()),
+        ServiceError::Invalid(m) => ServiceError::Invalid(m.clone()),
+        ServiceError::Conflict { code, message } => ServiceError::Conflict {
+            code,
+            message: message.clone(),
+        },
+        ServiceError::Upstream(m) => ServiceError::Upstream(m.clone()),
+        other => ServiceError::Internal(anyhow::anyhow!("{other}")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TestDb;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn entity_tags_match_as_if_none_match_reads_them() {
+        let answer = Answer::new(b"{\"count\":0}".to_vec());
+        assert!(answer.etag.starts_with('"') && answer.etag.ends_with('"'));
+        assert_eq!(answer.etag.len(), 34);
+        assert!(answer.matches(&answer.etag));
+        assert!(answer.matches(&format!("\"x\", W/{}", answer.etag)));
+        assert!(answer.matches("*"));
+        assert!(!answer.matches("\"x\""));
+        assert!(!answer.matches(""));
+        assert_ne!(Answer::new(b"{}".to_vec()).etag, answer.etag);
+    }
+
+    #[test]
+    fn the_period_ends_at_the_next_german_midnight() {
+        let now: DateTime<Utc> = "2026-07-01T21:59:59Z".parse().unwrap();
+        assert_eq!(
+            next_midnight(now),
+            "2026-07-01T22:00:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        let winter: DateTime<Utc> = "2026-12-01T23:00:00Z".parse().unwrap();
+        assert_eq!(
+            next_midnight(winter),
+            "2026-12-02T23:00:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+    }
+
+    #[tokio::test]
+    async fn an_answer_is_made_once_for_concurrent_requests_and_kept() {
+        let answers = Answers::default();
+        let made = Arc::new(AtomicUsize::new(0));
+        let ask = || {
+            let made = made.clone();
+            answers.body("k".to_string(), async move {
+                made.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                Ok(vec![1, 2, 3])
+            })
+        };
+        let (a, b, c) = tokio::join!(ask(), ask(), ask());
+        assert_eq!(made.load(Ordering::SeqCst), 1);
+        assert_eq!(a.unwrap().body, b"[1,2,3]");
+        assert_eq!(b.unwrap().etag, c.unwrap().etag);
+        ask().await.unwrap();
+        assert_eq!(made.load(Ordering::SeqCst), 1, "kept");
+    }
+
+    #[tokio::test]
+    async fn a_failed_making_is_not_kept() {
+        let answers = Answers::default();
+        let failed = answers
+            .body::<Vec<u8>, _>("k".to_string(), async {
+                Err(ServiceError::Invalid("kaputt".into()))
+            })
+            .await;
+        assert!(matches!(failed, Err(ServiceError::Invalid(m)) if m == "kaputt"));
+        let made = answers
+            .body("k".to_string(), async { Ok(1) })
+            .await
+            .unwrap();
+        assert_eq!(made.body, b"1");
+    }
+
+    #[tokio::test]
+    async fn memory_stays_within_the_bound() {
+        let answers = Answers::new(1024 * 1024);
+        for n in 0..100 {
+            answers
+                .bytes(format!("k{n}"), async { Ok(vec![b'x'; 64 * 1024]) })
+                .await
+                .unwrap();
+        }
+        assert!(answers.weighed_bytes().await <= 1024 * 1024);
+    }
+
+    #[tokio::test]
+    async fn values_keep_their_type() {
+        let answers = Answers::default();
+        let n = answers
+            .value("n".to_string(), async { Ok(7_i64) })
+            .await
+            .unwrap();
+        assert_eq!(*n, 7);
+        assert!(
+            answers
+                .value::<String, _>("n".to_string(), async { Ok(String::new()) })
+                .await
+                .is_err()
+        );
+    }
+
+    #[tokio::test]
+    async fn the_stamp_moves_with_every_change_and_ends_at_a_packages_start() {
+        let t = TestDb::new().await;
+        let answers = Answers::default();
+        let first = answers.stamp(&t.db).await.unwrap();
+        assert_eq!(
+            answers.stamp(&t.db).await.unwrap(),
+            first,
+            "nothing changed"
+        );
+        assert!(first.until <= next_midnight(Utc::now()));
+        // A package that starts in an hour ends the period then.
+        let start = crate::db::now() + chrono::Duration::hours(1);
+        let provider = crate::db::providers::create(
+            &t.db,
+            &crate::db::providers::NewProvider {
+                name: "Anbieter".into(),
+                allowed_roles: Vec::new(),
+                brevo_active_folder_id: None,
+                brevo_inactive_folder_id: None,
+                upload_id: None,
+            },
+        )
+        .await
+        .unwrap();
+        crate::db::downloads::create(
+            &t.db,
+            &crate::db::downloads::NewDownload {
+                provider_id: provider.id,
+                name: "Paket eins".into(),
+                start_at: start,
+                end_at: start + chrono::Duration::days(30),
+                files: Vec::new(),
+                list_ids: Vec::new(),
+            },
+        )
+        .await
+        .unwrap();
+        let second = answers.stamp(&t.db).await.unwrap();
+        assert!(second.version > first.version);
+        assert_eq!(second.until, start.min(next_midnight(Utc::now())));
+    }
+}
