@@ -254,7 +254,7 @@ pub async fn apply_page(
     now: DateTime<Utc>,
 ) -> Result<PageApplied, sqlx::Error> {
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let mut outcomes = Vec::with_capacity(contacts.len());
         let mut consent_ended = Vec::new();
         for synced in contacts {

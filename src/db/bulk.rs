@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use super::BeginWrite;
 use super::Db;
 use super::sql::{Param, bind_all};
 
@@ -58,8 +59,8 @@ pub(crate) fn insert_sql(
 impl Tx {
     pub(crate) async fn begin(db: &Db) -> Result<Tx, sqlx::Error> {
         Ok(match db {
-            Db::Sqlite(pool) => Tx::Sqlite(pool.begin().await?),
-            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+            Db::Sqlite(pool) => Tx::Sqlite(pool.begin_write().await?),
+            Db::Postgres(pool) => Tx::Postgres(pool.begin_write().await?),
         })
     }
 

@@ -196,7 +196,7 @@ pub async fn create_with_lists(
     let now = now();
     let list_ids = dedup_keep_order(list_ids);
     let id = db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         if let Some((sql, number, name)) = company.map(CompanyWrite::sql) {
             sqlx::query(sql)
             .bind(number)
@@ -258,7 +258,7 @@ pub async fn update_with_lists(
     let add = dedup_keep_order(add);
     let email = normalize_email(&change.email);
     let found = db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         if let Some((sql, number, name)) = company.map(CompanyWrite::sql) {
             sqlx::query(sql)
             .bind(number)
@@ -383,7 +383,7 @@ pub async fn set_lists(db: &Db, contact_id: i64, list_ids: &[i64]) -> Result<boo
     let now = now();
     let list_ids = dedup_keep_order(list_ids);
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let found = sqlx::query("update contacts set updated_at = $2 where id = $1")
             .bind(contact_id)
             .bind(now)

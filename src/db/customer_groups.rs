@@ -27,7 +27,7 @@ pub struct GroupEdit {
 /// longer in the group (someone else changed it meanwhile): nothing is written then.
 pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool, sqlx::Error> {
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         sqlx::query(super::contacts::UPSERT_COMPANY)
         .bind(edit.customer_number)
         .bind(&edit.company_name)

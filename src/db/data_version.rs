@@ -139,7 +139,7 @@ mod tests {
             )
         };
         db_run!(&t.db, pool => {
-            let mut tx = pool.begin().await.unwrap();
+            let mut tx = pool.begin_write().await.unwrap();
             for n in 0..5 {
                 sqlx::raw_sql(&insert(800 + n)).execute(&mut *tx).await.unwrap();
             }

@@ -161,7 +161,7 @@ pub async fn create(db: &Db, new: &NewDownload) -> Result<Download, sqlx::Error>
     let files = unique_files(&new.files);
     let list_ids = dedup_keep_order(&new.list_ids);
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let download = sqlx::query_as::<_, Download>(concat!(
             "insert into downloads (provider_id, name, start_at, end_at, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $5) returning ",
@@ -200,7 +200,7 @@ pub async fn update(
         })
         .collect();
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let Some(download) = sqlx::query_as::<_, Download>(concat!(
             "update downloads set name = $2, start_at = $3, end_at = $4, updated_at = $5 \
              where id = $1 returning ",
@@ -325,7 +325,7 @@ pub async fn duplicate(
 ) -> Result<Option<Download>, sqlx::Error> {
     let now = now();
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let Some(copy) = sqlx::query_as::<_, Download>(concat!(
             "insert into downloads (provider_id, name, start_at, end_at, created_at, updated_at) \
              select provider_id, $2, $3, $4, $5, $5 from downloads where id = $1 returning ",
@@ -902,7 +902,7 @@ pub async fn set_archived(
 /// files stay until nothing else uses them); `None` when it did not exist.
 pub async fn delete(db: &Db, id: i64) -> Result<Option<Vec<i64>>, sqlx::Error> {
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let uploads: Vec<i64> = sqlx::query_scalar(
             "select upload_id from download_uploads where download_id = $1",
         )

@@ -59,7 +59,7 @@ pub async fn start_double_opt_in(
     now: DateTime<Utc>,
 ) -> Result<(MailJob, bool), sqlx::Error> {
     let created = db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         // The job row is written first: a second start while one runs fails on the partial
         // unique index (one running job per kind), whichever backend and however timed.
         let inserted = sqlx::query_scalar::<_, i64>(
@@ -209,7 +209,7 @@ pub async fn claim_next(
     db_run!(db, pool => {
         // The item's UPDATE comes first: on SQLite it takes the write lock, so the job row
         // read below cannot be overtaken by another connection.
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let claimed: Option<(i64, i32)> = sqlx::query_as(&claim_sql)
             .bind(id)
             .bind(now)

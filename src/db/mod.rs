@@ -50,10 +50,43 @@ pub enum Db {
 macro_rules! db_run {
     ($db:expr, $pool:ident => $body:expr) => {
         match $db {
-            $crate::db::Db::Sqlite($pool) => $body,
-            $crate::db::Db::Postgres($pool) => $body,
+            // `begin_write` (`BeginWrite`) is in scope of every body.
+            $crate::db::Db::Sqlite($pool) => {
+                #[allow(unused_imports)]
+                use $crate::db::BeginWrite as _;
+                $body
+            }
+            $crate::db::Db::Postgres($pool) => {
+                #[allow(unused_imports)]
+                use $crate::db::BeginWrite as _;
+                $body
+            }
         }
     };
+}
+
+/// Starts a transaction that writes. On SQLite it takes the write lock at once (`BEGIN
+/// IMMEDIATE`): a deferred transaction that reads first fails at its first write, without
+/// waiting for the busy timeout, when another connection has written in between.
+pub trait BeginWrite {
+    type Database: sqlx::Database;
+    fn begin_write(
+        &self,
+    ) -> impl Future<Output = Result<sqlx::Transaction<'static, Self::Database>, sqlx::Error>> + Send;
+}
+
+impl BeginWrite for SqlitePool {
+    type Database = sqlx::Sqlite;
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+        self.begin_with("BEGIN IMMEDIATE").await
+    }
+}
+
+impl BeginWrite for PgPool {
+    type Database = sqlx::Postgres;
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error> {
+        self.begin().await
+    }
 }
 
 /// Which backend a database URL selects.
@@ -213,6 +246,35 @@ pub fn is_foreign_key_violation(err: &sqlx::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
+
+    /// A write transaction that reads first is not refused because another connection wrote
+    /// in between: on SQLite `begin_write` holds the write lock from the start, and the other
+    /// writer waits for it (a deferred transaction failed here with "database is locked").
+    #[tokio::test]
+    async fn a_write_transaction_that_reads_first_survives_another_writer() {
+        let t = crate::test_support::TestDb::new().await;
+        let insert = |n: i64| {
+            format!(
+                "insert into companies (customer_number, company_name, created_at, updated_at) \
+                 values ({n}, 'F', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')"
+            )
+        };
+        db_run!(&t.db, pool => {
+            let mut tx = pool.begin_write().await.unwrap();
+            let _: i64 = sqlx::query_scalar("select count(*) from companies")
+                .fetch_one(&mut *tx)
+                .await
+                .unwrap();
+            let other = {
+                let (pool, sql) = (pool.clone(), insert(901));
+                tokio::spawn(async move { sqlx::raw_sql(&sql).execute(&pool).await.map(|_| ()) })
+            };
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            sqlx::raw_sql(&insert(900)).execute(&mut *tx).await.unwrap();
+            tx.commit().await.unwrap();
+            other.await.unwrap().unwrap();
+        });
+    }
 
     const SQLITE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite");
     const POSTGRES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres");

@@ -72,7 +72,7 @@ pub async fn create(db: &Db, new: &NewProvider) -> Result<Provider, sqlx::Error>
     let mut roles = dedup_keep_order(&new.allowed_roles);
     roles.sort();
     let mut provider = db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let provider = sqlx::query_as::<_, Provider>(concat!(
             "insert into providers (name, brevo_active_folder_id, brevo_inactive_folder_id, \
              upload_id, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning ",
@@ -227,7 +227,7 @@ pub async fn update(
     let mut roles = dedup_keep_order(&changes.allowed_roles);
     roles.sort();
     let updated = db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let provider = sqlx::query_as::<_, Provider>(concat!(
             "update providers set name = $2, brevo_active_folder_id = $3, \
              brevo_inactive_folder_id = $4, upload_id = $5, updated_at = $6 where id = $1 returning ",

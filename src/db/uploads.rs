@@ -62,7 +62,7 @@ pub async fn create(db: &Db, new: &NewUpload) -> Result<Upload, sqlx::Error> {
 pub async fn create_many(db: &Db, new: &[NewUpload]) -> Result<Vec<Upload>, sqlx::Error> {
     let now = now();
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let mut rows = Vec::with_capacity(new.len());
         for upload in new {
             rows.push(

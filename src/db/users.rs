@@ -55,7 +55,7 @@ pub async fn create(db: &Db, new: &NewUser) -> Result<User, sqlx::Error> {
     let mut roles = dedup_keep_order(&new.roles);
     roles.sort();
     let mut user = db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let user = sqlx::query_as::<_, User>(concat!(
             "insert into users \
              (login, password_hash, name, email, customer_number, created_at, updated_at) \
@@ -180,7 +180,7 @@ pub async fn set_roles(db: &Db, user_id: i64, roles: &[String]) -> Result<bool, 
     let now = now();
     let roles = dedup_keep_order(roles);
     db_run!(db, pool => {
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         let found = sqlx::query("update users set updated_at = $2 where id = $1")
             .bind(user_id)
             .bind(now)
