@@ -73,3 +73,67 @@ $$;
 --    instead of all contacts; it also serves the `doubleOptIn` filter.
 create index contacts_pending_idx on contacts (double_opt_in, email_blacklisted);
 drop index contacts_double_opt_in_idx;
+
+-- 4. The totals of the contacts page (all contacts; those still to confirm, and of them those
+--    not blocked), kept by triggers: counting 200,000 contacts cost about 9 ms (an index-only
+--    scan) at every change. Statement-level triggers with transition tables: a statement that
+--    writes thousands of contacts updates the row once.
+create table contact_totals (
+    id integer primary key check (id = 1),
+    contacts bigint not null,
+    unconfirmed bigint not null,
+    unconfirmed_reachable bigint not null
+);
+insert into contact_totals (id, contacts, unconfirmed, unconfirmed_reachable)
+select 1, count(*),
+       count(*) filter (where not double_opt_in),
+       count(*) filter (where not double_opt_in and not email_blacklisted)
+from contacts;
+
+create function contact_totals_add() returns trigger language plpgsql as $$
+begin
+    update contact_totals set
+        contacts = contacts + (select count(*) from new_rows),
+        unconfirmed = unconfirmed + (select count(*) from new_rows where not double_opt_in),
+        unconfirmed_reachable = unconfirmed_reachable
+            + (select count(*) from new_rows where not double_opt_in and not email_blacklisted);
+    return null;
+end
+$$;
+create function contact_totals_remove() returns trigger language plpgsql as $$
+begin
+    update contact_totals set
+        contacts = contacts - (select count(*) from old_rows),
+        unconfirmed = unconfirmed - (select count(*) from old_rows where not double_opt_in),
+        unconfirmed_reachable = unconfirmed_reachable
+            - (select count(*) from old_rows where not double_opt_in and not email_blacklisted);
+    return null;
+end
+$$;
+create function contact_totals_change() returns trigger language plpgsql as $$
+begin
+    update contact_totals set
+        unconfirmed = unconfirmed
+            + (select count(*) from new_rows where not double_opt_in)
+            - (select count(*) from old_rows where not double_opt_in),
+        unconfirmed_reachable = unconfirmed_reachable
+            + (select count(*) from new_rows where not double_opt_in and not email_blacklisted)
+            - (select count(*) from old_rows where not double_opt_in and not email_blacklisted);
+    return null;
+end
+$$;
+create function contact_totals_clear() returns trigger language plpgsql as $$
+begin
+    update contact_totals set contacts = 0, unconfirmed = 0, unconfirmed_reachable = 0;
+    return null;
+end
+$$;
+create trigger contact_totals_insert after insert on contacts
+    referencing new table as new_rows for each statement execute function contact_totals_add();
+create trigger contact_totals_delete after delete on contacts
+    referencing old table as old_rows for each statement execute function contact_totals_remove();
+create trigger contact_totals_update after update on contacts
+    referencing old table as old_rows new table as new_rows
+    for each statement execute function contact_totals_change();
+create trigger contact_totals_truncate after truncate on contacts
+    for each statement execute function contact_totals_clear();

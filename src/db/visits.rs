@@ -40,29 +40,26 @@ pub struct Visits {
     pub last_seen_at: DateTime<Utc>,
 }
 
-/// The user's visits, `None` before the first.
-pub async fn get(db: &Db, subject: &str) -> Result<Option<Visits>, sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query_as::<_, Visits>(
-            "select previous_visit_at, last_seen_at from customer_visits where subject = $1",
+/// The data version (`data_version`) and the user's visits, in one round trip: every request
+/// of a customer reads both.
+pub async fn get_with_data_version(
+    db: &Db,
+    subject: &str,
+) -> Result<(i64, Option<Visits>), sqlx::Error> {
+    let (version, previous_visit_at, last_seen_at) = db_run!(db, pool => {
+        sqlx::query_as::<_, (i64, Option<DateTime<Utc>>, Option<DateTime<Utc>>)>(
+            "select d.version, v.previous_visit_at, v.last_seen_at from data_version d \
+             left join customer_visits v on v.subject = $1 where d.id = 1",
         )
         .bind(subject)
-        .fetch_optional(pool)
+        .fetch_one(pool)
         .await
-    })
-}
-
-/// The previous visit's last page load, without recording one.
-pub async fn previous(db: &Db, subject: &str) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query_scalar::<_, Option<DateTime<Utc>>>(
-            "select previous_visit_at from customer_visits where subject = $1",
-        )
-        .bind(subject)
-        .fetch_optional(pool)
-        .await
-        .map(Option::flatten)
-    })
+    })?;
+    let visits = last_seen_at.map(|last_seen_at| Visits {
+        previous_visit_at,
+        last_seen_at,
+    });
+    Ok((version, visits))
 }
 
 #[cfg(test)]
@@ -78,15 +75,22 @@ mod tests {
         let start = crate::db::now() - Duration::days(2);
         let at = |minutes: i64| start + Duration::minutes(minutes);
         let record = |minutes: i64| record(&t.db, "local:7", at(minutes), at(minutes) - gap);
+        let db = &t.db;
+        let previous = |subject: &'static str| async move {
+            let (_, visits) = get_with_data_version(db, subject).await.unwrap();
+            visits.and_then(|v| v.previous_visit_at)
+        };
         assert_eq!(record(0).await.unwrap(), None, "first visit");
         assert_eq!(record(10).await.unwrap(), None, "same visit");
-        assert_eq!(previous(&t.db, "local:7").await.unwrap(), None);
+        assert_eq!(previous("local:7").await, None);
         // An hour later: a new visit; the previous one ended at minute 10.
         assert_eq!(record(70).await.unwrap(), Some(at(10)));
         assert_eq!(record(80).await.unwrap(), Some(at(10)), "same visit");
-        assert_eq!(previous(&t.db, "local:7").await.unwrap(), Some(at(10)));
+        assert_eq!(previous("local:7").await, Some(at(10)));
         assert_eq!(record(200).await.unwrap(), Some(at(80)));
+        let (_, visits) = get_with_data_version(&t.db, "local:7").await.unwrap();
+        assert_eq!(visits.map(|v| v.last_seen_at), Some(at(200)));
         // Per user.
-        assert_eq!(previous(&t.db, "local:8").await.unwrap(), None);
+        assert_eq!(previous("local:8").await, None);
     }
 }

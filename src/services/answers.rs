@@ -138,6 +138,11 @@ impl Answers {
     /// version and period, the next start or end of a package.
     pub async fn stamp(&self, db: &Db) -> ServiceResult<Stamp> {
         let version = db::data_version::current(db).await?;
+        self.stamp_of(db, version).await
+    }
+
+    /// The stamp of a data version the caller has just read.
+    pub async fn stamp_of(&self, db: &Db, version: i64) -> ServiceResult<Stamp> {
         let now = Utc::now();
         if let Some((known, until)) = *self.period.lock().unwrap_or_else(|e| e.into_inner())
             && known == version

@@ -153,12 +153,14 @@ const VISIT_WRITE_EVERY: chrono::Duration = chrono::Duration::seconds(60);
 
 /// Records the user's load of the customer page (a new visit after [`NEW_VISIT_AFTER`]) and
 /// returns the previous visit's last load (`None` on a first visit).
-pub async fn record_visit(db: &Db, user: &User) -> ServiceResult<Option<DateTime<Utc>>> {
-    if user.subject.is_empty() {
-        return Ok(None);
-    }
+/// `visits` are the user's as just read.
+async fn record_visit(
+    db: &Db,
+    user: &User,
+    visits: Option<db::visits::Visits>,
+) -> ServiceResult<Option<DateTime<Utc>>> {
     let now = Utc::now();
-    if let Some(seen) = db::visits::get(db, &user.subject).await?
+    if let Some(seen) = visits
         && seen.last_seen_at > now - VISIT_WRITE_EVERY
     {
         return Ok(seen.previous_visit_at);
@@ -446,13 +448,16 @@ impl CustomerView {
     /// Reads the stamp and the previous visit; with `visit`, this request is a page load,
     /// recorded as (part of) a visit.
     pub async fn of(db: &Db, answers: &Answers, user: &User, visit: bool) -> ServiceResult<Self> {
-        let stamp = answers.stamp(db).await?;
-        let previous = if visit {
-            record_visit(db, user).await?
-        } else if user.subject.is_empty() {
-            None
+        let (stamp, previous) = if user.subject.is_empty() {
+            (answers.stamp(db).await?, None)
         } else {
-            db::visits::previous(db, &user.subject).await?
+            let (version, visits) = db::visits::get_with_data_version(db, &user.subject).await?;
+            let previous = if visit {
+                record_visit(db, user, visits).await?
+            } else {
+                visits.and_then(|v| v.previous_visit_at)
+            };
+            (answers.stamp_of(db, version).await?, previous)
         };
         let key = format!(
             "{stamp}|{}|{:?}|{:?}",

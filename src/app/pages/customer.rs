@@ -80,15 +80,16 @@ pub async fn load_downloads(
         let (db, answers) = (&state.db, &state.answers);
         let island = answers
             .bytes(key, async {
+                // Three independent reads, each its own connection.
+                let (page, tags, providers) = tokio::try_join!(
+                    services::downloads::customer_page(db, answers, &view, user, &params),
+                    services::downloads::tags_at(db, answers, view.stamp),
+                    services::downloads::providers_in_view(db, answers, &view, user),
+                )?;
                 let props = CustomerDownloadsProps {
-                    page: services::downloads::customer_page(db, answers, &view, user, &params)
-                        .await?,
-                    tags: services::downloads::tags_at(db, answers, view.stamp)
-                        .await?
-                        .to_vec(),
-                    providers: services::downloads::providers_in_view(db, answers, &view, user)
-                        .await?
-                        .to_vec(),
+                    page,
+                    tags: tags.to_vec(),
+                    providers: providers.to_vec(),
                     query: query.clone(),
                     product_name: state.config.product_name.clone(),
                     browser_zip_limit_mb: state.config.browser_zip_limit_mb,
