@@ -10,9 +10,12 @@
 #   files   a 1 GiB file through the portal against nginx with sendfile: one download, 50 at once
 #   zip     the package ZIP (1 GiB file and two small ones) against nginx serving a file as large
 #   upload  a 2 GiB upload against dd with fsync to the same disk, and the portal's peak RSS
-#   api     the package lists and the contact editor's lookups (a customer group, the duplicate
-#           check by email) on the large data set (seed-large) at 50 concurrent clients,
-#           against /healthz; on SQLite, and on PostgreSQL when AP_BENCH_POSTGRES_URL (default
+#   api     the lists (packages for the admin and for a dealer, by name and by file name;
+#           contacts with and without search; the contact editor's lookups) and the pages
+#           /user/downloads, /admin/downloads/ and /admin/contacts on the large data set
+#           (seed-large, measured right after it) at 50 concurrent clients against /healthz,
+#           each also alone (right after a change, and kept), and the portal's peak RSS; on
+#           SQLite, and on PostgreSQL when AP_BENCH_POSTGRES_URL (default
 #           postgres://postgres@127.0.0.1:5432/postgres) answers (a throwaway database is used)
 #   sync    the contact sync of 200,000 contacts from the fake Brevo (examples/fake_brevo) into an
 #           empty portal, and again with nothing changed: time against paging through the same
@@ -477,9 +480,26 @@ on_both_databases() {
   fi
 }
 
+# The slowest of five times (ms) a call takes as the only request (after one untimed request): `alone <cookie> <url> changed`
+# makes a change before each (a package's archive state toggled by the admin), so nothing kept
+# can answer; `alone <cookie> <url> kept` asks the same again.
+alone() {
+  local cookie=$1 url=$2 mode=$3 times=()
+  # Once untimed: a connection's first use of a statement prepares it.
+  curl -s -o /dev/null ${cookie:+-H "Cookie: ap_session=$cookie"} "$base$url"
+  for _ in 1 2 3 4 5; do
+    if [ "$mode" = changed ]; then
+      curl -sf -o /dev/null -X PATCH -H "Cookie: ap_session=$admin" -H "Origin: $base" \
+        "$base/api/download/changeArchiveStatus/$toggled"
+    fi
+    times+=("$(curl -s -o /dev/null -w '%{time_total}' ${cookie:+-H "Cookie: ap_session=$cookie"} "$base$url")")
+  done
+  calc "f'{max($(IFS=,; echo "${times[*]}")) * 1000:.1f}'"
+}
+
 api_bench() {
   local label=$1 data="$work/large" output started seeded admin_password dealer_password
-  local admin dealer reference row url cookie who value p50 p99 bad met note args
+  local dealer reference row url cookie who value p50 p99 bad met note args kind changed kept
   database_url=$2
   rm -rf "$data"
   echo "   $label: seed-large"
@@ -491,14 +511,16 @@ api_bench() {
   launch_portal "$data"
   admin=$(login bench-admin "$admin_password")
   dealer=$(login bench-haendler "$dealer_password")
+  # The package whose archive state the "after a change" timings toggle: the oldest one.
+  toggled=$(curl -s -H "Cookie: ap_session=$admin" "$base/api/downloads/?limit=1&sort=ASC" | json 'd["content"][0]["id"]')
   {
     echo
     echo "#### $label"
     echo
-    echo "\`seed-large\` took $seeded s."
+    echo "\`seed-large\` took $seeded s; the measurements start right after it."
     echo
-    echo "| Call | req/s | ratio to /healthz | p50 | p99 | p99 < 20 ms |"
-    echo "|---|---:|---:|---:|---:|:---:|"
+    echo "| Call | req/s | ratio to /healthz | p50 | p99 | alone, after a change | alone, kept | targets met |"
+    echo "|---|---:|---:|---:|---:|---:|---:|:---:|"
   } >>"$work/api.md"
   reference=""
   # A contact in the middle of the 200,000: the contact editor's duplicate check and its group.
@@ -506,12 +528,25 @@ api_bench() {
   sample=$(curl -s -H "Cookie: ap_session=$admin" "$base/api/contacts?limit=1&offset=100000&sortBy=id")
   email=$(json 'd["content"][0]["email"]' <<<"$sample")
   number=$(json 'd["content"][0]["customerNumber"]' <<<"$sample")
-  for row in "/healthz|" "/api/downloads/?limit=20&offset=0|$admin|bench-admin" \
+  for row in "/healthz||" \
+    "/api/downloads/?limit=20&offset=0|$admin|bench-admin" \
     "/api/downloads/contact/?limit=20&offset=0|$dealer|bench-haendler" \
+    "/api/downloads/contact/?limit=20&offset=0&search=Aktion|$dealer|bench-haendler" \
+    "/api/downloads/contact/?limit=20&offset=0&search=flyer&searchMethode=byFilename|$dealer|bench-haendler" \
+    "/api/contacts?limit=20&offset=0|$admin|bench-admin" \
+    "/api/contacts?limit=20&offset=0&search=kunde2249|$admin|bench-admin" \
     "/api/contacts/email/$email|$admin|bench-admin" \
-    "/api/contacts/customer-number/$number|$admin|bench-admin"; do
+    "/api/contacts/customer-number/$number|$admin|bench-admin" \
+    "/user/downloads|$dealer|bench-haendler" \
+    "/admin/downloads/|$admin|bench-admin" \
+    "/admin/contacts|$admin|bench-admin"; do
     IFS='|' read -r url cookie who <<<"$row"
-    args=(-c50 --latency)
+    kind=api
+    [[ $url == /api/* ]] || kind=page
+    [ "$url" = /healthz ] && kind=reference
+    changed=$(alone "$cookie" "$url" changed)
+    kept=$(alone "$cookie" "$url" kept)
+    args=(-c50 --latency --timeout 2s)
     [ -n "$cookie" ] && args+=(-H "Cookie: ap_session=$cookie")
     run_wrk "$base$url" "${args[@]}" -d3s # warm-up
     run_wrk "$base$url" "${args[@]}" -d15s
@@ -520,27 +555,36 @@ api_bench() {
     p99=$(wrk_latency 99)
     bad=$(wrk_bad)
     [ -n "$reference" ] || reference=$value
-    met=$(calc "'yes' if '$p99' != 'n/a' and float('$p99') < 20 else 'no'")
+    # API: p99 < 20 ms and a quarter of /healthz's rate; pages: p99 < 50 ms; every call alone
+    # under 20 ms; no answer other than 2xx/3xx, no timeout.
+    met=$(calc "'yes' if '$p99' != 'n/a' and $bad == 0 and $changed < 20 and $kept < 20 and (
+      ('$kind' == 'api' and float('$p99') < 20 and $value >= 0.25 * $reference)
+      or ('$kind' == 'page' and float('$p99') < 50) or '$kind' == 'reference') else 'no'")
     note=""
-    [ "$bad" -eq 0 ] || note=" ($bad answers not 2xx/3xx)"
-    echo "   $url${who:+ ($who)}: $value req/s, p50 $p50 ms, p99 $p99 ms"
+    [ "$bad" -eq 0 ] || note=" ($bad answers not 2xx/3xx or timed out)"
+    echo "   $url${who:+ ($who)}: $value req/s, p50 $p50 ms, p99 $p99 ms, alone $changed / $kept ms"
     [ "$bad" -eq 0 ] || echo "!! $url: $bad Antworten ohne 2xx/3xx" >&2
-    echo "| \`$url\`${who:+ as $who}$note | $value | $(calc "f'{$value / $reference:.2f}'") | $p50 ms | $p99 ms | $met |" >>"$work/api.md"
+    echo "| \`$url\`${who:+ as $who}$note | $value | $(calc "f'{$value / $reference:.2f}'") | $p50 ms | $p99 ms | $changed ms | $kept ms | $met |" >>"$work/api.md"
   done
+  printf '\nPortal peak RSS (VmHWM) over the whole run: **%s MiB** (target: under 200 MiB).\n' "$(peak_rss)" >>"$work/api.md"
   stop_portal
   rm -rf "$data"
   database_url=""
 }
 
 if wants api; then
-  echo "==> API auf dem großen Datensatz (seed-large), 50 gleichzeitige Clients"
+  echo "==> Listen und Seiten auf dem großen Datensatz (seed-large), 50 gleichzeitige Clients"
   {
-    echo "### Package lists and contact lookups on the large data set at 50 concurrent clients"
+    echo "### Lists and pages on the large data set at 50 concurrent clients"
     echo
     echo "\`seed-large\`: 200 providers, 2,000 lists, 20,000 packages, 100,000 files, 200,000 contacts."
-    echo "\`bench-admin\` sees every package; \`bench-haendler\`'s contacts are on 30 lists. The contact rows are the"
-    echo "contact editor's duplicate check (by email) and its customer group, for a contact in the middle. wrk -c50 -t2 -d15s"
-    echo "after a 3 s warm-up; \`/healthz\` (one database round trip) is the reference. Target: p99 < 20 ms."
+    echo "\`bench-admin\` sees every package; \`bench-haendler\`'s contacts are on 30 lists. The contact"
+    echo "lookups are the contact editor's duplicate check (by email) and its customer group, for a contact in"
+    echo "the middle. wrk -c50 -t2 -d15s --timeout 2s after a 3 s warm-up; \`/healthz\` (one database round"
+    echo "trip) is the reference. *Alone*: the slowest of five single requests, each right after a change"
+    echo "(a package archived or restored by the admin, so no kept answer applies), and of five asked again."
+    echo "Targets: API calls p99 < 20 ms and at least 0.25 × \`/healthz\`'s rate; pages p99 < 50 ms;"
+    echo "every call alone < 20 ms; no answer other than 2xx/3xx and no timeout."
   } >"$work/api.md"
   on_both_databases api_bench "$work/api.md"
 fi
