@@ -96,6 +96,15 @@ async fn create_postgres_database() -> String {
     }
 }
 
+/// SQL that inserts company `customer_number` directly (for tests of triggers and
+/// transactions below the services).
+pub fn company_insert_sql(customer_number: i64) -> String {
+    format!(
+        "insert into companies (customer_number, company_name, created_at, updated_at) \
+         values ({customer_number}, 'F', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')"
+    )
+}
+
 /// A PDF of these objects (numbered from 1, the first the catalog), with its cross-reference
 /// table: for tests that need a PDF of a given shape (a giant page, deep nesting).
 pub fn pdf_of(objects: &[String]) -> Vec<u8> {

@@ -132,12 +132,7 @@ mod tests {
     async fn the_count_commits_with_the_change() {
         let t = TestDb::new().await;
         let before = current(&t.db).await.unwrap();
-        let insert = |n: i64| {
-            format!(
-                "insert into companies (customer_number, company_name, created_at, updated_at) \
-                 values ({n}, 'F', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')"
-            )
-        };
+        let insert = crate::test_support::company_insert_sql;
         db_run!(&t.db, pool => {
             let mut tx = pool.begin_write().await.unwrap();
             for n in 0..5 {

@@ -253,12 +253,7 @@ mod tests {
     #[tokio::test]
     async fn a_write_transaction_that_reads_first_survives_another_writer() {
         let t = crate::test_support::TestDb::new().await;
-        let insert = |n: i64| {
-            format!(
-                "insert into companies (customer_number, company_name, created_at, updated_at) \
-                 values ({n}, 'F', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')"
-            )
-        };
+        let insert = crate::test_support::company_insert_sql;
         db_run!(&t.db, pool => {
             let mut tx = pool.begin_write().await.unwrap();
             let _: i64 = sqlx::query_scalar("select count(*) from companies")

@@ -52,6 +52,13 @@ impl Answer {
         Answer { body, etag }
     }
 
+    /// The body as JSON to embed in a page's props as it is (no second serialisation).
+    pub fn raw_json(&self) -> ServiceResult<Box<serde_json::value::RawValue>> {
+        let text =
+            String::from_utf8(self.body.clone()).map_err(|e| ServiceError::Internal(e.into()))?;
+        serde_json::value::RawValue::from_string(text).map_err(|e| ServiceError::Internal(e.into()))
+    }
+
     /// Whether an `If-None-Match` value names this answer (`*` or a list of tags; a weak tag
     /// matches its strong twin, as RFC 9110 has it for `If-None-Match`).
     pub fn matches(&self, if_none_match: &str) -> bool {

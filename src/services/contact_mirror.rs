@@ -425,7 +425,7 @@ pub async fn retry_all(db: &Db, marketing: &Marketing) -> ServiceResult<i64> {
     {
         outcome?;
     }
-    Ok(db::marketing_retries::count(db).await?)
+    open_retry_count(db).await
 }
 
 /// How many changes still have to reach the marketing service (the contacts page's note).

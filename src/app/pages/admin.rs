@@ -205,10 +205,7 @@ pub async fn load_downloads(
         let stamp = answers.stamp(db).await?;
         let answer =
             services::downloads::admin_answer_at(db, answers, stamp, user, &params).await?;
-        let page = serde_json::value::RawValue::from_string(
-            String::from_utf8_lossy(&answer.body).into_owned(),
-        )
-        .map_err(|e| ServiceError::Internal(e.into()))?;
+        let page = answer.raw_json()?;
         let providers =
             services::downloads::providers_to_manage_at(db, answers, stamp, user).await?;
         Ok::<_, ServiceError>(AdminDownloadsProps {

@@ -76,10 +76,7 @@ pub async fn load(
     let loaded = async {
         let stamp = state.answers.stamp(&state.db).await?;
         let answer = contacts::page_answer_at(&state.db, &state.answers, stamp, &params).await?;
-        let page = serde_json::value::RawValue::from_string(
-            String::from_utf8_lossy(&answer.body).into_owned(),
-        )
-        .map_err(|e| ServiceError::Internal(e.into()))?;
+        let page = answer.raw_json()?;
         let list = match params.filter.list_id {
             Some(id) => contacts::list_info(&state.db, id)
                 .await?
