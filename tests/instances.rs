@@ -423,6 +423,26 @@ async fn two_instances_share_sessions_files_and_the_mass_mail() {
         .await;
     assert_eq!(status, 200, "{package}");
     let package_id = package["id"].as_i64().unwrap();
+
+    // Package lists are kept per instance under the data version both share: A answers twice
+    // (the second time from what it keeps), B archives the package, and A's very next answer
+    // shows it; the same the other way round.
+    for _ in 0..2 {
+        let (status, page) = browser.call(&a, "GET", "/api/downloads/", None).await;
+        assert_eq!((status, &page["count"]), (200, &json!(1)), "{page}");
+    }
+    let toggle = format!("/api/download/changeArchiveStatus/{package_id}");
+    for (changed_on, asked_on, archived) in [(&b, &a, true), (&a, &b, false)] {
+        let body = Some(json!({ "archived": archived }));
+        let (status, answer) = browser.call(changed_on, "PATCH", &toggle, body).await;
+        assert_eq!(status, 200, "{answer}");
+        let (_, page) = browser.call(asked_on, "GET", "/api/downloads/", None).await;
+        let shown = if archived { 0 } else { 1 };
+        assert_eq!(
+            page["count"], shown,
+            "the other instance's change is not shown: {page}"
+        );
+    }
     let path = package["Uploads"]
         .as_array()
         .unwrap()
