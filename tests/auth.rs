@@ -429,3 +429,29 @@ async fn after_signing_in_the_user_returns_to_the_page_and_never_elsewhere() {
         "/api/auth/login?fehler=zugangsdaten&next=%2Fadmin%2Fdownloads",
     );
 }
+
+/// A request without the login form, or with values longer than the description states, is
+/// refused with a German message instead of being taken for wrong credentials.
+#[tokio::test]
+async fn a_login_without_the_form_or_with_overlong_values_is_refused() {
+    let app = spawn_app().await;
+    let response = app
+        .client
+        .post(app.url("/api/auth/login"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "validation_error");
+    assert!(body["message"].as_str().unwrap().contains("Formular"));
+    let long = "x".repeat(1025);
+    let response = post_login(&app, "erika", &long).await;
+    assert_eq!(response.status(), 400);
+    let response = post_login(&app, "erika", "falsch").await;
+    assert_eq!(
+        response.status(),
+        303,
+        "a form of the right shape is a login attempt"
+    );
+}

@@ -229,7 +229,7 @@ async fn a_group_is_created_edited_and_refused_as_one_unit() {
         (
             group(vec![person("neu@berger.example", "Neu")], &[], &[l2]),
             400,
-            "at least one criterion must be selected",
+            "Es muss mindestens ein Kriterium ausgewählt werden.",
         ),
         (
             group(vec![json!({ "id": 999_999, "remove": true })], &[l2], &[]),
@@ -687,7 +687,25 @@ async fn a_csv_file_is_previewed_imported_whole_or_not_at_all() {
         b"a;b;c\n1;2;3\n".to_vec(),
     )
     .await;
-    assert_eq!(status, 200);
+    assert_eq!(
+        (status, preview["message"].as_str()),
+        (
+            400,
+            Some(
+                "Die Datei hat keine Kopfzeile mit den Spalten \
+                 Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail."
+            )
+        ),
+        "a file without one of the columns is no import file"
+    );
+    let (status, preview) = post_csv(
+        &app,
+        &admin,
+        "/api/planning/csv/preview",
+        "Kundennummer;Firma\n1;A\n".into(),
+    )
+    .await;
+    assert_eq!(status, 200, "some columns: the missing ones are named");
     assert_eq!(preview["errors"][0]["line"], 1);
     assert_eq!(
         post_csv(&app, &admin, "/api/planning/csv/import", Vec::new())
@@ -712,4 +730,78 @@ async fn a_csv_file_is_previewed_imported_whole_or_not_at_all() {
     let (status, answer) = app.call(&admin, "GET", "/api/planning/status", None).await;
     assert_eq!(status, 200);
     assert_eq!(answer, json!({ "service": false, "csvCandidates": 3 }));
+}
+
+/// Spec §5: the criterion rule is lifted by holding BU-DOI, also beside Admin; a moderator
+/// without BU-DOI is held to it, with the German message alone.
+#[tokio::test]
+async fn holding_bu_doi_lifts_the_criterion_rule_also_beside_admin() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    two_lists(&app, &admin).await;
+    let (status, answer) = save(
+        &app,
+        &admin,
+        group(vec![person("ohne@berger.example", "Olaf")], &[], &[]),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (
+            400,
+            Some("Es muss mindestens ein Kriterium ausgewählt werden.")
+        )
+    );
+    let admin_with_doi = app.session_with_roles(&[ADMIN, DOI]).await;
+    let (status, saved) = save(
+        &app,
+        &admin_with_doi,
+        group(vec![person("ohne@berger.example", "Olaf")], &[], &[]),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(emails(&saved), vec!["ohne@berger.example"]);
+}
+
+/// The body is read into the type the description shows: a field of the wrong shape is named
+/// in the German answer, and nothing is saved.
+#[tokio::test]
+async fn a_body_field_of_the_wrong_shape_is_named_and_nothing_is_saved() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (l1, _) = two_lists(&app, &admin).await;
+    let mut body = group(vec![person("anna@berger.example", "Anna")], &[l1], &[]);
+    body["contacts"][0]["firstname"] = json!(["Anna"]);
+    let (status, answer) = save(&app, &admin, body).await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (
+            400,
+            Some("Das Feld „contacts[0].firstname“ hat nicht das erwartete Format.")
+        )
+    );
+    let mut body = group(vec![person("anna@berger.example", "Anna")], &[l1], &[]);
+    body["contacts"] = json!({"email": "anna@berger.example"});
+    let (status, answer) = save(&app, &admin, body).await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (
+            400,
+            Some("Das Feld „contacts“ hat nicht das erwartete Format.")
+        )
+    );
+    assert!(
+        load(&app, &admin, 200_001).await["content"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // Ids and salutations may come as digit strings, and whole numbers as `12.0`.
+    let mut body = group(vec![person("anna@berger.example", "Anna")], &[l1], &[]);
+    body["customerNumber"] = json!("200001");
+    body["listsIds"] = json!([format!("{l1}")]);
+    body["contacts"][0]["salutation"] = json!("3");
+    let (status, saved) = save(&app, &admin, body).await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(saved["content"][0]["salutation"], 3);
 }

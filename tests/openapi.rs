@@ -125,13 +125,21 @@ fn on_disk() -> Value {
 /// `/api/contacts/{id}`).
 fn documented<'a>(doc: &'a Value, method: &str, path: &str) -> Option<(&'a str, &'a Value)> {
     let path = path.split('?').next().unwrap_or(path);
-    let wanted: Vec<&str> = path.split('/').collect();
+    // The server strips a trailing slash, and the description holds such twins as one path:
+    // both sides are compared without it.
+    let bare = |p: &'a str| p.strip_suffix('/').filter(|b| !b.is_empty()).unwrap_or(p);
+    let wanted: Vec<&str> = path
+        .strip_suffix('/')
+        .filter(|b| !b.is_empty())
+        .unwrap_or(path)
+        .split('/')
+        .collect();
     let method = method.to_lowercase();
     doc["paths"]
         .as_object()?
         .iter()
         .filter_map(|(template, item)| {
-            let segments: Vec<&str> = template.split('/').collect();
+            let segments: Vec<&str> = bare(template).split('/').collect();
             if segments.len() != wanted.len() {
                 return None;
             }
@@ -443,4 +451,63 @@ fn the_schemas_the_brief_names_exist() {
     let cookie = &doc["components"]["securitySchemes"]["sessionCookie"];
     assert_eq!(cookie["in"], "cookie");
     assert_eq!(cookie["name"], "ap_session");
+}
+
+/// A method a resource does not have answers 405 with `Allow` naming exactly the methods the
+/// description lists for that path (paths that differ only by a trailing slash are one
+/// resource, and one path item).
+#[tokio::test]
+async fn a_method_not_allowed_names_exactly_the_described_methods() {
+    let app = spawn_app().await;
+    // Signed in as admin: the routes behind a role answer 405 only to someone who passes it.
+    let admin = app.session_with_roles(&["GS-Aktionsportal-Admin"]).await;
+    let served = on_disk();
+    let mut wrong = Vec::new();
+    let mut checked = Vec::new();
+    for (path, item) in served["paths"].as_object().expect("paths") {
+        let described: BTreeSet<String> = METHODS
+            .iter()
+            .filter(|m| item.get(**m).is_some())
+            .map(|m| m.to_uppercase())
+            .collect();
+        let Some(unused) = ["PATCH", "PUT", "DELETE", "POST"]
+            .into_iter()
+            .find(|m| !described.contains(*m))
+        else {
+            continue;
+        };
+        let concrete = path.replace("{id}", "1").replace("{name}", "logo.png");
+        let response = app
+            .client
+            .request(unused.parse().unwrap(), app.url(&concrete))
+            .header("cookie", format!("ap_session={admin}"))
+            .header("sec-fetch-site", "same-origin")
+            .send()
+            .await
+            .expect("request");
+        if response.status() != 405 {
+            // The fallback of a parameter that names nothing (404) is no method answer.
+            continue;
+        }
+        let allowed: BTreeSet<String> = response
+            .headers()
+            .get("allow")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .split(',')
+            .map(|m| m.trim().to_string())
+            .filter(|m| !m.is_empty() && m != "HEAD")
+            .collect();
+        checked.push(path.clone());
+        if allowed != described {
+            wrong.push(format!(
+                "{unused} {path}: Allow {allowed:?}, described {described:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "Allow differs:\n{}", wrong.join("\n"));
+    // Among them the resources spec §7 spells with and without a trailing slash.
+    for path in ["/api/providers/{id}", "/api/providers/{id}/lists"] {
+        assert!(checked.iter().any(|p| p == path), "{path} not checked: {checked:?}");
+    }
 }

@@ -38,6 +38,8 @@ struct Row {
 /// Valid bodies for the writes, so that a row expecting 403 cannot pass on a 400 (a body the
 /// server refuses before it decides on the permission). Rows not named here send no body.
 const BODIES: &[(&str, &str, &str)] = &[
+    // The confirmation page's form (a link that is no link confirms nothing).
+    ("POST", "/api/fn/confirm-double-opt-in", "token=abc"),
     (
         "POST",
         "/api/providers/",
@@ -589,8 +591,14 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             request = request.header("cookie", format!("ap_session={token}"));
         }
         if let Some(body) = body {
+            // JSON bodies start with `{` or `[`; the others are forms.
+            let content_type = if body.starts_with(['{', '[']) {
+                "application/json"
+            } else {
+                "application/x-www-form-urlencoded"
+            };
             request = request
-                .header("content-type", "application/json")
+                .header("content-type", content_type)
                 .body(body.to_string());
         }
         let status = request.send().await.unwrap().status().as_u16();

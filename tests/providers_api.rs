@@ -1049,7 +1049,10 @@ async fn malformed_requests_get_a_german_message_and_change_nothing() {
         .await;
     assert_eq!(
         (status, answer["message"].as_str()),
-        (400, Some("Die Anfrage hat nicht das erwartete Format."))
+        (
+            400,
+            Some("Das Feld „active“ hat nicht das erwartete Format.")
+        )
     );
     assert!(
         db::lists::get(&app.test_db.db, list)
@@ -1093,13 +1096,34 @@ async fn malformed_requests_get_a_german_message_and_change_nothing() {
         .0,
         404
     );
+    // Paging out of range is refused with the bounds, as the description states them.
+    for (query, message) in [
+        ("limit=-5", "limit muss zwischen 1 und 1000 liegen."),
+        ("limit=1001", "limit muss zwischen 1 und 1000 liegen."),
+        ("offset=-3", "offset darf nicht negativ sein."),
+        ("sort=aufwärts", "sort muss ASC oder DESC sein."),
+    ] {
+        let (status, answer) = app
+            .call(
+                &admin,
+                "GET",
+                &format!("/api/providers/{provider}/lists/?{query}"),
+                None,
+            )
+            .await;
+        assert_eq!(
+            (status, answer["message"].as_str()),
+            (400, Some(message)),
+            "{query}"
+        );
+    }
     let (status, _) = app
         .call(
             &admin,
             "GET",
-            &format!("/api/providers/{provider}/lists/?limit=-5&offset=-3"),
+            &format!("/api/providers/{provider}/lists/?limit=1000&offset=0&sort=asc"),
             None,
         )
         .await;
-    assert_eq!(status, 200, "out-of-range paging is clamped");
+    assert_eq!(status, 200, "the bounds themselves are accepted");
 }

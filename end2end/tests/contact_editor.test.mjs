@@ -19,7 +19,7 @@ const CREATED = 'Erfolgreich angelegt';
 const UPDATED = 'Erfolgreich aktualisiert';
 const DUPLICATE = 'E-Mail doppelt vorhanden!';
 const CRITERION_REQUIRED =
-  'Es muss mindestens ein Kriterium ausgewählt werden (at least one criterion must be selected).';
+  'Es muss mindestens ein Kriterium ausgewählt werden.';
 const TAKEN = (email, number) => `Die E-Mail ${email} ist bereits unter der Kundennummer ${number} registriert.`;
 const NO_PLANNING = /kein Planungssystem angebunden/;
 

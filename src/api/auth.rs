@@ -55,7 +55,7 @@ fn return_target(request: &Request) -> Option<String> {
     security((), ("sessionCookie" = [])),
     params(
         ("fehler" = Option<String>, Query, description = "Set by `POST /api/auth/login` after a failure; selects the German message the form shows: `zugangsdaten`, `gesperrt`, `ausgelastet` or `intern`."),
-        ("minuten" = Option<i64>, Query, minimum = 1, description = "With `fehler=gesperrt`: minutes until the next attempt (default 15)."),
+        ("minuten" = Option<String>, Query, description = "With `fehler=gesperrt`: minutes until the next attempt, shown on the page (1–15; anything else shows 15)."),
     ),
     responses(
         (status = 200, description = "The local login form (no OpenID provider configured).", body = String, content_type = "text/html"),
@@ -225,11 +225,12 @@ fn back_to_form(code: &str, next: Option<&str>) -> Response {
     operation_id = "login",
     tag = "auth",
     summary = "Sign in with a local account",
-    description = "The local login form's target. Always answers 303: on success to the start page (`/admin/contacts` for admin-area users without the customer view, else `/user/downloads`) with the session cookie `ap_session` set (HttpOnly, SameSite=Lax, Secure behind https); on failure back to the form with `?fehler=zugangsdaten` (wrong login or password), `?fehler=gesperrt&minuten=N` (too many failed attempts for the account or the address) or `?fehler=intern`. The answer does not differ between unknown logins and wrong passwords.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
+    description = "The local login form's target. A request without the form answers 400; otherwise 303: on success to the start page (`/admin/contacts` for admin-area users without the customer view, else `/user/downloads`) with the session cookie `ap_session` set (HttpOnly, SameSite=Lax, Secure behind https); on failure back to the form with `?fehler=zugangsdaten` (wrong login or password), `?fehler=gesperrt&minuten=N` (too many failed attempts for the account or the address) or `?fehler=intern`. The answer does not differ between unknown logins and wrong passwords.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
     security(),
     request_body(content = LoginForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 303, description = "Signed in (to the start page) or refused (back to the form).", headers(("Location" = String, description = "`/user/downloads`, `/admin/contacts`, or `/api/auth/login?fehler=…`."), ("Set-Cookie" = String, description = "On success: `ap_session=…; Path=/; HttpOnly; SameSite=Lax; Max-Age=…` (plus `; Secure` behind https)."))),
+        (status = 400, description = "No form in the request (not `application/x-www-form-urlencoded`), or a login or password longer than stated.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anmeldung erwartet ein Formular (application/x-www-form-urlencoded) mit login und password.", "code": "validation_error"})),
         (status = 403, description = "The form was posted from another site.", body = super::openapi::CrossSiteRequest, content_type = "application/json", example = json!({"message": "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt.", "code": "cross_site_request"})),
         (status = 408, response = super::openapi::SlowRequest),
         (status = 413, response = super::openapi::PayloadTooLarge),
@@ -242,10 +243,21 @@ async fn login(
     client: Client,
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Response {
-    // Anything but the urlencoded form is treated like wrong credentials: one message.
+    // A request without the form is no login attempt (browsers always send the form).
     let Ok(Form(form)) = form else {
-        return back_to_form("zugangsdaten", None);
+        return ApiError::validation(
+            "Die Anmeldung erwartet ein Formular (application/x-www-form-urlencoded) mit login \
+             und password.",
+        )
+        .into_response();
     };
+    // The bounds the description states; longer values are no credentials anyone holds.
+    if form.login.chars().count() > 100 || form.password.chars().count() > 1024 {
+        return ApiError::validation(
+            "Login (höchstens 100 Zeichen) oder Passwort (höchstens 1024 Zeichen) ist zu lang.",
+        )
+        .into_response();
+    }
     // With an OpenID provider, local accounts do not sign in: send the browser there.
     if state.oidc.is_some() {
         return Redirect::to(LOGIN_PATH).into_response();

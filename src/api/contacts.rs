@@ -7,7 +7,6 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json as JsonResponse, Response};
 use axum::routing::{get, patch, post, put};
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::extract::{AuthUser, Json, Path, Query};
@@ -17,8 +16,8 @@ use crate::domain::double_opt_in::FAILED;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::server::client::Client;
-use crate::services::contacts::{self, ContactQuery, ContactView};
-use crate::services::customer_groups::{self, CustomerGroup};
+use crate::services::contacts::{self, ContactBody, ContactQuery, ContactView};
+use crate::services::customer_groups::{self, CustomerGroup, CustomerGroupInput};
 use crate::services::error::ServiceError;
 use crate::services::{brevo_sync, contact_mirror, double_opt_in};
 use crate::state::AppState;
@@ -102,7 +101,7 @@ async fn page(
     tag = "contacts",
     summary = "Page of contacts on the lists of some providers",
     description = "As `GET /api/contacts`, limited to contacts on a list of one of these providers (the path's ids win over a `providerIds` query parameter).\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
-    params(("providerIds" = String, Path, description = "JSON array of provider ids (or ids separated by commas), at most 1000; anything else answers 400 (\"Die Anbieter müssen als Liste von Ids angegeben werden.\").", example = "[1,2]"), ContactQuery),
+    params(("providerIds" = crate::domain::input::IdsText, Path, description = "JSON array of provider ids (or ids separated by commas), at most 1000; anything else answers 400 (\"Die Anbieter müssen als Liste von Ids angegeben werden.\")."), ContactQuery),
     responses(
         (status = 200, description = "One page and the total. `ETag` names the answer.", body = crate::services::contacts::ContactPage, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
@@ -176,7 +175,7 @@ struct NoContact {}
     tag = "contacts",
     summary = "The contacts of a customer number",
     description = "Every contact with this customer number and, under `imports`, the company and the import candidates: from the planning system's service (`AP_PLANNING_URL`, see `x-external-contracts`) and from imported CSV files, without those that are contacts of the group already. A planning system that is not connected, slow (over `AP_PLANNING_TIMEOUT_SECS`) or failing gives `imports.message`, never an error.\n\n**Wer darf:** Kontaktbearbeiter, also `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator` oder `GS-Aktionsportal-BU-DOI` (Capability `ContactEdit`).",
-    params(("number" = i64, Path, description = "The customer number; not a positive whole number: 400.", example = 100555)),
+    params(("number" = i64, Path, minimum = 1, maximum = 1000000000000000000i64, description = "The customer number; not a positive whole number: 400.", example = 100555)),
     responses(
         (status = 200, description = "The contacts, the company and the candidates.", body = crate::services::customer_groups::CustomerGroup, content_type = "application/json"),
         (status = 400, description = "Not a positive whole number.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Kundennummer muss eine Zahl sein.", "code": "validation_error"})),
@@ -204,11 +203,11 @@ async fn by_customer_number(
     tag = "contacts",
     summary = "Save a customer group (the contact editor)",
     description = "Applies the customer group as one unit (see `CustomerGroupInput`). Checked completely first: fields of each contact (the first error, naming the contact), no email twice in the group ('E-Mail doppelt vorhanden!'), none used by another customer number, at least one criterion unless BU-DOI. BU-DOI may create contacts (e.g. from import candidates) and keep the group's lists, but not change salutation or names, remove contacts or add lists (403). With Brevo, each contact is changed there first; when Brevo refuses a step, the steps before it are undone and the answer is 502 saying so; nothing is saved. Answers the group as `GET` does.\n\n**Wer darf:** Kontaktbearbeiter (Capability `ContactEdit`; die Einschränkungen für BU-DOI siehe oben).",
-    params(("number" = i64, Path, description = "The customer number; must match `customerNumber` of the body.", example = 100555)),
-    request_body(content = crate::services::customer_groups::CustomerGroupInput, content_type = "application/json", example = json!({"customerNumber": 100555, "companyName": "Müller GmbH", "listsIds": [1], "uncheckedListsIds": [], "contacts": [{"id": 1, "email": "kontakt@example.de", "salutation": 2, "firstname": "Max", "lastname": "Müller"}, {"email": "neu@example.de", "salutation": 3, "firstname": "Nina", "lastname": "Neu"}], "alphaPlanContacts": []})),
+    params(("number" = i64, Path, minimum = 1, maximum = 1000000000000000000i64, description = "The customer number; must match `customerNumber` of the body.", example = 100555)),
+    request_body(content = CustomerGroupInput, content_type = "application/json", example = json!({"customerNumber": 100555, "companyName": "Müller GmbH", "listsIds": [1], "uncheckedListsIds": [], "contacts": [{"id": 1, "email": "kontakt@example.de", "salutation": 2, "firstname": "Max", "lastname": "Müller"}, {"email": "neu@example.de", "salutation": 3, "firstname": "Nina", "lastname": "Neu"}], "alphaPlanContacts": []})),
     responses(
         (status = 200, description = "Saved; the group after the save.", body = crate::services::customer_groups::CustomerGroup, content_type = "application/json"),
-        (status = 400, description = "A field, a contact that is not of the group, an unknown list, or no criterion; nothing was changed.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Es muss mindestens ein Kriterium ausgewählt werden (at least one criterion must be selected).", "code": "validation_error"})),
+        (status = 400, description = "A field, a contact that is not of the group, an unknown list, or no criterion; nothing was changed.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Es muss mindestens ein Kriterium ausgewählt werden.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 409, description = "`email_exists`: an email twice in the group, or used under another customer number (the message names it). `changed_meanwhile`: a contact was changed or removed by someone else meanwhile. Nothing was changed.", body = super::openapi::GroupConflict, content_type = "application/json", example = json!({"message": "E-Mail doppelt vorhanden!", "code": "email_exists"})),
@@ -217,13 +216,13 @@ async fn by_customer_number(
         (status = 502, description = "Brevo refused a step or was down; the steps already done there were undone (what could not be undone at once is retried, see `GET /api/contacts/marketing-retries`); nothing was saved.", body = super::openapi::MarketingServiceError, content_type = "application/json", example = json!({"message": "Brevo hat eine Änderung abgelehnt oder war nicht erreichbar; es wurde nichts gespeichert. 2 bereits in Brevo ausgeführte Änderung(en) wurden zurückgenommen.", "code": "marketing_service_error"})),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "ContactEdit"}))),
+    extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn save_customer_group(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(number): Path<String>,
-    Json(body): Json<Value>,
+    Json(body): Json<CustomerGroupInput>,
 ) -> Result<JsonResponse<CustomerGroup>, ApiError> {
     Ok(JsonResponse(
         customer_groups::save(
@@ -335,7 +334,7 @@ struct AssignedListPage {
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "ContactEdit"}))),
+    extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn lists_without_ids() -> ApiError {
     ApiError::validation(contacts::NO_CONTACT_IDS)
@@ -348,7 +347,7 @@ async fn lists_without_ids() -> ApiError {
     tag = "contacts",
     summary = "Lists of several contacts",
     description = "The lists (criteria) any of these contacts is on, each with its provider and the contacts (of those asked for) on it.\n\n**Wer darf:** Kontaktbearbeiter, also `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator` oder `GS-Aktionsportal-BU-DOI` (Capability `ContactEdit`).",
-    params(("contactIds" = String, Path, description = "JSON array of contact ids (or ids separated by commas), at most 1000; empty or anything else answers 400.", example = "[1,2]")),
+    params(("contactIds" = crate::domain::input::IdsText, Path, description = "JSON array of contact ids (or ids separated by commas), at most 1000; empty or anything else answers 400.", example = "[1,2]")),
     responses(
         (status = 200, description = "The lists.", body = AssignedListPage, content_type = "application/json"),
         (status = 400, response = super::openapi::NoContactIds),
@@ -374,7 +373,7 @@ async fn lists_of_many(
     tag = "contacts",
     summary = "Create a contact",
     description = "Creates the contact (and its company when the customer number is new; an existing company keeps its name) on the given lists, in the marketing service first; `doubleOptIn` starts `false`. An email the marketing service knows already is taken over there.\n\n**Wer darf:** Kontaktbearbeiter, also `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator` oder `GS-Aktionsportal-BU-DOI` (Capability `ContactEdit`); Kriterien nur von Anbietern, die der Benutzer verwalten darf (`GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters, `may_manage_provider`), und mit `GS-Aktionsportal-BU-DOI` allein nur Kriterien, die die Kundennummer schon hat; sonst 403.",
-    request_body(content = crate::services::contacts::ContactBody, content_type = "application/json"),
+    request_body(content = ContactBody, content_type = "application/json"),
     responses(
         (status = 201, description = "The new contact.", body = crate::services::contacts::ContactView, content_type = "application/json"),
         (status = 400, response = super::openapi::ContactInvalid),
@@ -387,12 +386,12 @@ async fn lists_of_many(
         (status = 502, response = super::openapi::MarketingError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "ContactEdit"}))),
+    extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn create(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Json(body): Json<Value>,
+    Json(body): Json<ContactBody>,
 ) -> Result<(StatusCode, JsonResponse<ContactView>), ApiError> {
     let contact = contacts::create(&state.db, &state.marketing, &user, &body).await?;
     Ok((StatusCode::CREATED, JsonResponse(contact)))
@@ -406,7 +405,7 @@ async fn create(
     summary = "Edit a contact",
     description = "Same fields as `POST /api/contacts` plus `uncheckedListsIds`: lists in `listsIds` are assigned, those in `uncheckedListsIds` taken off; other lists stay. The marketing service is changed first (a contact it does not know is created there). Without Capability `ContactDetails` (`GS-Aktionsportal-BU-DOI`) salutation, first and last name must stay as they are, and no list may be added or taken off (else 403); the email may change. Another `customerNumber` moves the contact into that customer's group: only with Capability `ContactDetails` and when the user may manage every list the contact is on (else 403 `forbidden` with a German message, nothing changes); the company of that customer number keeps its name (`companyName` creates it when it is new, and renames only the contact's own company). A new `email` starts unconfirmed: `doubleOptIn` becomes `false` here and in the marketing service, and the links mailed to the old address no longer confirm.\n\n**Wer darf:** Kontaktbearbeiter, also `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator` oder `GS-Aktionsportal-BU-DOI` (Capability `ContactEdit`); Kriterien nur von Anbietern, die der Benutzer verwalten darf (`may_manage_provider`), und Anrede und Namen nur mit `GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`; sonst 403.",
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
-    request_body(content = crate::services::contacts::ContactBody, content_type = "application/json"),
+    request_body(content = ContactBody, content_type = "application/json"),
     responses(
         (status = 200, description = "The contact after the edit.", body = crate::services::contacts::ContactView, content_type = "application/json"),
         (status = 400, response = super::openapi::ContactInvalid),
@@ -420,13 +419,13 @@ async fn create(
         (status = 502, response = super::openapi::MarketingError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "ContactEdit"}))),
+    extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn update(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-    Json(body): Json<Value>,
+    Json(body): Json<ContactBody>,
 ) -> Result<JsonResponse<ContactView>, ApiError> {
     Ok(JsonResponse(
         contacts::update(&state.db, &state.marketing, &user, id, &body).await?,
@@ -665,8 +664,8 @@ struct MarketingRetryPage {
 #[derive(serde::Deserialize, ToSchema)]
 #[allow(dead_code)]
 struct ConfirmForm {
-    /// The token of the link (64 hex digits).
-    token: Option<String>,
+    /// The token of the link (64 hex digits; another value confirms nothing).
+    token: String,
 }
 
 /// `POST /api/fn/confirm-double-opt-in` is the Leptos server function of the confirmation page
@@ -680,15 +679,15 @@ struct ConfirmForm {
     summary = "Confirm an email (the confirmation page's form)",
     description = "The Leptos server function behind the form of the page `/user/verify-double-opt-in/{token}` (works without JavaScript): confirms like `PATCH /api/contacts/confirm-double-opt-in/{token}`, then returns to the link's page, which shows the result. An unknown or expired token confirms nothing and is not an error here (the page says so). Not under the API's time limit. Refused for other sites like every state-changing call.\n\n**Wer darf:** jeder, auch ohne Anmeldung.",
     security(),
-    request_body(content = Option<ConfirmForm>, content_type = "application/x-www-form-urlencoded"),
+    request_body(content = ConfirmForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 200, description = "Done (clients that do not accept `text/html`, e.g. the page's script); the page to show next is in `Location` and the `serverfnredirect` header is set.", body = Option<String>, content_type = "application/json", headers(("Location" = String, description = "`/user/verify-double-opt-in/{token}` (the token's hex digits only)."))),
         (status = 302, description = "Done (a browser form post: `Accept` contains `text/html`); back to the link's page.", headers(("Location" = String, description = "`/user/verify-double-opt-in/{token}` (the token's hex digits only)."))),
-        (status = 400, description = "Arguments that cannot be read.", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage enthält ungültige Angaben.", "code": "validation_error"})),
+        (status = 400, description = "Arguments that cannot be read (no `token`).", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage enthält ungültige Angaben.", "code": "validation_error"})),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 500, description = "Confirming failed for another reason (logged); Leptos' error encoding.", body = String, content_type = "text/plain", example = json!("ServerError|Die E-Mail konnte nicht bestätigt werden oder gefunden werden!")),
     ),
-    extensions(("x-access" = json!({"capability": null}))),
+    extensions(("x-access" = json!({"capability": null})), ("x-rule-statuses" = json!([400]))),
 )]
 #[allow(dead_code)]
 fn confirm_double_opt_in_form_doc() {}

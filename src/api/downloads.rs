@@ -7,16 +7,16 @@ use axum::http::{HeaderMap, Method};
 use axum::response::{Json as JsonResponse, Response};
 use axum::routing::{get, patch, post};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use super::delivery::{Delivery, respond};
-use super::extract::{AuthUser, Json, Path, Query};
+use super::extract::{AuthUser, Json, Path, Query, parse_json};
 use super::kept;
 use crate::auth::require::require;
+use crate::domain::input::id_of_text;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
-use crate::services::downloads::{self, DownloadView, ListQuery};
+use crate::services::downloads::{self, DownloadInput, DownloadView, DuplicateInput, ListQuery};
 use crate::services::files::{self as file_service, ZipSelection};
 use crate::state::AppState;
 
@@ -163,7 +163,7 @@ async fn one(
     tag = "downloads",
     summary = "Create a package",
     description = "Creates a package with its lists and the uploaded files (`uploadsToInsert`, ids from `POST /api/upload/`). An upload may be added only when it is the user's own fresh upload (uploaded by them and in no package yet) or is already in a package of a provider the user may manage (Admin: any); otherwise 403 `forbidden` with a German message, and nothing changes.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
-    request_body(content = crate::services::downloads::DownloadInput, content_type = "application/json"),
+    request_body(content = DownloadInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The new package.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
         (status = 400, response = super::openapi::DownloadInvalid),
@@ -174,15 +174,15 @@ async fn one(
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn create(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Json(body): Json<Value>,
+    Json(input): Json<DownloadInput>,
 ) -> Result<JsonResponse<DownloadView>, ApiError> {
     Ok(JsonResponse(
-        downloads::create(&state.db, &user, &body).await?,
+        downloads::create(&state.db, &user, &input).await?,
     ))
 }
 
@@ -193,7 +193,7 @@ async fn create(
     tag = "downloads",
     summary = "Copy a package",
     description = "With `id`: a copy of that package holding the same stored files (no bytes are copied) with their names and tags, and the same lists, named with \" (Kopie)\" and valid from the first to the last day of the next month (a valid `name`, `startAt` and `endAt` in the body win). Without `id`: a package created from the body like `POST /api/download/`, with its rule for the uploads.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
-    request_body(content = crate::services::downloads::DuplicateInput, content_type = "application/json"),
+    request_body(content = DuplicateInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The copy.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
         (status = 400, response = super::openapi::DownloadInvalid),
@@ -205,15 +205,15 @@ async fn create(
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn duplicate(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Json(body): Json<Value>,
+    Json(input): Json<DuplicateInput>,
 ) -> Result<JsonResponse<DownloadView>, ApiError> {
     Ok(JsonResponse(
-        downloads::duplicate(&state.db, &user, &body).await?,
+        downloads::duplicate(&state.db, &user, &input).await?,
     ))
 }
 
@@ -225,7 +225,7 @@ async fn duplicate(
     summary = "Edit a package",
     description = "Changes name and dates, renames, tags and orders files (`Uploads`), takes files out (`uploadsToDelete`; files no package uses any more leave the disk), adds uploads (`uploadsToInsert`: the user's own fresh uploads or files already in a package of a provider the user may manage, Admin any; else 403 and nothing changes) and sets the lists (`listsIds` is the new set; without it the current lists minus `uncheckedListsIds`). One transaction.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
-    request_body(content = crate::services::downloads::DownloadInput, content_type = "application/json"),
+    request_body(content = DownloadInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The package after the edit.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
         (status = 400, response = super::openapi::DownloadInvalid),
@@ -237,16 +237,16 @@ async fn duplicate(
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn update(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-    Json(body): Json<Value>,
+    Json(input): Json<DownloadInput>,
 ) -> Result<JsonResponse<DownloadView>, ApiError> {
     Ok(JsonResponse(
-        downloads::update(&state.db, &state.files, &user, id, &body).await?,
+        downloads::update(&state.db, &state.files, &user, id, &input).await?,
     ))
 }
 
@@ -261,6 +261,7 @@ async fn update(
     request_body(content = Option<ArchiveChange>, content_type = "application/json"),
     responses(
         (status = 200, description = "The new state.", body = ArchiveStatus, content_type = "application/json"),
+        (status = 400, description = "A body that is not `{\"archived\": true|false}` (or `null`).", body = super::openapi::ValidationError, content_type = "application/json", example = json!({"message": "Das Feld „archived“ hat nicht das erwartete Format.", "code": "validation_error"})),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 404, response = super::openapi::NotFound),
@@ -276,17 +277,19 @@ async fn change_archive_status(
     body: axum::body::Bytes,
 ) -> Result<JsonResponse<ArchiveStatus>, ApiError> {
     // No body toggles; `{"archived": true|false}` sets.
-    let wanted = serde_json::from_slice::<Value>(&body)
-        .ok()
-        .and_then(|b| b.get("archived").and_then(Value::as_bool));
+    let wanted = if body.iter().all(u8::is_ascii_whitespace) {
+        None
+    } else {
+        parse_json::<Option<ArchiveChange>>(&body)
+            .map_err(ApiError::validation)?
+            .and_then(|change| change.archived)
+    };
     let archived = downloads::change_archive_status(&state.db, &user, id, wanted).await?;
     Ok(JsonResponse(ArchiveStatus { id, archived }))
 }
 
-/// Body of `PATCH /api/download/changeArchiveStatus/{id}`; read leniently: anything but
-/// `{"archived": true|false}` (also no body) toggles.
+/// Body of `PATCH /api/download/changeArchiveStatus/{id}`: no body, or no `archived`, toggles.
 #[derive(Deserialize, ToSchema)]
-#[allow(dead_code)]
 struct ArchiveChange {
     archived: Option<bool>,
 }
@@ -395,23 +398,22 @@ async fn package_zip(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct FilesQuery {
-    /// Pairs `packageId:uploadId` separated by commas.
-    #[param(example = "12:5,12:6")]
+    /// Pairs `packageId:uploadId` separated by commas (`12:5,12:6`), at most 10,000.
+    #[param(value_type = String, pattern = "^ *0*[1-9][0-9]{0,17}:0*[1-9][0-9]{0,17} *(, *0*[1-9][0-9]{0,17}:0*[1-9][0-9]{0,17} *){0,9999}$")]
     files: Option<String>,
 }
 
+/// The pairs of `files` (what its pattern describes); none selected when empty.
 fn pairs(text: &str) -> Result<Vec<(i64, i64)>, ApiError> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
     text.split(',')
-        .filter(|item| !item.trim().is_empty())
         .map(|item| {
-            let (package, file) = item.trim().split_once(':').ok_or(())?;
-            let package = package.parse::<i64>().map_err(|_| ())?;
-            let file = file.parse::<i64>().map_err(|_| ())?;
-            if package > 0 && file > 0 {
-                Ok((package, file))
-            } else {
-                Err(())
-            }
+            let (package, file) = item.trim_matches(' ').split_once(':').ok_or(())?;
+            let package = id_of_text(package).ok_or(())?;
+            let file = id_of_text(file).ok_or(())?;
+            Ok((package, file))
         })
         .collect::<Result<Vec<_>, ()>>()
         .map_err(|_| {
@@ -471,6 +473,7 @@ mod tests {
         assert!(pairs("12").is_err());
         assert!(pairs("12:x").is_err());
         assert!(pairs("0:1").is_err());
+        assert!(pairs("12:5,,12:6").is_err(), "no empty pairs");
         assert_eq!(pairs("").unwrap(), vec![]);
     }
 }

@@ -4,7 +4,7 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
+use crate::domain::paging::Paging;
 use crate::error::ApiError;
 use crate::server::limits::is_slow_body;
 
@@ -39,17 +39,22 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
     }
 }
 
-/// A JSON body; a missing content type or malformed JSON gives 400, a body over the limit
-/// 413, a body that arrives too slowly 408.
+/// A JSON body, deserialized into the type that also describes it in the API description.
+/// A missing content type or malformed JSON gives 400, as does a value of the wrong shape
+/// (the message names the field); a body over the limit 413, one that arrives too slowly 408.
 pub struct Json<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        axum::Json::<T>::from_request(request, state)
+        if !is_json(request.headers()) {
+            return Err(ApiError::validation(
+                "Die Anfrage muss JSON senden (Content-Type: application/json).",
+            ));
+        }
+        let bytes = axum::body::Bytes::from_request(request, state)
             .await
-            .map(|j| Json(j.0))
             .map_err(|rejection| {
                 tracing::debug!(rejection = %rejection.body_text(), "body rejected");
                 if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
@@ -64,8 +69,51 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
                 } else {
                     ApiError::validation("Die Anfrage hat nicht das erwartete Format.")
                 }
-            })
+            })?;
+        parse_json(&bytes).map(Json).map_err(ApiError::validation)
     }
+}
+
+/// `application/json` or a `+json` type, as axum's own extractor accepts.
+fn is_json(headers: &axum::http::HeaderMap) -> bool {
+    let Some(mime) = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+    else {
+        return false;
+    };
+    let mime = mime.trim().to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+/// The body as `T`, or a German message that names the field whose value has the wrong
+/// shape (`Das Feld „contacts[2].email“ …`).
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        tracing::debug!(%path, error = %inner, "body rejected");
+        if !inner.is_data() {
+            return "Die Anfrage ist kein gültiges JSON.".to_string();
+        }
+        let text = inner.to_string();
+        let missing = text
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next());
+        match (missing, path.as_str()) {
+            (Some(field), ".") => format!("Das Feld „{field}“ fehlt."),
+            (Some(field), path) => format!("Das Feld „{path}.{field}“ fehlt."),
+            (None, ".") => "Die Anfrage hat nicht das erwartete Format.".to_string(),
+            (None, path) => format!("Das Feld „{path}“ hat nicht das erwartete Format."),
+        }
+    })?;
+    // Nothing but whitespace may follow the value.
+    deserializer
+        .end()
+        .map_err(|_| "Die Anfrage ist kein gültiges JSON.".to_string())?;
+    Ok(value)
 }
 
 /// The largest JSON body accepted (axum's default body limit).
@@ -94,13 +142,13 @@ impl<S: Send + Sync> FromRequestParts<S> for AuthUser {
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
-    /// Page size; default 20 (spec §9), clamped to 1–1000.
+    /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
-    /// Entries to skip; negative values count as 0.
+    /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
     pub offset: Option<i64>,
-    /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
     /// Read by the lists that sort by more than one column; the calls documented with these
@@ -112,18 +160,10 @@ pub struct PageQuery {
 }
 
 impl PageQuery {
-    pub fn limit(&self) -> i64 {
-        self.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE)
-    }
-
-    pub fn offset(&self) -> i64 {
-        self.offset.unwrap_or(0).max(0)
-    }
-
-    pub fn ascending(&self) -> bool {
-        self.sort
-            .as_deref()
-            .is_some_and(|s| s.eq_ignore_ascii_case("asc"))
+    /// The page asked for, up to `max_limit` entries; out of range answers 400.
+    pub fn paging(&self, max_limit: i64) -> Result<Paging, ApiError> {
+        Paging::parse(self.limit, self.offset, self.sort.as_deref(), max_limit)
+            .map_err(ApiError::validation)
     }
 
     pub fn search(&self) -> &str {

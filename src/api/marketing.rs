@@ -9,8 +9,9 @@ use axum::routing::get;
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{AuthUser, PageQuery, Path, Query};
+use super::extract::{AuthUser, Path, Query};
 use crate::auth::require::require;
+use crate::domain::paging::Paging;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -49,10 +50,10 @@ async fn folders(
     State(state): State<AppState>,
     Query(q): Query<FolderQuery>,
 ) -> Result<JsonResponse<FolderPage>, ApiError> {
-    let (limit, q) = q.page();
+    let paging = q.paging()?;
     let (folders, count) = state
         .marketing
-        .folders(&state.db, limit, q.offset())
+        .folders(&state.db, paging.limit, paging.offset)
         .await?;
     Ok(JsonResponse(FolderPage { folders, count }))
 }
@@ -83,15 +84,15 @@ async fn folder_lists(
     Path(id): Path<i64>,
     Query(q): Query<FolderQuery>,
 ) -> Result<JsonResponse<BrevoListPage>, ApiError> {
-    let (limit, q) = q.page();
+    let paging = q.paging()?;
     let (lists, count) = crate::services::lists::folder_lists_page(
         &state.db,
         &state.marketing,
         &user,
         id,
-        q.ascending(),
-        limit,
-        q.offset(),
+        paging.ascending,
+        paging.limit,
+        paging.offset,
     )
     .await?;
     Ok(JsonResponse(BrevoListPage { lists, count }))
@@ -101,30 +102,33 @@ async fn folder_lists(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct FolderQuery {
-    /// Page size; default 50, clamped to 1–50 (Brevo's maximum).
+    /// Page size; default 50, 1–50 (Brevo's maximum; others answer 400).
     #[param(minimum = 1, maximum = 50)]
     limit: Option<i64>,
-    /// Entries to skip; negative values count as 0.
+    /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
     offset: Option<i64>,
-    /// The lists of a folder: `ASC` or `DESC` (default), any letter case.
+    /// The lists of a folder: `ASC` or `DESC` (default), any letter case; anything else
+    /// answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     sort: Option<String>,
 }
 
 impl FolderQuery {
-    /// The page size, and the rest read as the other calls read it.
-    fn page(self) -> (i64, PageQuery) {
-        let limit = self.limit.unwrap_or(50).clamp(1, 50);
-        let page = PageQuery {
-            limit: self.limit,
-            offset: self.offset,
-            sort: self.sort,
-            ..PageQuery::default()
-        };
-        (limit, page)
+    /// The page, 50 entries unless asked for fewer (Brevo's maximum).
+    fn paging(&self) -> Result<Paging, ApiError> {
+        Paging::parse(
+            Some(self.limit.unwrap_or(FOLDER_PAGE_SIZE)),
+            self.offset,
+            self.sort.as_deref(),
+            FOLDER_PAGE_SIZE,
+        )
+        .map_err(ApiError::validation)
     }
 }
+
+/// Brevo's largest page of folders or lists.
+const FOLDER_PAGE_SIZE: i64 = 50;
 
 #[derive(Serialize, ToSchema)]
 pub struct FolderPage {

@@ -218,7 +218,12 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
         super::contacts::sync_from_brevo,
     ),
     components(
-        schemas(crate::error::ErrorBody, crate::services::brevo_sync::Event),
+        schemas(
+            crate::error::ErrorBody,
+            crate::services::brevo_sync::Event,
+            crate::domain::input::IdsText,
+            crate::domain::input::IdsFilter
+        ),
         responses(
             NotLoggedIn,
             Forbidden,
@@ -323,6 +328,7 @@ pub fn document() -> Value {
         doc[key] = overlay[key].clone();
     }
     merge(&mut doc["components"], &overlay["components"]);
+    join_slash_twins(&mut doc["paths"]);
     if let Some(paths) = doc["paths"].as_object_mut() {
         for item in paths.values_mut() {
             if let Some(item) = item.as_object_mut() {
@@ -335,6 +341,29 @@ pub fn document() -> Value {
         }
     }
     doc
+}
+
+/// Spec §7 spells some calls of one resource with a trailing slash and others without
+/// (`PUT /api/providers/{id}`, `DELETE /api/providers/{id}/`). The server strips the slash
+/// before routing, so both are one resource: one path item holds all its operations (under
+/// the spelling without the slash), and its `Allow` header lists exactly them.
+fn join_slash_twins(paths: &mut Value) {
+    let Some(paths) = paths.as_object_mut() else {
+        return;
+    };
+    let twins: Vec<String> = paths
+        .keys()
+        .filter(|p| p.len() > 1 && p.ends_with('/') && paths.contains_key(&p[..p.len() - 1]))
+        .cloned()
+        .collect();
+    for twin in twins {
+        let Some(Value::Object(operations)) = paths.remove(&twin) else {
+            continue;
+        };
+        if let Some(Value::Object(item)) = paths.get_mut(&twin[..twin.len() - 1]) {
+            item.extend(operations);
+        }
+    }
 }
 
 /// The document as this build serves it: pretty JSON with a final newline, the same bytes as

@@ -73,7 +73,7 @@ async fn file(body: Body) -> Result<axum::body::Bytes, ApiError> {
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn preview(body: Body) -> Result<Response, ApiError> {
     let bytes = file(body).await?;
@@ -97,7 +97,7 @@ async fn preview(body: Body) -> Result<Response, ApiError> {
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn import(State(state): State<AppState>, body: Body) -> Result<Response, ApiError> {
     let bytes = file(body).await?;

@@ -9,6 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::extract::{AuthUser, Json, PageQuery, Path, Query};
 use crate::auth::require::require;
 use crate::domain::lists::ListFilter;
+use crate::domain::paging::MAX_PAGE_SIZE;
 use crate::domain::permissions::Capability;
 use crate::error::ApiError;
 use crate::services::lists::{self, ListView};
@@ -102,13 +103,14 @@ async fn page(
     AuthUser(user): AuthUser,
     Query(q): Query<PageQuery>,
 ) -> Result<JsonResponse<ProviderPage>, ApiError> {
+    let paging = q.paging(MAX_PAGE_SIZE)?;
     let (content, count) = providers::page(
         &state.db,
         &user,
         q.search(),
-        q.ascending(),
-        q.limit(),
-        q.offset(),
+        paging.ascending,
+        paging.limit,
+        paging.offset,
     )
     .await?;
     Ok(JsonResponse(ProviderPage { content, count }))
@@ -133,7 +135,7 @@ async fn page(
         (status = 502, response = super::openapi::MarketingError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+    extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn create(
     State(state): State<AppState>,
@@ -166,7 +168,7 @@ async fn create(
         (status = 502, response = super::openapi::MarketingError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+    extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn update(
     State(state): State<AppState>,
@@ -238,7 +240,7 @@ struct ListsQuery {
     /// Entries to skip; negative values count as 0.
     #[param(minimum = 0)]
     offset: Option<i64>,
-    /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     sort: Option<String>,
     /// Part of the name, any letter case; trimmed, empty means no filter.
@@ -281,14 +283,15 @@ async fn lists_page(
         sort_by: None,
         search: q.search,
     };
+    let paging = page.paging(MAX_PAGE_SIZE)?;
     let filter = ListFilter {
         active: q.active_status.unwrap_or(false),
         inactive: q.inactive_status.unwrap_or(false),
         search: Some(page.search().to_string()).filter(|s| !s.is_empty()),
-        ascending: page.ascending(),
+        ascending: paging.ascending,
     };
     let (content, count) =
-        lists::page(&state.db, &user, id, &filter, page.limit(), page.offset()).await?;
+        lists::page(&state.db, &user, id, &filter, paging.limit, paging.offset).await?;
     Ok(JsonResponse(ListPage { content, count }))
 }
 
@@ -326,7 +329,7 @@ struct NewList {
         (status = 502, response = super::openapi::MarketingError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn create_list(
     State(state): State<AppState>,

@@ -128,7 +128,7 @@ async fn short_text(field: &mut Field<'_>) -> Result<String, ApiError> {
         (status = 422, response = super::openapi::ExtensionNotAllowed),
         (status = 500, response = super::openapi::InternalError),
     ),
-    extensions(("x-access" = json!({"capability": "AdminArea"}))),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 413, 422]))),
 )]
 async fn upload(
     State(state): State<AppState>,

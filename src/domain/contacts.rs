@@ -2,8 +2,6 @@
 //! company and person names, email addresses and salutations, with the German messages of
 //! the contact form's fields (Kundennummer, Firma, E-Mail, Anrede, Vorname, Nachname).
 
-use serde_json::Value;
-
 use super::text::{self, TextError};
 
 /// A customer number: a positive whole number.
@@ -13,17 +11,19 @@ pub struct CustomerNumber(i64);
 impl CustomerNumber {
     pub const MESSAGE: &'static str = "Die Kundennummer muss eine Zahl sein.";
 
-    /// From a JSON number or a string of digits.
-    pub fn parse(value: Option<&Value>) -> Result<CustomerNumber, String> {
-        let number = match value {
-            Some(Value::Number(n)) => n.as_i64(),
-            Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
-            _ => None,
-        };
-        number
+    /// A number as a request gave it (see [`crate::domain::input::IdInput`]); `None` when it
+    /// gave none or no usable one.
+    pub fn new(value: Option<i64>) -> Result<CustomerNumber, String> {
+        value
             .filter(|n| *n > 0)
             .map(CustomerNumber)
             .ok_or_else(|| Self::MESSAGE.to_string())
+    }
+
+    /// From text (a path, a CSV file, the planning system, Brevo): digits, spaces around them
+    /// ignored.
+    pub fn parse_text(text: &str) -> Result<CustomerNumber, String> {
+        Self::new(text.trim().parse::<i64>().ok())
     }
 
     pub fn get(self) -> i64 {
@@ -32,8 +32,8 @@ impl CustomerNumber {
 }
 
 /// A name of 1 to 100 characters (company, first and last name).
-fn name(value: Option<&Value>, field: &str, missing: &str) -> Result<String, String> {
-    let value = value.and_then(Value::as_str).unwrap_or("");
+fn name(value: Option<&str>, field: &str, missing: &str) -> Result<String, String> {
+    let value = value.unwrap_or("");
     match text::clean(value) {
         Err(TextError::Empty) => Err(missing.to_string()),
         Err(err) => Err(err.message(field)),
@@ -45,17 +45,17 @@ fn name(value: Option<&Value>, field: &str, missing: &str) -> Result<String, Str
 }
 
 /// The company (Firma): 1 to 100 characters.
-pub fn company_name(value: Option<&Value>) -> Result<String, String> {
+pub fn company_name(value: Option<&str>) -> Result<String, String> {
     name(value, "Die Firma", "Bitte geben Sie eine Firma an.")
 }
 
 /// A first name (Vorname): 1 to 100 characters.
-pub fn first_name(value: Option<&Value>) -> Result<String, String> {
+pub fn first_name(value: Option<&str>) -> Result<String, String> {
     name(value, "Der Vorname", "Bitte geben Sie einen Vornamen an.")
 }
 
 /// A last name (Nachname): 1 to 100 characters.
-pub fn last_name(value: Option<&Value>) -> Result<String, String> {
+pub fn last_name(value: Option<&str>) -> Result<String, String> {
     name(value, "Der Nachname", "Bitte geben Sie einen Nachnamen an.")
 }
 
@@ -123,15 +123,10 @@ impl Salutation {
     /// No salutation (0).
     pub const NONE: Salutation = Salutation(0);
 
-    pub fn parse(value: Option<&Value>) -> Result<Salutation, String> {
-        let number = match value {
-            Some(Value::Number(n)) => n.as_i64(),
-            Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
-            _ => None,
-        };
-        number
-            .filter(|n| (0..=4).contains(n))
-            .map(|n| Salutation(n as i16))
+    /// A code as a request gave it (see [`crate::domain::input::SalutationInput`]).
+    pub fn from_code(code: Option<i16>) -> Result<Salutation, String> {
+        code.filter(|n| (0..=4).contains(n))
+            .map(Salutation)
             .ok_or_else(|| Self::MESSAGE.to_string())
     }
 
@@ -145,7 +140,7 @@ impl Salutation {
             "frau" => 3,
             "divers" | "diverses" => 4,
             other => {
-                return Salutation::parse(Some(&Value::String(other.into()))).map_err(|_| {
+                return Salutation::from_code(other.parse::<i16>().ok()).map_err(|_| {
                     format!(
                         "Unbekannte Anrede „{}“ (Firma, Herr, Frau oder Divers).",
                         text.trim()
@@ -180,47 +175,38 @@ pub fn email_taken_message(email: &str, customer_number: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn customer_numbers_are_positive_numbers() {
-        assert_eq!(
-            CustomerNumber::parse(Some(&json!(100001))).unwrap().get(),
-            100001
-        );
-        assert_eq!(
-            CustomerNumber::parse(Some(&json!(" 42 "))).unwrap().get(),
-            42
-        );
-        for bad in [json!("abc"), json!(0), json!(-3), json!(1.5), json!(null)] {
+        assert_eq!(CustomerNumber::new(Some(100001)).unwrap().get(), 100001);
+        assert_eq!(CustomerNumber::parse_text(" 42 ").unwrap().get(), 42);
+        for bad in ["abc", "0", "-3", "1.5", ""] {
             assert_eq!(
-                CustomerNumber::parse(Some(&bad)).unwrap_err(),
+                CustomerNumber::parse_text(bad).unwrap_err(),
                 CustomerNumber::MESSAGE
             );
         }
-        assert!(CustomerNumber::parse(None).is_err());
+        assert!(CustomerNumber::new(Some(0)).is_err());
+        assert!(CustomerNumber::new(None).is_err());
     }
 
     #[test]
     fn names_are_1_to_100_characters() {
+        assert_eq!(company_name(Some(" Müller GmbH ")).unwrap(), "Müller GmbH");
         assert_eq!(
-            company_name(Some(&json!(" Müller GmbH "))).unwrap(),
-            "Müller GmbH"
-        );
-        assert_eq!(
-            company_name(Some(&json!(""))).unwrap_err(),
+            company_name(Some("")).unwrap_err(),
             "Bitte geben Sie eine Firma an."
         );
         assert_eq!(
             first_name(None).unwrap_err(),
             "Bitte geben Sie einen Vornamen an."
         );
-        assert!(last_name(Some(&json!("x".repeat(100)))).is_ok());
+        assert!(last_name(Some(&"x".repeat(100))).is_ok());
         assert_eq!(
-            last_name(Some(&json!("x".repeat(101)))).unwrap_err(),
+            last_name(Some(&"x".repeat(101))).unwrap_err(),
             "Der Nachname darf höchstens 100 Zeichen lang sein."
         );
-        assert!(first_name(Some(&json!("Ma\u{200B}x"))).is_err());
+        assert!(first_name(Some("Ma\u{200B}x")).is_err());
     }
 
     #[test]
@@ -257,14 +243,11 @@ mod tests {
 
     #[test]
     fn salutations_are_0_to_4() {
-        assert_eq!(Salutation::parse(Some(&json!(2))).unwrap().label(), "Herr");
-        assert_eq!(
-            Salutation::parse(Some(&json!("1"))).unwrap().label(),
-            "Firma"
-        );
-        assert_eq!(Salutation::parse(Some(&json!(0))).unwrap().label(), "");
-        assert!(Salutation::parse(Some(&json!(5))).is_err());
-        assert!(Salutation::parse(None).is_err());
+        assert_eq!(Salutation::from_code(Some(2)).unwrap().label(), "Herr");
+        assert_eq!(Salutation::parse_text("1").unwrap().label(), "Firma");
+        assert_eq!(Salutation::from_code(Some(0)).unwrap().label(), "");
+        assert!(Salutation::from_code(Some(5)).is_err());
+        assert!(Salutation::from_code(None).is_err());
     }
 
     #[test]

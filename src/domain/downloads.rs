@@ -2,7 +2,6 @@
 //! the sortable columns and the customer search modes.
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
-use serde_json::Value;
 
 use super::text::bounded;
 use super::time::{berlin_end_of_day, berlin_start_of_day, from_berlin};
@@ -90,8 +89,8 @@ impl FileName {
 /// A start or end as clients send it: an RFC 3339 instant, a German wall-clock time
 /// (`2026-12-01T08:00`), or a date (`2026-12-01`: the start of that German day, or its end
 /// when `end_of_day`).
-pub fn parse_instant(value: &Value, end_of_day: bool) -> Option<DateTime<Utc>> {
-    let text = value.as_str()?.trim();
+pub fn parse_instant(text: &str, end_of_day: bool) -> Option<DateTime<Utc>> {
+    let text = text.trim();
     if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
         return Some(instant.with_timezone(&Utc));
     }
@@ -111,8 +110,8 @@ pub fn parse_instant(value: &Value, end_of_day: bool) -> Option<DateTime<Utc>> {
 
 /// The period of a package: both dates present and valid, the end not before the start.
 pub fn period(
-    start: Option<&Value>,
-    end: Option<&Value>,
+    start: Option<&str>,
+    end: Option<&str>,
 ) -> Result<(DateTime<Utc>, DateTime<Utc>), String> {
     let start = start
         .and_then(|v| parse_instant(v, false))
@@ -124,69 +123,6 @@ pub fn period(
         return Err(END_BEFORE_START.into());
     }
     Ok((start, end))
-}
-
-/// An id as clients send it (what [`parse_id`] accepts): a positive number, or a string of
-/// digits. Describes request bodies; the calls read them loosely typed.
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum IdInput {
-    Number(i64),
-    Digits(String),
-}
-
-/// An entry of a list of ids (what [`parse_ids`] accepts): a number, a string of digits, or an
-/// object with an `id`.
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum IdEntry {
-    Number(i64),
-    Digits(String),
-    Object { id: i64 },
-}
-
-/// A list of ids: an array of [`IdEntry`], or that array encoded as a JSON string.
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum IdsInput {
-    List(Vec<IdEntry>),
-    Encoded(String),
-}
-
-/// An id as clients send it: a positive number, or a string of digits.
-pub fn parse_id(value: &Value) -> Option<i64> {
-    match value {
-        Value::Number(n) => n.as_i64().filter(|id| *id > 0),
-        Value::String(s) => s.trim().parse::<i64>().ok().filter(|id| *id > 0),
-        Value::Object(o) => o.get("id").and_then(parse_id),
-        _ => None,
-    }
-}
-
-/// A list of ids (numbers, digit strings, or objects with an `id`); `None` when any entry is
-/// not an id. Duplicates are dropped, the order is kept.
-pub fn parse_ids(value: Option<&Value>) -> Option<Vec<i64>> {
-    let items = match value {
-        None | Some(Value::Null) => return Some(Vec::new()),
-        Some(Value::Array(items)) => items,
-        Some(Value::String(text)) => {
-            // Like allowedRoles, an array may arrive encoded as a JSON string.
-            let parsed: Value = serde_json::from_str(text).ok()?;
-            return parse_ids(Some(&parsed));
-        }
-        Some(_) => return None,
-    };
-    let mut ids: Vec<i64> = Vec::with_capacity(items.len());
-    for item in items {
-        let id = parse_id(item)?;
-        if !ids.contains(&id) {
-            ids.push(id);
-        }
-    }
-    Some(ids)
 }
 
 /// The columns a package list may be sorted by (spec §2), with `id` as the default.
@@ -247,7 +183,6 @@ impl SearchMethod {
 mod tests {
     use super::*;
     use chrono::TimeZone;
-    use serde_json::json;
 
     #[test]
     fn the_documented_sort_and_search_names_are_the_ones_read() {
@@ -325,61 +260,39 @@ mod tests {
     fn dates_arrive_as_instants_wall_clock_times_or_days() {
         let winter = |d, h, m, s| Utc.with_ymd_and_hms(2026, 12, d, h, m, s).unwrap();
         assert_eq!(
-            parse_instant(&json!("2026-12-01T10:00:00.000Z"), false),
+            parse_instant("2026-12-01T10:00:00.000Z", false),
             Some(winter(1, 10, 0, 0))
         );
         assert_eq!(
-            parse_instant(&json!("2026-12-01T10:00"), false),
+            parse_instant("2026-12-01T10:00", false),
             Some(winter(1, 9, 0, 0)),
             "German wall clock"
         );
         assert_eq!(
-            parse_instant(&json!("2026-12-02"), false),
+            parse_instant("2026-12-02", false),
             Some(winter(1, 23, 0, 0))
         );
         assert_eq!(
-            parse_instant(&json!("2026-12-02"), true),
+            parse_instant("2026-12-02", true),
             Some(winter(2, 22, 59, 59))
         );
-        for bad in [
-            json!("morgen"),
-            json!(""),
-            json!(12),
-            json!(null),
-            json!("2026-13-01"),
-        ] {
-            assert_eq!(parse_instant(&bad, false), None, "{bad}");
+        for bad in ["morgen", "", "12", "2026-13-01"] {
+            assert_eq!(parse_instant(bad, false), None, "{bad}");
         }
     }
 
     #[test]
     fn a_period_needs_both_dates_in_order() {
-        assert!(period(Some(&json!("2026-12-01")), Some(&json!("2026-12-01"))).is_ok());
+        assert!(period(Some("2026-12-01"), Some("2026-12-01")).is_ok());
         assert_eq!(
-            period(None, Some(&json!("2026-12-01"))).unwrap_err(),
+            period(None, Some("2026-12-01")).unwrap_err(),
             START_REQUIRED
         );
+        assert_eq!(period(Some("2026-12-01"), None).unwrap_err(), END_REQUIRED);
         assert_eq!(
-            period(Some(&json!("2026-12-01")), None).unwrap_err(),
-            END_REQUIRED
-        );
-        assert_eq!(
-            period(Some(&json!("2026-12-02")), Some(&json!("2026-12-01"))).unwrap_err(),
+            period(Some("2026-12-02"), Some("2026-12-01")).unwrap_err(),
             END_BEFORE_START
         );
-    }
-
-    #[test]
-    fn ids_arrive_as_numbers_strings_or_objects() {
-        assert_eq!(
-            parse_ids(Some(&json!([3, "4", {"id": 5}, 3]))),
-            Some(vec![3, 4, 5])
-        );
-        assert_eq!(parse_ids(Some(&json!("[1,2]"))), Some(vec![1, 2]));
-        assert_eq!(parse_ids(None), Some(vec![]));
-        assert_eq!(parse_ids(Some(&json!([0]))), None);
-        assert_eq!(parse_ids(Some(&json!(["x"]))), None);
-        assert_eq!(parse_ids(Some(&json!({"id": 1}))), None);
     }
 
     #[test]

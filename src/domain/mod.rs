@@ -9,6 +9,7 @@ pub mod double_opt_in;
 pub mod downloads;
 pub mod files;
 pub mod format;
+pub mod input;
 pub mod lists;
 pub mod paging;
 pub mod permissions;

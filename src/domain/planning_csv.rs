@@ -10,7 +10,6 @@
 //! checked like the contact form; errors are reported per line and such lines are left out.
 
 use serde::Serialize;
-use serde_json::json;
 
 use super::contacts::{CustomerNumber, Email, Salutation, company_name, first_name, last_name};
 
@@ -55,6 +54,8 @@ pub struct LineError {
 pub struct Parsed {
     pub candidates: Vec<Candidate>,
     pub errors: Vec<LineError>,
+    /// No column of the header was found: not a file of this import at all.
+    pub no_header: bool,
 }
 
 /// Text of the file: UTF-8 when it is valid UTF-8 (a BOM is dropped), else Windows-1252 (as
@@ -139,6 +140,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         }
     }
     if !missing.is_empty() {
+        parsed.no_header = missing.len() == COLUMNS.len();
         parsed.errors.push(LineError {
             line: 1,
             message: format!(
@@ -189,11 +191,11 @@ pub fn parse(bytes: &[u8]) -> Parsed {
 fn candidate(line: usize, text: &str, positions: &[usize; 6]) -> Result<Candidate, String> {
     let fields = fields(text)?;
     let get = |i: usize| fields.get(positions[i]).map(|s| s.trim()).unwrap_or("");
-    let customer_number = CustomerNumber::parse(Some(&json!(get(0))))?.get();
-    let company_name = company_name(Some(&json!(get(1))))?;
+    let customer_number = CustomerNumber::parse_text(get(0))?.get();
+    let company_name = company_name(Some(get(1)))?;
     let salutation = salutation(get(2))?;
-    let firstname = first_name(Some(&json!(get(3))))?;
-    let lastname = last_name(Some(&json!(get(4))))?;
+    let firstname = first_name(Some(get(3)))?;
+    let lastname = last_name(Some(get(4)))?;
     let email = Email::parse(get(5))?.into_inner();
     Ok(Candidate {
         line,

@@ -26,7 +26,11 @@ impl User {
 
     /// GS-Aktionsportal-Admin: may see and manage every provider.
     pub fn is_admin(&self) -> bool {
-        self.roles.iter().any(|r| r == super::roles::ADMIN)
+        self.has_role(super::roles::ADMIN)
+    }
+
+    pub fn has_role(&self, role: &str) -> bool {
+        self.roles.iter().any(|r| r == role)
     }
 }
 

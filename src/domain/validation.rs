@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::input::{IdInput, id_of_text};
 use super::permissions::parse_allowed_roles;
 use super::text::{self, TextError};
 
@@ -67,8 +68,15 @@ pub const FOLDERS_REQUIRED: &str = "Aktiver und inaktiver Marketing-Ordner müss
 
 /// The provider's roles (`allowedRoles`, array or JSON string): at least one, no empty
 /// entry, no duplicate ("… existiert bereits in der Liste!").
-pub fn provider_roles(value: &Value) -> Result<Vec<String>, String> {
-    let roles = parse_allowed_roles(value).ok_or_else(|| ROLES_REQUIRED.to_string())?;
+pub fn provider_roles(value: Option<&AllowedRoles>) -> Result<Vec<String>, String> {
+    let roles = match value {
+        None => None,
+        Some(AllowedRoles::Roles(roles)) => Some(roles.clone()),
+        Some(AllowedRoles::Encoded(text)) => serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|v| parse_allowed_roles(&v)),
+    };
+    let roles = roles.ok_or_else(|| ROLES_REQUIRED.to_string())?;
     if roles.len() > MAX_ROLES {
         return Err(format!(
             "Es dürfen höchstens {MAX_ROLES} Gruppen eingetragen werden!"
@@ -109,29 +117,70 @@ pub enum FolderChoice {
     Existing(i64),
 }
 
+/// `allowedRoles` as clients send it (spec §3): a JSON array of strings, or that array
+/// encoded into a JSON string (e.g. `"[\"GS-Aktionsportal-BU-Glasfaser\"]"`).
+#[derive(Clone, Debug, serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum AllowedRoles {
+    Roles(Vec<String>),
+    Encoded(String),
+}
+
+/// A marketing-folder selector's value: `"auto"` creates a folder named "‹Anbietername›
+/// (aktiv)" / "(inaktiv)"; a positive integer (also as a string of digits) names an existing
+/// folder; `null`, a missing field, `""` or `"none"` mean none, which fails validation, since
+/// both folders are required (spec §5). Active and inactive folder must differ.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(untagged)]
+pub enum FolderChoiceInput {
+    Text(String),
+    Folder(IdInput),
+}
+
+/// What [`FolderChoiceInput::Text`] may hold, any letter case for the words.
+const FOLDER_TEXT_PATTERN: &str = "^([Nn][Oo][Nn][Ee]|[Aa][Uu][Tt][Oo]|0*[1-9][0-9]{0,17})?$";
+
+impl utoipa::PartialSchema for FolderChoiceInput {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(<IdInput as utoipa::PartialSchema>::schema())
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(FOLDER_TEXT_PATTERN)),
+            )
+            .description(Some(
+                "A marketing folder: `\"auto\"` creates one, a positive id (number or digits) \
+                 names an existing one; `\"\"` or `\"none\"` mean none, which is refused.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for FolderChoiceInput {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("FolderChoice")
+    }
+}
+
 impl FolderChoice {
-    pub fn parse(value: Option<&Value>) -> Result<FolderChoice, String> {
+    pub fn from_input(value: Option<&FolderChoiceInput>) -> Result<FolderChoice, String> {
+        let invalid = || "Ungültiger Marketing-Ordner.".to_string();
         match value {
-            None | Some(Value::Null) => Ok(FolderChoice::None),
-            Some(Value::String(s)) if s.trim().is_empty() || s.eq_ignore_ascii_case("none") => {
+            None => Ok(FolderChoice::None),
+            Some(FolderChoiceInput::Text(s)) if s.is_empty() || s.eq_ignore_ascii_case("none") => {
                 Ok(FolderChoice::None)
             }
-            Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("auto") => {
+            Some(FolderChoiceInput::Text(s)) if s.eq_ignore_ascii_case("auto") => {
                 Ok(FolderChoice::Auto)
             }
-            Some(Value::String(s)) => s
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|id| *id > 0)
+            Some(FolderChoiceInput::Text(s)) => id_of_text(s)
                 .map(FolderChoice::Existing)
-                .ok_or_else(|| "Ungültiger Marketing-Ordner.".to_string()),
-            Some(Value::Number(n)) => n
-                .as_i64()
-                .filter(|id| *id > 0)
-                .map(FolderChoice::Existing)
-                .ok_or_else(|| "Ungültiger Marketing-Ordner.".to_string()),
-            Some(_) => Err("Ungültiger Marketing-Ordner.".into()),
+                .ok_or_else(invalid),
+            Some(FolderChoiceInput::Folder(id)) => {
+                id.get().map(FolderChoice::Existing).ok_or_else(invalid)
+            }
         }
     }
 }
@@ -153,6 +202,15 @@ pub fn provider_folders(active: FolderChoice, inactive: FolderChoice) -> Result<
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The body's field as the call reads it (`None` for a shape it refuses).
+    fn roles(value: Value) -> Option<AllowedRoles> {
+        serde_json::from_value(value).ok()
+    }
+
+    fn folder(value: Value) -> Option<FolderChoiceInput> {
+        serde_json::from_value(value).ok()
+    }
 
     #[test]
     fn provider_names_are_2_to_25_characters() {
@@ -191,20 +249,32 @@ mod tests {
 
     #[test]
     fn roles_need_one_and_no_duplicates() {
-        assert_eq!(provider_roles(&json!(["A", "B"])).unwrap(), vec!["A", "B"]);
-        assert_eq!(provider_roles(&json!("[\"A\"]")).unwrap(), vec!["A"]);
-        assert_eq!(provider_roles(&json!([])).unwrap_err(), ROLES_REQUIRED);
-        assert_eq!(provider_roles(&json!(null)).unwrap_err(), ROLES_REQUIRED);
         assert_eq!(
-            provider_roles(&json!(["A", " A "])).unwrap_err(),
+            provider_roles(roles(json!(["A", "B"])).as_ref()).unwrap(),
+            vec!["A", "B"]
+        );
+        assert_eq!(
+            provider_roles(roles(json!("[\"A\"]")).as_ref()).unwrap(),
+            vec!["A"]
+        );
+        assert_eq!(
+            provider_roles(roles(json!([])).as_ref()).unwrap_err(),
+            ROLES_REQUIRED
+        );
+        assert_eq!(
+            provider_roles(roles(json!(null)).as_ref()).unwrap_err(),
+            ROLES_REQUIRED
+        );
+        assert_eq!(
+            provider_roles(roles(json!(["A", " A "])).as_ref()).unwrap_err(),
             "A existiert bereits in der Liste!"
         );
         // Case does not make another group (the form compares the same way).
         assert_eq!(
-            provider_roles(&json!(["GS-Glasfaser", "gs-glasfaser"])).unwrap_err(),
+            provider_roles(roles(json!(["GS-Glasfaser", "gs-glasfaser"])).as_ref()).unwrap_err(),
             "gs-glasfaser existiert bereits in der Liste!"
         );
-        assert!(provider_roles(&json!(["A", " "])).is_err());
+        assert!(provider_roles(roles(json!(["A", " "])).as_ref()).is_err());
     }
 
     #[test]
@@ -228,42 +298,48 @@ mod tests {
     #[test]
     fn roles_are_bounded_in_number_and_length() {
         let fifty: Vec<String> = (0..50).map(|i| format!("Gruppe-{i}")).collect();
-        assert_eq!(provider_roles(&json!(fifty)).unwrap().len(), 50);
+        assert_eq!(
+            provider_roles(roles(json!(fifty)).as_ref()).unwrap().len(),
+            50
+        );
         let many: Vec<String> = (0..51).map(|i| format!("Gruppe-{i}")).collect();
         assert_eq!(
-            provider_roles(&json!(many)).unwrap_err(),
+            provider_roles(roles(json!(many)).as_ref()).unwrap_err(),
             "Es dürfen höchstens 50 Gruppen eingetragen werden!"
         );
-        assert!(provider_roles(&json!(["x".repeat(100)])).is_ok());
+        assert!(provider_roles(roles(json!(["x".repeat(100)])).as_ref()).is_ok());
         assert_eq!(
-            provider_roles(&json!(["x".repeat(101)])).unwrap_err(),
+            provider_roles(roles(json!(["x".repeat(101)])).as_ref()).unwrap_err(),
             "Eine Gruppe darf höchstens 100 Zeichen lang sein!"
         );
-        assert!(provider_roles(&json!(["GS\u{200B}"])).is_err());
-        assert!(provider_roles(&json!(["GS\u{0000}Admin"])).is_err());
+        assert!(provider_roles(roles(json!(["GS\u{200B}"])).as_ref()).is_err());
+        assert!(provider_roles(roles(json!(["GS\u{0000}Admin"])).as_ref()).is_err());
     }
 
     #[test]
     fn folder_choices() {
         assert_eq!(
-            FolderChoice::parse(Some(&json!("auto"))).unwrap(),
+            FolderChoice::from_input(folder(json!("auto")).as_ref()).unwrap(),
             FolderChoice::Auto
         );
         assert_eq!(
-            FolderChoice::parse(Some(&json!(12))).unwrap(),
+            FolderChoice::from_input(folder(json!(12)).as_ref()).unwrap(),
             FolderChoice::Existing(12)
         );
         assert_eq!(
-            FolderChoice::parse(Some(&json!("12"))).unwrap(),
+            FolderChoice::from_input(folder(json!("12")).as_ref()).unwrap(),
             FolderChoice::Existing(12)
         );
         assert_eq!(
-            FolderChoice::parse(Some(&json!(null))).unwrap(),
+            FolderChoice::from_input(folder(json!(null)).as_ref()).unwrap(),
             FolderChoice::None
         );
-        assert_eq!(FolderChoice::parse(None).unwrap(), FolderChoice::None);
-        assert!(FolderChoice::parse(Some(&json!(-3))).is_err());
-        assert!(FolderChoice::parse(Some(&json!([1]))).is_err());
+        assert_eq!(FolderChoice::from_input(None).unwrap(), FolderChoice::None);
+        assert!(FolderChoice::from_input(folder(json!(-3)).as_ref()).is_err());
+        assert!(
+            folder(json!([1])).is_none(),
+            "a list is refused when the body is read"
+        );
         assert_eq!(
             provider_folders(FolderChoice::Auto, FolderChoice::None).unwrap_err(),
             FOLDERS_REQUIRED

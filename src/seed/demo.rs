@@ -714,14 +714,19 @@ mod tests {
             roles: vec!["GS-Aktionsportal-Admin".into()],
             subject: "seed:demo".into(),
         };
+        let folder = |id: i64| {
+            crate::domain::validation::FolderChoiceInput::Folder(
+                crate::domain::input::IdInput::new(id),
+            )
+        };
         for p in all_providers.iter().filter(|p| p.upload_id.is_some()) {
             let unchanged = crate::services::providers::ProviderInput {
                 name: p.name.clone(),
-                allowed_roles: serde_json::json!(p.allowed_roles),
-                brevo_active_folder_id: p.brevo_active_folder_id.map(|id| serde_json::json!(id)),
-                brevo_inactive_folder_id: p
-                    .brevo_inactive_folder_id
-                    .map(|id| serde_json::json!(id)),
+                allowed_roles: Some(crate::domain::validation::AllowedRoles::Roles(
+                    p.allowed_roles.clone(),
+                )),
+                brevo_active_folder_id: p.brevo_active_folder_id.map(folder),
+                brevo_inactive_folder_id: p.brevo_inactive_folder_id.map(folder),
                 upload_id: p.upload_id,
             };
             let marketing = crate::services::marketing::Marketing::Local;

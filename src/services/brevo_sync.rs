@@ -147,7 +147,7 @@ fn convert(
     let email = email.into_inner();
     let attrs = &contact.attributes;
     let number = text_of(attrs.get(attribute::CUSTOMER_NUMBER))
-        .and_then(|n| CustomerNumber::parse(Some(&Value::String(n))).ok());
+        .and_then(|n| CustomerNumber::parse_text(&n).ok());
     let Some(number) = number else {
         return Err((
             email.clone(),

@@ -508,7 +508,7 @@ mod tests {
         let fields = ContactFields {
             customer_number: 100_001,
             company_name: "Müller GmbH",
-            salutation: Salutation::parse(Some(&json!(3))).unwrap(),
+            salutation: Salutation::from_code(Some(3)).unwrap(),
             firstname: "Anna",
             lastname: "Müller",
             double_opt_in: false,

@@ -13,8 +13,8 @@ use crate::db::{self, Db};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
 };
-use crate::domain::downloads::parse_ids;
-use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
+use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text, ids_in_text};
+use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
 use crate::integrations::brevo::{CreateContact, UpdateContact};
@@ -111,10 +111,10 @@ pub struct ContactPage {
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct ContactQuery {
-    /// Page size; default 20 (spec §9), clamped to 1–1000.
+    /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
-    /// Entries to skip; negative values count as 0.
+    /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
@@ -142,23 +142,27 @@ pub struct ContactQuery {
     pub status: Option<String>,
     /// Only the contacts on the list (criterion) with this id (the provider screen's "show
     /// contacts"); not a positive number answers 400.
-    #[param(value_type = Option<i64>, minimum = 1)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 1000000000000000000i64)]
     pub liste: Option<String>,
     /// JSON array of provider ids (or ids separated by commas); empty or absent: every
     /// provider.
-    #[param(example = "[1,2]")]
+    #[param(value_type = Option<crate::domain::input::IdsFilter>)]
     pub provider_ids: Option<String>,
 }
 
 /// The `status` values [`ContactQuery::params`] reads.
-#[derive(serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum ContactStatus {
-    New,
-    Active,
-    All,
+pub struct ContactStatus;
+
+impl utoipa::PartialSchema for ContactStatus {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::paging::word_choice(
+            &["new", "active", "all"],
+            "`new` (created in the last 7 days), `active` (older), `all`; empty: all.",
+        )
+    }
 }
+
+impl utoipa::ToSchema for ContactStatus {}
 
 /// Body of `POST /api/contacts` and `PUT /api/contacts/{id}`; unknown keys are allowed.
 /// Validation (spec §5), first failure answered in the form's order: `customerNumber` ("Die
@@ -167,50 +171,65 @@ pub enum ContactStatus {
 /// eine gültige E-Mail-Adresse an."), `salutation` ("Bitte wählen Sie eine Anrede (Anrede
 /// wählen)."), `firstname` / `lastname` 1–100 characters ("Bitte geben Sie einen Vornamen
 /// an.", "Bitte geben Sie einen Nachnamen an."), then the list ids ("listsIds muss eine Liste
-/// von Ids sein.", "Ein gewähltes Kriterium existiert nicht."). Describes what [`create`] and
-/// [`update`] read from the loosely typed body.
-#[derive(Deserialize, utoipa::ToSchema)]
+/// von Ids sein.", "Ein gewähltes Kriterium existiert nicht.").
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = ContactInput)]
-#[allow(dead_code)]
 pub struct ContactBody {
-    /// A positive whole number, or a string of digits. A new customer number creates its
-    /// company.
-    customer_number: crate::domain::downloads::IdInput,
+    /// A new customer number creates its company.
+    #[schema(required = true)]
+    pub customer_number: Option<IdInput>,
     /// The company (Firma). Instead of it, `company` may be sent (a string or an object with
     /// `companyName`).
     #[schema(min_length = 1, max_length = 100)]
-    company_name: Option<String>,
+    pub company_name: Option<String>,
     /// Alternative to `companyName` (used when `companyName` is absent).
-    company: Option<CompanyInput>,
+    pub company: Option<CompanyInput>,
     /// Trimmed and lower-cased before it is stored; must not belong to another contact (409
     /// `email_exists`).
-    #[schema(max_length = 254)]
-    email: String,
-    /// 0 none, 1 Firma, 2 Herr, 3 Frau, 4 Diverses (number or digit string).
-    salutation: crate::domain::downloads::IdInput,
-    #[schema(min_length = 1, max_length = 100)]
-    firstname: String,
-    #[schema(min_length = 1, max_length = 100)]
-    lastname: String,
+    #[schema(required = true, min_length = 3, max_length = 254)]
+    pub email: Option<String>,
+    #[schema(required = true)]
+    pub salutation: Option<SalutationInput>,
+    #[schema(required = true, min_length = 1, max_length = 100)]
+    pub firstname: Option<String>,
+    #[schema(required = true, min_length = 1, max_length = 100)]
+    pub lastname: Option<String>,
     /// Lists (criteria) to put the contact on (at most 1000); each must exist and belong to a
     /// provider the user may manage (else 403). Absent or `null`: none.
-    lists_ids: Option<crate::domain::downloads::IdsInput>,
+    pub lists_ids: Option<IdsInput>,
     /// Update only: lists to take the contact off (ids also in `listsIds` are ignored); same
     /// rules as `listsIds`.
-    unchecked_lists_ids: Option<crate::domain::downloads::IdsInput>,
+    pub unchecked_lists_ids: Option<IdsInput>,
 }
 
 /// The company as [`ContactBody`] may name it instead of `companyName`.
-#[derive(Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
-#[allow(dead_code)]
 pub enum CompanyInput {
     Name(String),
     #[serde(rename_all = "camelCase")]
     Object {
+        #[schema(min_length = 1, max_length = 100)]
         company_name: Option<String>,
     },
+}
+
+impl CompanyInput {
+    fn name(&self) -> Option<&str> {
+        match self {
+            CompanyInput::Name(name) => Some(name),
+            CompanyInput::Object { company_name } => company_name.as_deref(),
+        }
+    }
+}
+
+/// The company a body names: `companyName`, else `company` (the spec names it both ways).
+pub(crate) fn company_of<'a>(
+    company_name: Option<&'a str>,
+    company: Option<&'a CompanyInput>,
+) -> Option<&'a str> {
+    company_name.or_else(|| company.and_then(CompanyInput::name))
 }
 
 /// Parsed [`ContactQuery`].
@@ -229,12 +248,7 @@ pub(crate) fn invalid(message: impl Into<String>) -> ServiceError {
 
 /// `true`/`false` (also 1/0); empty means "no filter".
 fn flag(value: Option<&str>, name: &str) -> ServiceResult<Option<bool>> {
-    match value.map(str::trim) {
-        None | Some("") => Ok(None),
-        Some("true") | Some("1") => Ok(Some(true)),
-        Some("false") | Some("0") => Ok(Some(false)),
-        Some(_) => Err(invalid(format!("{name} muss true oder false sein."))),
-    }
+    crate::domain::paging::parse_flag(value, name).map_err(invalid)
 }
 
 impl ContactQuery {
@@ -249,14 +263,10 @@ impl ContactQuery {
                 ))
             })?,
         };
-        let ascending = match self.sort.as_deref().map(str::trim) {
-            None | Some("") => false,
-            Some(s) if s.eq_ignore_ascii_case("asc") => true,
-            Some(s) if s.eq_ignore_ascii_case("desc") => false,
-            Some(_) => return Err(invalid("sort muss ASC oder DESC sein.")),
-        };
+        let paging = Paging::parse(self.limit, self.offset, self.sort.as_deref(), MAX_PAGE_SIZE)
+            .map_err(invalid)?;
         let new_since = now - Duration::days(NEW_FOR_DAYS);
-        let (created_from, created_before) = match self.status.as_deref().map(str::trim) {
+        let (created_from, created_before) = match self.status.as_deref() {
             None | Some("") | Some("all") => (None, None),
             Some("new") => (Some(new_since), None),
             Some("active") => (None, Some(new_since)),
@@ -265,13 +275,11 @@ impl ContactQuery {
         let list_id = match self.liste.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(text) => Some(
-                text.parse::<i64>()
-                    .ok()
-                    .filter(|id| *id > 0)
+                id_of_text(text)
                     .ok_or_else(|| invalid("liste muss die Id eines Kriteriums sein."))?,
             ),
         };
-        let provider_ids = match self.provider_ids.as_deref().map(str::trim) {
+        let provider_ids = match self.provider_ids.as_deref() {
             None | Some("") => None,
             Some(text) => Some(provider_ids(text)?),
         };
@@ -282,9 +290,9 @@ impl ContactQuery {
             .filter(|s| !s.is_empty())
             .map(|s| s.chars().take(200).collect());
         Ok(ContactParams {
-            limit: self.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE),
-            offset: self.offset.unwrap_or(0).max(0),
-            ascending,
+            limit: paging.limit,
+            offset: paging.offset,
+            ascending: paging.ascending,
             sort,
             filter: ContactFilter {
                 search,
@@ -302,16 +310,7 @@ impl ContactQuery {
 /// Provider ids as the path or query sends them: a JSON array (or ids separated by commas).
 pub fn provider_ids(text: &str) -> ServiceResult<Vec<i64>> {
     // A JSON array (`[1,2]`), comma-separated ids (`1,2`) or a single id (`5`).
-    let parsed = match serde_json::from_str::<Value>(text) {
-        Ok(Value::Array(ids)) => Value::Array(ids),
-        _ => Value::Array(
-            text.split(',')
-                .map(|s| Value::String(s.trim().to_string()))
-                .collect(),
-        ),
-    };
-    parse_ids(Some(&parsed))
-        .filter(|ids| ids.len() <= 1000)
+    ids_in_text(text)
         .ok_or_else(|| invalid("Die Anbieter müssen als Liste von Ids angegeben werden."))
 }
 
@@ -490,23 +489,23 @@ struct ContactInput {
     lastname: String,
 }
 
-fn contact_input(body: &Value) -> ServiceResult<ContactInput> {
-    let customer_number = CustomerNumber::parse(body.get("customerNumber")).map_err(invalid)?;
-    // The spec names the company both ways.
-    let company = body.get("companyName").or_else(|| body.get("company"));
-    let company = match company {
-        Some(Value::Object(o)) => o.get("companyName"),
-        other => other,
-    };
-    let company_name = company_name(company).map_err(invalid)?;
+fn contact_input(body: &ContactBody) -> ServiceResult<ContactInput> {
+    let customer_number =
+        CustomerNumber::new(body.customer_number.and_then(IdInput::get)).map_err(invalid)?;
+    let company_name = company_name(company_of(
+        body.company_name.as_deref(),
+        body.company.as_ref(),
+    ))
+    .map_err(invalid)?;
     let email = body
-        .get("email")
-        .and_then(Value::as_str)
+        .email
+        .as_deref()
         .ok_or_else(|| invalid(Email::MESSAGE))
         .and_then(|e| Email::parse(e).map_err(invalid))?;
-    let salutation = Salutation::parse(body.get("salutation")).map_err(invalid)?;
-    let firstname = first_name(body.get("firstname")).map_err(invalid)?;
-    let lastname = last_name(body.get("lastname")).map_err(invalid)?;
+    let salutation =
+        Salutation::from_code(body.salutation.and_then(SalutationInput::get)).map_err(invalid)?;
+    let firstname = first_name(body.firstname.as_deref()).map_err(invalid)?;
+    let lastname = last_name(body.lastname.as_deref()).map_err(invalid)?;
     Ok(ContactInput {
         customer_number: customer_number.get(),
         company_name,
@@ -517,10 +516,15 @@ fn contact_input(body: &Value) -> ServiceResult<ContactInput> {
     })
 }
 
-pub(crate) fn ids_of(body: &Value, field: &str) -> ServiceResult<Vec<i64>> {
-    parse_ids(body.get(field))
-        .filter(|ids| ids.len() <= 1000)
-        .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein.")))
+/// A list of ids from a body; absent means none.
+pub(crate) fn ids_of(value: Option<&IdsInput>, field: &str) -> ServiceResult<Vec<i64>> {
+    match value {
+        None => Ok(Vec::new()),
+        Some(ids) => ids
+            .get()
+            .map(<[i64]>::to_vec)
+            .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein."))),
+    }
 }
 
 /// Lists the user assigns or removes: they must exist and belong to providers the user may
@@ -591,10 +595,10 @@ pub async fn create(
     db: &Db,
     marketing: &Marketing,
     user: &User,
-    body: &Value,
+    body: &ContactBody,
 ) -> ServiceResult<ContactView> {
     let mut input = contact_input(body)?;
-    let list_ids = ids_of(body, "listsIds")?;
+    let list_ids = ids_of(body.lists_ids.as_ref(), "listsIds")?;
     let brevo_lists = checked_lists(db, user, &list_ids).await?;
     // BU-DOI adds no lists: a new contact gets only lists its group has (as in the editor).
     if !Capability::ContactDetails.allows(user) && !list_ids.is_empty() {
@@ -725,7 +729,7 @@ pub async fn update(
     marketing: &Marketing,
     user: &User,
     id: i64,
-    body: &Value,
+    body: &ContactBody,
 ) -> ServiceResult<ContactView> {
     let current = existing(db, id).await?;
     let mut input = contact_input(body)?;
@@ -740,8 +744,8 @@ pub async fn update(
         input.firstname = current.firstname.clone();
         input.lastname = current.lastname.clone();
     }
-    let add = ids_of(body, "listsIds")?;
-    let remove: Vec<i64> = ids_of(body, "uncheckedListsIds")?
+    let add = ids_of(body.lists_ids.as_ref(), "listsIds")?;
+    let remove: Vec<i64> = ids_of(body.unchecked_lists_ids.as_ref(), "uncheckedListsIds")?
         .into_iter()
         .filter(|l| !add.contains(l))
         .collect();

@@ -19,22 +19,24 @@ use crate::db::{self, Db};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
 };
+use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text};
 use crate::domain::permissions::Capability;
+use crate::domain::roles::BU_DOI;
 use crate::domain::user::User;
 use crate::integrations::brevo::{BrevoClient, UpdateContact};
 use crate::integrations::planning::{PlanningClient, PlanningError};
 use crate::services::contact_mirror::{self as mirror, ContactFields, Snapshot};
 use crate::services::contacts::{
-    CompanyView, ContactView, DOI_KEEPS_LISTS, brevo_create, checked_lists, ids_of, invalid, views,
+    CompanyInput, CompanyView, ContactView, DOI_KEEPS_LISTS, brevo_create, checked_lists,
+    company_of, ids_of, invalid, views,
 };
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 
 /// 'E-Mail doppelt vorhanden!' (spec §5).
 pub const DUPLICATE_EMAIL: &str = "E-Mail doppelt vorhanden!";
-/// Saving needs a criterion unless the user has BU-DOI (spec §5; the spec's words kept).
-pub const CRITERION_REQUIRED: &str =
-    "Es muss mindestens ein Kriterium ausgewählt werden (at least one criterion must be selected).";
+/// Saving needs a criterion unless the user has BU-DOI (spec §5, in German).
+pub const CRITERION_REQUIRED: &str = "Es muss mindestens ein Kriterium ausgewählt werden.";
 /// Contacts one save may name at most.
 pub const MAX_CONTACTS_PER_SAVE: usize = 500;
 
@@ -71,41 +73,42 @@ pub struct Imports {
 /// created, changed or removed and every list added or taken off, in our database and in
 /// Brevo, or none of it. Contacts of the group not named in `contacts` stay, but get
 /// `listsIds` and lose `uncheckedListsIds` like the others. At most 500 contacts per save.
-/// Describes what [`save`] reads from the loosely typed body.
-#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
 pub struct CustomerGroupInput {
     /// Must be the path's number when given.
-    customer_number: Option<crate::domain::downloads::IdInput>,
-    #[schema(min_length = 1, max_length = 100)]
-    company_name: String,
+    pub customer_number: Option<IdInput>,
+    /// The company (Firma); instead of it, `company` may be sent.
+    #[schema(required = true, min_length = 1, max_length = 100)]
+    pub company_name: Option<String>,
+    /// Alternative to `companyName` (used when `companyName` is absent).
+    pub company: Option<CompanyInput>,
     /// Lists every contact of the group is put on. At least one unless the user has BU-DOI.
     /// Lists the group has not yet need a role of their provider (or Admin); BU-DOI adds none.
-    #[schema(max_items = 1000)]
-    lists_ids: Option<Vec<i64>>,
+    pub lists_ids: Option<IdsInput>,
     /// Lists every contact of the group is taken off (a role of their provider, or Admin).
-    #[schema(max_items = 1000)]
-    unchecked_lists_ids: Option<Vec<i64>>,
-    contacts: Option<Vec<GroupContactInput>>,
+    pub unchecked_lists_ids: Option<IdsInput>,
+    #[schema(max_items = 500)]
+    pub contacts: Option<Vec<GroupContactInput>>,
     /// Import candidates chosen: created as new contacts.
-    alpha_plan_contacts: Option<Vec<GroupContactInput>>,
+    #[schema(max_items = 500)]
+    pub alpha_plan_contacts: Option<Vec<GroupContactInput>>,
 }
 
 /// One contact of a customer-group save: with `id` an existing contact of the group (changed,
 /// or deleted with `remove: true`); without `id` a new contact. Unknown fields are ignored.
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-#[allow(dead_code)]
+#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
 pub struct GroupContactInput {
-    id: Option<i64>,
-    remove: Option<bool>,
-    email: Option<String>,
-    #[schema(minimum = 0, maximum = 4)]
-    salutation: Option<i16>,
+    #[schema(minimum = 1)]
+    pub id: Option<i64>,
+    pub remove: Option<bool>,
+    #[schema(min_length = 3, max_length = 254)]
+    pub email: Option<String>,
+    pub salutation: Option<SalutationInput>,
     #[schema(min_length = 1, max_length = 100)]
-    firstname: Option<String>,
+    pub firstname: Option<String>,
     #[schema(min_length = 1, max_length = 100)]
-    lastname: Option<String>,
+    pub lastname: Option<String>,
 }
 
 /// `GET /api/contacts/customer-number/{n}` (spec §7): content and imports.
@@ -116,7 +119,7 @@ pub struct CustomerGroup {
 }
 
 fn number_of(text: &str) -> ServiceResult<i64> {
-    CustomerNumber::parse(Some(&Value::String(text.into())))
+    CustomerNumber::new(id_of_text(text))
         .map(CustomerNumber::get)
         .map_err(invalid)
 }
@@ -160,7 +163,10 @@ pub async fn load(
                 for contact in planned.contacts {
                     let salutation = match &contact.salutation {
                         Value::String(text) => Salutation::parse_text(text).ok(),
-                        other => Salutation::parse(Some(other)).ok(),
+                        other => Salutation::from_code(
+                            other.as_i64().and_then(|n| i16::try_from(n).ok()),
+                        )
+                        .ok(),
                     };
                     let Ok(email) = Email::parse(&contact.email) else {
                         continue;
@@ -244,24 +250,23 @@ struct Fields {
     lastname: String,
 }
 
-fn fields_of(item: &Value) -> ServiceResult<Fields> {
-    let label = item
-        .get("email")
-        .and_then(Value::as_str)
-        .filter(|e| !e.trim().is_empty())
+fn fields_of(item: &GroupContactInput) -> ServiceResult<Fields> {
+    let email = item.email.as_deref().filter(|e| !e.trim().is_empty());
+    let label = email
         .map(|e| format!("Kontakt {}: ", e.trim()))
         .unwrap_or_else(|| "Kontakt ohne E-Mail: ".into());
     let with_label = |message: String| invalid(format!("{label}{message}"));
     let email = item
-        .get("email")
-        .and_then(Value::as_str)
+        .email
+        .as_deref()
         .ok_or_else(|| with_label(Email::MESSAGE.into()))
         .and_then(|e| Email::parse(e).map_err(with_label))?;
     Ok(Fields {
         email,
-        salutation: Salutation::parse(item.get("salutation")).map_err(with_label)?,
-        firstname: first_name(item.get("firstname")).map_err(with_label)?,
-        lastname: last_name(item.get("lastname")).map_err(with_label)?,
+        salutation: Salutation::from_code(item.salutation.and_then(SalutationInput::get))
+            .map_err(with_label)?,
+        firstname: first_name(item.firstname.as_deref()).map_err(with_label)?,
+        lastname: last_name(item.lastname.as_deref()).map_err(with_label)?,
     })
 }
 
@@ -281,44 +286,26 @@ pub async fn save(
     planning: Option<&PlanningClient>,
     user: &User,
     number_text: &str,
-    body: &Value,
+    body: &CustomerGroupInput,
 ) -> ServiceResult<CustomerGroup> {
     let number = number_of(number_text)?;
-    if let Some(given) = body.get("customerNumber")
-        && CustomerNumber::parse(Some(given)).map(CustomerNumber::get) != Ok(number)
+    if let Some(given) = body.customer_number
+        && given.get() != Some(number)
     {
         return Err(invalid(
             "Die Kundennummer im Formular passt nicht zur Kundennummer der Seite.",
         ));
     }
-    let company = body.get("companyName").or_else(|| body.get("company"));
-    let company = match company {
-        Some(Value::Object(o)) => o.get("companyName"),
-        other => other,
-    };
+    let company = company_of(body.company_name.as_deref(), body.company.as_ref());
     let company = company_name(company).map_err(invalid)?;
     let may_edit_details = Capability::ContactDetails.allows(user);
+    // Spec §5: holding BU-DOI (also beside another role) exempts from the criterion rule.
+    let needs_criterion = !user.has_role(BU_DOI);
 
     let current = db::contacts::list_by_customer_number(db, number).await?;
     let mut by_id: HashMap<i64, Contact> = current.into_iter().map(|c| (c.id, c)).collect();
-    let items = body
-        .get("contacts")
-        .map(|v| {
-            v.as_array()
-                .ok_or_else(|| invalid("contacts muss eine Liste sein."))
-        })
-        .transpose()?
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let imported = body
-        .get("alphaPlanContacts")
-        .map(|v| {
-            v.as_array()
-                .ok_or_else(|| invalid("alphaPlanContacts muss eine Liste sein."))
-        })
-        .transpose()?
-        .map(Vec::as_slice)
-        .unwrap_or_default();
+    let items = body.contacts.as_deref().unwrap_or_default();
+    let imported = body.alpha_plan_contacts.as_deref().unwrap_or_default();
     if items.len() + imported.len() > MAX_CONTACTS_PER_SAVE {
         return Err(invalid(format!(
             "Es können höchstens {MAX_CONTACTS_PER_SAVE} Kontakte auf einmal gespeichert werden."
@@ -328,11 +315,8 @@ pub async fn save(
     let mut steps = Vec::new();
     let mut named = HashSet::new();
     for item in items {
-        match item.get("id").filter(|v| !v.is_null()) {
+        match item.id {
             Some(id) => {
-                let id = id
-                    .as_i64()
-                    .ok_or_else(|| invalid("Die Id eines Kontakts muss eine Zahl sein."))?;
                 if !named.insert(id) {
                     return Err(invalid(format!("Der Kontakt {id} ist doppelt angegeben.")));
                 }
@@ -341,7 +325,7 @@ pub async fn save(
                         "Der Kontakt {id} gehört nicht zur Kundennummer {number}."
                     ))
                 })?;
-                if item.get("remove").and_then(Value::as_bool) == Some(true) {
+                if item.remove == Some(true) {
                     if !may_edit_details {
                         return Err(ServiceError::Forbidden);
                     }
@@ -408,8 +392,8 @@ pub async fn save(
 
     // Lists: those the group has may stay (also for new contacts); adding others or taking
     // any off needs the provider's role, and BU-DOI does neither (spec §6).
-    let add = ids_of(body, "listsIds")?;
-    let remove: Vec<i64> = ids_of(body, "uncheckedListsIds")?
+    let add = ids_of(body.lists_ids.as_ref(), "listsIds")?;
+    let remove: Vec<i64> = ids_of(body.unchecked_lists_ids.as_ref(), "uncheckedListsIds")?
         .into_iter()
         .filter(|l| !add.contains(l))
         .collect();
@@ -429,7 +413,7 @@ pub async fn save(
     }
     let brevo_add: Vec<i64> = owners.iter().filter_map(|o| o.brevo_list_id).collect();
     let keeps_contacts = steps.iter().any(|s| !matches!(s, Step::Delete(_)));
-    if add.is_empty() && keeps_contacts && may_edit_details {
+    if add.is_empty() && keeps_contacts && needs_criterion {
         return Err(invalid(CRITERION_REQUIRED));
     }
 
@@ -603,8 +587,7 @@ async fn brevo_step(
             .await?;
             let salutation = match fields {
                 Some(f) => f.salutation,
-                None => Salutation::parse(Some(&Value::from(contact.salutation)))
-                    .unwrap_or(Salutation::NONE),
+                None => Salutation::from_code(Some(contact.salutation)).unwrap_or(Salutation::NONE),
             };
             let (firstname, lastname) = match fields {
                 Some(f) => (f.firstname.as_str(), f.lastname.as_str()),

@@ -119,7 +119,7 @@ async fn send_to(
     params.insert(
         attribute::SALUTATION.into(),
         json!(
-            crate::domain::contacts::Salutation::parse(Some(&json!(contact.salutation)))
+            crate::domain::contacts::Salutation::from_code(Some(contact.salutation))
                 .map(|s| s.label())
                 .unwrap_or("")
         ),

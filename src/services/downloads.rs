@@ -13,16 +13,15 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::db::downloads::{DownloadChange, FileState, NewFile, Package, PackageQuery, Visible};
 use crate::db::{self, Db};
 use crate::domain::badges::{Badge, file_badge, next_month_period, package_badge};
 use crate::domain::downloads::{
-    DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, parse_id,
-    parse_ids, period,
+    DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, period,
 };
-use crate::domain::paging::{MAX_PAGE_SIZE, PAGE_SIZE};
+use crate::domain::input::{IdInput, IdsInput, ids_in_text};
+use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
@@ -189,13 +188,13 @@ pub struct ListParams {
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// Page size; default 20 (spec §9), clamped to 1–1000.
+    /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
-    /// Entries to skip; negative values count as 0.
+    /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
     pub offset: Option<i64>,
-    /// `ASC` or `DESC` (default), any letter case; anything but `asc` means descending.
+    /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
     /// Column: `id` (default), `provider` (also `Provider.name`), `name`, `startAt`, `endAt`,
@@ -210,10 +209,11 @@ pub struct ListQuery {
     pub search: Option<String>,
     /// JSON array of provider ids (or ids separated by commas); empty or absent: every
     /// provider.
-    #[param(example = "[1,2]")]
+    #[param(value_type = Option<crate::domain::input::IdsFilter>)]
     pub provider_ids: Option<String>,
     /// JSON array of tag ids: packages with a file carrying one of them; empty or absent: no
     /// filter.
+    #[param(value_type = Option<crate::domain::input::IdsFilter>)]
     pub tags_ids: Option<String>,
     /// `byName` (default) or `byFilename`.
     #[serde(rename = "searchMethode")]
@@ -233,85 +233,81 @@ pub struct ListQuery {
 /// Enddatum …", "Das Enddatum darf nicht vor dem Startdatum liegen."), at least one list of
 /// the provider ("Es muss mindestens ein Kriterium hinterlegt werden", "Die Kriterien müssen
 /// zum Anbieter des Downloads gehören."), file names 5–255 ("Der Dateiname muss mindestens 5
-/// Zeichen lang sein."; a missing extension is added). Describes what the calls read from the
-/// loosely typed body.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[allow(dead_code, non_snake_case)]
+/// Zeichen lang sein."; a missing extension is added).
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadInput {
-    name: Option<String>,
+    /// The package's name (Bezeichnung), trimmed.
+    #[schema(min_length = 5, max_length = 100)]
+    pub name: Option<String>,
     /// RFC 3339 instant, German wall-clock time (`2026-12-01T08:00`), or a date
     /// (`2026-12-01`: the start of that German day).
-    start_at: Option<String>,
+    #[schema(max_length = 40)]
+    pub start_at: Option<String>,
     /// RFC 3339 instant, German wall-clock time (`2026-12-01T08:00`), or a date
     /// (`2026-12-01`: its last second).
-    end_at: Option<String>,
+    #[schema(max_length = 40)]
+    pub end_at: Option<String>,
     /// Required on create; on update it must be the package's provider ("Der Anbieter eines
     /// Downloads kann nicht geändert werden.").
     #[serde(rename = "ProviderId")]
-    provider_id: Option<crate::domain::downloads::IdInput>,
-    lists_ids: Option<crate::domain::downloads::IdsInput>,
+    pub provider_id: Option<IdInput>,
+    pub lists_ids: Option<IdsInput>,
     /// Update: lists to take off.
-    unchecked_lists_ids: Option<crate::domain::downloads::IdsInput>,
+    pub unchecked_lists_ids: Option<IdsInput>,
     /// Uploads (ids from `POST /api/upload/`) to add, optionally with a name and tags.
-    uploads_to_insert: Option<Vec<PackageFileInput>>,
+    #[schema(max_items = 10000)]
+    pub uploads_to_insert: Option<Vec<PackageFileInput>>,
     /// Update: the package's files in the wanted order with new names and tags.
     #[serde(rename = "Uploads")]
-    uploads: Option<Vec<PackageFileInput>>,
+    #[schema(max_items = 10000)]
+    pub uploads: Option<Vec<PackageFileInput>>,
     /// Update: files to take out; a file no package uses any more is removed from disk.
-    uploads_to_delete: Option<Vec<PackageFileInput>>,
+    #[schema(max_items = 10000)]
+    pub uploads_to_delete: Option<Vec<PackageFileInput>>,
 }
 
 /// Body of `POST /api/download/duplicate`: the package to copy and the fields of
 /// [`DownloadInput`] that differ in the copy.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[allow(dead_code)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct DuplicateInput {
     /// The package to copy.
-    id: Option<i64>,
+    pub id: Option<IdInput>,
     #[serde(flatten)]
-    changes: DownloadInput,
+    pub changes: DownloadInput,
 }
 
 /// A file of a package in a request: its upload id, or the id with a name and tags.
-#[derive(Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
-#[allow(dead_code)]
 pub enum PackageFileInput {
-    Id(i64),
+    Id(IdInput),
     Named {
-        id: i64,
+        id: IdInput,
+        #[schema(min_length = 5, max_length = 255)]
         name: Option<String>,
         /// A new name while renaming (wins over `name`).
         #[serde(rename = "nameNew")]
+        #[schema(max_length = 255)]
         name_new: Option<String>,
         #[serde(rename = "tagsIds")]
-        tags_ids: Option<Vec<i64>>,
+        tags_ids: Option<IdsInput>,
     },
 }
 
-fn flag(value: Option<&str>) -> ServiceResult<bool> {
-    match value.map(str::trim) {
-        None | Some("") | Some("false") | Some("0") => Ok(false),
-        Some("true") | Some("1") => Ok(true),
-        Some(_) => Err(invalid("archived muss true oder false sein.")),
-    }
+fn flag(value: Option<&str>, name: &str) -> ServiceResult<bool> {
+    crate::domain::paging::parse_flag(value, name)
+        .map(|flag| flag.unwrap_or(false))
+        .map_err(invalid)
 }
 
 /// An id list as the spec sends it (a JSON array, or ids separated by commas); an empty one
 /// means no filter ("all providers", "no tags").
 fn id_filter(value: Option<&str>, name: &str) -> ServiceResult<Option<Vec<i64>>> {
-    let Some(text) = value.map(str::trim).filter(|t| !t.is_empty()) else {
+    let Some(text) = value.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let parsed = serde_json::from_str::<Value>(text).ok().or_else(|| {
-        Some(Value::Array(
-            text.split(',')
-                .map(|s| Value::String(s.trim().into()))
-                .collect(),
-        ))
-    });
-    let ids = parse_ids(parsed.as_ref())
+    let ids = ids_in_text(text)
         .ok_or_else(|| invalid(format!("{name} muss eine Liste von Ids sein.")))?;
     Ok((!ids.is_empty()).then_some(ids))
 }
@@ -319,21 +315,19 @@ fn id_filter(value: Option<&str>, name: &str) -> ServiceResult<Option<Vec<i64>>>
 impl ListQuery {
     /// The parsed parameters; malformed ones are refused with a German message.
     pub fn params(&self) -> ServiceResult<ListParams> {
+        let paging = Paging::parse(self.limit, self.offset, self.sort.as_deref(), MAX_PAGE_SIZE)
+            .map_err(invalid)?;
         Ok(ListParams {
-            limit: self.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE),
-            offset: self.offset.unwrap_or(0).max(0),
-            ascending: self
-                .sort
-                .as_deref()
-                .is_some_and(|s| s.eq_ignore_ascii_case("asc")),
+            limit: paging.limit,
+            offset: paging.offset,
+            ascending: paging.ascending,
             sort_by: self.sort_by.clone(),
-            archived: flag(self.archived.as_deref())?,
+            archived: flag(self.archived.as_deref(), "archived")?,
             search: self.search.clone().unwrap_or_default(),
             search_method: self.search_method.clone(),
             provider_ids: id_filter(self.provider_ids.as_deref(), "providerIds")?,
             tag_ids: id_filter(self.tags_ids.as_deref(), "tagsIds")?,
-            new_since_visit: flag(self.new_since_visit.as_deref())
-                .map_err(|_| invalid("newSinceVisit muss true oder false sein."))?,
+            new_since_visit: flag(self.new_since_visit.as_deref(), "newSinceVisit")?,
         })
     }
 }
@@ -719,9 +713,9 @@ fn invalid(message: impl Into<String>) -> ServiceError {
 }
 
 /// The provider for a new package: it must exist and the user must hold one of its roles.
-async fn provider_for_new(db: &Db, user: &User, value: Option<&Value>) -> ServiceResult<i64> {
+async fn provider_for_new(db: &Db, user: &User, value: Option<IdInput>) -> ServiceResult<i64> {
     let id = value
-        .and_then(parse_id)
+        .and_then(IdInput::get)
         .ok_or_else(|| invalid(PROVIDER_REQUIRED))?;
     let provider = db::providers::get(db, id)
         .await?
@@ -765,28 +759,34 @@ struct FileInput {
     tag_ids: Option<Vec<i64>>,
 }
 
-fn file_inputs(value: Option<&Value>, field: &str) -> ServiceResult<Vec<FileInput>> {
+fn file_inputs(value: Option<&[PackageFileInput]>, field: &str) -> ServiceResult<Vec<FileInput>> {
     let bad = || invalid(format!("{field} muss eine Liste von Dateien sein."));
-    let items = match value {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(items)) => items,
-        Some(_) => return Err(bad()),
-    };
-    items
+    value
+        .unwrap_or_default()
         .iter()
-        .map(|item| {
-            let id = parse_id(item).ok_or_else(bad)?;
-            let name = item
-                .get("nameNew")
-                .and_then(Value::as_str)
-                .filter(|n| !n.trim().is_empty())
-                .or_else(|| item.get("name").and_then(Value::as_str))
-                .map(str::to_string);
-            let tag_ids = match item.get("tagsIds") {
-                None | Some(Value::Null) => None,
-                Some(tags) => Some(parse_ids(Some(tags)).ok_or_else(bad)?),
-            };
-            Ok(FileInput { id, name, tag_ids })
+        .map(|item| match item {
+            PackageFileInput::Id(id) => Ok(FileInput {
+                id: id.get().ok_or_else(bad)?,
+                name: None,
+                tag_ids: None,
+            }),
+            PackageFileInput::Named {
+                id,
+                name,
+                name_new,
+                tags_ids,
+            } => Ok(FileInput {
+                id: id.get().ok_or_else(bad)?,
+                name: name_new
+                    .as_deref()
+                    .filter(|n| !n.trim().is_empty())
+                    .or(name.as_deref())
+                    .map(str::to_string),
+                tag_ids: match tags_ids {
+                    None => None,
+                    Some(tags) => Some(tags.get().ok_or_else(bad)?.to_vec()),
+                },
+            }),
         })
         .collect()
 }
@@ -826,25 +826,39 @@ async fn new_files(db: &Db, user: &User, inputs: Vec<FileInput>) -> ServiceResul
     Ok(files)
 }
 
-fn name_of(body: &Value) -> ServiceResult<String> {
-    DownloadName::parse(body.get("name").and_then(Value::as_str).unwrap_or(""))
+fn name_of(input: &DownloadInput) -> ServiceResult<String> {
+    DownloadName::parse(input.name.as_deref().unwrap_or(""))
         .map(DownloadName::into_inner)
         .map_err(invalid)
 }
 
-fn ids_of(body: &Value, field: &str) -> ServiceResult<Vec<i64>> {
-    parse_ids(body.get(field))
-        .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein.")))
+fn ids_of(value: Option<&IdsInput>, field: &str) -> ServiceResult<Vec<i64>> {
+    match value {
+        None => Ok(Vec::new()),
+        Some(ids) => ids
+            .get()
+            .map(<[i64]>::to_vec)
+            .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein."))),
+    }
+}
+
+fn period_of(input: &DownloadInput) -> ServiceResult<(DateTime<Utc>, DateTime<Utc>)> {
+    period(input.start_at.as_deref(), input.end_at.as_deref()).map_err(invalid)
 }
 
 /// `POST /api/download/`: name, startAt, endAt, ProviderId, listsIds, uploadsToInsert.
-pub async fn create(db: &Db, user: &User, body: &Value) -> ServiceResult<DownloadView> {
-    let name = name_of(body)?;
-    let provider_id = provider_for_new(db, user, body.get("ProviderId")).await?;
-    let (start_at, end_at) = period(body.get("startAt"), body.get("endAt")).map_err(invalid)?;
-    let list_ids = checked_lists(db, provider_id, ids_of(body, "listsIds")?).await?;
-    let mut inputs = file_inputs(body.get("uploadsToInsert"), "uploadsToInsert")?;
-    inputs.extend(file_inputs(body.get("Uploads"), "Uploads")?);
+pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResult<DownloadView> {
+    let name = name_of(input)?;
+    let provider_id = provider_for_new(db, user, input.provider_id).await?;
+    let (start_at, end_at) = period_of(input)?;
+    let list_ids = checked_lists(
+        db,
+        provider_id,
+        ids_of(input.lists_ids.as_ref(), "listsIds")?,
+    )
+    .await?;
+    let mut inputs = file_inputs(input.uploads_to_insert.as_deref(), "uploadsToInsert")?;
+    inputs.extend(file_inputs(input.uploads.as_deref(), "Uploads")?);
     let files = new_files(db, user, inputs).await?;
     let download = db::downloads::create(
         db,
@@ -870,23 +884,23 @@ pub async fn update(
     store: &FileStore,
     user: &User,
     id: i64,
-    body: &Value,
+    input: &DownloadInput,
 ) -> ServiceResult<DownloadView> {
     let download = managed(db, user, id).await?;
-    if let Some(provider) = body.get("ProviderId").filter(|v| !v.is_null())
-        && parse_id(provider) != Some(download.provider_id)
+    if let Some(provider) = input.provider_id
+        && provider.get() != Some(download.provider_id)
     {
         return Err(invalid(
             "Der Anbieter eines Downloads kann nicht geändert werden.",
         ));
     }
-    let name = name_of(body)?;
-    let (start_at, end_at) = period(body.get("startAt"), body.get("endAt")).map_err(invalid)?;
+    let name = name_of(input)?;
+    let (start_at, end_at) = period_of(input)?;
 
     // Lists: `listsIds` is the new set; without it, the current lists. Minus the unchecked.
-    let unchecked = ids_of(body, "uncheckedListsIds")?;
-    let mut list_ids = match body.get("listsIds") {
-        Some(_) => ids_of(body, "listsIds")?,
+    let unchecked = ids_of(input.unchecked_lists_ids.as_ref(), "uncheckedListsIds")?;
+    let mut list_ids = match &input.lists_ids {
+        Some(lists) => ids_of(Some(lists), "listsIds")?,
         None => db::downloads::list_ids(db, id).await?,
     };
     list_ids.retain(|l| !unchecked.contains(l));
@@ -899,23 +913,24 @@ pub async fn update(
     for (_, upload, tag) in db::downloads::tags_of(db, &[id]).await? {
         current_tags.entry(upload).or_default().push(tag);
     }
-    let to_delete: HashSet<i64> = file_inputs(body.get("uploadsToDelete"), "uploadsToDelete")?
-        .into_iter()
-        .map(|f| f.id)
-        .collect();
-    let to_insert = file_inputs(body.get("uploadsToInsert"), "uploadsToInsert")?;
+    let to_delete: HashSet<i64> =
+        file_inputs(input.uploads_to_delete.as_deref(), "uploadsToDelete")?
+            .into_iter()
+            .map(|f| f.id)
+            .collect();
+    let to_insert = file_inputs(input.uploads_to_insert.as_deref(), "uploadsToInsert")?;
     let inserting: HashSet<i64> = to_insert.iter().map(|f| f.id).collect();
     let mut edits: HashMap<i64, FileInput> = HashMap::new();
     let mut order: Vec<i64> = Vec::new();
-    for input in file_inputs(body.get("Uploads"), "Uploads")? {
-        if !current.iter().any(|f| f.upload_id == input.id) {
-            if inserting.contains(&input.id) {
+    for file in file_inputs(input.uploads.as_deref(), "Uploads")? {
+        if !current.iter().any(|f| f.upload_id == file.id) {
+            if inserting.contains(&file.id) {
                 continue;
             }
             return Err(invalid("Eine Datei gehört nicht zu diesem Download."));
         }
-        order.push(input.id);
-        edits.insert(input.id, input);
+        order.push(file.id);
+        edits.insert(file.id, file);
     }
     for file in &current {
         if !order.contains(&file.upload_id) {
@@ -990,21 +1005,22 @@ pub async fn update(
 /// files (no bytes are copied) and lists, named "… (Kopie)" and valid in the next month
 /// (first to last day), unless the body names a valid name and dates itself. A body without
 /// `id` but with the package's fields (as spec §7 lists them) creates the copy from those.
-pub async fn duplicate(db: &Db, user: &User, body: &Value) -> ServiceResult<DownloadView> {
-    let Some(source_id) = body.get("id").and_then(parse_id) else {
-        return create(db, user, body).await;
+pub async fn duplicate(
+    db: &Db,
+    user: &User,
+    input: &DuplicateInput,
+) -> ServiceResult<DownloadView> {
+    let Some(source_id) = input.id.and_then(IdInput::get) else {
+        return create(db, user, &input.changes).await;
     };
     let source = managed(db, user, source_id).await?;
-    let name = match body
-        .get("name")
-        .and_then(Value::as_str)
-        .map(DownloadName::parse)
-    {
+    let changes = &input.changes;
+    let name = match changes.name.as_deref().map(DownloadName::parse) {
         Some(Ok(name)) if name.as_str() != source.name => name,
         _ => DownloadName::copy_of(&source.name),
     };
-    let (start_at, end_at) = match period(body.get("startAt"), body.get("endAt")) {
-        Ok(period) if body.get("startAt").is_some() => period,
+    let (start_at, end_at) = match period_of(changes) {
+        Ok(period) if changes.start_at.is_some() => period,
         _ => {
             let (first, last) = next_month_period(berlin_date(Utc::now()));
             (berlin_start_of_day(first), berlin_end_of_day(last))

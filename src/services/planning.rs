@@ -62,6 +62,12 @@ fn read(bytes: &[u8]) -> ServiceResult<Parsed> {
         return Err(ServiceError::Invalid("Die Datei ist leer.".into()));
     }
     let mut parsed = planning_csv::parse(bytes);
+    if parsed.no_header {
+        return Err(ServiceError::Invalid(format!(
+            "Die Datei hat keine Kopfzeile mit den Spalten {}.",
+            planning_csv::COLUMNS.join(";")
+        )));
+    }
     let mut seen = HashSet::new();
     let mut kept = Vec::with_capacity(parsed.candidates.len());
     for candidate in parsed.candidates {

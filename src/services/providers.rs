@@ -4,12 +4,13 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::db::{self, Db};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
-use crate::domain::validation::{self, FolderChoice, ProviderName};
+use crate::domain::validation::{
+    self, AllowedRoles, FolderChoice, FolderChoiceInput, ProviderName,
+};
 use crate::services::answers::{Answers, roles_key};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -37,8 +38,8 @@ pub struct ProviderView {
     pub updated_at: DateTime<Utc>,
 }
 
-/// The body of `POST /api/providers/` and `PUT /api/providers/{id}`. Loosely typed on purpose:
-/// roles may come as a JSON string, folders as "auto", a number or nothing.
+/// The body of `POST /api/providers/` and `PUT /api/providers/{id}`: roles may come as a JSON
+/// string, folders as "auto", a number or nothing.
 #[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(example = json!({"name": "Glasfaser Süd", "allowedRoles": ["GS-Aktionsportal-BU-Glasfaser"], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": 12, "uploadId": null}))]
@@ -47,44 +48,17 @@ pub struct ProviderInput {
     #[serde(default)]
     #[schema(min_length = 2, max_length = 25)]
     pub name: String,
-    /// At least one role, none empty, no duplicates, each at most 200 characters.
+    /// At least one role, none empty, no duplicates, each at most 100 characters.
     #[serde(default)]
-    #[schema(value_type = AllowedRoles)]
-    pub allowed_roles: Value,
+    pub allowed_roles: Option<AllowedRoles>,
     #[serde(default)]
-    #[schema(value_type = Option<FolderChoiceInput>)]
-    pub brevo_active_folder_id: Option<Value>,
+    pub brevo_active_folder_id: Option<FolderChoiceInput>,
     #[serde(default)]
-    #[schema(value_type = Option<FolderChoiceInput>)]
-    pub brevo_inactive_folder_id: Option<Value>,
+    pub brevo_inactive_folder_id: Option<FolderChoiceInput>,
     /// Id of an uploaded image (`POST /api/upload/`) to use as logo.
     #[serde(default)]
+    #[schema(minimum = 1)]
     pub upload_id: Option<i64>,
-}
-
-/// `allowedRoles` as clients send it (spec §3): a JSON array of strings, or that array
-/// encoded into a JSON string (e.g. `"[\"GS-Aktionsportal-BU-Glasfaser\"]"`). Describes the
-/// shape [`crate::domain::permissions::parse_allowed_roles`] accepts.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum AllowedRoles {
-    Roles(Vec<String>),
-    Encoded(String),
-}
-
-/// A marketing-folder selector's value (`FolderChoice::parse`): `"auto"` creates a folder
-/// named "‹Anbietername› (aktiv)" / "(inaktiv)"; a positive integer (also as a numeric
-/// string) names an existing folder; `null`, a missing field, `""` or `"none"` mean none —
-/// which fails validation, since both folders are required (spec §5). Active and inactive
-/// folder must differ.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-#[schema(as = FolderChoice)]
-#[allow(dead_code)]
-pub enum FolderChoiceInput {
-    Folder(i64),
-    Text(String),
 }
 
 struct ValidInput {
@@ -97,10 +71,11 @@ struct ValidInput {
 
 fn validate(input: &ProviderInput) -> ServiceResult<ValidInput> {
     let name = ProviderName::parse(&input.name).map_err(ServiceError::Invalid)?;
-    let roles = validation::provider_roles(&input.allowed_roles).map_err(ServiceError::Invalid)?;
-    let active = FolderChoice::parse(input.brevo_active_folder_id.as_ref())
+    let roles =
+        validation::provider_roles(input.allowed_roles.as_ref()).map_err(ServiceError::Invalid)?;
+    let active = FolderChoice::from_input(input.brevo_active_folder_id.as_ref())
         .map_err(ServiceError::Invalid)?;
-    let inactive = FolderChoice::parse(input.brevo_inactive_folder_id.as_ref())
+    let inactive = FolderChoice::from_input(input.brevo_inactive_folder_id.as_ref())
         .map_err(ServiceError::Invalid)?;
     validation::provider_folders(active, inactive).map_err(ServiceError::Invalid)?;
     Ok(ValidInput {

@@ -26,7 +26,7 @@ pub const CONFIRM_PATH: &str = "/api/fn/confirm-double-opt-in";
 /// Confirms the contact of the link and returns to the link's page, which then shows the
 /// result. Calls the same service as `PATCH /api/contacts/confirm-double-opt-in/{token}`.
 #[server(prefix = "/api/fn", endpoint = "confirm-double-opt-in")]
-pub async fn confirm_double_opt_in(token: Option<String>) -> Result<(), ServerFnError> {
+pub async fn confirm_double_opt_in(token: String) -> Result<(), ServerFnError> {
     use crate::server::client::Client;
     use crate::services::error::ServiceError;
     use crate::state::AppState;
@@ -35,7 +35,6 @@ pub async fn confirm_double_opt_in(token: Option<String>) -> Result<(), ServerFn
         .ok_or_else(|| ServerFnError::new("Der Server ist nicht bereit."))?;
     let client: Client = leptos_axum::extract().await?;
     let address = client.ip.to_string();
-    let token = token.unwrap_or_default();
     match crate::services::double_opt_in::confirm(
         &state.db,
         &state.marketing,

@@ -7,7 +7,7 @@ export const PLACEHOLDER_COMPANY = 'NaN';
 
 export const DUPLICATE_EMAIL = 'E-Mail doppelt vorhanden!';
 export const CRITERIA_REQUIRED =
-  'Es muss mindestens ein Kriterium ausgewählt werden (at least one criterion must be selected).';
+  'Es muss mindestens ein Kriterium ausgewählt werden.';
 export const SALUTATION_REQUIRED = 'Bitte wählen Sie eine Anrede (Anrede wählen).';
 export const EMAIL_INVALID = 'Bitte geben Sie eine gültige E-Mail-Adresse an.';
 export const FIRSTNAME_REQUIRED = 'Bitte geben Sie einen Vornamen an.';
