@@ -264,8 +264,9 @@ describe('DownloadForm: saving', () => {
     expect(create?.path).toBe('/api/download/');
     expect(create?.json).toEqual({
       name: 'Herbstaktion 2026',
-      startAt: '2026-09-01',
-      endAt: '2026-09-30',
+      // The typed Berlin days, as the instants they start and end at.
+      startAt: '2026-08-31T22:00:00Z',
+      endAt: '2026-09-30T21:59:59Z',
       ProviderId: 2,
       listsIds: [21],
       uploadsToInsert: [{ id: 40, name: 'Flyer Herbst.pdf', tagsIds: [1] }],

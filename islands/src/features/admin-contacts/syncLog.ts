@@ -61,12 +61,6 @@ export function entryOf(value: unknown): SyncLogEntry {
   return logEntry(kind, text);
 }
 
-/** `14:07:09`, local time. */
-export function formatLogTime(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
-}
-
 /**
  * Splits a stream of text into JSON values, chunk by chunk: objects one a line (NDJSON), but
  * also objects written back to back without a newline (`{…}{…}`), and objects cut anywhere by the
