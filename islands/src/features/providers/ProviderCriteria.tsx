@@ -2,13 +2,13 @@
 // The first page (id descending, both statuses) comes with the props; filters, sorting and
 // "Mehr laden" fetch from the server, writes update the table in memory (spec §4).
 import { useId, useState } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { ApiError, UNEXPECTED_ERROR_MESSAGE } from '../lib/api';
-import { toastReadError, toastWriteError } from '../lib/apiToasts';
-import { formatCount, formatDateTime } from '../lib/format';
-import { allLoaded } from '../lib/pagedList';
-import { useListScreen } from '../lib/useListScreen';
-import { toast } from '../lib/toast';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { ApiError, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
+import { toastReadError, toastWriteError } from '../../lib/apiToasts';
+import { formatCount, formatDateTime } from '../../lib/format';
+import { allLoaded } from '../../lib/pagedList';
+import { useListScreen } from '../../lib/useListScreen';
+import { toast } from '../../lib/toast';
 import {
   createList,
   deleteList,
@@ -16,17 +16,17 @@ import {
   renameList,
   setListStatus,
   syncProviderLists,
-} from '../features/providers/api';
-import { CriterionNameModal } from '../features/providers/CriterionNameModal';
-import { announceProviderSaved } from '../features/providers/events';
-import { ImportListsModal } from '../features/providers/ImportListsModal';
-import { applyListFilters, DEFAULT_LIST_FILTERS, withStatus } from '../features/providers/listFilters';
-import type { ListFilters } from '../features/providers/listFilters';
-import { ProviderDeleteModal, REMOVED_MESSAGE } from '../features/providers/ProviderDeleteModal';
-import { CREATED_MESSAGE, ProviderFormModal, UPDATED_MESSAGE } from '../features/providers/ProviderFormModal';
-import { normalizeList, normalizeProvider, uploadUrl } from '../features/providers/types';
-import type { Paged, Provider, ProviderList, RawProvider } from '../features/providers/types';
-import { FOLDER_WARNING_MESSAGE } from '../features/providers/validation';
+} from './api';
+import { CriterionNameModal } from './CriterionNameModal';
+import { announceProviderSaved } from './events';
+import { ImportListsModal } from './ImportListsModal';
+import { applyListFilters, DEFAULT_LIST_FILTERS, withStatus } from './listFilters';
+import type { ListFilters } from './listFilters';
+import { ProviderDeleteModal, REMOVED_MESSAGE } from './ProviderDeleteModal';
+import { CREATED_MESSAGE, ProviderFormModal, UPDATED_MESSAGE } from './ProviderFormModal';
+import { normalizeList, normalizeProvider, uploadUrl } from './types';
+import type { Paged, Provider, ProviderList, RawProvider } from './types';
+import { FOLDER_WARNING_MESSAGE } from './validation';
 
 export const PROVIDER_MISSING_MESSAGE = 'Anbieter existiert nicht!';
 export const SEARCH_DEBOUNCE_MS = 400;

@@ -2,22 +2,22 @@
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from the
 // server, and the row actions update the table in memory (spec §4 "Lists in memory").
 import { useEffect, useId, useState } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { toastWriteError } from '../lib/apiToasts';
-import { allLoaded } from '../lib/pagedList';
-import { useListScreen } from '../lib/useListScreen';
-import { toast } from '../lib/toast';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { toastWriteError } from '../../lib/apiToasts';
+import { allLoaded } from '../../lib/pagedList';
+import { useListScreen } from '../../lib/useListScreen';
+import { toast } from '../../lib/toast';
 import {
   deleteContact,
   fetchContacts,
   sendDoubleOptIn,
   sendDoubleOptInToAll,
   toggleBlacklist,
-} from '../features/admin-contacts/api';
-import { ContactRow } from '../features/admin-contacts/ContactRow';
-import type { RowActions } from '../features/admin-contacts/ContactRow';
-import { CriteriaPanel } from '../features/admin-contacts/CriteriaPanel';
-import { FilterPanel } from '../features/admin-contacts/FilterPanel';
+} from './api';
+import { ContactRow } from './ContactRow';
+import type { RowActions } from './ContactRow';
+import { CriteriaPanel } from './CriteriaPanel';
+import { FilterPanel } from './FilterPanel';
 import {
   activeFilterCount,
   filtersOf,
@@ -25,10 +25,10 @@ import {
   startOffsetOf,
   urlSearchOf,
   withoutPanelFilters,
-} from '../features/admin-contacts/listQuery';
-import type { ContactFilters, SortBy } from '../features/admin-contacts/listQuery';
-import { MailJobStatus } from '../features/admin-contacts/MailJobStatus';
-import { MarketingRetriesAlert } from '../features/admin-contacts/MarketingRetries';
+} from './listQuery';
+import type { ContactFilters, SortBy } from './listQuery';
+import { MailJobStatus } from './MailJobStatus';
+import { MarketingRetriesAlert } from './MarketingRetries';
 import {
   ALREADY_DONE_CODE,
   deleteQuestion,
@@ -38,12 +38,12 @@ import {
   ONLY_IN_PRODUCTION_CODE,
   ONLY_IN_PRODUCTION_MESSAGE,
   updatedMessage,
-} from '../features/admin-contacts/messages';
-import { MoreMenu } from '../features/admin-contacts/MoreMenu';
-import { PlanningImportModal } from '../features/admin-contacts/PlanningImportModal';
-import { SyncManagerModal } from '../features/admin-contacts/SyncManagerModal';
-import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from '../features/admin-contacts/types';
-import { useMailJob } from '../features/admin-contacts/useMailJob';
+} from './messages';
+import { MoreMenu } from './MoreMenu';
+import { PlanningImportModal } from './PlanningImportModal';
+import { SyncManagerModal } from './SyncManagerModal';
+import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from './types';
+import { useMailJob } from './useMailJob';
 
 const REMOVED_MESSAGE = 'Erfolgreich entfernt';
 

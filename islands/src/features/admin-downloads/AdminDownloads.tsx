@@ -2,32 +2,32 @@
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from
 // the server, and the row actions update the list in memory (spec §4 "Lists in memory").
 import { useId, useState } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { Modal } from '../components/Modal';
-import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../lib/downloads';
-import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../lib/downloads';
-import { allLoaded } from '../lib/pagedList';
-import { useListScreen } from '../lib/useListScreen';
-import { toast } from '../lib/toast';
-import { CriteriaPanel } from '../features/admin-downloads/CriteriaPanel';
-import { DownloadManagerModal } from '../features/admin-downloads/DownloadManagerModal';
-import { DownloadRow } from '../features/admin-downloads/DownloadRow';
-import type { RowActions } from '../features/admin-downloads/DownloadRow';
-import { FilterPanel } from '../features/admin-downloads/FilterPanel';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { Modal } from '../../components/Modal';
+import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../../lib/downloads';
+import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../../lib/downloads';
+import { allLoaded } from '../../lib/pagedList';
+import { useListScreen } from '../../lib/useListScreen';
+import { toast } from '../../lib/toast';
+import { CriteriaPanel } from './CriteriaPanel';
+import { DownloadManagerModal } from './DownloadManagerModal';
+import { DownloadRow } from './DownloadRow';
+import type { RowActions } from './DownloadRow';
+import { FilterPanel } from './FilterPanel';
 import {
   activeFilterCount,
   filtersOf,
   queryOf,
   sortedBy,
   urlSearchOf,
-} from '../features/admin-downloads/listQuery';
-import type { ListFilters } from '../features/admin-downloads/listQuery';
+} from './listQuery';
+import type { ListFilters } from './listQuery';
 import {
   CREATED_MESSAGE,
   REMOVED_MESSAGE,
   toastMutationError,
   UPDATED_MESSAGE,
-} from '../features/admin-downloads/toasts';
+} from './toasts';
 
 const SEARCH_DEBOUNCE_MS = 400;
 // Spec §2 quotes this text; quoted texts are used verbatim.
