@@ -345,7 +345,7 @@ describe('ContactEditor: criteria picker', () => {
 
     const listCalls = requests.filter((r) => r.path.startsWith('/api/providers/'));
     expect(listCalls.map((r) => `${r.path}?${r.url.searchParams.toString()}`)).toEqual([
-      '/api/providers/1/lists/?limit=1000&offset=0&sort=ASC&activeStatus=true&inactiveStatus=true',
+      '/api/providers/1/lists/?limit=1000&offset=0&sort=ASC&activeStatus=true&inactiveStatus=true&search=',
     ]);
 
     const archived = picker.getByLabelText<HTMLInputElement>(/Altkunden Rückgewinnung/);

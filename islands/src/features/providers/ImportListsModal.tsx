@@ -11,7 +11,8 @@ import { formatCount } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { fetchFolderLists, fetchProviderBrevoIds, importFolderList } from './api';
 import type { FolderList } from './api';
-import type { Provider, ProviderList } from './types';
+import type { ProviderList } from '../../lib/providerLists';
+import type { Provider } from './types';
 
 export const IMPORT_TITLE = 'Aus Marketing-Dienst importieren';
 export const ALREADY_TAKEN = 'bereits übernommen';

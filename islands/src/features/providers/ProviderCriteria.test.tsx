@@ -4,7 +4,8 @@ import { navigateTo } from '../../lib/navigate';
 import { clearToasts, getToasts } from '../../lib/toast';
 import { installFetch, jsonResponse } from '../../test/fetchMock';
 import type { MockHandler, MockRequest } from '../../test/fetchMock';
-import type { ProviderList, RawProvider } from './types';
+import type { ProviderList } from '../../lib/providerLists';
+import type { RawProvider } from './types';
 import ProviderCriteria from './ProviderCriteria';
 import type { ProviderCriteriaProps } from './ProviderCriteria';
 

@@ -25,7 +25,8 @@ import type { ListFilters } from './listFilters';
 import { ProviderDeleteModal, REMOVED_MESSAGE } from './ProviderDeleteModal';
 import { CREATED_MESSAGE, ProviderFormModal, UPDATED_MESSAGE } from './ProviderFormModal';
 import { normalizeList, normalizeProvider, uploadUrl } from './types';
-import type { Paged, Provider, ProviderList, RawProvider } from './types';
+import type { ProviderList } from '../../lib/providerLists';
+import type { Paged, Provider, RawProvider } from './types';
 import { FOLDER_WARNING_MESSAGE } from './validation';
 
 export const PROVIDER_MISSING_MESSAGE = 'Anbieter existiert nicht!';

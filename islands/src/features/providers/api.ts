@@ -1,7 +1,9 @@
 // Calls of the provider area (spec §7 "Providers, folders, lists"), all through lib/api.ts.
 import { apiFetch } from '../../lib/api';
 import { normalizeList, normalizeProvider } from './types';
-import type { Folder, Paged, Provider, ProviderList, ProviderPayload, RawProvider, Upload } from './types';
+import { fetchProviderLists } from '../../lib/providerLists';
+import type { ProviderList, ProviderListQuery } from '../../lib/providerLists';
+import type { Folder, Paged, Provider, ProviderPayload, RawProvider, Upload } from './types';
 
 export const PAGE_SIZE = 20;
 export const FOLDER_PAGE_SIZE = 50;
@@ -58,28 +60,13 @@ export async function uploadImage(file: File): Promise<Upload> {
   return apiFetch<Upload>('/api/upload/', { method: 'POST', body: form });
 }
 
-export interface ListQuery {
-  offset: number;
-  sort: 'ASC' | 'DESC';
-  active: boolean;
-  inactive: boolean;
-  search: string;
-}
-
-export async function fetchLists(providerId: number, query: ListQuery, signal?: AbortSignal): Promise<Paged<ProviderList>> {
-  // Neither status means both (spec §4).
-  const both = !query.active && !query.inactive;
-  const params = new URLSearchParams({
-    limit: String(PAGE_SIZE),
-    offset: String(query.offset),
-    sort: query.sort,
-    activeStatus: String(both || query.active),
-    inactiveStatus: String(both || query.inactive),
-    search: query.search,
-  });
-  const answer = await apiFetch<Paged<ProviderList>>(`/api/providers/${providerId}/lists/?${params.toString()}`, {
-    signal,
-  });
+/** A page of the provider screen's table. */
+export async function fetchLists(
+  providerId: number,
+  query: Omit<ProviderListQuery, 'limit'>,
+  signal?: AbortSignal,
+): Promise<Paged<ProviderList>> {
+  const answer = await fetchProviderLists(providerId, { ...query, limit: PAGE_SIZE }, signal);
   return { content: answer.content.map(normalizeList), count: answer.count };
 }
 

@@ -1,4 +1,5 @@
 // Providers, their lists (criteria) and marketing folders as the server sends them (spec §3).
+import type { ProviderList } from '../../lib/providerLists';
 
 export interface Upload {
   id: number;
@@ -26,21 +27,6 @@ export type RawProvider = Omit<Provider, 'allowedRoles' | 'Upload' | 'uploadId' 
   brevoActiveFolderId?: number | null;
   brevoInactiveFolderId?: number | null;
 };
-
-/** A list (criterion) of a provider. */
-export interface ProviderList {
-  id: number;
-  brevoListId: number | null;
-  name: string;
-  active: boolean;
-  totalSubscribers: number;
-  totalBlocked: number;
-  deactivatedAt: string | null;
-  reactivatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  ProviderId: number;
-}
 
 export interface Paged<T> {
   content: T[];
