@@ -3,7 +3,7 @@
 // BU-Moderator) and from Brevo (admin only; that is the sync manager too).
 import { useId } from 'react';
 import { useDropdown } from '../../lib/useDropdown';
-import { moveInMenu } from './menuKeys';
+import { moveInMenu } from '../../lib/menuKeys';
 
 export interface MoreMenuProps {
   isAdmin: boolean;
