@@ -4,8 +4,8 @@
 // test ids and classes are the ones the browser tests in end2end/ select by.
 import { useId } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
-import { moveInMenu } from '../lib/menuKeys';
-import { useDropdown } from '../lib/useDropdown';
+import { ActionMenu } from './ActionMenu';
+import type { RunAction } from './ActionMenu';
 
 export interface ListSearchProps {
   /** The accessible name, e.g. "Downloads durchsuchen". */
@@ -175,57 +175,32 @@ export interface RowMenuProps {
   disabled: boolean;
   /** An action of the row is under way: a spinner instead of the dots. */
   busy: boolean;
-  /**
-   * The menu's items; `run(action)` makes a click handler that closes the menu with the focus on
-   * its toggle (where a modal opened by the item returns it) and then runs the action.
-   */
-  children: (run: (action: () => void) => () => void) => ReactNode;
+  /** The menu's items, their click handlers made by `run(action)`. */
+  children: (run: RunAction) => ReactNode;
 }
 
-/** A row's "…" menu; the arrow keys move between its items. */
+/** A row's "…" menu. */
 export function RowMenu({ label, title, disabled, busy, children }: RowMenuProps) {
-  const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
-  const menuId = useId();
-
-  function run(action: () => void) {
-    return () => {
-      toggleRef.current?.focus();
-      setOpen(false);
-      action();
-    };
-  }
-
   return (
-    <div className="dropdown d-inline-block" ref={containerRef} onKeyDown={(event) => moveInMenu(event, open)}>
-      <button
-        ref={toggleRef}
-        type="button"
-        className="btn btn-sm btn-outline-secondary"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        aria-label={label}
-        title={title}
-        disabled={disabled || busy}
-        onClick={() => setOpen((was) => !was)}
-        data-testid="row-actions"
-      >
-        {busy ? (
+    <ActionMenu
+      toggle={
+        busy ? (
           <span className="spinner-border spinner-border-sm" aria-hidden="true" />
         ) : (
           <i className="bi bi-three-dots-vertical" aria-hidden="true" />
-        )}
-      </button>
-      {open && (
-        <ul
-          id={menuId}
-          className="dropdown-menu dropdown-menu-end show text-start"
-          data-bs-popper="static"
-          aria-label={label}
-          data-testid="row-menu"
-        >
-          {children(run)}
-        </ul>
-      )}
-    </div>
+        )
+      }
+      toggleClassName="btn btn-sm btn-outline-secondary"
+      toggleLabel={label}
+      toggleTitle={title}
+      toggleTestId="row-actions"
+      disabled={disabled || busy}
+      className="d-inline-block"
+      menuClassName="text-start"
+      menuLabel={label}
+      menuTestId="row-menu"
+    >
+      {children}
+    </ActionMenu>
   );
 }
