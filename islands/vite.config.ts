@@ -61,6 +61,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // A committed `.only` would quietly run one test and pass; fail the run instead.
+    allowOnly: false,
     // A zone other than Berlin, so a date shown in the browser's zone instead of German time
     // fails the tests (src/lib/format.test.ts checks the zone is really in effect).
     env: { TZ: 'America/New_York' },
