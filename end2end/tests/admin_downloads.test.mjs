@@ -133,6 +133,8 @@ async function searchFor(page, text) {
   await eventually(async () => {
     await page.locator('[data-testid="downloads-table"][aria-busy="false"]').waitFor();
     const names = await page.getByTestId('download-name-cell').allTextContents();
+    // `every` holds on no rows at all: the search must find something.
+    assert.ok(names.length > 0, `no rows for ${text}`);
     assert.ok(names.every((name) => name.includes(text)), `only rows matching ${text}: ${names}`);
   });
 }
