@@ -29,7 +29,7 @@ const noFocusedOrSkippedTests = {
 };
 
 export default defineConfig([
-  globalIgnores(['dist', 'node_modules']),
+  globalIgnores(['dist', 'node_modules', 'src/lib/openapi.d.ts']),
   {
     files: ['**/*.js'],
     extends: [js.configs.recommended],

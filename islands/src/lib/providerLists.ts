@@ -1,21 +1,10 @@
 // GET /api/providers/{id}/lists/: a provider's lists (criteria). One call for the provider
 // screen's table and the criteria pickers of the download form and the contact editor.
 import { apiFetch } from './api';
+import type { Schemas } from './apiTypes';
 
 /** A list as the server answers it. */
-export interface ProviderList {
-  id: number;
-  brevoListId: number | null;
-  name: string;
-  active: boolean;
-  totalSubscribers: number;
-  totalBlocked: number;
-  deactivatedAt: string | null;
-  reactivatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  ProviderId: number;
-}
+export type ProviderList = Schemas['List'];
 
 export interface ProviderListQuery {
   limit: number;

@@ -192,10 +192,10 @@ export default function AdminContacts({
         toast.warning(ONLY_IN_PRODUCTION_MESSAGE);
       } else if (answer.code === 'job_running') {
         toast.info(answer.message);
-        mailJob.track(answer.job);
+        mailJob.track(answer.job ?? null);
       } else {
         toast.success(answer.message || massMailStartedMessage(answer.count, answer.total));
-        mailJob.track(answer.job);
+        mailJob.track(answer.job ?? null);
       }
       setModal(null);
     } catch (error) {

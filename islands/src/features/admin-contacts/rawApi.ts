@@ -4,12 +4,10 @@
 // cookies (the server's CSRF check reads the browser's Sec-Fetch-Site / Origin headers), errors
 // as ApiError, a missing login sends the browser to /login.
 import { answerError, ApiError, readBody, sendRequest, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
+import type { Schemas } from '../../lib/apiTypes';
 
 /** An error answer that also named the faulty lines of an uploaded file. */
-export interface LineError {
-  line: number;
-  message: string;
-}
+export type LineError = Schemas['CsvLineError'];
 
 export class CsvError extends ApiError {
   /** The first line errors (the server lists up to 200). */

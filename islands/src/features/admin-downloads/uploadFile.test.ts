@@ -2,7 +2,9 @@
 // POST /api/upload/ (spec §7, §8), with XMLHttpRequest stood in for: its upload events are why
 // the call is not fetch.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Responses } from '../../lib/apiTypes';
 import { uploadFile, UploadFailure } from '../../lib/downloads';
+import type { UploadAnswer } from '../../lib/downloads';
 import { clearToasts, getToasts } from '../../lib/toast';
 import { toastUploadFailure } from './toasts';
 
@@ -82,19 +84,21 @@ describe('uploadFile', () => {
     xhr.upload.onprogress?.({ loaded: 4, total: 8, lengthComputable: true });
     expect(progress).toHaveBeenCalledWith(4, 8);
 
-    const stored = [{ id: 40, name: 'Flyer.pdf', ext: 'pdf', size: 8, path: 'uploads/40.pdf', contentType: 'application/pdf' }];
+    const first = { id: 40, name: 'Flyer.pdf', ext: 'pdf', size: 8, path: '/files/40/Flyer.pdf', contentType: 'application/pdf' };
+    const stored: UploadAnswer = { ...first, uploads: [first] };
     xhr.answer(200, stored);
     await expect(upload).resolves.toEqual(stored);
   });
 
   it('rejects a file over the limit (413) with fileName and limitSizeMB, shown as a warning', async () => {
     const upload = uploadFile(pdf(), vi.fn());
-    sentXhr().answer(413, {
+    const tooLarge: Responses['UploadTooLarge']['content']['application/json'] = {
       code: 'payload_too_large',
       message: 'Die Datei Video.mp4 ist zu groß. Erlaubt sind höchstens 2048 MB.',
       fileName: 'Video.mp4',
       limitSizeMB: 2048,
-    });
+    };
+    sentXhr().answer(413, tooLarge);
     const error = await failure(upload);
     expect(error.status).toBe(413);
     expect(error.message).toBe('Die Datei Video.mp4 ist zu groß. Erlaubt sind höchstens 2048 MB.');
@@ -108,13 +112,14 @@ describe('uploadFile', () => {
 
   it('rejects a file type that is not allowed (422) with its fields, shown as a warning', async () => {
     const upload = uploadFile(pdf(), vi.fn());
-    sentXhr().answer(422, {
+    const refused: Responses['ExtensionNotAllowed']['content']['application/json'] = {
       code: 'file_extension_not_allowed',
       message: 'Nicht erlaubter Dateityp.',
       filesOverExtLimit: ['Skript.exe'],
       fileExtensions: ['exe'],
       allowedExtArray: ['pdf', 'png'],
-    });
+    };
+    sentXhr().answer(422, refused);
     const error = await failure(upload);
     expect(error.status).toBe(422);
     expect(error.body).toMatchObject({ filesOverExtLimit: ['Skript.exe'], fileExtensions: ['exe'], allowedExtArray: ['pdf', 'png'] });

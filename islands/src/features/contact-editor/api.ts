@@ -1,5 +1,6 @@
 // The calls of the contact editor (spec §7 "Contacts", "Providers, folders, lists").
 import { apiFetch } from '../../lib/api';
+import type { Schemas } from '../../lib/apiTypes';
 import type { Contact, CustomerGroup, CustomerGroupInput, ListRef } from './types';
 
 function groupPath(customerNumber: string | number): string {
@@ -27,13 +28,7 @@ export async function findContactByEmail(
   return { id: answer.id, customerNumber: Number(answer.customerNumber) };
 }
 
-interface AssignedList {
-  id: number;
-  name: string;
-  active: boolean;
-  ProviderId: number;
-  providerName: string;
-}
+type AssignedList = Schemas['AssignedList'];
 
 /** The ids as the path of GET /api/contacts/lists/{ids}: a JSON array, which the server reads
  * for one id as well (a bare `5` it takes for a number, not a list). */

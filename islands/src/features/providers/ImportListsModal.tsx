@@ -153,7 +153,7 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
         });
       } catch (error) {
         failed += 1;
-        toast.error(`„${list.name}“ konnte nicht übernommen werden.`, isApiError(error) ? errorDetail(error) : null);
+        toast.error(`„${list.name ?? list.id}“ konnte nicht übernommen werden.`, isApiError(error) ? errorDetail(error) : null);
       }
     }
     setTaken({ kind: 'loaded', ids: takenNow });

@@ -2,6 +2,7 @@
 import { apiFetch } from '../../lib/api';
 import { normalizeList, normalizeProvider } from './types';
 import { fetchProviderLists } from '../../lib/providerLists';
+import type { Schemas } from '../../lib/apiTypes';
 import type { ProviderList, ProviderListQuery } from '../../lib/providerLists';
 import type { Folder, Paged, Provider, ProviderPayload, RawProvider, Upload } from './types';
 
@@ -112,13 +113,7 @@ export async function syncProviderLists(providerId: number): Promise<ProviderLis
 }
 
 /** A list inside a marketing folder, as GET /api/brevo/folder/{id}/lists/ answers it. */
-export interface FolderList {
-  id: number;
-  name: string;
-  totalSubscribers?: number;
-  totalBlacklisted?: number;
-  folderId?: number;
-}
+export type FolderList = Schemas['BrevoList'];
 
 /** One page (50, ascending) of the lists inside a marketing folder. */
 export async function fetchFolderLists(
@@ -177,11 +172,7 @@ export function brevoIdOf(list: ProviderList): number | null {
 }
 
 /** Takes over an existing list of the marketing service as a new criterion of the provider. */
-export async function importFolderList(providerId: number, list: { id: number; name: string }): Promise<ProviderList> {
-  return normalizeList(
-    await apiFetch<ProviderList>(`/api/providers/${providerId}/lists`, {
-      method: 'POST',
-      body: { brevoListId: list.id, name: list.name },
-    }),
-  );
+export async function importFolderList(providerId: number, list: Pick<FolderList, 'id' | 'name'>): Promise<ProviderList> {
+  const body: Schemas['NewList'] = { brevoListId: list.id, name: list.name };
+  return normalizeList(await apiFetch<ProviderList>(`/api/providers/${providerId}/lists`, { method: 'POST', body }));
 }
