@@ -60,8 +60,11 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
-    // Date formatting is local time; pin the zone the portal's users are in.
-    env: { TZ: 'Europe/Berlin' },
     restoreMocks: true,
+    // A committed `.only` would quietly run one test and pass; fail the run instead.
+    allowOnly: false,
+    // A zone other than Berlin, so a date shown in the browser's zone instead of German time
+    // fails the tests (src/lib/format.test.ts checks the zone is really in effect).
+    env: { TZ: 'America/New_York' },
   },
 });

@@ -9,6 +9,9 @@
 // The second portal of scripts/e2e.sh (Brevo mode, against a fake Brevo):
 //   withPage(fn, { baseURL: brevoBaseUrl() })   // and logIn(page, login, { accountsFile: brevoAccountsFile() })
 //
+// A browser somewhere else (the portal's dates must still read in German time):
+//   withPage(fn, { timezoneId: UTC })
+//
 // One browser per test file, launched on first use and closed after the file's last test;
 // every withPage call gets a fresh context (own cookies and storage) and page.
 import { after } from 'node:test';
@@ -29,6 +32,11 @@ export function baseUrl() {
   }
   return normalizeBaseUrl(value, 'AP_BASE_URL');
 }
+
+/** Berlin, where the portal's users are: the default zone of every context. */
+export const BERLIN = 'Europe/Berlin';
+/** A zone other than Berlin, for `withPage(fn, { timezoneId: UTC })`. */
+export const UTC = 'UTC';
 
 let browserPromise = null;
 
@@ -93,7 +101,8 @@ function normalizeBaseUrl(value, name) {
  * Runs `fn({ page, context, consoleErrors, baseUrl })` on a fresh page of a fresh context whose
  * baseURL is AP_BASE_URL, and closes the context afterwards (also when `fn` throws).
  * `consoleErrors` collects console.error messages and uncaught page errors as strings.
- * `contextOptions` are passed to `browser.newContext` (defaults: de-DE, Europe/Berlin); a
+ * `contextOptions` are passed to `browser.newContext` (defaults: de-DE, Europe/Berlin; pass
+ * `{ timezoneId: UTC }` for a browser set to another zone); a
  * `baseURL` among them (e.g. `brevoBaseUrl()`) replaces AP_BASE_URL, also as `baseUrl` of `fn`.
  */
 export async function withPage(fn, contextOptions = {}) {
@@ -102,7 +111,7 @@ export async function withPage(fn, contextOptions = {}) {
   const browser = await getBrowser();
   const context = await browser.newContext({
     locale: 'de-DE',
-    timezoneId: 'Europe/Berlin',
+    timezoneId: BERLIN,
     ...contextOptions,
     baseURL: base,
   });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
-import { withPage } from '../lib/browser.mjs';
+import { UTC, withPage } from '../lib/browser.mjs';
 
 const CREATED = 'Erfolgreich angelegt';
 const UPDATED = 'Erfolgreich aktualisiert';
@@ -58,14 +58,14 @@ async function api(page, method, path, data) {
 // Tall enough for the form's file groups and the drop targets to be on screen together.
 const VIEWPORT = { width: 1280, height: 1400 };
 
-function signedIn(login, fn) {
+function signedIn(login, fn, contextOptions = {}) {
   return withPage(
     async (ctx) => {
       await logIn(ctx.page, login);
       await ctx.page.waitForURL('**/user/downloads');
       return fn(ctx);
     },
-    { viewport: VIEWPORT },
+    { viewport: VIEWPORT, ...contextOptions },
   );
 }
 
@@ -133,6 +133,8 @@ async function searchFor(page, text) {
   await eventually(async () => {
     await page.locator('[data-testid="downloads-table"][aria-busy="false"]').waitFor();
     const names = await page.getByTestId('download-name-cell').allTextContents();
+    // `every` holds on no rows at all: the search must find something.
+    assert.ok(names.length > 0, `no rows for ${text}`);
     assert.ok(names.every((name) => name.includes(text)), `only rows matching ${text}: ${names}`);
   });
 }
@@ -433,3 +435,50 @@ test('a moderator sees every package but may change only those of their provider
     assert.deepEqual(options, ['Bitte Anbieter wählen', 'Glasfaser Süd']);
     assert.deepEqual(consoleErrors, []);
   }));
+
+test('a browser set to UTC shows and saves the days in German time', () =>
+  signedIn(
+    'admin',
+    async ({ page, consoleErrors }) => {
+      assert.equal(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), 'UTC');
+      // A package from midnight in Berlin in winter (23:00 UTC the day before) to the end of a
+      // summer day (21:59:59 UTC): a browser reading them in its own zone is a day early at the start.
+      const providers = await api(page, 'GET', '/api/providers/?limit=50&offset=0');
+      const provider = providers.content.find((p) => p.name === 'Glasfaser Süd');
+      const lists = await api(page, 'GET', `/api/providers/${provider.id}/lists/?limit=50&offset=0&activeStatus=true`);
+      const list = lists.content.find((l) => l.name === 'Glasfaser Privatkunden');
+      const name = `E2E Zeitzone ${runTag}`;
+      const created = await api(page, 'POST', '/api/download/', {
+        name,
+        startAt: '2027-01-14T23:00:00Z',
+        endAt: '2027-07-31T21:59:59Z',
+        ProviderId: provider.id,
+        listsIds: [list.id],
+        uploadsToInsert: [],
+      });
+      const id = created.id;
+
+      // The list (rows rendered by the island after its search): 15 January, not 14.
+      await openList(page, name);
+      const cells = rowOf(page, name).locator('td');
+      const texts = (await cells.allTextContents()).map((t) => t.trim());
+      assert.ok(texts.includes('15.01.2027'), `start day in German time: ${texts}`);
+      assert.ok(texts.includes('31.07.2027'), `end day in German time: ${texts}`);
+
+      // The form holds the same German days; a new end day is saved as its Berlin end.
+      await page.goto(`/admin/download/edit/${id}`);
+      await islandsMounted(page);
+      assert.equal(await page.getByLabel('Startdatum').inputValue(), '2027-01-15');
+      assert.equal(await page.getByLabel('Enddatum').inputValue(), '2027-07-31');
+      await page.getByLabel('Enddatum').fill('2027-08-01');
+      await page.getByTestId('submit').click();
+      await expectToast(page, 'success', UPDATED);
+      const saved = await api(page, 'GET', `/api/download/${id}`);
+      assert.equal(saved.startAt, '2027-01-14T23:00:00Z', 'an unchanged day keeps its instant');
+      assert.equal(saved.endAt, '2027-08-01T21:59:59Z');
+
+      await api(page, 'DELETE', `/api/download/${id}`);
+      assert.deepEqual(consoleErrors, []);
+    },
+    { timezoneId: UTC },
+  ));

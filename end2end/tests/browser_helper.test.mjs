@@ -2,7 +2,7 @@
 // Debian's chromium starts, renders and reports console errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { baseUrl, withPage } from '../lib/browser.mjs';
+import { baseUrl, UTC, withPage } from '../lib/browser.mjs';
 
 async function withBaseUrl(value, fn) {
   const saved = process.env.AP_BASE_URL;
@@ -37,3 +37,10 @@ test('chromium renders a page and the helper collects its console errors', () =>
       assert.deepEqual(consoleErrors, ['kaputt']);
     }),
   ));
+
+test('a context is in Berlin unless told another zone', () =>
+  withBaseUrl('http://127.0.0.1:9', async () => {
+    const zone = ({ page }) => page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    assert.equal(await withPage(zone), 'Europe/Berlin');
+    assert.equal(await withPage(zone, { timezoneId: UTC }), 'UTC');
+  }));

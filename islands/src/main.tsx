@@ -6,12 +6,9 @@ import 'bootstrap-icons/font/bootstrap-icons.css';
 import '../../style/icons-subset.css';
 import '../../style/main.css';
 
+import { islands } from './islandRegistry';
 import { mountIslands } from './lib/islandLoader';
 import { showPendingToasts } from './lib/toast';
-import type { IslandModule } from './lib/islandLoader';
-
-// One lazy chunk per island; tests living beside the islands are not islands.
-const islands = import.meta.glob<IslandModule>(['./islands/*.tsx', '!./islands/*.test.tsx']);
 
 function start(): void {
   void mountIslands(document, islands);

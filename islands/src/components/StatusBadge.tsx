@@ -9,13 +9,14 @@ const CLASS: Record<Badge, string> = {
   ARCHIVIERT: 'ap-badge-archived',
 };
 
-export default function StatusBadge({ badge }: { badge: Badge | null }) {
-  if (badge === null) return null;
+// The API leaves the badge out or sends null when there is none.
+export default function StatusBadge({ badge }: { badge: Badge | null | undefined }) {
+  if (!badge) return null;
   return <span className={`ap-badge ${CLASS[badge]}`}>{badge}</span>;
 }
 
 /** The class of an end-date cell (spec §4): red expired, orange ending soon, blue upcoming. */
-export function endDateClass(badge: Badge | null): string {
+export function endDateClass(badge: Badge | null | undefined): string {
   switch (badge) {
     case 'BEENDET':
       return 'ap-date-expired';

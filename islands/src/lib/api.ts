@@ -65,10 +65,11 @@ function buildRequest(init: ApiInit): RequestInit {
     }
   }
 
-  return { ...rest, headers, body: requestBody, credentials: 'same-origin' };
+  return { ...rest, headers, body: requestBody };
 }
 
-async function readBody(response: Response): Promise<unknown> {
+/** The answer's body: parsed JSON, the text when it is not JSON, undefined when empty. */
+export async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
   try {
@@ -84,8 +85,31 @@ function field(body: unknown, name: 'message' | 'code'): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-function toLogin(): void {
-  if (window.location.pathname !== LOGIN_PATH) navigateTo(loginUrl());
+/**
+ * fetch with the session cookie; a request that gets no answer becomes ApiError status 0
+ * (a cancelled one stays an AbortError). For the calls apiFetch cannot make as they are.
+ */
+export async function sendRequest(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, { ...init, credentials: 'same-origin' });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'network_error');
+  }
+}
+
+/**
+ * The ApiError of an answer that is not a success (or says the login is missing), with the
+ * server's message and code; a missing login also sends the browser to /login.
+ */
+export function answerError(status: number, body: unknown): ApiError | null {
+  const code = field(body, 'code');
+  if (status === 401 || (code !== null && LOGIN_CODES.has(code))) {
+    if (window.location.pathname !== LOGIN_PATH) navigateTo(loginUrl());
+    return new ApiError(status, field(body, 'message') ?? 'Bitte melden Sie sich an.', code);
+  }
+  if (status < 200 || status > 299) return new ApiError(status, field(body, 'message') ?? UNEXPECTED_ERROR_MESSAGE, code);
+  return null;
 }
 
 /**
@@ -93,25 +117,9 @@ function toLogin(): void {
  * e.g. 204); rejects with ApiError for every non-2xx answer and for network failures.
  */
 export async function apiFetch<T>(path: string, init: ApiInit = {}): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, buildRequest(init));
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'network_error');
-  }
-
+  const response = await sendRequest(path, buildRequest(init));
   const body = await readBody(response);
-  const code = field(body, 'code');
-
-  if (response.status === 401 || (code !== null && LOGIN_CODES.has(code))) {
-    toLogin();
-    throw new ApiError(response.status, field(body, 'message') ?? 'Bitte melden Sie sich an.', code);
-  }
-
-  if (!response.ok) {
-    throw new ApiError(response.status, field(body, 'message') ?? UNEXPECTED_ERROR_MESSAGE, code);
-  }
-
+  const error = answerError(response.status, body);
+  if (error) throw error;
   return body as T;
 }

@@ -3,97 +3,22 @@
 // feature keeps its own state and components.
 import { apiFetch, loginUrl } from './api';
 import type { ApiInit } from './api';
+import type { Narrowed, Schemas } from './apiTypes';
 import { navigateTo } from './navigate';
 
 /** Status badge of spec §4, computed by the server in German calendar days. */
-export type Badge = 'NEU' | 'BEVORSTEHENDE' | 'LÄUFT IN KÜRZE AB' | 'BEENDET' | 'ARCHIVIERT';
-
-export interface UploadRef {
-  id: number;
-  name: string;
-  path: string;
-}
-
-export interface ProviderRef {
-  id: number;
-  name: string;
-  allowedRoles: string[];
-  /** The logo. */
-  Upload: UploadRef | null;
-}
-
-/** A file of a package. `id` is the stored upload's id. */
-export interface DownloadFile {
-  id: number;
-  name: string;
-  /** Site-relative URL of the file (`/files/{id}/{name}`). */
-  path: string;
-  ext: string;
-  /** Bytes. */
-  size: number;
-  contentType: string;
-  tagsIds: number[];
-  downloadId: number;
-  downloadName: string;
-  createdAt: string;
-  updatedAt: string;
-  badge: Badge | null;
-  /** The thumbnail (JPEG, about 320 px wide), or null without one (yet). */
-  previewUrl?: string | null;
-  /** The large preview (JPEG, about 1,200 px wide), or null. */
-  previewLargeUrl?: string | null;
-  /** The thumbnail's size in pixels (keeps its space before it loads). */
-  previewWidth?: number | null;
-  previewHeight?: number | null;
-  /** Added or changed since the customer's previous visit (customer list only). */
-  newSinceVisit?: boolean;
-}
-
-export interface ListRef {
-  id: number;
-  name: string;
-  active: boolean;
-}
-
-export interface Download {
-  id: number;
-  name: string;
-  startAt: string;
-  endAt: string;
-  createdAt: string;
-  updatedAt: string;
-  archived: boolean;
-  archivedAt: string | null;
-  ProviderId: number;
-  Provider: ProviderRef;
-  Uploads: DownloadFile[];
-  Lists: ListRef[];
-  listsIds: number[];
-  badge: Badge | null;
-  /** Whether the signed-in user may change it (row actions, spec §6). */
-  mayManage: boolean;
-  /** Started, or has files added or changed, since the customer's previous visit. */
-  newSinceVisit?: boolean;
-}
-
+export type Badge = Schemas['Badge'];
+export type UploadRef = Schemas['UploadRef'];
+export type ProviderRef = Schemas['ProviderRef'];
+/** A file of a package. `id` is the stored upload's id; `path` the site-relative URL. */
+export type DownloadFile = Schemas['DownloadFile'];
+export type ListRef = Schemas['ListRef'];
+export type Download = Schemas['Download'];
 /** What is new since the customer's previous visit (`null` on a first visit). */
-export interface NewSinceVisit {
-  since: string;
-  count: number;
-}
-
-export interface DownloadPage {
-  content: Download[];
-  count: number;
-  newSinceVisit?: NewSinceVisit | null;
-}
-
-export interface Tag {
-  id: number;
-  name: string;
-  /** A Bootstrap icon class (`bi bi-…`) or an image URL. */
-  icon: string;
-}
+export type NewSinceVisit = Schemas['NewSinceVisit'];
+export type DownloadPage = Schemas['DownloadPage'];
+/** A file tag as the islands show it (the page props carry these fields). */
+export type Tag = Pick<Schemas['Tag'], 'id' | 'name' | 'icon'>;
 
 /** The list parameters of spec §3 "Paging" and "Filters", as in the URL and the API. */
 export interface ListQuery {
@@ -115,24 +40,10 @@ export interface ListQuery {
 /** The sortable columns of spec §2. */
 export type SortBy = 'id' | 'provider' | 'name' | 'startAt' | 'endAt' | 'updatedAt';
 
-export interface UploadRequirements {
-  limitSizeMB: number;
-  allowedExtArray: string[];
-}
-
-export interface StoredUpload {
-  id: number;
-  name: string;
-  path: string;
-  ext: string;
-  size: number;
-  contentType: string;
-}
-
+export type UploadRequirements = Schemas['UploadRequirements'];
+export type StoredUpload = Schemas['StoredUpload'];
 /** `POST /api/upload/`: the first file's fields and every stored file (an archive becomes many). */
-export interface UploadAnswer extends StoredUpload {
-  uploads: StoredUpload[];
-}
+export type UploadAnswer = Schemas['UploadAnswer'];
 
 /** The query as URL parameters (empty values left out), for the API and the address bar. */
 export function toSearchParams(query: ListQuery): URLSearchParams {
@@ -180,25 +91,24 @@ export function fetchUploadRequirements(signal?: AbortSignal): Promise<UploadReq
   return apiFetch<UploadRequirements>('/api/upload-requirements/', { signal });
 }
 
-/** A file entry as the create and edit calls take it. */
-export interface FileInput {
-  id: number;
-  name?: string;
-  tagsIds?: number[];
-}
+/** A file entry as the create and edit calls take it (the object form of the schema's). */
+export type FileInput = Extract<Schemas['PackageFileInput'], { id: number }>;
 
 /** Body of `POST /api/download/` and `PUT /api/download/{id}` (spec §7). */
-export interface DownloadInput {
-  name: string;
-  startAt: string;
-  endAt: string;
-  ProviderId: number | null;
-  listsIds: number[];
-  uncheckedListsIds?: number[];
-  uploadsToInsert?: FileInput[];
-  Uploads?: FileInput[];
-  uploadsToDelete?: number[];
-}
+export type DownloadInput = Narrowed<
+  Schemas['DownloadInput'],
+  {
+    name: string;
+    startAt: string;
+    endAt: string;
+    ProviderId: number | null;
+    listsIds: number[];
+    uncheckedListsIds?: number[];
+    uploadsToInsert?: FileInput[];
+    Uploads?: FileInput[];
+    uploadsToDelete?: number[];
+  }
+>;
 
 function write<T>(path: string, method: string, body?: unknown): Promise<T> {
   const init: ApiInit = { method };
@@ -219,12 +129,12 @@ export function duplicateDownload(id: number): Promise<Download> {
   return write<Download>('/api/download/duplicate', 'POST', { id });
 }
 
-export function changeArchiveStatus(id: number): Promise<{ id: number; archived: boolean }> {
-  return write<{ id: number; archived: boolean }>(`/api/download/changeArchiveStatus/${id}`, 'PATCH');
+export function changeArchiveStatus(id: number): Promise<Schemas['ArchiveStatus']> {
+  return write<Schemas['ArchiveStatus']>(`/api/download/changeArchiveStatus/${id}`, 'PATCH');
 }
 
-export function deleteDownload(id: number): Promise<{ id: number; deleted: boolean }> {
-  return write<{ id: number; deleted: boolean }>(`/api/download/${id}`, 'DELETE');
+export function deleteDownload(id: number): Promise<Schemas['DownloadDeleted']> {
+  return write<Schemas['DownloadDeleted']>(`/api/download/${id}`, 'DELETE');
 }
 
 /** The server-streamed ZIP of a whole package (resumable, exact length). */

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDateTime, formatFileSize } from './format';
+import { formatCount, formatDate, formatDateTime, formatFileSize, formatTime } from './format';
 
-// vite.config.ts pins TZ=Europe/Berlin for the tests.
+// vite.config.ts runs the tests in America/New_York: the portal's dates must come out in German
+// time whatever zone the browser is in.
+it('runs in a zone other than Berlin', () => {
+  expect(Intl.DateTimeFormat().resolvedOptions().timeZone).toBe('America/New_York');
+  expect(new Date('2026-01-15T12:00:00Z').getTimezoneOffset()).toBe(300);
+});
+
 describe('formatDate', () => {
-  it('formats as dd.mm.yyyy in local time', () => {
+  it('formats as dd.mm.yyyy in German time', () => {
     expect(formatDate('2025-03-05T14:07:00Z')).toBe('05.03.2025');
     expect(formatDate('2025-12-31T23:30:00Z')).toBe('01.01.2026');
     expect(formatDate('2026-01-01')).toBe('01.01.2026');
@@ -24,9 +30,23 @@ describe('formatDateTime', () => {
     expect(formatDateTime('2025-07-09T22:00:00Z')).toBe('10.07.2025, 00:00');
   });
 
+  it('shows midnight in Berlin as 00:00 on its day, in winter and in summer', () => {
+    expect(formatDateTime('2026-01-14T23:00:00Z')).toBe('15.01.2026, 00:00');
+    expect(formatDate('2026-01-14T23:00:00Z')).toBe('15.01.2026');
+    expect(formatDateTime('2026-06-30T22:00:00Z')).toBe('01.07.2026, 00:00');
+    expect(formatDate('2026-06-30T22:00:00Z')).toBe('01.07.2026');
+  });
+
   it('gives an empty string for invalid values', () => {
     expect(formatDateTime('2025-13-45')).toBe('');
     expect(formatDateTime(null)).toBe('');
+  });
+});
+
+describe('formatTime', () => {
+  it('shows the German time as HH:MM:SS', () => {
+    expect(formatTime(new Date('2025-03-05T08:07:03Z'))).toBe('09:07:03');
+    expect(formatTime(new Date('2025-07-05T22:00:00Z'))).toBe('00:00:00');
   });
 });
 

@@ -1,5 +1,10 @@
 // German (de-DE) formatting of dates and file sizes, shared by every island.
-// Dates are shown in the browser's local time zone.
+// Dates are shown in German time (Europe/Berlin), as the server renders them, whatever zone the
+// browser is set to: a package starting at midnight in Berlin must not read "23:00" the day
+// before on a laptop set to UTC.
+
+/** The zone the portal's dates are meant in (the server's too). */
+export const PORTAL_TIME_ZONE = 'Europe/Berlin';
 
 function toDate(iso: string | null | undefined): Date | null {
   if (iso === null || iso === undefined || iso.trim() === '') return null;
@@ -7,22 +12,47 @@ function toDate(iso: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
-}
+const germanDate = new Intl.DateTimeFormat('de-DE', {
+  timeZone: PORTAL_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+});
 
-/** `2025-03-05T14:07:00Z` → `05.03.2025`; empty string for a missing or invalid value. */
+const germanDateTime = new Intl.DateTimeFormat('de-DE', {
+  timeZone: PORTAL_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  // h23, so midnight reads 00:00 and never 24:00.
+  hourCycle: 'h23',
+});
+
+const germanTime = new Intl.DateTimeFormat('de-DE', {
+  timeZone: PORTAL_TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** `2025-03-05T14:07:00Z` → `05.03.2025` (German time); empty string for a missing or invalid value. */
 export function formatDate(iso: string | null | undefined): string {
   const date = toDate(iso);
-  if (!date) return '';
-  return `${pad2(date.getDate())}.${pad2(date.getMonth() + 1)}.${date.getFullYear()}`;
+  return date ? germanDate.format(date) : '';
 }
 
-/** `2025-03-05T14:07:00Z` → `05.03.2025, 15:07` (local time, 24 h); empty string if invalid. */
+/** `2025-03-05T14:07:00Z` → `05.03.2025, 15:07` (German time, 24 h); empty string if invalid. */
 export function formatDateTime(iso: string | null | undefined): string {
   const date = toDate(iso);
-  if (!date) return '';
-  return `${formatDate(iso)}, ${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
+  return date ? germanDateTime.format(date) : '';
+}
+
+/** `2025-03-05T08:07:09Z` → `09:07:09` (German time, 24 h). */
+export function formatTime(at: Date): string {
+  return germanTime.format(at);
 }
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;

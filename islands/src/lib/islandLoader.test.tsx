@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { islandModulePath, mountIslands, parseIslandProps, STATE_ATTRIBUTE } from './islandLoader';
+import { mountIslands, parseIslandProps, STATE_ATTRIBUTE } from './islandLoader';
 import type { IslandModules } from './islandLoader';
 
 function Greeting({ name, items }: { name: string; items?: string[] }) {
@@ -40,7 +40,7 @@ async function mount(modules: IslandModules) {
 }
 
 const modules: IslandModules = {
-  [islandModulePath('Greeting')]: () => Promise.resolve({ default: Greeting }),
+  Greeting: () => Promise.resolve({ default: Greeting }),
 };
 
 describe('parseIslandProps', () => {
@@ -76,7 +76,7 @@ describe('mountIslands', () => {
     island('Greeting', '{"name":"A"}');
     island('Greeting', '{"name":"B"}');
 
-    await mount({ ...modules, [islandModulePath('Other')]: other });
+    await mount({ ...modules, Other: other });
 
     expect(Array.from(document.querySelectorAll('[data-testid=greeting]'), (e) => e.textContent)).toEqual([
       'Hallo A',
@@ -106,10 +106,19 @@ describe('mountIslands', () => {
     expect(consoleError).toHaveBeenCalledWith('[islands] Nope: unknown island');
   });
 
+  it('takes no inherited property of the registry for an island', async () => {
+    island('constructor', '{}');
+
+    const [result] = await mount(modules);
+
+    expect(result?.status).toBe('error');
+    expect(consoleError).toHaveBeenCalledWith('[islands] constructor: unknown island');
+  });
+
   it('keeps the fallback when the island code cannot be loaded', async () => {
     const element = island('Greeting', '{"name":"X"}');
 
-    const [result] = await mount({ [islandModulePath('Greeting')]: () => Promise.reject(new Error('404')) });
+    const [result] = await mount({ Greeting: () => Promise.reject(new Error('404')) });
 
     expect(result?.status).toBe('error');
     expect(element.querySelector('.fallback')).not.toBeNull();
@@ -143,7 +152,7 @@ describe('mountIslands', () => {
     try {
       const element = island('Broken', '{}');
 
-      await mountIslands(document, { [islandModulePath('Broken')]: () => Promise.resolve({ default: Broken }) });
+      await mountIslands(document, { Broken: () => Promise.resolve({ default: Broken }) });
 
       await vi.waitFor(() => expect(element.getAttribute(STATE_ATTRIBUTE)).toBe('error'));
       expect(element.innerHTML).toBe('<span class="fallback">Server</span>');

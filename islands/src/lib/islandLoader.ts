@@ -16,7 +16,7 @@ export type IslandComponent = ComponentType<any>;
 export interface IslandModule {
   default: IslandComponent;
 }
-/** What `import.meta.glob('./islands/*.tsx')` returns: path → lazy import. */
+/** The island registry (src/main.tsx): the name the server writes in `data-island` → lazy import. */
 export type IslandModules = Record<string, () => Promise<IslandModule>>;
 
 /** Set on every island element: `loading` → `mounted`, or `error`. Handy for browser tests. */
@@ -25,10 +25,6 @@ export const STATE_ATTRIBUTE = 'data-island-state';
 export type IslandResult =
   | { element: HTMLElement; name: string; status: 'mounted' }
   | { element: HTMLElement; name: string; status: 'error'; reason: string };
-
-export function islandModulePath(name: string): string {
-  return `./islands/${name}.tsx`;
-}
 
 /** Parses `data-props`; a missing attribute means no props. Throws on anything but a JSON object. */
 export function parseIslandProps(raw: string | null): Record<string, unknown> {
@@ -61,7 +57,8 @@ export async function mountIsland(element: HTMLElement, modules: IslandModules):
     return fail(element, name, 'invalid data-props (JSON object expected)', cause);
   }
 
-  const load = modules[islandModulePath(name)];
+  // Own keys only: a name such as `constructor` is no island.
+  const load = Object.hasOwn(modules, name) ? modules[name] : undefined;
   if (!load) return fail(element, name, 'unknown island');
 
   let Component: IslandComponent;

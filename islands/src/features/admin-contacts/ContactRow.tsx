@@ -1,9 +1,7 @@
 // One contact of the admin contacts table (spec §2 "Admin contacts"): customer number, email
 // with its state badges, created and modified, and the action menu.
-import { useId } from 'react';
+import { RowMenu } from '../../components/ListScreen';
 import { formatDateTime } from '../../lib/format';
-import { useDropdown } from '../../lib/useDropdown';
-import { moveInMenu } from './menuKeys';
 import type { Contact } from './types';
 
 export interface RowActions {
@@ -65,46 +63,10 @@ export function ContactRow({ contact, busy, mayEditDetails, actions }: ContactRo
 }
 
 function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps) {
-  const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
-  const menuId = useId();
-
-  /** Closes the menu with the focus on its toggle, where a modal opened by the item returns it. */
-  function run(action: (contact: Contact) => void) {
-    return () => {
-      toggleRef.current?.focus();
-      setOpen(false);
-      action(contact);
-    };
-  }
-
   return (
-    <div className="dropdown d-inline-block" ref={containerRef} onKeyDown={(event) => moveInMenu(event, open)}>
-      <button
-        ref={toggleRef}
-        type="button"
-        className="btn btn-sm btn-outline-secondary"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        aria-label={`Aktionen für ${contact.email}`}
-        title="Aktionen"
-        disabled={busy}
-        onClick={() => setOpen((was) => !was)}
-        data-testid="row-actions"
-      >
-        {busy ? (
-          <span className="spinner-border spinner-border-sm" aria-hidden="true" />
-        ) : (
-          <i className="bi bi-three-dots-vertical" aria-hidden="true" />
-        )}
-      </button>
-      {open && (
-        <ul
-          id={menuId}
-          className="dropdown-menu dropdown-menu-end show text-start"
-          data-bs-popper="static"
-          aria-label={`Aktionen für ${contact.email}`}
-          data-testid="row-menu"
-        >
+    <RowMenu label={`Aktionen für ${contact.email}`} title="Aktionen" disabled={false} busy={busy}>
+      {(run) => (
+        <>
           <li>
             <a className="dropdown-item" href={editPath(contact)} data-testid="action-edit">
               <i className="bi bi-pencil me-2" aria-hidden="true" />
@@ -115,7 +77,7 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
             <button
               type="button"
               className="dropdown-item"
-              onClick={run(actions.onShowCriteria)}
+              onClick={run(() => actions.onShowCriteria(contact))}
               data-testid="action-criteria"
             >
               <i className="bi bi-list-check me-2" aria-hidden="true" />
@@ -127,7 +89,7 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
               <button
                 type="button"
                 className="dropdown-item"
-                onClick={run(actions.onSendDoubleOptIn)}
+                onClick={run(() => actions.onSendDoubleOptIn(contact))}
                 data-testid="action-double-opt-in"
               >
                 <i className="bi bi-envelope-check me-2" aria-hidden="true" />
@@ -141,7 +103,7 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
                 <button
                   type="button"
                   className="dropdown-item"
-                  onClick={run(actions.onToggleBlock)}
+                  onClick={run(() => actions.onToggleBlock(contact))}
                   data-testid="action-block"
                 >
                   <i
@@ -158,7 +120,7 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
                 <button
                   type="button"
                   className="dropdown-item text-danger-emphasis"
-                  onClick={run(actions.onDelete)}
+                  onClick={run(() => actions.onDelete(contact))}
                   data-testid="action-delete"
                 >
                   <i className="bi bi-trash me-2" aria-hidden="true" />
@@ -167,8 +129,8 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
               </li>
             </>
           )}
-        </ul>
+        </>
       )}
-    </div>
+    </RowMenu>
   );
 }

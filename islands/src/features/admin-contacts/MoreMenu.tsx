@@ -1,9 +1,7 @@
 // The More menu of the contacts toolbar (spec §2): the double opt-in mail to all pending
 // contacts, the sync manager (admin only) and the imports: from the planning system (Admin,
 // BU-Moderator) and from Brevo (admin only; that is the sync manager too).
-import { useId } from 'react';
-import { useDropdown } from '../../lib/useDropdown';
-import { moveInMenu } from './menuKeys';
+import { ActionMenu } from '../../components/ActionMenu';
 
 export interface MoreMenuProps {
   isAdmin: boolean;
@@ -16,39 +14,21 @@ export interface MoreMenuProps {
 }
 
 export function MoreMenu({ isAdmin, mailBusy, onSendAll, onSync, onImportPlanning }: MoreMenuProps) {
-  const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
-  const menuId = useId();
-
-  function run(action: () => void) {
-    return () => {
-      toggleRef.current?.focus();
-      setOpen(false);
-      action();
-    };
-  }
-
   return (
-    <div className="dropdown" ref={containerRef} onKeyDown={(event) => moveInMenu(event, open)}>
-      <button
-        ref={toggleRef}
-        type="button"
-        className="btn btn-outline-secondary"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((was) => !was)}
-        data-testid="more-menu-toggle"
-      >
-        <i className="bi bi-three-dots me-1" aria-hidden="true" />
-        Mehr
-      </button>
-      {open && (
-        <ul
-          id={menuId}
-          className="dropdown-menu dropdown-menu-end show"
-          data-bs-popper="static"
-          aria-label="Weitere Aktionen"
-          data-testid="more-menu"
-        >
+    <ActionMenu
+      toggle={
+        <>
+          <i className="bi bi-three-dots me-1" aria-hidden="true" />
+          Mehr
+        </>
+      }
+      toggleClassName="btn btn-outline-secondary"
+      toggleTestId="more-menu-toggle"
+      menuLabel="Weitere Aktionen"
+      menuTestId="more-menu"
+    >
+      {(run) => (
+        <>
           <li>
             <button
               type="button"
@@ -91,8 +71,8 @@ export function MoreMenu({ isAdmin, mailBusy, onSendAll, onSync, onImportPlannin
               </button>
             </li>
           )}
-        </ul>
+        </>
       )}
-    </div>
+    </ActionMenu>
   );
 }

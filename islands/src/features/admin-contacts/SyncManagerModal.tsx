@@ -6,9 +6,10 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { isApiError, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
 import { errorDetail } from '../../lib/apiToasts';
+import { formatTime } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { startBrevoSync } from './rawApi';
-import { appendToLog, entryOf, formatLogTime, logEntry, readJsonStream, readyLog } from './syncLog';
+import { appendToLog, entryOf, logEntry, readJsonStream, readyLog } from './syncLog';
 import type { SyncLogEntry } from './syncLog';
 
 export const SYNC_TITLE = 'Sync-Manager';
@@ -192,7 +193,7 @@ export function SyncManagerModal({ onClose, onSynced }: SyncManagerModalProps) {
       >
         {log.map((entry) => (
           <div key={entry.id} className={`ap-sync-log-line ap-sync-log-${entry.kind}`} data-testid="sync-log-entry" data-result={entry.kind}>
-            <span className="ap-sync-log-time">[{formatLogTime(entry.at)}]</span> {entry.message}
+            <span className="ap-sync-log-time">[{formatTime(entry.at)}]</span> {entry.message}
           </div>
         ))}
       </div>

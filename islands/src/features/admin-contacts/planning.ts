@@ -2,6 +2,7 @@
 // its status, and the CSV file of contact candidates for customers whose planning system has
 // no service. Imported candidates appear in the contact editor of their customer number.
 import { apiFetch } from '../../lib/api';
+import type { Schemas } from '../../lib/apiTypes';
 import { errorCountOf, lineErrorsOf, postCsv } from './rawApi';
 import type { LineError } from './rawApi';
 
@@ -11,40 +12,15 @@ export type { LineError } from './rawApi';
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
 export const CSV_COLUMNS = 'Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail';
 
-export interface PlanningStatus {
-  /** Whether a planning system service is connected. */
-  service: boolean;
-  /** Candidates from CSV files waiting in the editors. */
-  csvCandidates: number;
-}
+/** Whether a planning system service is connected; candidates from CSV files waiting. */
+export type PlanningStatus = Schemas['PlanningStatus'];
 
-export interface CsvCandidate {
-  line: number;
-  customerNumber: number;
-  companyName: string;
-  salutation: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-}
+export type CsvCandidate = Schemas['CsvCandidate'];
 
-export interface CsvPreview {
-  /** The first valid lines (up to 200). */
-  candidates: CsvCandidate[];
-  /** Valid lines in all. */
-  count: number;
-  /** Customer numbers among them. */
-  companies: number;
-  /** The first line errors (up to 200). */
-  errors: LineError[];
-  /** Line errors in all. */
-  errorCount: number;
-}
+/** The first valid lines and line errors (up to 200 each), with the totals. */
+export type CsvPreview = Schemas['CsvPreview'];
 
-export interface CsvImported {
-  imported: number;
-  companies: number;
-}
+export type CsvImported = Schemas['CsvImported'];
 
 export function fetchPlanningStatus(signal?: AbortSignal): Promise<PlanningStatus> {
   return apiFetch<PlanningStatus>('/api/planning/status', { signal });

@@ -3,16 +3,11 @@
 // list of line errors besides message and code). Same conventions as apiFetch: same-origin
 // cookies (the server's CSRF check reads the browser's Sec-Fetch-Site / Origin headers), errors
 // as ApiError, a missing login sends the browser to /login.
-import { ApiError, loginUrl, LOGIN_PATH, NETWORK_ERROR_MESSAGE, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
-import { navigateTo } from '../../lib/navigate';
-
-const LOGIN_CODES: ReadonlySet<string> = new Set(['not_logged_in', 'unauthorized_login']);
+import { answerError, ApiError, readBody, sendRequest, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
+import type { Schemas } from '../../lib/apiTypes';
 
 /** An error answer that also named the faulty lines of an uploaded file. */
-export interface LineError {
-  line: number;
-  message: string;
-}
+export type LineError = Schemas['CsvLineError'];
 
 export class CsvError extends ApiError {
   /** The first line errors (the server lists up to 200). */
@@ -26,12 +21,6 @@ export class CsvError extends ApiError {
     this.errors = errors;
     this.errorCount = Math.max(errorCount, errors.length);
   }
-}
-
-function stringField(body: unknown, name: string): string | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /** `errorCount` of an answer (errors in all, when more than listed), else the listed ones. */
@@ -53,39 +42,13 @@ export function lineErrorsOf(body: unknown): LineError[] {
   });
 }
 
-async function send(path: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(path, { ...init, credentials: 'same-origin' });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'network_error');
-  }
-}
-
-async function jsonOf(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 /** The ApiError (or CsvError, when it lists line errors) of a failed answer. */
 async function failure(response: Response): Promise<ApiError> {
-  const body = await jsonOf(response).catch(() => undefined);
-  const code = stringField(body, 'code');
-  const message = stringField(body, 'message');
-  if (response.status === 401 || (code !== null && LOGIN_CODES.has(code))) {
-    if (window.location.pathname !== LOGIN_PATH) navigateTo(loginUrl());
-    return new ApiError(response.status, message ?? 'Bitte melden Sie sich an.', code);
-  }
+  const body = await readBody(response).catch(() => undefined);
+  const error = answerError(response.status, body) ?? new ApiError(response.status, UNEXPECTED_ERROR_MESSAGE, null);
   const errors = lineErrorsOf(body);
-  if (errors.length > 0) {
-    return new CsvError(response.status, message ?? UNEXPECTED_ERROR_MESSAGE, code, errors, errorCountOf(body, errors.length));
-  }
-  return new ApiError(response.status, message ?? UNEXPECTED_ERROR_MESSAGE, code);
+  if (errors.length === 0) return error;
+  return new CsvError(error.status, error.message, error.code, errors, errorCountOf(body, errors.length));
 }
 
 /**
@@ -93,7 +56,7 @@ async function failure(response: Response): Promise<ApiError> {
  * a stream. Rejects with ApiError for an error answer (409 sync_running, marketing_not_connected).
  */
 export async function startBrevoSync(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const response = await send('/api/syncContactsFromBrevo', {
+  const response = await sendRequest('/api/syncContactsFromBrevo', {
     headers: { Accept: 'application/x-ndjson, application/json' },
     signal,
   });
@@ -104,12 +67,12 @@ export async function startBrevoSync(signal: AbortSignal): Promise<ReadableStrea
 
 /** Posts an uploaded file as it is (text/csv) and answers the parsed JSON answer. */
 export async function postCsv<T>(path: string, file: Blob, signal?: AbortSignal): Promise<T> {
-  const response = await send(path, {
+  const response = await sendRequest(path, {
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'text/csv' },
     body: file,
     signal,
   });
   if (!response.ok) throw await failure(response);
-  return (await jsonOf(response)) as T;
+  return (await readBody(response)) as T;
 }

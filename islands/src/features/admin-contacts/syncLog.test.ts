@@ -3,7 +3,6 @@ import {
   appendToLog,
   CAP_MESSAGE,
   entryOf,
-  formatLogTime,
   JsonStreamSplitter,
   logEntry,
   readJsonStream,
@@ -150,9 +149,5 @@ describe('the sync log', () => {
     expect(entryOf({ result: 'error', message: 'Abbruch' })).toMatchObject({ kind: 'error', message: 'Abbruch' });
     expect(entryOf({ result: 'neu' })).toMatchObject({ kind: 'other', message: '{"result":"neu"}' });
     expect(entryOf('Bad Gateway')).toMatchObject({ kind: 'other', message: 'Bad Gateway' });
-  });
-
-  it('shows the time as HH:MM:SS', () => {
-    expect(formatLogTime(new Date(2025, 2, 5, 9, 7, 3))).toBe('09:07:03');
   });
 });

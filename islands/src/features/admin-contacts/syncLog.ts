@@ -1,14 +1,15 @@
 // The sync manager's log (spec §2 "Sync manager modal", §4 "Sync log", §7): the results the
 // server streams for GET /api/syncContactsFromBrevo, one JSON object each. The log starts with a
 // ready message (on open and on "Leeren") and is emptied when it grows past 4000 entries.
+import type { Schemas } from '../../lib/apiTypes';
 
 /** Spec §9: the sync log keeps at most this many entries. */
 export const SYNC_LOG_CAP = 4000;
 export const READY_MESSAGE = 'Bereit.';
 export const CAP_MESSAGE = `Das Protokoll wurde geleert (mehr als ${SYNC_LOG_CAP} Einträge).`;
 
-/** `result` of a streamed object; `info` for the manager's own lines. */
-export type SyncLogKind = 'info' | 'start' | 'page' | 'skipped' | 'done' | 'error' | 'other';
+/** `result` of a streamed object (SyncEvent of openapi.json); `info` for the manager's own lines. */
+export type SyncLogKind = 'info' | Schemas['SyncEvent']['result'] | 'other';
 
 export interface SyncLogEntry {
   id: number;
@@ -47,7 +48,13 @@ export function appendToLog(log: readonly SyncLogEntry[], entries: readonly Sync
   return [logEntry('info', CAP_MESSAGE), ...entries.slice(-(SYNC_LOG_CAP - 1))];
 }
 
-const KINDS: ReadonlySet<string> = new Set(['start', 'page', 'skipped', 'done', 'error']);
+const KINDS: ReadonlySet<string> = new Set<Schemas['SyncEvent']['result']>([
+  'start',
+  'page',
+  'skipped',
+  'done',
+  'error',
+]);
 
 /** A streamed object as a log line: its message, else (unexpected) the object as text. */
 export function entryOf(value: unknown): SyncLogEntry {
@@ -59,12 +66,6 @@ export function entryOf(value: unknown): SyncLogEntry {
   const kind: SyncLogKind = typeof result === 'string' && KINDS.has(result) ? (result as SyncLogKind) : 'other';
   const text = typeof message === 'string' && message !== '' ? message : JSON.stringify(value);
   return logEntry(kind, text);
-}
-
-/** `14:07:09`, local time. */
-export function formatLogTime(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { CriteriaChoices, CriteriaFilter, CriteriaLoading, criteriaNeedle, useCh
 import { Modal } from '../../components/Modal';
 import { toastReadError } from '../../lib/apiToasts';
 import type { ListRef } from '../../lib/downloads';
-import { CRITERIA_LIMIT, fetchProviderCriteria } from './api';
+import { CRITERIA_LIMIT, fetchCriteria } from '../../lib/providerLists';
 
 export interface CriteriaPickerProps {
   providerId: number;
@@ -24,10 +24,9 @@ export function CriteriaPicker({ providerId, providerName, chosen, onApply, onCl
 
   useEffect(() => {
     const controller = new AbortController();
-    fetchProviderCriteria(providerId, controller.signal)
+    fetchCriteria(providerId, controller.signal)
       .then((answer) => {
-        const byName = [...answer.content].sort((a, b) => a.name.localeCompare(b.name, 'de-DE'));
-        setLists(byName);
+        setLists(answer.content.map(({ id, name, active }) => ({ id, name, active })));
         setCount(answer.count);
       })
       .catch((error: unknown) => {

@@ -1,11 +1,10 @@
 // One package of the admin downloads list (spec §2 "Downloads list (admin)"): provider,
 // description with badge, dates, file count and the action menu, which is enabled only when
 // the user may change the package (the server's `mayManage`, spec §6).
-import { useId } from 'react';
+import { RowMenu } from '../../components/ListScreen';
 import StatusBadge, { endDateClass } from '../../components/StatusBadge';
 import type { Download } from '../../lib/downloads';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { useDropdown } from '../../lib/useDropdown';
 
 export interface RowActions {
   onDuplicate: (download: Download) => void;
@@ -57,46 +56,16 @@ export function DownloadRow({ download, busy, actions }: { download: Download; b
 }
 
 function ActionMenu({ download, busy, actions }: { download: Download; busy: boolean; actions: RowActions }) {
-  const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
-  const menuId = useId();
   const allowed = download.mayManage;
-
-  /** Closes the menu with the focus on its toggle, where a modal opened by the item returns it. */
-  function run(action: (download: Download) => void) {
-    return () => {
-      toggleRef.current?.focus();
-      setOpen(false);
-      action(download);
-    };
-  }
-
   return (
-    <div className="dropdown d-inline-block" ref={containerRef}>
-      <button
-        ref={toggleRef}
-        type="button"
-        className="btn btn-sm btn-outline-secondary"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        aria-label={allowed ? `Aktionen für ${download.name}` : `Keine Aktionen für ${download.name} erlaubt`}
-        title={allowed ? 'Aktionen' : 'Keine Berechtigung für diesen Anbieter'}
-        disabled={!allowed || busy}
-        onClick={() => setOpen((was) => !was)}
-        data-testid="row-actions"
-      >
-        {busy ? (
-          <span className="spinner-border spinner-border-sm" aria-hidden="true" />
-        ) : (
-          <i className="bi bi-three-dots-vertical" aria-hidden="true" />
-        )}
-      </button>
-      {open && (
-        <ul
-          id={menuId}
-          className="dropdown-menu dropdown-menu-end show text-start"
-          data-bs-popper="static"
-          data-testid="row-menu"
-        >
+    <RowMenu
+      label={allowed ? `Aktionen für ${download.name}` : `Keine Aktionen für ${download.name} erlaubt`}
+      title={allowed ? 'Aktionen' : 'Keine Berechtigung für diesen Anbieter'}
+      disabled={!allowed}
+      busy={busy}
+    >
+      {(run) => (
+        <>
           <li>
             <a className="dropdown-item" href={editPath(download.id)}>
               <i className="bi bi-pencil me-2" aria-hidden="true" />
@@ -104,25 +73,25 @@ function ActionMenu({ download, busy, actions }: { download: Download; busy: boo
             </a>
           </li>
           <li>
-            <button type="button" className="dropdown-item" onClick={run(actions.onDuplicate)}>
+            <button type="button" className="dropdown-item" onClick={run(() => actions.onDuplicate(download))}>
               <i className="bi bi-copy me-2" aria-hidden="true" />
               Duplizieren
             </button>
           </li>
           <li>
-            <button type="button" className="dropdown-item" onClick={run(actions.onShowCriteria)}>
+            <button type="button" className="dropdown-item" onClick={run(() => actions.onShowCriteria(download))}>
               <i className="bi bi-list-check me-2" aria-hidden="true" />
               Kriterien anzeigen
             </button>
           </li>
           <li>
-            <button type="button" className="dropdown-item" onClick={run(actions.onDownloadFiles)}>
+            <button type="button" className="dropdown-item" onClick={run(() => actions.onDownloadFiles(download))}>
               <i className="bi bi-download me-2" aria-hidden="true" />
               Dateien herunterladen
             </button>
           </li>
           <li>
-            <button type="button" className="dropdown-item" onClick={run(actions.onToggleArchive)}>
+            <button type="button" className="dropdown-item" onClick={run(() => actions.onToggleArchive(download))}>
               <i className={`bi ${download.archived ? 'bi-box-arrow-up' : 'bi-archive'} me-2`} aria-hidden="true" />
               {download.archived ? 'Archivierung aufheben' : 'Archivieren'}
             </button>
@@ -131,13 +100,13 @@ function ActionMenu({ download, busy, actions }: { download: Download; busy: boo
             <hr className="dropdown-divider" />
           </li>
           <li>
-            <button type="button" className="dropdown-item text-danger" onClick={run(actions.onDelete)}>
+            <button type="button" className="dropdown-item text-danger" onClick={run(() => actions.onDelete(download))}>
               <i className="bi bi-trash me-2" aria-hidden="true" />
               Löschen
             </button>
           </li>
-        </ul>
+        </>
       )}
-    </div>
+    </RowMenu>
   );
 }

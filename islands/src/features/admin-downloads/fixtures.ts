@@ -15,6 +15,7 @@ export function file(id: number, overrides: Partial<DownloadFile> = {}): Downloa
     createdAt: '2026-05-01T08:00:00Z',
     updatedAt: '2026-05-01T08:00:00Z',
     badge: null,
+    newSinceVisit: false,
     ...overrides,
   };
 }
@@ -40,6 +41,7 @@ export function download(id: number, overrides: Partial<Download> = {}): Downloa
     listsIds: [21, 22],
     badge: 'BEVORSTEHENDE',
     mayManage: true,
+    newSinceVisit: false,
     ...overrides,
   };
 }

@@ -248,8 +248,9 @@ describe('toDownloadInput', () => {
     );
     expect(toDownloadInput(state, null)).toEqual({
       name: 'Herbstaktion 2026',
-      startAt: '2026-09-01',
-      endAt: '2026-09-30',
+      // Berlin days as instants: 1 September 00:00 and 30 September 23:59:59 (summer time).
+      startAt: '2026-08-31T22:00:00Z',
+      endAt: '2026-09-30T21:59:59Z',
       ProviderId: 2,
       listsIds: [21],
       uploadsToInsert: [
@@ -273,7 +274,7 @@ describe('toDownloadInput', () => {
       name: 'Aktion 7',
       // The start day is unchanged: its exact instant is kept.
       startAt: '2026-05-31T22:00:00Z',
-      endAt: '2026-07-15',
+      endAt: '2026-07-15T21:59:59Z',
       ProviderId: 2,
       listsIds: [21],
       uncheckedListsIds: [22],

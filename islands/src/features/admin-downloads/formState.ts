@@ -2,7 +2,7 @@
 // its files in three groups: new uploads, existing files, and existing files marked for removal.
 // A reducer, so every change is one tested transition; the island only dispatches.
 import type { Download, DownloadInput, FileInput, ListRef, StoredUpload } from '../../lib/downloads';
-import { berlinDay } from './dates';
+import { berlinDay, berlinEndOfDay, berlinStartOfDay } from '../../lib/berlinDay';
 import { validateFileName } from './validation';
 
 export type FileGroup = 'new' | 'existing' | 'removed';
@@ -260,14 +260,22 @@ function fileInput(file: StoredFile): FileInput {
 
 /**
  * The body of `POST /api/download/` (no `original`) or `PUT /api/download/{id}`. A day left
- * as it was keeps the package's exact instant, so saving does not move a start of 08:00 to 00:00.
+ * as it was keeps the package's exact instant, so saving does not move a start of 08:00 to 00:00;
+ * a new day is sent as the instant its Berlin day starts or ends, so the body means the same
+ * whatever zone the browser is in.
  */
 export function toDownloadInput(state: DownloadFormState, original: Download | null): DownloadInput {
   const listsIds = state.lists.map((list) => list.id);
   const base = {
     name: state.name.trim(),
-    startAt: original && berlinDay(original.startAt) === state.startAt ? original.startAt : state.startAt,
-    endAt: original && berlinDay(original.endAt) === state.endAt ? original.endAt : state.endAt,
+    startAt:
+      original && berlinDay(original.startAt) === state.startAt
+        ? original.startAt
+        : (berlinStartOfDay(state.startAt) ?? state.startAt),
+    endAt:
+      original && berlinDay(original.endAt) === state.endAt
+        ? original.endAt
+        : (berlinEndOfDay(state.endAt) ?? state.endAt),
     ProviderId: state.providerId,
     listsIds,
     uploadsToInsert: stored(state.files.new).map(fileInput),

@@ -4,7 +4,7 @@
 import { ApiError, loginUrl, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
 import { packageZipUrl } from '../../lib/downloads';
 import { navigateTo } from '../../lib/navigate';
-import { berlinDay } from './dates';
+import { dayOf } from '../../lib/berlinDay';
 
 /** The name the server gives the archive (Content-Disposition, RFC 6266), or null. */
 export function fileNameOf(disposition: string | null): string | null {
@@ -24,7 +24,7 @@ export function fileNameOf(disposition: string | null): string | null {
 
 /** The server's naming (spec §4): today's date, then the portal's name. */
 export function fallbackZipName(productName: string, now: Date): string {
-  return `${berlinDay(now.toISOString())}_${productName} Aktionsportal.zip`;
+  return `${dayOf(now)}_${productName} Aktionsportal.zip`;
 }
 
 /** Reads the package ZIP, reporting bytes received of the exact length the server announces. */

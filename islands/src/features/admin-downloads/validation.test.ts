@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { berlinDay } from './dates';
 import {
   checkFile,
   END_BEFORE_START,
@@ -100,14 +99,5 @@ describe('extensionOf', () => {
     expect(extensionOf('Datei.')).toBeNull();
     expect(extensionOf('Datei.p-f')).toBeNull();
     expect(extensionOf('ohne')).toBeNull();
-  });
-});
-
-describe('berlinDay', () => {
-  it('gives the German calendar day of an instant', () => {
-    expect(berlinDay('2026-11-30T23:30:00Z')).toBe('2026-12-01');
-    expect(berlinDay('2026-06-30T21:59:59Z')).toBe('2026-06-30');
-    expect(berlinDay('')).toBe('');
-    expect(berlinDay('kein Datum')).toBe('');
   });
 });

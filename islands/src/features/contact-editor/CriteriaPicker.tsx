@@ -14,7 +14,7 @@ import {
 } from '../../components/CriteriaChoices';
 import { Modal } from '../../components/Modal';
 import { toastReadError } from '../../lib/apiToasts';
-import { CRITERIA_LIMIT, fetchProviderLists } from './api';
+import { CRITERIA_LIMIT, fetchCriteria } from '../../lib/providerLists';
 import type { ListRef, ProviderRef } from './types';
 
 export interface CriteriaPickerProps {
@@ -54,9 +54,9 @@ export function CriteriaPicker({ providers, chosen, original, known, mayReset, o
     const controller = new AbortController();
     for (const provider of providers) {
       if (!provider.mayManage) continue;
-      fetchProviderLists(provider.id, controller.signal)
+      fetchCriteria(provider.id, controller.signal)
         .then((answer) => {
-          const lists = [...answer.content].sort((a, b) => a.name.localeCompare(b.name, 'de-DE'));
+          const lists = answer.content.map(({ id, name, active }) => ({ id, name, active, providerId: provider.id }));
           setLoaded((current) => ({ ...current, [provider.id]: { lists, count: answer.count } }));
         })
         .catch((error: unknown) => {

@@ -1,9 +1,7 @@
 // The calls of the contact editor (spec §7 "Contacts", "Providers, folders, lists").
 import { apiFetch } from '../../lib/api';
+import type { Schemas } from '../../lib/apiTypes';
 import type { Contact, CustomerGroup, CustomerGroupInput, ListRef } from './types';
-
-/** The criteria picker loads up to this many lists per provider (spec §9). */
-export const CRITERIA_LIMIT = 1000;
 
 function groupPath(customerNumber: string | number): string {
   return `/api/contacts/customer-number/${encodeURIComponent(String(customerNumber))}`;
@@ -30,35 +28,7 @@ export async function findContactByEmail(
   return { id: answer.id, customerNumber: Number(answer.customerNumber) };
 }
 
-/** One provider's lists, active and inactive, up to CRITERIA_LIMIT (only for providers the user manages). */
-export async function fetchProviderLists(
-  providerId: number,
-  signal?: AbortSignal,
-): Promise<{ content: ListRef[]; count: number }> {
-  const params = new URLSearchParams({
-    limit: String(CRITERIA_LIMIT),
-    offset: '0',
-    sort: 'ASC',
-    activeStatus: 'true',
-    inactiveStatus: 'true',
-  });
-  const answer = await apiFetch<{ content: ListRef[]; count: number }>(
-    `/api/providers/${providerId}/lists/?${params.toString()}`,
-    { signal },
-  );
-  return {
-    content: (answer?.content ?? []).map(({ id, name, active }) => ({ id, name, active, providerId })),
-    count: answer?.count ?? 0,
-  };
-}
-
-interface AssignedList {
-  id: number;
-  name: string;
-  active: boolean;
-  ProviderId: number;
-  providerName: string;
-}
+type AssignedList = Schemas['AssignedList'];
 
 /** The ids as the path of GET /api/contacts/lists/{ids}: a JSON array, which the server reads
  * for one id as well (a bare `5` it takes for a number, not a list). */

@@ -1,47 +1,40 @@
 // The customer group of the contact editor as the server sends and takes it (spec §3
 // "Contact", "Customer group"; the API contract of GET/PUT /api/contacts/customer-number/{n}).
+import type { Narrowed, Schemas } from '../../lib/apiTypes';
 
 /** 0 keine, 1 Firma, 2 Herr, 3 Frau, 4 Diverses (spec §3, §9). */
 export type Salutation = 0 | 1 | 2 | 3 | 4;
 
-export interface Contact {
-  id: number;
-  email: string;
-  salutation: number;
-  firstname: string;
-  lastname: string;
-  customerNumber: number;
-  companyName: string;
-  emailBlacklisted: boolean;
-  doubleOptIn: boolean;
-  listsIds: number[];
-}
+/** A contact of the group, the fields the editor reads. */
+export type Contact = Pick<
+  Schemas['Contact'],
+  | 'id'
+  | 'email'
+  | 'salutation'
+  | 'firstname'
+  | 'lastname'
+  | 'customerNumber'
+  | 'companyName'
+  | 'emailBlacklisted'
+  | 'doubleOptIn'
+  | 'listsIds'
+>;
 
-/** A contact the planning system knows for this customer and the group does not have yet. */
-export interface ImportCandidate {
-  salutation: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-  companyName: string | null;
-  /** `service` (the planning system) or `csv` (an imported file). */
-  source: string;
-  /** The email is a contact of this other customer number. */
-  existingCustomerNumber: number | null;
-}
+/**
+ * A contact the planning system knows for this customer and the group does not have yet;
+ * `source` is `service` (the planning system) or `csv` (an imported file), and
+ * `existingCustomerNumber` the customer the email already belongs to.
+ */
+export type ImportCandidate = Schemas['ImportCandidate'];
 
-export interface Imports {
-  company: { customerNumber: number; companyName: string } | null;
-  contacts: ImportCandidate[];
-  /** E.g. that no planning system is connected or that it did not answer. */
-  message: string | null;
-}
+/** The planning system's company and candidates; `message` e.g. that it did not answer. */
+export type Imports = Schemas['Imports'];
 
 /** GET and PUT /api/contacts/customer-number/{n}. */
-export interface CustomerGroup {
+export type CustomerGroup = Omit<Schemas['CustomerGroup'], 'content' | 'imports'> & {
   content: Contact[];
   imports: Imports | null;
-}
+};
 
 /** The person fields a contact row edits. */
 export interface ContactFields {
@@ -52,20 +45,29 @@ export interface ContactFields {
   email: string;
 }
 
+type PersonInput = Narrowed<
+  Schemas['GroupContactInput'],
+  { email: string; salutation: number; firstname: string; lastname: string }
+>;
+
+/** A contact in the group's body: changed, removed, or new. */
 export type ContactInput =
-  | { id: number; email: string; salutation: number; firstname: string; lastname: string }
-  | { id: number; remove: true }
-  | { email: string; salutation: number; firstname: string; lastname: string };
+  | Narrowed<Schemas['GroupContactInput'], { id: number } & PersonInput>
+  | Narrowed<Schemas['GroupContactInput'], { id: number; remove: true }>
+  | PersonInput;
 
 /** The body of PUT /api/contacts/customer-number/{n}. */
-export interface CustomerGroupInput {
-  customerNumber: number;
-  companyName: string;
-  listsIds: number[];
-  uncheckedListsIds: number[];
-  contacts: ContactInput[];
-  alphaPlanContacts: { email: string; salutation: number; firstname: string; lastname: string }[];
-}
+export type CustomerGroupInput = Narrowed<
+  Schemas['CustomerGroupInput'],
+  {
+    customerNumber: number;
+    companyName: string;
+    listsIds: number[];
+    uncheckedListsIds: number[];
+    contacts: ContactInput[];
+    alphaPlanContacts: PersonInput[];
+  }
+>;
 
 /** A provider of the criteria picker (island props). */
 export interface ProviderRef {

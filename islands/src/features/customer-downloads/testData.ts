@@ -15,6 +15,7 @@ export function file(id: number, downloadId: number, name: string, extra: Partia
     createdAt: '2026-11-01T10:00:00Z',
     updatedAt: '2026-11-01T10:00:00Z',
     badge: null,
+    newSinceVisit: false,
     ...extra,
   };
 }
@@ -36,6 +37,7 @@ export function download(id: number, files: DownloadFile[], extra: Partial<Downl
     listsIds: [],
     badge: null,
     mayManage: false,
+    newSinceVisit: false,
     ...extra,
   };
 }

@@ -1,6 +1,7 @@
 // Name and folder layout of the download manager's ZIP (spec §4), the same as the server's
 // package ZIP (src/services/files.rs `zip_name`, `plan_zip`; src/storage/zip.rs
 // `safe_segment`, `unique_name`), so both paths give the dealer the same archive.
+import { dayOf } from '../../lib/berlinDay';
 import type { SelectedFile } from './selection';
 
 const MAX_SEGMENT_CHARS = 200;
@@ -32,21 +33,9 @@ export function uniqueName(name: string, taken: Set<string>): string {
   }
 }
 
-/** Today in German time as YYYY-MM-DD (the server names its ZIPs by the German date too). */
-export function germanDate(now: Date): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/Berlin',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
 /** `2026-11-23_Netzvermarktung Aktionsportal.zip`. */
 export function zipName(productName: string, now: Date): string {
-  return `${germanDate(now)}_${safeSegment(productName)} Aktionsportal.zip`;
+  return `${dayOf(now)}_${safeSegment(productName)} Aktionsportal.zip`;
 }
 
 export interface ZipEntryPlan {

@@ -4,7 +4,8 @@ import { clearToasts, getToasts } from '../../lib/toast';
 import { installFetch, jsonResponse } from '../../test/fetchMock';
 import type { MockHandler } from '../../test/fetchMock';
 import { ALREADY_TAKEN, folderChoices, ImportListsModal, NO_FOLDERS_MESSAGE } from './ImportListsModal';
-import type { Provider, ProviderList } from './types';
+import type { ProviderList } from '../../lib/providerLists';
+import type { Provider } from './types';
 
 vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
 vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));

@@ -11,7 +11,8 @@ import { formatCount } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { fetchFolderLists, fetchProviderBrevoIds, importFolderList } from './api';
 import type { FolderList } from './api';
-import type { Provider, ProviderList } from './types';
+import type { ProviderList } from '../../lib/providerLists';
+import type { Provider } from './types';
 
 export const IMPORT_TITLE = 'Aus Marketing-Dienst importieren';
 export const ALREADY_TAKEN = 'bereits übernommen';
@@ -152,7 +153,7 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
         });
       } catch (error) {
         failed += 1;
-        toast.error(`„${list.name}“ konnte nicht übernommen werden.`, isApiError(error) ? errorDetail(error) : null);
+        toast.error(`„${list.name ?? list.id}“ konnte nicht übernommen werden.`, isApiError(error) ? errorDetail(error) : null);
       }
     }
     setTaken({ kind: 'loaded', ids: takenNow });

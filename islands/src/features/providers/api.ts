@@ -1,7 +1,10 @@
 // Calls of the provider area (spec §7 "Providers, folders, lists"), all through lib/api.ts.
 import { apiFetch } from '../../lib/api';
 import { normalizeList, normalizeProvider } from './types';
-import type { Folder, Paged, Provider, ProviderList, ProviderPayload, RawProvider, Upload } from './types';
+import { fetchProviderLists } from '../../lib/providerLists';
+import type { Schemas } from '../../lib/apiTypes';
+import type { ProviderList, ProviderListQuery } from '../../lib/providerLists';
+import type { Folder, Paged, Provider, ProviderPayload, RawProvider, Upload } from './types';
 
 export const PAGE_SIZE = 20;
 export const FOLDER_PAGE_SIZE = 50;
@@ -58,28 +61,13 @@ export async function uploadImage(file: File): Promise<Upload> {
   return apiFetch<Upload>('/api/upload/', { method: 'POST', body: form });
 }
 
-export interface ListQuery {
-  offset: number;
-  sort: 'ASC' | 'DESC';
-  active: boolean;
-  inactive: boolean;
-  search: string;
-}
-
-export async function fetchLists(providerId: number, query: ListQuery, signal?: AbortSignal): Promise<Paged<ProviderList>> {
-  // Neither status means both (spec §4).
-  const both = !query.active && !query.inactive;
-  const params = new URLSearchParams({
-    limit: String(PAGE_SIZE),
-    offset: String(query.offset),
-    sort: query.sort,
-    activeStatus: String(both || query.active),
-    inactiveStatus: String(both || query.inactive),
-    search: query.search,
-  });
-  const answer = await apiFetch<Paged<ProviderList>>(`/api/providers/${providerId}/lists/?${params.toString()}`, {
-    signal,
-  });
+/** A page of the provider screen's table. */
+export async function fetchLists(
+  providerId: number,
+  query: Omit<ProviderListQuery, 'limit'>,
+  signal?: AbortSignal,
+): Promise<Paged<ProviderList>> {
+  const answer = await fetchProviderLists(providerId, { ...query, limit: PAGE_SIZE }, signal);
   return { content: answer.content.map(normalizeList), count: answer.count };
 }
 
@@ -125,13 +113,7 @@ export async function syncProviderLists(providerId: number): Promise<ProviderLis
 }
 
 /** A list inside a marketing folder, as GET /api/brevo/folder/{id}/lists/ answers it. */
-export interface FolderList {
-  id: number;
-  name: string;
-  totalSubscribers?: number;
-  totalBlacklisted?: number;
-  folderId?: number;
-}
+export type FolderList = Schemas['BrevoList'];
 
 /** One page (50, ascending) of the lists inside a marketing folder. */
 export async function fetchFolderLists(
@@ -190,11 +172,7 @@ export function brevoIdOf(list: ProviderList): number | null {
 }
 
 /** Takes over an existing list of the marketing service as a new criterion of the provider. */
-export async function importFolderList(providerId: number, list: { id: number; name: string }): Promise<ProviderList> {
-  return normalizeList(
-    await apiFetch<ProviderList>(`/api/providers/${providerId}/lists`, {
-      method: 'POST',
-      body: { brevoListId: list.id, name: list.name },
-    }),
-  );
+export async function importFolderList(providerId: number, list: Pick<FolderList, 'id' | 'name'>): Promise<ProviderList> {
+  const body: Schemas['NewList'] = { brevoListId: list.id, name: list.name };
+  return normalizeList(await apiFetch<ProviderList>(`/api/providers/${providerId}/lists`, { method: 'POST', body }));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyListFilters, DEFAULT_LIST_FILTERS, withStatus } from './listFilters';
-import type { ProviderList } from './types';
+import type { ProviderList } from '../../lib/providerLists';
 
 function list(id: number, name: string, active: boolean): ProviderList {
   return {

@@ -1,6 +1,6 @@
 // The criteria screen's filters, and applying them in memory (after a sync the server answers
 // with all of the provider's lists; the table keeps its filters).
-import type { ProviderList } from './types';
+import type { ProviderList } from '../../lib/providerLists';
 
 export type SortOrder = 'ASC' | 'DESC';
 

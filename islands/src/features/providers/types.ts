@@ -1,68 +1,36 @@
 // Providers, their lists (criteria) and marketing folders as the server sends them (spec §3).
+import type { Narrowed, Present, Schemas } from '../../lib/apiTypes';
+import type { ProviderList } from '../../lib/providerLists';
 
-export interface Upload {
-  id: number;
-  name: string;
-  path: string;
-}
+export type Upload = Schemas['UploadRef'];
 
-export interface Provider {
-  id: number;
-  name: string;
-  allowedRoles: string[];
-  brevoActiveFolderId: number | null;
-  brevoInactiveFolderId: number | null;
-  uploadId: number | null;
-  Upload: Upload | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A provider as the islands use it: allowedRoles parsed, optional parts present (null if none). */
+export type Provider = Present<Schemas['Provider']>;
 
-/** A provider as it may arrive: allowedRoles possibly as a JSON string, optional parts missing. */
-export type RawProvider = Omit<Provider, 'allowedRoles' | 'Upload' | 'uploadId' | 'brevoActiveFolderId' | 'brevoInactiveFolderId'> & {
-  allowedRoles?: unknown;
-  Upload?: Upload | null;
-  uploadId?: number | null;
-  brevoActiveFolderId?: number | null;
-  brevoInactiveFolderId?: number | null;
-};
-
-/** A list (criterion) of a provider. */
-export interface ProviderList {
-  id: number;
-  brevoListId: number | null;
-  name: string;
-  active: boolean;
-  totalSubscribers: number;
-  totalBlocked: number;
-  deactivatedAt: string | null;
-  reactivatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  ProviderId: number;
-}
+/** A provider as it may arrive: allowedRoles possibly as a JSON string (spec §3). */
+export type RawProvider = Omit<Schemas['Provider'], 'allowedRoles'> & { allowedRoles?: unknown };
 
 export interface Paged<T> {
   content: T[];
   count: number;
 }
 
-export interface Folder {
-  id: number;
-  name: string;
-}
+export type Folder = Schemas['Folder'];
 
 /** A marketing-folder choice: create automatically, none, or an existing folder's id. */
 export type FolderChoice = 'auto' | number | null;
 
 /** Body of POST /api/providers/ and PUT /api/providers/{id}. */
-export interface ProviderPayload {
-  name: string;
-  allowedRoles: string[];
-  brevoActiveFolderId: FolderChoice;
-  brevoInactiveFolderId: FolderChoice;
-  uploadId: number | null;
-}
+export type ProviderPayload = Narrowed<
+  Schemas['ProviderInput'],
+  {
+    name: string;
+    allowedRoles: string[];
+    brevoActiveFolderId: FolderChoice;
+    brevoInactiveFolderId: FolderChoice;
+    uploadId: number | null;
+  }
+>;
 
 function isArray(value: unknown): value is unknown[] {
   return Array.isArray(value);

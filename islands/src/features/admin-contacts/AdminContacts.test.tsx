@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { clearToasts, getToasts } from '../lib/toast';
-import { installFetch, jsonResponse } from '../test/fetchMock';
-import type { MockHandler, MockRequest } from '../test/fetchMock';
-import { contact, mailJob } from '../features/admin-contacts/fixtures';
-import type { Contact } from '../features/admin-contacts/types';
-import { POLL_INTERVAL_MS } from '../features/admin-contacts/useMailJob';
+import { clearToasts, getToasts } from '../../lib/toast';
+import { installFetch, jsonResponse } from '../../test/fetchMock';
+import type { MockHandler, MockRequest } from '../../test/fetchMock';
+import { contact, mailJob } from './fixtures';
+import type { Contact } from './types';
+import { POLL_INTERVAL_MS } from './useMailJob';
 import AdminContacts from './AdminContacts';
 import type { AdminContactsProps } from './AdminContacts';
 
-vi.mock('../lib/navigate', () => ({ navigateTo: vi.fn() }));
-vi.mock('../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
+vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
 
 const firstPage: Contact[] = [
   contact(3, { email: 'anna@example.de', customerNumber: 100002 }),

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { navigateTo } from '../lib/navigate';
-import { clearToasts } from '../lib/toast';
-import { installFetch, jsonResponse } from '../test/fetchMock';
-import { announceProviderSaved } from '../features/providers/events';
+import { navigateTo } from '../../lib/navigate';
+import { clearToasts } from '../../lib/toast';
+import { installFetch, jsonResponse } from '../../test/fetchMock';
+import { announceProviderSaved } from './events';
 import AdminMenu, { activeSection } from './AdminMenu';
 import type { AdminMenuProps } from './AdminMenu';
 
-vi.mock('../lib/navigate', () => ({ navigateTo: vi.fn() }));
-vi.mock('../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
+vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
 
 const providers = [
   { id: 1, name: 'Marke A' },

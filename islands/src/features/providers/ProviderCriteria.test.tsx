@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { navigateTo } from '../lib/navigate';
-import { clearToasts, getToasts } from '../lib/toast';
-import { installFetch, jsonResponse } from '../test/fetchMock';
-import type { MockHandler, MockRequest } from '../test/fetchMock';
-import type { ProviderList, RawProvider } from '../features/providers/types';
+import { navigateTo } from '../../lib/navigate';
+import { clearToasts, getToasts } from '../../lib/toast';
+import { installFetch, jsonResponse } from '../../test/fetchMock';
+import type { MockHandler, MockRequest } from '../../test/fetchMock';
+import type { ProviderList } from '../../lib/providerLists';
+import type { RawProvider } from './types';
 import ProviderCriteria from './ProviderCriteria';
 import type { ProviderCriteriaProps } from './ProviderCriteria';
 
-vi.mock('../lib/navigate', () => ({ navigateTo: vi.fn() }));
-vi.mock('../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
+vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
 
 function list(id: number, overrides: Partial<ProviderList> = {}): ProviderList {
   return {

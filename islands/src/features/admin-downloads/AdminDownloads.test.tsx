@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { Download } from '../lib/downloads';
-import { clearToasts, getToasts } from '../lib/toast';
-import { installFetch, jsonResponse } from '../test/fetchMock';
-import type { MockHandler, MockRequest } from '../test/fetchMock';
-import { download, file } from '../features/admin-downloads/fixtures';
+import type { Download } from '../../lib/downloads';
+import { clearToasts, getToasts } from '../../lib/toast';
+import { installFetch, jsonResponse } from '../../test/fetchMock';
+import type { MockHandler, MockRequest } from '../../test/fetchMock';
+import { download, file } from './fixtures';
 import AdminDownloads, { SETTINGS_MESSAGE } from './AdminDownloads';
 import type { AdminDownloadsProps } from './AdminDownloads';
 
-vi.mock('../lib/navigate', () => ({ navigateTo: vi.fn() }));
-vi.mock('../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
+vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
 
 const providers = [
   { id: 1, name: 'Stadtwerke Nord', allowedRoles: ['GS-Aktionsportal-BU-Stadtwerke'], Upload: null },

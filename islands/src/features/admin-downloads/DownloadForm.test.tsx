@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { uploadFile, UploadFailure } from '../lib/downloads';
-import type { UploadAnswer } from '../lib/downloads';
-import { navigateTo } from '../lib/navigate';
-import { clearToasts, getToasts, showPendingToasts } from '../lib/toast';
-import { installFetch, jsonResponse } from '../test/fetchMock';
-import type { MockHandler } from '../test/fetchMock';
-import { download } from '../features/admin-downloads/fixtures';
+import { uploadFile, UploadFailure } from '../../lib/downloads';
+import type { UploadAnswer } from '../../lib/downloads';
+import { navigateTo } from '../../lib/navigate';
+import { clearToasts, getToasts, showPendingToasts } from '../../lib/toast';
+import { installFetch, jsonResponse } from '../../test/fetchMock';
+import type { MockHandler } from '../../test/fetchMock';
+import { download } from './fixtures';
 import DownloadForm from './DownloadForm';
 import type { DownloadFormProps } from './DownloadForm';
 
-vi.mock('../lib/navigate', () => ({ navigateTo: vi.fn() }));
-vi.mock('../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
-vi.mock('../lib/downloads', async (importOriginal) => {
+vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
+vi.mock('../../lib/downloads', async (importOriginal) => {
   const original: object = await importOriginal();
   return { ...original, uploadFile: vi.fn() };
 });
@@ -264,8 +264,9 @@ describe('DownloadForm: saving', () => {
     expect(create?.path).toBe('/api/download/');
     expect(create?.json).toEqual({
       name: 'Herbstaktion 2026',
-      startAt: '2026-09-01',
-      endAt: '2026-09-30',
+      // The typed Berlin days, as the instants they start and end at.
+      startAt: '2026-08-31T22:00:00Z',
+      endAt: '2026-09-30T21:59:59Z',
       ProviderId: 2,
       listsIds: [21],
       uploadsToInsert: [{ id: 40, name: 'Flyer Herbst.pdf', tagsIds: [1] }],

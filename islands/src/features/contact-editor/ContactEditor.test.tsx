@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { clearToasts, getToasts } from '../lib/toast';
-import { installFetch, jsonResponse } from '../test/fetchMock';
-import type { MockHandler, MockRequest } from '../test/fetchMock';
-import { candidate, contact, group } from '../features/contact-editor/fixtures';
-import { CRITERIA_REQUIRED, DUPLICATE_EMAIL } from '../features/contact-editor/messages';
-import type { CustomerGroup } from '../features/contact-editor/types';
-import { EMAIL_CHECK_DELAY_MS } from '../features/contact-editor/useEmailChecks';
+import { clearToasts, getToasts } from '../../lib/toast';
+import { installFetch, jsonResponse } from '../../test/fetchMock';
+import type { MockHandler, MockRequest } from '../../test/fetchMock';
+import { candidate, contact, group } from './fixtures';
+import { CRITERIA_REQUIRED, DUPLICATE_EMAIL } from './messages';
+import type { CustomerGroup } from './types';
+import { EMAIL_CHECK_DELAY_MS } from './useEmailChecks';
 import ContactEditor from './ContactEditor';
 import type { ContactEditorProps } from './ContactEditor';
 
-vi.mock('../lib/navigate', () => ({ navigateTo: vi.fn() }));
-vi.mock('../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
+vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
 
 const providers = [
   { id: 1, name: 'Stadtwerke Nord', mayManage: true },
@@ -345,7 +345,7 @@ describe('ContactEditor: criteria picker', () => {
 
     const listCalls = requests.filter((r) => r.path.startsWith('/api/providers/'));
     expect(listCalls.map((r) => `${r.path}?${r.url.searchParams.toString()}`)).toEqual([
-      '/api/providers/1/lists/?limit=1000&offset=0&sort=ASC&activeStatus=true&inactiveStatus=true',
+      '/api/providers/1/lists/?limit=1000&offset=0&sort=ASC&activeStatus=true&inactiveStatus=true&search=',
     ]);
 
     const archived = picker.getByLabelText<HTMLInputElement>(/Altkunden Rückgewinnung/);

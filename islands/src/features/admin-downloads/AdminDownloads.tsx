@@ -2,32 +2,33 @@
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from
 // the server, and the row actions update the list in memory (spec §4 "Lists in memory").
 import { useId, useState } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { Modal } from '../components/Modal';
-import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../lib/downloads';
-import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../lib/downloads';
-import { allLoaded } from '../lib/pagedList';
-import { useListScreen } from '../lib/useListScreen';
-import { toast } from '../lib/toast';
-import { CriteriaPanel } from '../features/admin-downloads/CriteriaPanel';
-import { DownloadManagerModal } from '../features/admin-downloads/DownloadManagerModal';
-import { DownloadRow } from '../features/admin-downloads/DownloadRow';
-import type { RowActions } from '../features/admin-downloads/DownloadRow';
-import { FilterPanel } from '../features/admin-downloads/FilterPanel';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { EmptyRow, FilterButtons, ListSearch, LoadMore, SortHeader } from '../../components/ListScreen';
+import { Modal } from '../../components/Modal';
+import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../../lib/downloads';
+import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../../lib/downloads';
+import { allLoaded } from '../../lib/pagedList';
+import { useListScreen } from '../../lib/useListScreen';
+import { toast } from '../../lib/toast';
+import { CriteriaPanel } from './CriteriaPanel';
+import { DownloadManagerModal } from './DownloadManagerModal';
+import { DownloadRow } from './DownloadRow';
+import type { RowActions } from './DownloadRow';
+import { FilterPanel } from './FilterPanel';
 import {
   activeFilterCount,
   filtersOf,
   queryOf,
   sortedBy,
   urlSearchOf,
-} from '../features/admin-downloads/listQuery';
-import type { ListFilters } from '../features/admin-downloads/listQuery';
+} from './listQuery';
+import type { ListFilters } from './listQuery';
 import {
   CREATED_MESSAGE,
   REMOVED_MESSAGE,
   toastMutationError,
   UPDATED_MESSAGE,
-} from '../features/admin-downloads/toasts';
+} from './toasts';
 
 const SEARCH_DEBOUNCE_MS = 400;
 // Spec §2 quotes this text; quoted texts are used verbatim.
@@ -140,51 +141,20 @@ export default function AdminDownloads({ page, query, providers, productName, br
   return (
     <section className="ap-admin-downloads" data-testid="admin-downloads" aria-label="Downloads">
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-        <div className="flex-grow-1 ap-downloads-search">
-          <label htmlFor={`${ids}-search`} className="visually-hidden">
-            Downloads durchsuchen
-          </label>
-          <div className="input-group">
-            <span className="input-group-text" aria-hidden="true">
-              <i className="bi bi-search" />
-            </span>
-            <input
-              id={`${ids}-search`}
-              type="search"
-              className="form-control"
-              placeholder="Suchen …"
-              value={searchText}
-              onChange={(event) => onSearchChange(event.target.value)}
-              data-testid="downloads-search"
-            />
-          </div>
-        </div>
-        <button
-          type="button"
-          className={`btn ${panelOpen ? 'btn-secondary' : 'btn-outline-secondary'}`}
-          aria-expanded={panelOpen}
-          aria-controls={panelId}
-          onClick={() => setPanelOpen((open) => !open)}
-          data-testid="filters-toggle"
-        >
-          <i className="bi bi-funnel me-1" aria-hidden="true" />
-          Filter
-          {filterCount > 0 && (
-            <span className="badge text-bg-primary ms-1" data-testid="filter-count">
-              {filterCount}
-            </span>
-          )}
-        </button>
-        <button
-          type="button"
-          className="btn btn-outline-secondary"
-          onClick={() => applyFilters({ ...currentFilters(), archived: false, providerIds: [] })}
-          disabled={filterCount === 0}
-          data-testid="filters-reset"
-        >
-          <i className="bi bi-x-circle me-1" aria-hidden="true" />
-          Filter zurücksetzen
-        </button>
+        <ListSearch
+          label="Downloads durchsuchen"
+          value={searchText}
+          onChange={onSearchChange}
+          testId="downloads-search"
+          className="ap-downloads-search"
+        />
+        <FilterButtons
+          panelOpen={panelOpen}
+          onTogglePanel={() => setPanelOpen((open) => !open)}
+          panelId={panelId}
+          count={filterCount}
+          onReset={() => applyFilters({ ...currentFilters(), archived: false, providerIds: [] })}
+        />
         <button
           type="button"
           className="btn btn-outline-secondary"
@@ -221,7 +191,8 @@ export default function AdminDownloads({ page, query, providers, productName, br
                   key={column}
                   column={column}
                   label={label}
-                  filters={filters}
+                  sortBy={filters.sortBy}
+                  sort={filters.sort}
                   onSort={() => applyFilters(sortedBy(currentFilters(), column))}
                 />
               ))}
@@ -235,11 +206,13 @@ export default function AdminDownloads({ page, query, providers, productName, br
           </thead>
           <tbody>
             {list.items.length === 0 && (
-              <tr>
-                <td colSpan={7} className="text-center text-body-secondary py-4" data-testid="downloads-empty">
-                  {loading ? 'Downloads werden geladen …' : 'Keine Downloads gefunden.'}
-                </td>
-              </tr>
+              <EmptyRow
+                columns={7}
+                loading={loading}
+                loadingText="Downloads werden geladen …"
+                emptyText="Keine Downloads gefunden."
+                testId="downloads-empty"
+              />
             )}
             {list.items.map((download) => (
               <DownloadRow key={download.id} download={download} busy={pending.has(download.id)} actions={actions} />
@@ -248,18 +221,13 @@ export default function AdminDownloads({ page, query, providers, productName, br
         </table>
       </div>
 
-      <div className="d-flex justify-content-center">
-        <button
-          type="button"
-          className="btn btn-outline-secondary"
-          onClick={() => void load(filtersRef.current, 'append')}
-          disabled={complete || loading}
-          data-testid="load-more"
-        >
-          {loading && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
-          Mehr laden (<span data-testid="loaded-total">{`${list.items.length}/${list.count}`}</span>)
-        </button>
-      </div>
+      <LoadMore
+        loaded={list.items.length}
+        total={list.count}
+        loading={loading}
+        disabled={complete}
+        onLoadMore={() => void load(filtersRef.current, 'append')}
+      />
 
       {modal?.kind === 'criteria' && <CriteriaPanel download={modal.download} onClose={() => setModal(null)} />}
       {modal?.kind === 'manager' && (
@@ -299,30 +267,5 @@ export default function AdminDownloads({ page, query, providers, productName, br
         </Modal>
       )}
     </section>
-  );
-}
-
-interface SortHeaderProps {
-  column: SortBy;
-  label: string;
-  filters: ListFilters;
-  onSort: () => void;
-}
-
-function SortHeader({ column, label, filters, onSort }: SortHeaderProps) {
-  const active = filters.sortBy === column;
-  const ascending = filters.sort === 'ASC';
-  const icon = active ? (ascending ? 'bi-caret-up-fill' : 'bi-caret-down-fill') : 'bi-chevron-expand';
-  return (
-    <th scope="col" aria-sort={active ? (ascending ? 'ascending' : 'descending') : undefined}>
-      <button
-        type="button"
-        className="btn btn-link p-0 fw-semibold text-decoration-none text-reset text-nowrap"
-        onClick={onSort}
-        data-testid={`sort-${column}`}
-      >
-        {label} <i className={`bi ${icon}`} aria-hidden="true" />
-      </button>
-    </th>
   );
 }

@@ -2,13 +2,14 @@
 // The first page (id descending, both statuses) comes with the props; filters, sorting and
 // "Mehr laden" fetch from the server, writes update the table in memory (spec §4).
 import { useId, useState } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { ApiError, UNEXPECTED_ERROR_MESSAGE } from '../lib/api';
-import { toastReadError, toastWriteError } from '../lib/apiToasts';
-import { formatCount, formatDateTime } from '../lib/format';
-import { allLoaded } from '../lib/pagedList';
-import { useListScreen } from '../lib/useListScreen';
-import { toast } from '../lib/toast';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { EmptyRow, ListSearch, LoadMore } from '../../components/ListScreen';
+import { ApiError, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
+import { toastReadError, toastWriteError } from '../../lib/apiToasts';
+import { formatCount, formatDateTime } from '../../lib/format';
+import { allLoaded } from '../../lib/pagedList';
+import { useListScreen } from '../../lib/useListScreen';
+import { toast } from '../../lib/toast';
 import {
   createList,
   deleteList,
@@ -16,17 +17,18 @@ import {
   renameList,
   setListStatus,
   syncProviderLists,
-} from '../features/providers/api';
-import { CriterionNameModal } from '../features/providers/CriterionNameModal';
-import { announceProviderSaved } from '../features/providers/events';
-import { ImportListsModal } from '../features/providers/ImportListsModal';
-import { applyListFilters, DEFAULT_LIST_FILTERS, withStatus } from '../features/providers/listFilters';
-import type { ListFilters } from '../features/providers/listFilters';
-import { ProviderDeleteModal, REMOVED_MESSAGE } from '../features/providers/ProviderDeleteModal';
-import { CREATED_MESSAGE, ProviderFormModal, UPDATED_MESSAGE } from '../features/providers/ProviderFormModal';
-import { normalizeList, normalizeProvider, uploadUrl } from '../features/providers/types';
-import type { Paged, Provider, ProviderList, RawProvider } from '../features/providers/types';
-import { FOLDER_WARNING_MESSAGE } from '../features/providers/validation';
+} from './api';
+import { CriterionNameModal } from './CriterionNameModal';
+import { announceProviderSaved } from './events';
+import { ImportListsModal } from './ImportListsModal';
+import { applyListFilters, DEFAULT_LIST_FILTERS, withStatus } from './listFilters';
+import type { ListFilters } from './listFilters';
+import { ProviderDeleteModal, REMOVED_MESSAGE } from './ProviderDeleteModal';
+import { CREATED_MESSAGE, ProviderFormModal, UPDATED_MESSAGE } from './ProviderFormModal';
+import { normalizeList, normalizeProvider, uploadUrl } from './types';
+import type { ProviderList } from '../../lib/providerLists';
+import type { Paged, Provider, RawProvider } from './types';
+import { FOLDER_WARNING_MESSAGE } from './validation';
 
 export const PROVIDER_MISSING_MESSAGE = 'Anbieter existiert nicht!';
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -191,25 +193,13 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
           )}
         </div>
 
-        <div className="flex-grow-1 ap-criteria-search">
-          <label htmlFor={searchId} className="visually-hidden">
-            Kriterien durchsuchen
-          </label>
-          <div className="input-group">
-            <span className="input-group-text" aria-hidden="true">
-              <i className="bi bi-search" />
-            </span>
-            <input
-              id={searchId}
-              type="search"
-              className="form-control"
-              placeholder="Suchen …"
-              value={searchText}
-              onChange={(event) => onSearchChange(event.target.value)}
-              data-testid="criteria-search"
-            />
-          </div>
-        </div>
+        <ListSearch
+          label="Kriterien durchsuchen"
+          value={searchText}
+          onChange={onSearchChange}
+          testId="criteria-search"
+          className="ap-criteria-search"
+        />
 
         <fieldset className="d-flex align-items-center gap-3 mb-0 px-1">
           <legend className="visually-hidden">Status</legend>
@@ -310,11 +300,13 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
           </thead>
           <tbody>
             {lists.items.length === 0 && (
-              <tr>
-                <td colSpan={5} className="text-center text-body-secondary py-4" data-testid="criteria-empty">
-                  {loading ? 'Kriterien werden geladen …' : 'Keine Kriterien gefunden.'}
-                </td>
-              </tr>
+              <EmptyRow
+                columns={5}
+                loading={loading}
+                loadingText="Kriterien werden geladen …"
+                emptyText="Keine Kriterien gefunden."
+                testId="criteria-empty"
+              />
             )}
             {lists.items.map((list) => (
               <CriterionRow
@@ -330,18 +322,13 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
         </table>
       </div>
 
-      <div className="d-flex justify-content-center">
-        <button
-          type="button"
-          className="btn btn-outline-secondary"
-          onClick={() => void load(filters, 'append')}
-          disabled={complete || loading || syncing}
-          data-testid="load-more"
-        >
-          {loading && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
-          Mehr laden ({lists.items.length}/{lists.count})
-        </button>
-      </div>
+      <LoadMore
+        loaded={lists.items.length}
+        total={lists.count}
+        loading={loading}
+        disabled={complete || syncing}
+        onLoadMore={() => void load(filters, 'append')}
+      />
 
       {modal?.kind === 'create' && (
         <CriterionNameModal mode="create" onSubmit={onCreate} onClose={() => setModal(null)} />

@@ -4,20 +4,20 @@
 // and remove contacts and choose the group's criteria, and saves everything with one PUT.
 import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { isApiError } from '../lib/api';
-import { toastReadError, toastWriteError } from '../lib/apiToasts';
-import { toast } from '../lib/toast';
-import { fetchGroup, fetchListsOfContacts, saveGroup, toggleBlacklist } from '../features/contact-editor/api';
-import { CandidateRow, ContactFieldsRow, ContactTableHead, RemovedRow } from '../features/contact-editor/ContactRows';
-import { CriteriaPicker } from '../features/contact-editor/CriteriaPicker';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { isApiError } from '../../lib/api';
+import { toastReadError, toastWriteError } from '../../lib/apiToasts';
+import { toast } from '../../lib/toast';
+import { fetchGroup, fetchListsOfContacts, saveGroup, toggleBlacklist } from './api';
+import { CandidateRow, ContactFieldsRow, ContactTableHead, RemovedRow } from './ContactRows';
+import { CriteriaPicker } from './CriteriaPicker';
 import {
   editorReducer,
   initialEditorState,
   normalizeEmail,
   toGroupInput,
-} from '../features/contact-editor/editorState';
-import type { ExistingRow, FieldName, NewRow } from '../features/contact-editor/editorState';
+} from './editorState';
+import type { ExistingRow, FieldName, NewRow } from './editorState';
 import {
   blockUpdatedMessage,
   createQuestion,
@@ -26,11 +26,11 @@ import {
   PLACEHOLDER_COMPANY,
   PLACEHOLDER_CUSTOMER_NUMBER,
   UPDATED_MESSAGE,
-} from '../features/contact-editor/messages';
-import type { Contact, ListRef, ProviderRef } from '../features/contact-editor/types';
-import { useEmailChecks } from '../features/contact-editor/useEmailChecks';
-import { fieldKey, isValidEmail, rowsNeedingCheck, validateEditor } from '../features/contact-editor/validation';
-import type { EditorError } from '../features/contact-editor/validation';
+} from './messages';
+import type { Contact, ListRef, ProviderRef } from './types';
+import { useEmailChecks } from './useEmailChecks';
+import { fieldKey, isValidEmail, rowsNeedingCheck, validateEditor } from './validation';
+import type { EditorError } from './validation';
 
 export const CONTACTS_PATH = '/admin/contacts';
 const LOAD_FAILED = 'Die Kontakte konnten nicht geladen werden.';

@@ -1,9 +1,9 @@
 // The admin navigation (spec §2 "Layout"): Händler, the Anbieter dropdown, "Neuer Anbieter"
 // (admin only, opens the provider form) and Downloads; the entry of the current page is marked.
 import { useEffect, useId, useState } from 'react';
-import { useDropdown } from '../lib/useDropdown';
-import { onProviderSaved } from '../features/providers/events';
-import { ProviderFormModal } from '../features/providers/ProviderFormModal';
+import { useDropdown } from '../../lib/useDropdown';
+import { onProviderSaved } from './events';
+import { ProviderFormModal } from './ProviderFormModal';
 
 export interface AdminMenuProvider {
   id: number;

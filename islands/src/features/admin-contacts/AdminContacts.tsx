@@ -2,22 +2,23 @@
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from the
 // server, and the row actions update the table in memory (spec §4 "Lists in memory").
 import { useEffect, useId, useState } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { toastWriteError } from '../lib/apiToasts';
-import { allLoaded } from '../lib/pagedList';
-import { useListScreen } from '../lib/useListScreen';
-import { toast } from '../lib/toast';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { EmptyRow, FilterButtons, ListSearch, LoadMore, SortHeader } from '../../components/ListScreen';
+import { toastWriteError } from '../../lib/apiToasts';
+import { allLoaded } from '../../lib/pagedList';
+import { useListScreen } from '../../lib/useListScreen';
+import { toast } from '../../lib/toast';
 import {
   deleteContact,
   fetchContacts,
   sendDoubleOptIn,
   sendDoubleOptInToAll,
   toggleBlacklist,
-} from '../features/admin-contacts/api';
-import { ContactRow } from '../features/admin-contacts/ContactRow';
-import type { RowActions } from '../features/admin-contacts/ContactRow';
-import { CriteriaPanel } from '../features/admin-contacts/CriteriaPanel';
-import { FilterPanel } from '../features/admin-contacts/FilterPanel';
+} from './api';
+import { ContactRow } from './ContactRow';
+import type { RowActions } from './ContactRow';
+import { CriteriaPanel } from './CriteriaPanel';
+import { FilterPanel } from './FilterPanel';
 import {
   activeFilterCount,
   filtersOf,
@@ -25,10 +26,10 @@ import {
   startOffsetOf,
   urlSearchOf,
   withoutPanelFilters,
-} from '../features/admin-contacts/listQuery';
-import type { ContactFilters, SortBy } from '../features/admin-contacts/listQuery';
-import { MailJobStatus } from '../features/admin-contacts/MailJobStatus';
-import { MarketingRetriesAlert } from '../features/admin-contacts/MarketingRetries';
+} from './listQuery';
+import type { ContactFilters, SortBy } from './listQuery';
+import { MailJobStatus } from './MailJobStatus';
+import { MarketingRetriesAlert } from './MarketingRetries';
 import {
   ALREADY_DONE_CODE,
   deleteQuestion,
@@ -38,12 +39,12 @@ import {
   ONLY_IN_PRODUCTION_CODE,
   ONLY_IN_PRODUCTION_MESSAGE,
   updatedMessage,
-} from '../features/admin-contacts/messages';
-import { MoreMenu } from '../features/admin-contacts/MoreMenu';
-import { PlanningImportModal } from '../features/admin-contacts/PlanningImportModal';
-import { SyncManagerModal } from '../features/admin-contacts/SyncManagerModal';
-import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from '../features/admin-contacts/types';
-import { useMailJob } from '../features/admin-contacts/useMailJob';
+} from './messages';
+import { MoreMenu } from './MoreMenu';
+import { PlanningImportModal } from './PlanningImportModal';
+import { SyncManagerModal } from './SyncManagerModal';
+import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from './types';
+import { useMailJob } from './useMailJob';
 
 const REMOVED_MESSAGE = 'Erfolgreich entfernt';
 
@@ -191,10 +192,10 @@ export default function AdminContacts({
         toast.warning(ONLY_IN_PRODUCTION_MESSAGE);
       } else if (answer.code === 'job_running') {
         toast.info(answer.message);
-        mailJob.track(answer.job);
+        mailJob.track(answer.job ?? null);
       } else {
         toast.success(answer.message || massMailStartedMessage(answer.count, answer.total));
-        mailJob.track(answer.job);
+        mailJob.track(answer.job ?? null);
       }
       setModal(null);
     } catch (error) {
@@ -220,53 +221,23 @@ export default function AdminContacts({
       <MarketingRetriesAlert count={marketingRetries} />
 
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-        <div className="flex-grow-1 ap-contacts-search" style={{ minWidth: '14rem', maxWidth: '28rem' }}>
-          <label htmlFor={`${ids}-search`} className="visually-hidden">
-            Kontakte durchsuchen
-          </label>
-          <div className="input-group">
-            <span className="input-group-text" aria-hidden="true">
-              <i className="bi bi-search" />
-            </span>
-            <input
-              id={`${ids}-search`}
-              type="search"
-              className="form-control"
-              placeholder="Suchen …"
-              title="E-Mail, Name, Firma oder Kundennummer"
-              value={searchText}
-              onChange={(event) => onSearchChange(event.target.value)}
-              data-testid="contacts-search"
-            />
-          </div>
-        </div>
-        <button
-          type="button"
-          className={`btn ${panelOpen ? 'btn-secondary' : 'btn-outline-secondary'}`}
-          aria-expanded={panelOpen}
-          aria-controls={panelId}
-          onClick={() => setPanelOpen((open) => !open)}
-          data-testid="filters-toggle"
-        >
-          <i className="bi bi-funnel me-1" aria-hidden="true" />
-          Filter
-          {filterCount > 0 && (
-            <span className="badge text-bg-primary ms-1" data-testid="filter-count">
-              <span className="visually-hidden">aktiv: </span>
-              {filterCount}
-            </span>
-          )}
-        </button>
-        <button
-          type="button"
-          className="btn btn-outline-secondary"
-          onClick={() => applyFilters(withoutPanelFilters(currentFilters()))}
-          disabled={filterCount === 0}
-          data-testid="filters-reset"
-        >
-          <i className="bi bi-x-circle me-1" aria-hidden="true" />
-          Filter zurücksetzen
-        </button>
+        <ListSearch
+          label="Kontakte durchsuchen"
+          value={searchText}
+          onChange={onSearchChange}
+          testId="contacts-search"
+          className="ap-contacts-search"
+          style={{ minWidth: '14rem', maxWidth: '28rem' }}
+          title="E-Mail, Name, Firma oder Kundennummer"
+        />
+        <FilterButtons
+          panelOpen={panelOpen}
+          onTogglePanel={() => setPanelOpen((open) => !open)}
+          panelId={panelId}
+          count={filterCount}
+          countPrefix="aktiv: "
+          onReset={() => applyFilters(withoutPanelFilters(currentFilters()))}
+        />
         <MoreMenu
           isAdmin={isAdmin}
           mailBusy={sendingAll || mailRunning}
@@ -307,7 +278,8 @@ export default function AdminContacts({
                   key={column}
                   column={column}
                   label={label}
-                  filters={filters}
+                  sortBy={filters.sortBy}
+                  sort={filters.sort}
                   onSort={() => applyFilters(sortedBy(currentFilters(), column))}
                 />
               ))}
@@ -318,11 +290,13 @@ export default function AdminContacts({
           </thead>
           <tbody>
             {contacts.items.length === 0 && (
-              <tr>
-                <td colSpan={5} className="text-center text-body-secondary py-4" data-testid="contacts-empty">
-                  {loading ? 'Kontakte werden geladen …' : EMPTY_MESSAGE}
-                </td>
-              </tr>
+              <EmptyRow
+                columns={5}
+                loading={loading}
+                loadingText="Kontakte werden geladen …"
+                emptyText={EMPTY_MESSAGE}
+                testId="contacts-empty"
+              />
             )}
             {contacts.items.map((contact) => (
               <ContactRow
@@ -337,18 +311,13 @@ export default function AdminContacts({
         </table>
       </div>
 
-      <div className="d-flex justify-content-center">
-        <button
-          type="button"
-          className="btn btn-outline-secondary"
-          onClick={() => void load(filtersRef.current, 'append')}
-          disabled={complete || loading}
-          data-testid="load-more"
-        >
-          {loading && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
-          Mehr laden (<span data-testid="loaded-total">{`${contacts.items.length}/${contacts.count}`}</span>)
-        </button>
-      </div>
+      <LoadMore
+        loaded={contacts.items.length}
+        total={contacts.count}
+        loading={loading}
+        disabled={complete}
+        onLoadMore={() => void load(filtersRef.current, 'append')}
+      />
 
       {modal?.kind === 'criteria' && <CriteriaPanel contact={modal.contact} onClose={() => setModal(null)} />}
       {modal?.kind === 'delete' && (
@@ -390,30 +359,5 @@ export default function AdminContacts({
       )}
       {modal?.kind === 'importPlanning' && <PlanningImportModal onClose={() => setModal(null)} />}
     </section>
-  );
-}
-
-interface SortHeaderProps {
-  column: SortBy;
-  label: string;
-  filters: ContactFilters;
-  onSort: () => void;
-}
-
-function SortHeader({ column, label, filters, onSort }: SortHeaderProps) {
-  const active = filters.sortBy === column;
-  const ascending = filters.sort === 'ASC';
-  const icon = active ? (ascending ? 'bi-caret-up-fill' : 'bi-caret-down-fill') : 'bi-chevron-expand';
-  return (
-    <th scope="col" aria-sort={active ? (ascending ? 'ascending' : 'descending') : undefined}>
-      <button
-        type="button"
-        className="btn btn-link p-0 fw-semibold text-decoration-none text-reset text-nowrap"
-        onClick={onSort}
-        data-testid={`sort-${column}`}
-      >
-        {label} <i className={`bi ${icon}`} aria-hidden="true" />
-      </button>
-    </th>
   );
 }

@@ -3,19 +3,19 @@
 // they are dropped or picked, and the package is saved with their stored ids.
 import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { ConfirmModal } from '../components/ConfirmModal';
-import { createDownload, updateDownload } from '../lib/downloads';
-import type { Download, ProviderRef, Tag, UploadRequirements } from '../lib/downloads';
-import { navigateTo } from '../lib/navigate';
-import { showAfterNavigation, toast } from '../lib/toast';
-import { CriteriaPicker } from '../features/admin-downloads/CriteriaPicker';
-import { FileDropZone } from '../features/admin-downloads/FileDropZone';
-import { FileGroups } from '../features/admin-downloads/FileGroups';
-import { formReducer, initialFormState, isUploading, toDownloadInput } from '../features/admin-downloads/formState';
-import type { FileGroup } from '../features/admin-downloads/formState';
-import { CREATED_MESSAGE, toastMutationError, UPDATED_MESSAGE } from '../features/admin-downloads/toasts';
-import { useUploads } from '../features/admin-downloads/useUploads';
-import { validatePackage } from '../features/admin-downloads/validation';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { createDownload, updateDownload } from '../../lib/downloads';
+import type { Download, ProviderRef, Tag, UploadRequirements } from '../../lib/downloads';
+import { navigateTo } from '../../lib/navigate';
+import { showAfterNavigation, toast } from '../../lib/toast';
+import { CriteriaPicker } from './CriteriaPicker';
+import { FileDropZone } from './FileDropZone';
+import { FileGroups } from './FileGroups';
+import { formReducer, initialFormState, isUploading, toDownloadInput } from './formState';
+import type { FileGroup } from './formState';
+import { CREATED_MESSAGE, toastMutationError, UPDATED_MESSAGE } from './toasts';
+import { useUploads } from './useUploads';
+import { validatePackage } from './validation';
 
 export const DOWNLOADS_PATH = '/admin/downloads';
 

@@ -1,0 +1,16 @@
+import type { IslandModules } from './lib/islandLoader';
+
+// Every island by the name the server writes in `data-island` (src/app/island.rs there), one
+// lazy chunk each. Each island's entry lives in the feature folder of its parts.
+export const islands: IslandModules = {
+  AccountMenu: () => import('./features/account/AccountMenu'),
+  AdminContacts: () => import('./features/admin-contacts/AdminContacts'),
+  AdminDownloads: () => import('./features/admin-downloads/AdminDownloads'),
+  AdminMenu: () => import('./features/providers/AdminMenu'),
+  AutoSubmit: () => import('./features/public-pages/AutoSubmit'),
+  ContactEditor: () => import('./features/contact-editor/ContactEditor'),
+  Countdown: () => import('./features/public-pages/Countdown'),
+  CustomerDownloads: () => import('./features/customer-downloads/CustomerDownloads'),
+  DownloadForm: () => import('./features/admin-downloads/DownloadForm'),
+  ProviderCriteria: () => import('./features/providers/ProviderCriteria'),
+};
