@@ -91,8 +91,12 @@ export function fetchUploadRequirements(signal?: AbortSignal): Promise<UploadReq
   return apiFetch<UploadRequirements>('/api/upload-requirements/', { signal });
 }
 
-/** A file entry as the create and edit calls take it (the object form of the schema's). */
-export type FileInput = Extract<Schemas['PackageFileInput'], { id: number }>;
+/** A file entry as the create and edit calls take it (the object form of the schema's, with
+ * numeric ids). */
+export type FileInput = Extract<Schemas['PackageFileInput'], { id: unknown }> & {
+  id: number;
+  tagsIds?: number[];
+};
 
 /** Body of `POST /api/download/` and `PUT /api/download/{id}` (spec §7). */
 export type DownloadInput = Narrowed<
