@@ -6,7 +6,8 @@
 //!
 //! Column order is free, names are matched without regard to case, and `Anrede` takes the
 //! words of spec §3 (Firma, Herr, Frau, Divers/Diverses) or their numbers 0–4 (empty is 0).
-//! Fields may be quoted with `"` (a doubled quote inside stands for one). Every line is
+//! Fields may be quoted with `"` (a doubled quote inside stands for one; a quoted field may hold
+//! `;` and line breaks, read by the `csv` crate). Every record is
 //! checked like the contact form; errors are reported per line and such lines are left out.
 
 use serde::Serialize;
@@ -71,57 +72,84 @@ pub fn decode(bytes: &[u8]) -> String {
     }
 }
 
-/// Splits one line into fields (`;`, with `"` quoting).
-fn fields(line: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut field = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quoted = false;
-    let mut was_quoted = false;
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') if field.trim().is_empty() && !was_quoted => {
-                field.clear();
-                quoted = true;
-                was_quoted = true;
-            }
-            (false, ';') => {
-                out.push(std::mem::take(&mut field));
-                was_quoted = false;
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if quoted {
-        return Err("Ein Anführungszeichen wird nicht geschlossen.".into());
-    }
-    out.push(field);
-    Ok(out)
-}
-
 fn salutation(text: &str) -> Result<i16, String> {
     Salutation::parse_text(text).map(Salutation::code)
+}
+
+/// One record of the file: the line it starts on and its fields (a quoted field may hold
+/// `;` and line breaks), or why it cannot be read.
+struct Record {
+    line: usize,
+    fields: Result<Vec<String>, String>,
+}
+
+/// The records of the text, blank ones left out. A quote opened and never closed takes the
+/// rest of the file; that record is reported as such.
+fn records(text: &str) -> Vec<Record> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(b';')
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    let mut record = csv::StringRecord::new();
+    // Lines are counted here: the reader's own count leaves out blank lines.
+    let (mut counted_to, mut line) = (0usize, 1usize);
+    let mut last_start = 0usize;
+    loop {
+        let start = reader.position().byte() as usize;
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {
+                let mut begin = record.position().map_or(start, |p| p.byte() as usize);
+                // The reader may start a record at the blank lines it skipped before it.
+                begin += text[begin..].len() - text[begin..].trim_start_matches(['\r', '\n']).len();
+                line += text[counted_to..begin].matches('\n').count();
+                counted_to = begin;
+                if record.iter().all(|f| f.trim().is_empty()) {
+                    continue;
+                }
+                last_start = begin;
+                out.push(Record {
+                    line,
+                    fields: Ok(record.iter().map(str::to_string).collect()),
+                });
+            }
+            Err(err) => {
+                line += text[counted_to..start.min(text.len())]
+                    .matches('\n')
+                    .count();
+                out.push(Record {
+                    line,
+                    fields: Err(format!("Die Zeile kann nicht gelesen werden ({err}).")),
+                });
+                return out;
+            }
+        }
+    }
+    // A quote opened and never closed runs to the end of the file: an odd number of quotes
+    // from the last record's start on.
+    if let Some(last) = out.last_mut()
+        && text[last_start..].matches('"').count() % 2 == 1
+    {
+        last.fields = Err("Ein Anführungszeichen wird nicht geschlossen.".into());
+    }
+    out
 }
 
 /// Reads the file. A missing column in the header is one error for line 1 and no candidates.
 pub fn parse(bytes: &[u8]) -> Parsed {
     let text = decode(bytes);
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut parsed = Parsed::default();
-    let Some((_, header)) = lines.by_ref().find(|(_, l)| !l.trim().is_empty()) else {
+    let mut records = records(&text).into_iter();
+    let Some(header) = records.next() else {
         parsed.errors.push(LineError {
             line: 1,
             message: "Die Datei ist leer.".into(),
         });
         return parsed;
     };
-    let header = match fields(header) {
+    let header = match header.fields {
         Ok(header) => header,
         Err(message) => {
             parsed.errors.push(LineError { line: 1, message });
@@ -151,21 +179,21 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         });
         return parsed;
     }
-    for (number, line) in lines {
-        if line.trim().is_empty() {
-            continue;
-        }
+    for record in records {
         if parsed.candidates.len() + parsed.errors.len() >= MAX_LINES {
             parsed.errors.push(LineError {
-                line: number,
+                line: record.line,
                 message: format!("Mehr als {MAX_LINES} Zeilen: der Rest wurde nicht gelesen."),
             });
             break;
         }
-        match candidate(number, line, &positions) {
+        match record
+            .fields
+            .and_then(|fields| candidate(record.line, &fields, &positions))
+        {
             Ok(candidate) => parsed.candidates.push(candidate),
             Err(message) => parsed.errors.push(LineError {
-                line: number,
+                line: record.line,
                 message,
             }),
         }
@@ -188,8 +216,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     parsed
 }
 
-fn candidate(line: usize, text: &str, positions: &[usize; 6]) -> Result<Candidate, String> {
-    let fields = fields(text)?;
+fn candidate(line: usize, fields: &[String], positions: &[usize; 6]) -> Result<Candidate, String> {
     let get = |i: usize| fields.get(positions[i]).map(|s| s.trim()).unwrap_or("");
     let customer_number = CustomerNumber::parse_text(get(0))?.get();
     let company_name = company_name(Some(get(1)))?;
@@ -256,8 +283,8 @@ mod tests {
              100001;;Herr;A;B;c@example.de\n\
              100001;Firma;Herr;A;B;kein-at\n\
              100001;Firma;Herr;A;B;gut@example.de\n\
-             100001;\"offen;Herr;A;B;d@example.de\n\
-             100002;Firma;Frau;A;B;GUT@example.de\n"
+             100002;Firma;Frau;A;B;GUT@example.de\n\
+             100001;\"offen;Herr;A;B;d@example.de\n"
         );
         let parsed = parse(file.as_bytes());
         assert_eq!(parsed.candidates.len(), 1);
@@ -277,10 +304,28 @@ mod tests {
                 ),
                 (4, "Bitte geben Sie eine Firma an."),
                 (5, "Bitte geben Sie eine gültige E-Mail-Adresse an."),
-                (7, "Ein Anführungszeichen wird nicht geschlossen."),
-                (8, "E-Mail doppelt vorhanden! (gut@example.de)"),
+                (7, "E-Mail doppelt vorhanden! (gut@example.de)"),
+                (8, "Ein Anführungszeichen wird nicht geschlossen."),
             ]
         );
+    }
+
+    #[test]
+    fn a_quoted_field_may_hold_a_line_break_and_stays_one_record() {
+        let file = format!(
+            "{HEADER}100001;\"Müller\nSöhne\";Herr;A;B;a@example.de\n\
+             100002;Weber KG;Frau;C;D;c@example.de\n"
+        );
+        let parsed = parse(file.as_bytes());
+        // The line break is no part of a name; the record is one error, on the line it starts.
+        assert_eq!(parsed.errors.len(), 1, "{:?}", parsed.errors);
+        assert_eq!(parsed.errors[0].line, 2);
+        assert_eq!(parsed.candidates.len(), 1);
+        assert_eq!(
+            parsed.candidates[0].line, 4,
+            "lines are counted in the file"
+        );
+        assert_eq!(parsed.candidates[0].company_name, "Weber KG");
     }
 
     #[test]
