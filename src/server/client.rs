@@ -10,55 +10,17 @@ use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::Response;
+use ipnet::IpNet;
 
 use crate::state::AppState;
 
 /// An address range in CIDR notation (`10.0.0.0/8`, `::1/128`) or a single address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IpRange {
-    network: IpAddr,
-    prefix: u8,
-}
-
-impl IpRange {
-    pub fn parse(text: &str) -> Result<IpRange, String> {
-        let text = text.trim();
-        let invalid = || format!("'{text}' ist keine IP-Adresse und kein Adressbereich");
-        let (address, prefix) = match text.split_once('/') {
-            Some((address, prefix)) => (address, Some(prefix)),
-            None => (text, None),
-        };
-        let network: IpAddr = address.parse().map_err(|_| invalid())?;
-        let max = if network.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            Some(p) => p
-                .parse::<u8>()
-                .ok()
-                .filter(|p| *p <= max)
-                .ok_or_else(invalid)?,
-            None => max,
-        };
-        Ok(IpRange { network, prefix })
-    }
-
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        let ip = canonical(ip);
-        match (self.network, ip) {
-            (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX
-                    .checked_shl(32 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u32::from(net) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX
-                    .checked_shl(128 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u128::from(net) & mask == u128::from(ip) & mask
-            }
-            _ => false,
-        }
-    }
+fn parse_range(text: &str) -> Result<IpNet, String> {
+    let text = text.trim();
+    text.parse::<IpNet>()
+        .or_else(|_| text.parse::<IpAddr>().map(IpNet::from))
+        .map(|net| net.trunc())
+        .map_err(|_| format!("'{text}' ist keine IP-Adresse und kein Adressbereich"))
 }
 
 /// IPv4 clients on a dual-stack socket appear as `::ffff:a.b.c.d`; compare them as IPv4.
@@ -74,20 +36,21 @@ fn canonical(ip: IpAddr) -> IpAddr {
 
 /// The reverse proxies whose forwarding headers are believed (default: none).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrustedProxies(Vec<IpRange>);
+pub struct TrustedProxies(Vec<IpNet>);
 
 impl TrustedProxies {
     /// A comma-separated list of addresses and ranges; empty means none.
     pub fn parse(list: &str) -> Result<TrustedProxies, String> {
         list.split(',')
             .filter(|item| !item.trim().is_empty())
-            .map(IpRange::parse)
+            .map(parse_range)
             .collect::<Result<Vec<_>, _>>()
             .map(TrustedProxies)
     }
 
     pub fn contains(&self, ip: IpAddr) -> bool {
-        self.0.iter().any(|range| range.contains(ip))
+        let ip = canonical(ip);
+        self.0.iter().any(|range| range.contains(&ip))
     }
 }
 
@@ -180,25 +143,31 @@ mod tests {
 
     #[test]
     fn ranges_match_their_addresses() {
-        let range = IpRange::parse("10.0.0.0/8").unwrap();
+        let range = TrustedProxies::parse("10.0.0.0/8").unwrap();
         assert!(range.contains(ip("10.200.3.4")));
         assert!(!range.contains(ip("11.0.0.1")));
         assert!(range.contains(ip("::ffff:10.1.2.3")), "IPv4-mapped IPv6");
+        let single = TrustedProxies::parse("127.0.0.1").unwrap();
+        assert!(single.contains(ip("127.0.0.1")));
+        assert!(!single.contains(ip("127.0.0.2")));
+        let host_bits = TrustedProxies::parse("10.1.2.3/8").unwrap();
         assert!(
-            IpRange::parse("127.0.0.1")
+            host_bits.contains(ip("10.9.9.9")),
+            "a range with host bits is its network"
+        );
+        assert!(TrustedProxies::parse("::1").unwrap().contains(ip("::1")));
+        assert!(
+            TrustedProxies::parse("0.0.0.0/0")
                 .unwrap()
-                .contains(ip("127.0.0.1"))
+                .contains(ip("8.8.8.8"))
         );
         assert!(
-            !IpRange::parse("127.0.0.1")
+            TrustedProxies::parse("fd00::/8")
                 .unwrap()
-                .contains(ip("127.0.0.2"))
+                .contains(ip("fd12::1"))
         );
-        assert!(IpRange::parse("::1").unwrap().contains(ip("::1")));
-        assert!(IpRange::parse("0.0.0.0/0").unwrap().contains(ip("8.8.8.8")));
-        assert!(IpRange::parse("fd00::/8").unwrap().contains(ip("fd12::1")));
-        for bad in ["", "10.0.0.0/33", "abc", "10.0.0/8", "::1/129", "1.2.3.4/x"] {
-            assert!(IpRange::parse(bad).is_err(), "{bad}");
+        for bad in ["10.0.0.0/33", "abc", "10.0.0/8", "::1/129", "1.2.3.4/x"] {
+            assert!(parse_range(bad).is_err(), "{bad}");
         }
         assert_eq!(
             TrustedProxies::parse("").unwrap(),
