@@ -229,15 +229,24 @@ pub enum LogFormat {
     Json,
 }
 
+/// The Leptos settings of `Leptos.toml` (embedded at build time; `LEPTOS_*` variables change
+/// them as Leptos documents). They give the defaults of the address and the site root; the
+/// portal's own settings win.
+pub fn leptos_options() -> leptos::config::LeptosOptions {
+    leptos::config::get_config_from_str(include_str!("../Leptos.toml"))
+        .expect("Leptos.toml holds a valid [package.metadata.leptos]")
+}
+
 impl Default for Config {
     fn default() -> Self {
+        let leptos = leptos_options();
         Config {
-            addr: SocketAddr::from(([127, 0, 0, 1], 3000)),
+            addr: leptos.site_addr,
             data_dir: PathBuf::from("./data"),
             database_url: None,
             public_url: None,
             product_name: "Netzvermarktung".into(),
-            assets_dir: PathBuf::from("islands/dist"),
+            assets_dir: PathBuf::from(&*leptos.site_root),
             content_site_url: None,
             content_menu_api: MenuApi::MenusV1,
             content_timeout_ms: 1500,
@@ -794,6 +803,40 @@ mod tests {
             jail.set_env(key, value);
         }
         Config::load(None, overrides)
+    }
+
+    #[test]
+    fn leptos_toml_gives_the_defaults_and_the_portal_settings_win() {
+        Jail::expect_with(|jail| {
+            let config = load(jail, &[], &Overrides::default()).unwrap();
+            assert_eq!(config.addr.to_string(), "127.0.0.1:3000");
+            assert_eq!(config.assets_dir, PathBuf::from("islands/dist"));
+            let leptos = leptos_options();
+            assert_eq!(
+                format!("{}", leptos.site_pkg_dir),
+                crate::assets::ASSETS_URL.trim_start_matches('/'),
+                "the assets are served where Leptos.toml says"
+            );
+            // Read through Leptos' own configuration: its variables change the defaults...
+            jail.set_env("LEPTOS_SITE_ADDR", "127.0.0.1:4100");
+            jail.set_env("LEPTOS_SITE_ROOT", "anderswo/dist");
+            let config = load(jail, &[], &Overrides::default()).unwrap();
+            assert_eq!(config.addr.to_string(), "127.0.0.1:4100");
+            assert_eq!(config.assets_dir, PathBuf::from("anderswo/dist"));
+            // ...and the portal's settings win over them.
+            let config = load(
+                jail,
+                &[
+                    ("AP_ADDR", "127.0.0.1:4200"),
+                    ("AP_ASSETS_DIR", "eigene/dist"),
+                ],
+                &Overrides::default(),
+            )
+            .unwrap();
+            assert_eq!(config.addr.to_string(), "127.0.0.1:4200");
+            assert_eq!(config.assets_dir, PathBuf::from("eigene/dist"));
+            Ok(())
+        });
     }
 
     #[test]
