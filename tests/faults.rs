@@ -54,10 +54,18 @@ async fn the_database_gone_gives_a_german_503_and_the_portal_recovers_by_itself(
             "{how}: {:?}",
             started.elapsed()
         );
-        // A signed-in user's page says so too, rather than sending them to the login.
+        // A signed-in user's page leads to the server-down page (spec §2) rather than to the
+        // login; that page answers 503 and counts down back to the portal.
         let page = app.get_as(&admin, "/admin/contacts").await;
-        assert_eq!(page.status(), 503, "{how}");
-        assert!(page.text().await.unwrap().contains("nicht erreichbar"));
+        common::assert_redirect(&page, "/serverDown");
+        let down = app.get_as(&admin, "/serverDown").await;
+        assert_eq!(down.status(), 503, "{how}");
+        let text = down.text().await.unwrap();
+        assert!(text.contains("Server nicht erreichbar"), "{how}");
+        assert!(
+            text.contains("content=\"10;url=/\""),
+            "{how}: the countdown returns to /"
+        );
         // A write is refused the same way and leaves nothing behind.
         let (status, _) = app
             .call(

@@ -29,7 +29,11 @@ pub async fn load_current_user(
             Ok(user) => user,
             Err(err) if crate::db::is_unavailable(&err) => {
                 tracing::warn!(error = %err, "session lookup failed: database unavailable");
-                return database_unavailable(request.uri().path());
+                // The server-down page needs no user; every other request is answered here.
+                if request.uri().path() != SERVER_DOWN_PATH {
+                    return database_unavailable(request.uri().path());
+                }
+                None
             }
             Err(err) => {
                 tracing::warn!(error = %err, "session lookup failed");
@@ -42,12 +46,19 @@ pub async fn load_current_user(
     next.run(request).await
 }
 
-/// 503 while the database is away: JSON for calls, a short German page for pages.
+/// Spec §2's page for a server that cannot serve (10-second countdown back to `/`).
+pub const SERVER_DOWN_PATH: &str = "/serverDown";
+
+/// While the database is away: 503 JSON for calls; pages lead to the server-down page
+/// (spec §2), which answers 503 itself.
 fn database_unavailable(path: &str) -> Response {
     use axum::http::{StatusCode, header};
     use axum::response::IntoResponse;
     let message = crate::error::DATABASE_UNAVAILABLE;
-    if path.starts_with("/api/") || path.starts_with("/files/") {
+    if ["/api/", "/files/", "/previews/"]
+        .iter()
+        .any(|prefix| path.starts_with(prefix))
+    {
         let body = serde_json::json!({ "message": message, "code": "database_unavailable" });
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -56,18 +67,13 @@ fn database_unavailable(path: &str) -> Response {
         )
             .into_response();
     }
-    let page = format!(
-        "<!DOCTYPE html><html lang=\"de\"><head><meta charset=\"utf-8\"><title>Nicht \
-         erreichbar</title></head><body><main><h1>Gerade nicht erreichbar</h1><p>{message}</p>\
-         <p><a href=\"\">Seite neu laden</a></p></main></body></html>"
-    );
     (
-        StatusCode::SERVICE_UNAVAILABLE,
+        StatusCode::SEE_OTHER,
         [
             (header::RETRY_AFTER, "30"),
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::LOCATION, SERVER_DOWN_PATH),
+            (header::CACHE_CONTROL, "no-store"),
         ],
-        page,
     )
         .into_response()
 }

@@ -172,6 +172,28 @@ describe('apiFetch', () => {
     expect(error.message).toBe(NETWORK_ERROR_MESSAGE);
   });
 
+  it('sends a read that gets no answer, or the database away, to the server-down page', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await caught(apiFetch('/api/x'));
+    expect(navigateTo).toHaveBeenCalledWith('/serverDown');
+
+    vi.mocked(navigateTo).mockClear();
+    fetchMock.mockResolvedValue(jsonResponse(503, { message: 'weg', code: 'database_unavailable' }));
+    const error = await caught(apiFetch('/api/x'));
+    expect(error.status).toBe(503);
+    expect(navigateTo).toHaveBeenCalledWith('/serverDown');
+  });
+
+  it('keeps a failed save on its page, and a slow answer too', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await caught(apiFetch('/api/x', { method: 'POST', body: { a: 1 } }));
+    fetchMock.mockResolvedValue(jsonResponse(503, { message: 'weg', code: 'database_unavailable' }));
+    await caught(apiFetch('/api/x', { method: 'PUT', body: { a: 1 } }));
+    fetchMock.mockResolvedValue(jsonResponse(503, { message: 'langsam', code: 'timeout' }));
+    await caught(apiFetch('/api/x'));
+    expect(navigateTo).not.toHaveBeenCalled();
+  });
+
   it('lets an abort through unchanged', async () => {
     const abort = new DOMException('aborted', 'AbortError');
     fetchMock.mockRejectedValue(abort);

@@ -4,6 +4,8 @@
 import { navigateTo } from './navigate';
 
 export const LOGIN_PATH = '/login';
+/** Spec §2: where a page goes when the server cannot be reached; it returns to / by itself. */
+export const SERVER_DOWN_PATH = '/serverDown';
 export const UNEXPECTED_ERROR_MESSAGE = 'Ein unerwarteter Fehler ist aufgetreten!';
 export const NETWORK_ERROR_MESSAGE = 'Der Server ist nicht erreichbar.';
 
@@ -94,8 +96,19 @@ export async function sendRequest(path: string, init: RequestInit): Promise<Resp
     return await fetch(path, { ...init, credentials: 'same-origin' });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    leadToServerDown(init.method);
     throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'network_error');
   }
+}
+
+/**
+ * Spec §2: a server that cannot be reached (no answer, or its database away) leads to
+ * /serverDown. Only for reads: a failed save keeps the form and its toast, so nothing typed
+ * is lost by leaving the page.
+ */
+function leadToServerDown(method: string | undefined): void {
+  const read = method === undefined || method.toUpperCase() === 'GET';
+  if (read && window.location.pathname !== SERVER_DOWN_PATH) navigateTo(SERVER_DOWN_PATH);
 }
 
 /**
@@ -117,9 +130,11 @@ export function answerError(status: number, body: unknown): ApiError | null {
  * e.g. 204); rejects with ApiError for every non-2xx answer and for network failures.
  */
 export async function apiFetch<T>(path: string, init: ApiInit = {}): Promise<T> {
-  const response = await sendRequest(path, buildRequest(init));
+  const request = buildRequest(init);
+  const response = await sendRequest(path, request);
   const body = await readBody(response);
   const error = answerError(response.status, body);
+  if (error?.status === 503 && error.code === 'database_unavailable') leadToServerDown(request.method);
   if (error) throw error;
   return body as T;
 }
