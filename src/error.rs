@@ -50,6 +50,9 @@ pub enum ApiError {
     /// The call took longer than the request time limit.
     #[error("Zeitüberschreitung")]
     Timeout,
+    /// The database or the file store cannot be reached (503, with its code).
+    #[error("{message}")]
+    Unavailable { code: &'static str, message: String },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -147,26 +150,8 @@ impl ApiError {
                 "timeout",
                 "Die Anfrage hat zu lange gedauert. Bitte versuchen Sie es in Kürze erneut.".into(),
             ),
-            ApiError::Internal(cause)
-                if cause
-                    .chain()
-                    .filter_map(|e| e.downcast_ref::<sqlx::Error>())
-                    .any(crate::db::is_unavailable) =>
-            {
-                (
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "database_unavailable",
-                    DATABASE_UNAVAILABLE.into(),
-                )
-            }
-            ApiError::Internal(cause)
-                if cause.chain().any(crate::storage::is_unavailable) =>
-            {
-                (
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "file_store_unavailable",
-                    FILE_STORE_UNAVAILABLE.into(),
-                )
+            ApiError::Unavailable { code, message } => {
+                (StatusCode::SERVICE_UNAVAILABLE, code, message.clone())
             }
             ApiError::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -193,6 +178,20 @@ impl From<crate::services::error::ServiceError> for ApiError {
                 }
             }
             ServiceError::Upstream(message) => ApiError::Upstream { message },
+            ServiceError::DatabaseUnavailable(err) => {
+                tracing::warn!(error = %err, "database unavailable");
+                ApiError::Unavailable {
+                    code: "database_unavailable",
+                    message: DATABASE_UNAVAILABLE.into(),
+                }
+            }
+            ServiceError::FileStoreUnavailable(err) => {
+                tracing::warn!(error = %err, "file store unavailable");
+                ApiError::Unavailable {
+                    code: "file_store_unavailable",
+                    message: FILE_STORE_UNAVAILABLE.into(),
+                }
+            }
             ServiceError::Internal(err) => ApiError::Internal(err),
         }
     }
@@ -223,14 +222,6 @@ impl From<crate::services::uploads::UploadError> for ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(err: sqlx::Error) -> Self {
-        if crate::db::is_unique_violation(&err) {
-            return ApiError::conflict("Der Eintrag existiert bereits.");
-        }
-        ApiError::Internal(err.into())
-    }
-}
 
 /// Body of every error answer of the API (built in [`ApiError::into_response`]). `message` is
 /// German and meant for the user; `code` is stable and meant for programs.

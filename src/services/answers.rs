@@ -55,8 +55,8 @@ impl Answer {
     /// The body as JSON to embed in a page's props as it is (no second serialisation).
     pub fn raw_json(&self) -> ServiceResult<Box<serde_json::value::RawValue>> {
         let text =
-            String::from_utf8(self.body.clone()).map_err(|e| ServiceError::Internal(e.into()))?;
-        serde_json::value::RawValue::from_string(text).map_err(|e| ServiceError::Internal(e.into()))
+            String::from_utf8(self.body.clone()).map_err(ServiceError::internal)?;
+        serde_json::value::RawValue::from_string(text).map_err(ServiceError::internal)
     }
 
     /// Whether an `If-None-Match` value names this answer (`*` or a list of tags; a weak tag
@@ -175,7 +175,7 @@ impl Answers {
     {
         self.bytes(key, async move {
             let value = make.await?;
-            serde_json::to_vec(&value).map_err(|e| ServiceError::Internal(e.into()))
+            serde_json::to_vec(&value).map_err(ServiceError::internal)
         })
         .await
     }
@@ -230,6 +230,14 @@ fn shared(err: Arc<ServiceError>) -> ServiceError {
             message: message.clone(),
         },
         ServiceError::Upstream(m) => ServiceError::Upstream(m.clone()),
+        // The cause stays in the log of the request that made it; the kind is kept, so a
+        // database away is 503 for every request that waited, not 500.
+        ServiceError::DatabaseUnavailable(e) => {
+            ServiceError::DatabaseUnavailable(anyhow::anyhow!("{e}"))
+        }
+        ServiceError::FileStoreUnavailable(e) => {
+            ServiceError::FileStoreUnavailable(anyhow::anyhow!("{e}"))
+        }
         other => ServiceError::Internal(anyhow::anyhow!("{other}")),
     })
 }

@@ -387,7 +387,7 @@ pub async fn page_answer_at(
     let filter = &params.filter;
     if filter.created_from.is_some() || filter.created_before.is_some() {
         let page = page(db, params).await?;
-        let body = serde_json::to_vec(&page).map_err(|e| ServiceError::Internal(e.into()))?;
+        let body = serde_json::to_vec(&page).map_err(ServiceError::internal)?;
         return Ok(Arc::new(Answer::new(body)));
     }
     answers

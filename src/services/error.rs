@@ -24,13 +24,52 @@ pub enum ServiceError {
     /// German message for the user.
     #[error("{0}")]
     Upstream(String),
+    /// The database cannot be reached; the faces answer 503 with
+    /// [`DATABASE_UNAVAILABLE`]. The cause is for the log.
+    #[error("Datenbank nicht erreichbar: {0}")]
+    DatabaseUnavailable(anyhow::Error),
+    /// The file store (bucket) cannot be reached; 503 with [`FILE_STORE_UNAVAILABLE`].
+    #[error("Dateispeicher nicht erreichbar: {0}")]
+    FileStoreUnavailable(anyhow::Error),
     #[error(transparent)]
-    Internal(#[from] anyhow::Error),
+    Internal(anyhow::Error),
+}
+
+impl ServiceError {
+    /// A failure nobody asked for, classified: a database or a file store that cannot be
+    /// reached is said so (anywhere in the cause's chain), everything else is internal.
+    pub fn internal(err: impl Into<anyhow::Error>) -> ServiceError {
+        let err = err.into();
+        if err
+            .chain()
+            .filter_map(|e| e.downcast_ref::<sqlx::Error>())
+            .any(crate::db::is_unavailable)
+        {
+            ServiceError::DatabaseUnavailable(err)
+        } else if err.chain().any(crate::storage::is_unavailable) {
+            ServiceError::FileStoreUnavailable(err)
+        } else {
+            ServiceError::Internal(err)
+        }
+    }
+}
+
+impl From<anyhow::Error> for ServiceError {
+    fn from(err: anyhow::Error) -> Self {
+        ServiceError::internal(err)
+    }
 }
 
 impl From<sqlx::Error> for ServiceError {
     fn from(err: sqlx::Error) -> Self {
-        ServiceError::Internal(err.into())
+        // A unique violation that slipped past a service's own check (two saves at once).
+        if crate::db::is_unique_violation(&err) {
+            return ServiceError::Conflict {
+                code: "conflict",
+                message: "Der Eintrag existiert bereits.".into(),
+            };
+        }
+        ServiceError::internal(err)
     }
 }
 
@@ -43,3 +82,30 @@ pub const DATABASE_UNAVAILABLE: &str =
     "Die Datenbank ist gerade nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.";
 
 pub type ServiceResult<T> = Result<T, ServiceError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[test]
+    fn a_database_away_is_said_so_wherever_it_is_in_the_chain() {
+        let err: anyhow::Result<()> = Err(sqlx::Error::PoolTimedOut).context("Kontakte lesen");
+        assert!(matches!(
+            ServiceError::internal(err.unwrap_err()),
+            ServiceError::DatabaseUnavailable(_)
+        ));
+        assert!(matches!(
+            ServiceError::from(sqlx::Error::PoolClosed),
+            ServiceError::DatabaseUnavailable(_)
+        ));
+        assert!(matches!(
+            ServiceError::from(sqlx::Error::RowNotFound),
+            ServiceError::Internal(_)
+        ));
+        assert!(matches!(
+            ServiceError::internal(anyhow::anyhow!("kaputt")),
+            ServiceError::Internal(_)
+        ));
+    }
+}

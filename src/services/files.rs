@@ -88,7 +88,7 @@ async fn present(files: &FileStore, key: &str, upload: i64) -> ServiceResult<Sou
                 tracing::error!(key, upload, "stored object missing");
                 return Err(ServiceError::NotFound);
             }
-            Err(err) => return Err(ServiceError::Internal(err.into())),
+            Err(err) => return Err(ServiceError::internal(err)),
         }
     }
     Ok(source)
@@ -185,7 +185,7 @@ pub async fn preview(
             tracing::error!(key, upload = id, "stored preview missing");
             return Err(ServiceError::NotFound);
         }
-        Err(err) => return Err(ServiceError::Internal(err.into())),
+        Err(err) => return Err(ServiceError::internal(err)),
     };
     let source = files.source_of(key).ok_or(ServiceError::NotFound)?;
     let stem = file
@@ -327,7 +327,7 @@ pub async fn plan_zip(
                 let digest = store
                     .measure(&file.storage_key)
                     .await
-                    .map_err(|e| ServiceError::Internal(e.into()))?;
+                    .map_err(ServiceError::internal)?;
                 db::uploads::set_checksums(
                     db,
                     file.upload_id,

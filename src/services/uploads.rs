@@ -61,7 +61,7 @@ pub enum UploadError {
 
 impl From<std::io::Error> for UploadError {
     fn from(err: std::io::Error) -> Self {
-        UploadError::Service(ServiceError::Internal(err.into()))
+        UploadError::Service(ServiceError::internal(err))
     }
 }
 
@@ -322,7 +322,7 @@ impl<'a> UploadBatch<'a> {
                     let _ = db::uploads::delete(db, row.id).await;
                 }
                 tracing::error!(error = %err, upload = row.id, "stored file could not be moved into place");
-                return Err(ServiceError::Internal(err.into()).into());
+                return Err(ServiceError::internal(err).into());
             }
         }
         let uploads: Vec<StoredUpload> = stored
@@ -494,7 +494,7 @@ async fn unpack(
         Ok(out)
     })
     .await
-    .map_err(|e| UploadError::Service(ServiceError::Internal(e.into())))?
+    .map_err(|e| UploadError::Service(ServiceError::internal(e)))?
 }
 
 /// The refusal of an upload that is not the user's to use.
@@ -566,7 +566,7 @@ pub async fn store_bytes(
     .await?;
     if let Err(err) = staged.persist().await {
         let _ = db::uploads::delete(db, upload.id).await;
-        return Err(ServiceError::Internal(err.into()));
+        return Err(ServiceError::internal(err));
     }
     Ok(upload)
 }
