@@ -12,9 +12,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::Backend;
 use crate::integrations::content_site::MenuApi;
-use crate::server::ConnectionLimits;
-use crate::server::client::TrustedProxies;
-use crate::server::limits::BodyRule;
 
 /// The default config file, read from the working folder when present.
 pub const DEFAULT_CONFIG_FILE: &str = "aktionsportal.toml";
@@ -227,6 +224,21 @@ pub const DEFAULT_UPLOAD_EXTENSIONS: &str =
 pub enum LogFormat {
     Text,
     Json,
+}
+
+/// `AP_TRUSTED_PROXIES`: addresses and CIDR ranges separated by commas; empty means none. A
+/// range written with host bits means its network.
+pub fn parse_proxy_ranges(list: &str) -> Result<Vec<ipnet::IpNet>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| {
+            item.parse::<ipnet::IpNet>()
+                .or_else(|_| item.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map(|net| net.trunc())
+                .map_err(|_| format!("'{item}' ist keine IP-Adresse und kein Adressbereich"))
+        })
+        .collect()
 }
 
 /// The Leptos settings of `Leptos.toml` (embedded at build time; `LEPTOS_*` variables change
@@ -501,7 +513,7 @@ impl Config {
         if self.content_cache_ttl_secs == 0 {
             return fail("AP_CONTENT_CACHE_TTL_SECS", "muss größer als 0 sein");
         }
-        if let Err(why) = TrustedProxies::parse(&self.trusted_proxies) {
+        if let Err(why) = parse_proxy_ranges(&self.trusted_proxies) {
             return fail("AP_TRUSTED_PROXIES", &why);
         }
         let positive = [
@@ -537,7 +549,11 @@ impl Config {
             return fail("AP_UPLOAD_LIMIT_MB", "darf höchstens 1048576 (1 TB) sein");
         }
         let extensions = self.allowed_extensions();
-        if extensions.is_empty() || extensions.iter().any(|e| !crate::storage::valid_ext(e)) {
+        if extensions.is_empty()
+            || extensions
+                .iter()
+                .any(|e| !crate::domain::files::valid_ext(e))
+        {
             return fail(
                 "AP_UPLOAD_ALLOWED_EXTENSIONS",
                 "muss eine Liste von Endungen aus Kleinbuchstaben und Ziffern sein, z. B. pdf,jpg,png",
@@ -617,7 +633,7 @@ impl Config {
         if self.s3_region.trim().is_empty() {
             return fail("AP_S3_REGION", "darf nicht leer sein");
         }
-        if !self.s3_prefix.is_empty() && !crate::storage::is_valid_key(&self.s3_prefix) {
+        if !self.s3_prefix.is_empty() && !crate::domain::files::is_valid_key(&self.s3_prefix) {
             return fail(
                 "AP_S3_PREFIX",
                 "darf nur Kleinbuchstaben, Ziffern, Punkte und / enthalten",
@@ -655,31 +671,10 @@ impl Config {
             .is_some_and(|url| url.starts_with("https://"))
     }
 
-    pub fn trusted_proxies(&self) -> TrustedProxies {
-        // Validated at start; an invalid list cannot reach here.
-        TrustedProxies::parse(&self.trusted_proxies).unwrap_or_default()
-    }
-
-    /// The server's limits for slow and greedy clients.
-    pub fn connection_limits(&self) -> ConnectionLimits {
-        ConnectionLimits {
-            header_timeout: Duration::from_secs(self.header_timeout_secs),
-            max_connections_per_address: self.max_connections_per_address,
-            trusted_proxies: self.trusted_proxies(),
-        }
-    }
-
-    /// How an ordinary request body must arrive.
-    pub fn body_rule(&self) -> BodyRule {
-        BodyRule::Deadline(Duration::from_secs(self.body_timeout_secs))
-    }
-
-    /// How an upload body must arrive.
-    pub fn upload_body_rule(&self) -> BodyRule {
-        BodyRule::MinRate {
-            window: Duration::from_secs(self.upload_rate_window_secs),
-            min_bytes: self.upload_min_bytes_per_window,
-        }
+    /// The address ranges of `AP_TRUSTED_PROXIES` (validated at start; an invalid list cannot
+    /// reach here).
+    pub fn trusted_proxy_ranges(&self) -> Vec<ipnet::IpNet> {
+        parse_proxy_ranges(&self.trusted_proxies).unwrap_or_default()
     }
 
     pub fn request_timeout(&self) -> Duration {
@@ -696,16 +691,6 @@ impl Config {
             }
         }
         out
-    }
-
-    /// The upload rules the server enforces and `/api/upload-requirements/` reports.
-    pub fn upload_rules(&self) -> crate::services::uploads::UploadRules {
-        crate::services::uploads::UploadRules {
-            limit_size_mb: self.upload_limit_mb,
-            allowed_ext: self.allowed_extensions(),
-            zip_max_entries: self.zip_max_entries,
-            zip_max_ratio: self.zip_max_ratio,
-        }
     }
 
     /// The SQLite file used when no `DATABASE_URL` is set.

@@ -13,7 +13,6 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod domain;
-pub mod error;
 pub mod headers;
 pub mod integrations;
 pub mod previews;

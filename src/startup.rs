@@ -45,7 +45,7 @@ async fn refuse_bad_arguments(response: axum::response::Response) -> axum::respo
         .await
         .unwrap_or_default();
     if bytes.starts_with(b"Args|") || bytes.starts_with(b"Deserialization|") {
-        return crate::error::ApiError::validation("Die Anfrage enthält ungültige Angaben.")
+        return crate::api::error::ApiError::validation("Die Anfrage enthält ungültige Angaben.")
             .into_response();
     }
     axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
@@ -230,7 +230,7 @@ pub async fn serve(
     tokio::spawn(crate::auth::session::clean_up_periodically(
         state.db.clone(),
     ));
-    let limits = state.config.connection_limits();
+    let limits = crate::server::ConnectionLimits::from_config(&state.config);
     let app = NormalizePathLayer::trim_trailing_slash().layer(router(state));
     let task = tokio::spawn(crate::server::run(listener, app, limits, shutdown));
     Ok(Server { addr, task })

@@ -47,7 +47,7 @@ async fn the_database_gone_gives_a_german_503_and_the_portal_recovers_by_itself(
         assert_eq!(answer["code"], "database_unavailable", "{how}");
         assert_eq!(
             answer["message"],
-            aktionsportal::error::DATABASE_UNAVAILABLE
+            aktionsportal::services::error::DATABASE_UNAVAILABLE
         );
         assert!(
             started.elapsed() < Duration::from_secs(12),

@@ -508,6 +508,9 @@ async fn a_method_not_allowed_names_exactly_the_described_methods() {
     assert!(wrong.is_empty(), "Allow differs:\n{}", wrong.join("\n"));
     // Among them the resources spec §7 spells with and without a trailing slash.
     for path in ["/api/providers/{id}", "/api/providers/{id}/lists"] {
-        assert!(checked.iter().any(|p| p == path), "{path} not checked: {checked:?}");
+        assert!(
+            checked.iter().any(|p| p == path),
+            "{path} not checked: {checked:?}"
+        );
     }
 }

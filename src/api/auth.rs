@@ -9,12 +9,12 @@ use axum::routing::{get, post};
 use axum::{Extension, Form, Json, Router};
 use serde::Deserialize;
 
+use crate::api::error::ApiError;
 use crate::auth::local::{self, LoginError};
 use crate::auth::throttle::{self, GateError};
 use crate::auth::{oidc, session};
 use crate::domain::access::{RETURN_PARAM, safe_return_path, start_page};
 use crate::domain::user::{CurrentUser, User};
-use crate::error::ApiError;
 use crate::server::client::Client;
 use crate::services;
 use crate::state::AppState;

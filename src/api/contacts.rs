@@ -11,10 +11,10 @@ use utoipa::ToSchema;
 
 use super::extract::{AuthUser, Json, Path, Query};
 use super::kept;
+use crate::api::error::ApiError;
 use crate::auth::require::require;
 use crate::domain::double_opt_in::FAILED;
 use crate::domain::permissions::Capability;
-use crate::error::ApiError;
 use crate::server::client::Client;
 use crate::services::contacts::{self, ContactBody, ContactQuery, ContactView};
 use crate::services::customer_groups::{self, CustomerGroup, CustomerGroupInput};

@@ -4,8 +4,8 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
+use crate::api::error::ApiError;
 use crate::domain::paging::Paging;
-use crate::error::ApiError;
 use crate::server::limits::is_slow_body;
 
 /// Query parameters; malformed ones give 400.

@@ -8,7 +8,7 @@ use axum::response::Response;
 
 use super::delivery::{Delivery, respond};
 use super::extract::{AuthUser, Path};
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 use crate::services;
 use crate::state::AppState;
 use crate::storage::serve::Piece;

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::extract::{AuthUser, Json, Path};
+use crate::api::error::ApiError;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
-use crate::error::ApiError;
 use crate::services::lists::{self, FOLDER_WARNING, ListView, StatusChange};
 use crate::state::AppState;
 

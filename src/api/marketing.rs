@@ -10,10 +10,10 @@ use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{AuthUser, Path, Query};
+use crate::api::error::ApiError;
 use crate::auth::require::require;
 use crate::domain::paging::Paging;
 use crate::domain::permissions::Capability;
-use crate::error::ApiError;
 use crate::state::AppState;
 use serde::Deserialize;
 

@@ -4,6 +4,7 @@ pub mod auth;
 pub mod contacts;
 pub mod delivery;
 pub mod downloads;
+pub mod error;
 pub mod extract;
 pub mod files;
 pub mod health;
@@ -23,9 +24,9 @@ use axum::routing::get;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::api::error::ApiError;
 use crate::config::Config;
-use crate::error::ApiError;
-use crate::server::limits::{limit_body, time_limit};
+use crate::server::limits::{BodyRule, limit_body, time_limit};
 use crate::state::AppState;
 
 /// The API. Ordinary calls must receive their body within the body timeout and answer
@@ -41,12 +42,12 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(contacts::router())
         .merge(planning::router())
         .route("/openapi.json", get(openapi::openapi))
-        .layer(from_fn_with_state(config.body_rule(), limit_body))
+        .layer(from_fn_with_state(BodyRule::for_body(config), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));
     let uploads =
-        uploads::router().layer(from_fn_with_state(config.upload_body_rule(), limit_body));
+        uploads::router().layer(from_fn_with_state(BodyRule::for_upload(config), limit_body));
     let streamed =
-        downloads::zip_router().layer(from_fn_with_state(config.body_rule(), limit_body));
+        downloads::zip_router().layer(from_fn_with_state(BodyRule::for_body(config), limit_body));
     timed
         .merge(uploads)
         .merge(streamed)

@@ -94,7 +94,7 @@ macro_rules! error_codes {
                     $(narrowing = $extra(narrowing);)?
                     AllOfBuilder::new()
                         .description(Some($description))
-                        .item(Ref::from_schema_name(crate::error::ErrorBody::name()))
+                        .item(Ref::from_schema_name(crate::api::error::ErrorBody::name()))
                         .item(narrowing)
                         .into()
                 }
@@ -102,7 +102,7 @@ macro_rules! error_codes {
 
             impl ToSchema for $name {
                 fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-                    use crate::error::ErrorBody;
+                    use crate::api::error::ErrorBody;
                     schemas.push((ErrorBody::name().into(), ErrorBody::schema()));
                     ErrorBody::schemas(schemas);
                 }
@@ -219,7 +219,7 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
     ),
     components(
         schemas(
-            crate::error::ErrorBody,
+            crate::api::error::ErrorBody,
             crate::services::brevo_sync::Event,
             crate::domain::input::IdsText,
             crate::domain::input::IdsFilter

@@ -9,9 +9,9 @@ use axum::response::{IntoResponse, Json as JsonResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
+use crate::api::error::ApiError;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
-use crate::error::ApiError;
 use crate::services::planning::{self, MAX_CSV_BYTES};
 use crate::state::AppState;
 

@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{AuthUser, Json, PageQuery, Path, Query};
+use crate::api::error::ApiError;
 use crate::auth::require::require;
 use crate::domain::lists::ListFilter;
 use crate::domain::paging::MAX_PAGE_SIZE;
 use crate::domain::permissions::Capability;
-use crate::error::ApiError;
 use crate::services::lists::{self, ListView};
 use crate::services::providers::{self, ProviderInput, ProviderView, ProviderWithLists};
 use crate::state::AppState;

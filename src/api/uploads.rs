@@ -10,9 +10,9 @@ use axum::routing::{get, post};
 use serde::Serialize;
 
 use super::extract::AuthUser;
+use crate::api::error::ApiError;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
-use crate::error::ApiError;
 use crate::server::limits::is_slow_body;
 use crate::services::uploads::{UploadAnswer, UploadBatch};
 use crate::state::AppState;

@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 
 /// The decision for one request, from its method and headers alone.
 pub fn is_allowed(method: &Method, headers: &HeaderMap) -> bool {

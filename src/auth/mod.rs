@@ -54,7 +54,7 @@ pub const SERVER_DOWN_PATH: &str = "/serverDown";
 fn database_unavailable(path: &str) -> Response {
     use axum::http::{StatusCode, header};
     use axum::response::IntoResponse;
-    let message = crate::error::DATABASE_UNAVAILABLE;
+    let message = crate::services::error::DATABASE_UNAVAILABLE;
     if ["/api/", "/files/", "/previews/"]
         .iter()
         .any(|prefix| path.starts_with(prefix))

@@ -8,9 +8,9 @@ use axum::extract::{Request, State};
 use axum::middleware::{FromFnLayer, Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 
+use crate::api::error::ApiError;
 use crate::domain::permissions::Capability;
 use crate::domain::user::{CurrentUser, User};
-use crate::error::ApiError;
 
 /// The signed-in user or the API's 401 (code `not_logged_in`).
 pub fn signed_in(request: &Request) -> Result<User, ApiError> {

@@ -14,6 +14,28 @@ pub fn extension_of(name: &str) -> Option<String> {
     .then_some(ext)
 }
 
+/// True for an extension the store accepts: 1–16 characters of `[a-z0-9]`.
+pub fn valid_ext(ext: &str) -> bool {
+    (1..=16).contains(&ext.len())
+        && ext
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// True for a key that stays inside the store: relative, made of `[a-z0-9./]` only, no empty
+/// segment and no segment starting with a dot (which rules out `.`, `..` and the staging
+/// folder).
+pub fn is_valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 255
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'/')
+        && key
+            .split('/')
+            .all(|segment| !segment.is_empty() && !segment.starts_with('.'))
+}
+
 /// Whether a file with this extension is an archive the portal unpacks.
 pub fn is_archive(ext: &str) -> bool {
     ext == "zip"

@@ -14,15 +14,6 @@ use ipnet::IpNet;
 
 use crate::state::AppState;
 
-/// An address range in CIDR notation (`10.0.0.0/8`, `::1/128`) or a single address.
-fn parse_range(text: &str) -> Result<IpNet, String> {
-    let text = text.trim();
-    text.parse::<IpNet>()
-        .or_else(|_| text.parse::<IpAddr>().map(IpNet::from))
-        .map(|net| net.trunc())
-        .map_err(|_| format!("'{text}' ist keine IP-Adresse und kein Adressbereich"))
-}
-
 /// IPv4 clients on a dual-stack socket appear as `::ffff:a.b.c.d`; compare them as IPv4.
 fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
@@ -39,13 +30,12 @@ fn canonical(ip: IpAddr) -> IpAddr {
 pub struct TrustedProxies(Vec<IpNet>);
 
 impl TrustedProxies {
-    /// A comma-separated list of addresses and ranges; empty means none.
-    pub fn parse(list: &str) -> Result<TrustedProxies, String> {
-        list.split(',')
-            .filter(|item| !item.trim().is_empty())
-            .map(parse_range)
-            .collect::<Result<Vec<_>, _>>()
-            .map(TrustedProxies)
+    pub fn from_config(config: &crate::config::Config) -> TrustedProxies {
+        TrustedProxies(config.trusted_proxy_ranges())
+    }
+
+    pub fn new(ranges: Vec<IpNet>) -> TrustedProxies {
+        TrustedProxies(ranges)
     }
 
     pub fn contains(&self, ip: IpAddr) -> bool {
@@ -129,6 +119,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn proxies(list: &str) -> TrustedProxies {
+        TrustedProxies::new(crate::config::parse_proxy_ranges(list).unwrap())
+    }
     use axum::http::HeaderValue;
 
     fn ip(text: &str) -> IpAddr {
@@ -143,44 +137,33 @@ mod tests {
 
     #[test]
     fn ranges_match_their_addresses() {
-        let range = TrustedProxies::parse("10.0.0.0/8").unwrap();
+        let range = proxies("10.0.0.0/8");
         assert!(range.contains(ip("10.200.3.4")));
         assert!(!range.contains(ip("11.0.0.1")));
         assert!(range.contains(ip("::ffff:10.1.2.3")), "IPv4-mapped IPv6");
-        let single = TrustedProxies::parse("127.0.0.1").unwrap();
+        let single = proxies("127.0.0.1");
         assert!(single.contains(ip("127.0.0.1")));
         assert!(!single.contains(ip("127.0.0.2")));
-        let host_bits = TrustedProxies::parse("10.1.2.3/8").unwrap();
+        let host_bits = proxies("10.1.2.3/8");
         assert!(
             host_bits.contains(ip("10.9.9.9")),
             "a range with host bits is its network"
         );
-        assert!(TrustedProxies::parse("::1").unwrap().contains(ip("::1")));
-        assert!(
-            TrustedProxies::parse("0.0.0.0/0")
-                .unwrap()
-                .contains(ip("8.8.8.8"))
-        );
-        assert!(
-            TrustedProxies::parse("fd00::/8")
-                .unwrap()
-                .contains(ip("fd12::1"))
-        );
+        assert!(proxies("::1").contains(ip("::1")));
+        assert!(proxies("0.0.0.0/0").contains(ip("8.8.8.8")));
+        assert!(proxies("fd00::/8").contains(ip("fd12::1")));
         for bad in ["10.0.0.0/33", "abc", "10.0.0/8", "::1/129", "1.2.3.4/x"] {
-            assert!(parse_range(bad).is_err(), "{bad}");
+            assert!(crate::config::parse_proxy_ranges(bad).is_err(), "{bad}");
         }
-        assert_eq!(
-            TrustedProxies::parse("").unwrap(),
-            TrustedProxies::default()
-        );
-        assert!(TrustedProxies::parse("10.0.0.1, 192.168.0.0/16").is_ok());
-        assert!(TrustedProxies::parse("10.0.0.1, nix").is_err());
+        assert_eq!(proxies(""), TrustedProxies::default());
+        assert!(crate::config::parse_proxy_ranges("10.0.0.1, 192.168.0.0/16").is_ok());
+        assert!(crate::config::parse_proxy_ranges("10.0.0.1, nix").is_err());
     }
 
     #[test]
     fn forwarded_addresses_count_only_from_trusted_proxies() {
         let none = TrustedProxies::default();
-        let proxy = TrustedProxies::parse("10.0.0.5").unwrap();
+        let proxy = proxies("10.0.0.5");
         let headers = forwarded("203.0.113.9");
         assert_eq!(
             client_ip(ip("198.51.100.1"), &headers, &none),
@@ -203,7 +186,7 @@ mod tests {
     #[test]
     fn a_spoofed_left_part_of_the_chain_is_ignored() {
         // The client wrote "1.2.3.4" itself; the proxy appended the real address.
-        let proxies = TrustedProxies::parse("10.0.0.0/8").unwrap();
+        let proxies = proxies("10.0.0.0/8");
         let headers = forwarded("1.2.3.4, 203.0.113.9, 10.0.0.7");
         assert_eq!(
             client_ip(ip("10.0.0.5"), &headers, &proxies),
@@ -218,7 +201,7 @@ mod tests {
 
     #[test]
     fn https_is_believed_only_from_a_trusted_proxy() {
-        let proxy = TrustedProxies::parse("10.0.0.5").unwrap();
+        let proxy = proxies("10.0.0.5");
         let mut headers = HeaderMap::new();
         headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
         assert!(forwarded_https(ip("10.0.0.5"), &headers, &proxy));

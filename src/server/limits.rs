@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use http_body::{Frame, SizeHint};
 use tokio::time::{Instant, Sleep};
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 
 /// How a request body must arrive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +26,19 @@ pub enum BodyRule {
 }
 
 impl BodyRule {
+    /// How an ordinary request body must arrive.
+    pub fn for_body(config: &crate::config::Config) -> BodyRule {
+        BodyRule::Deadline(Duration::from_secs(config.body_timeout_secs))
+    }
+
+    /// How an upload body must arrive.
+    pub fn for_upload(config: &crate::config::Config) -> BodyRule {
+        BodyRule::MinRate {
+            window: Duration::from_secs(config.upload_rate_window_secs),
+            min_bytes: config.upload_min_bytes_per_window,
+        }
+    }
+
     fn first_timer(&self) -> Duration {
         match *self {
             BodyRule::Deadline(limit) => limit,

@@ -37,6 +37,17 @@ pub struct ConnectionLimits {
     pub trusted_proxies: TrustedProxies,
 }
 
+impl ConnectionLimits {
+    /// The server's limits for slow and greedy clients, from the configuration.
+    pub fn from_config(config: &crate::config::Config) -> ConnectionLimits {
+        ConnectionLimits {
+            header_timeout: Duration::from_secs(config.header_timeout_secs),
+            max_connections_per_address: config.max_connections_per_address,
+            trusted_proxies: TrustedProxies::from_config(config),
+        }
+    }
+}
+
 /// Open connections per client address.
 #[derive(Clone, Default)]
 struct ConnectionCounts(Arc<Mutex<HashMap<IpAddr, usize>>>);

@@ -54,8 +54,7 @@ impl Answer {
 
     /// The body as JSON to embed in a page's props as it is (no second serialisation).
     pub fn raw_json(&self) -> ServiceResult<Box<serde_json::value::RawValue>> {
-        let text =
-            String::from_utf8(self.body.clone()).map_err(ServiceError::internal)?;
+        let text = String::from_utf8(self.body.clone()).map_err(ServiceError::internal)?;
         serde_json::value::RawValue::from_string(text).map_err(ServiceError::internal)
     }
 

@@ -29,6 +29,16 @@ pub struct UploadRules {
 }
 
 impl UploadRules {
+    /// The upload rules the server enforces and `/api/upload-requirements/` reports.
+    pub fn from_config(config: &crate::config::Config) -> UploadRules {
+        UploadRules {
+            limit_size_mb: config.upload_limit_mb,
+            allowed_ext: config.allowed_extensions(),
+            zip_max_entries: config.zip_max_entries,
+            zip_max_ratio: config.zip_max_ratio,
+        }
+    }
+
     pub fn limit_bytes(&self) -> u64 {
         self.limit_size_mb.saturating_mul(1024 * 1024)
     }

@@ -101,20 +101,14 @@ pub struct StagedFile {
     persisted: bool,
 }
 
+pub use crate::domain::files::{is_valid_key, valid_ext};
+
 fn invalid(message: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message.to_string())
 }
 
 fn invalid_key() -> io::Error {
     invalid("ungültiger Dateischlüssel")
-}
-
-/// True for an extension the store accepts: 1–16 characters of `[a-z0-9]`.
-pub fn valid_ext(ext: &str) -> bool {
-    (1..=16).contains(&ext.len())
-        && ext
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -131,20 +125,6 @@ fn new_key(ext: &str) -> String {
     } else {
         format!("{}/{hex}.{ext}", &hex[..2])
     }
-}
-
-/// True for a key that stays inside the store: relative, made of `[a-z0-9./]` only, no empty
-/// segment and no segment starting with a dot (which rules out `.`, `..` and the staging
-/// folder).
-pub fn is_valid_key(key: &str) -> bool {
-    !key.is_empty()
-        && key.len() <= 255
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'/')
-        && key
-            .split('/')
-            .all(|segment| !segment.is_empty() && !segment.starts_with('.'))
 }
 
 /// Runs `work` on the runtime in the background; for clean-ups started from `Drop`.

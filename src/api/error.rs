@@ -57,7 +57,7 @@ pub enum ApiError {
     Internal(#[from] anyhow::Error),
 }
 
-pub use crate::services::error::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE};
+use crate::services::error::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE};
 
 impl ApiError {
     pub fn validation(message: impl Into<String>) -> Self {
@@ -221,7 +221,6 @@ impl From<crate::services::uploads::UploadError> for ApiError {
         }
     }
 }
-
 
 /// Body of every error answer of the API (built in [`ApiError::into_response`]). `message` is
 /// German and meant for the user; `code` is stable and meant for programs.
