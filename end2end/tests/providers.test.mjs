@@ -429,7 +429,8 @@ test('[lokal] the modal refuses a too short name, a missing role and missing fol
     await modal.getByTestId('inactive-folder').selectOption({ label: 'Keiner' });
     await modal.getByTestId('provider-submit').click();
     const foldersMessage = 'Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!';
-    await expectToast(page, 'error', foldersMessage);
+    // Spec §8 "Folders not set": a warning, not an error.
+    await expectToast(page, 'warning', foldersMessage);
     assert.equal((await modal.getByTestId('folders-error').textContent()).trim(), foldersMessage);
 
     assert.equal(await modal.isVisible(), true);
