@@ -332,8 +332,24 @@ test('the admin blocks and unblocks a contact', () =>
     await expectToast(page, 'success', UPDATED(email));
     await row.getByTestId('badge-blocked').getByText('Gesperrt', { exact: true }).waitFor();
     assert.equal((await contactByEmail(page, email)).emailBlacklisted, true);
-    // Blocked: no mail, and the action says "Entsperren".
-    assert.deepEqual(await rowMenuLabels(page, email), ['Bearbeiten', 'Kriterien anzeigen', 'Entsperren', 'Löschen']);
+    // Blocked: the mail is still offered while unconfirmed (spec §2), but disabled with the
+    // reason; the action says "Entsperren".
+    assert.deepEqual(await rowMenuLabels(page, email), [
+      'Bearbeiten',
+      'Kriterien anzeigen',
+      'Double-Opt-In senden',
+      'Entsperren',
+      'Löschen',
+    ]);
+    {
+      const menu = await openRowMenu(page, email);
+      const send = menu.getByRole('button', { name: 'Double-Opt-In senden' });
+      assert.equal(await send.getAttribute('aria-disabled'), 'true');
+      const reasonId = await send.getAttribute('aria-describedby');
+      assert.equal((await menu.locator(`[id="${reasonId}"]`).textContent()).trim(), 'Die E-Mail-Adresse ist gesperrt.');
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached' });
+    }
 
     await (await openRowMenu(page, email)).getByRole('button', { name: 'Entsperren' }).click();
     await expectToast(page, 'success', UPDATED(email));

@@ -183,26 +183,118 @@ test('a preview opens from its thumbnail, moves through the package with the key
   }
 });
 
-test('the tour shows all 20 steps at every width, each at an element shown there', async () => {
+/** The tour's 20 steps by their titles, in order (islands/src/features/customer-downloads/tour/steps.ts). */
+const TOUR_TITLES = [
+  'Suche',
+  'Suchart',
+  'Filter',
+  'Archivierte Downloads',
+  'Tags',
+  'Anbieter',
+  'Zurücksetzen',
+  'Alles auswählen',
+  'Anbieter',
+  'Bezeichnung',
+  'Status',
+  'Gültig ab und bis',
+  'Geändert',
+  'Dateien auswählen',
+  'Einzelne Datei',
+  'Ganzes Paket',
+  'Download-Manager',
+  'Weitere laden',
+  'Hilfe',
+  'Mein Konto',
+];
+
+/** The step on screen: its index, title and progress ("n von 20" on the primary button). */
+async function tourStep(page) {
+  const step = page.locator('[data-joyride-step]');
+  return {
+    index: Number(await step.getAttribute('data-joyride-step')),
+    title: (await page.locator('#joyride-tooltip-title').textContent()).trim(),
+    primary: (await page.getByTestId('button-primary').textContent()).trim(),
+  };
+}
+
+function tourFlag(page) {
+  return page.evaluate((key) => window.localStorage.getItem(key), TOUR_FLAG);
+}
+
+test('the tour shows all 20 steps by their titles at every width, each at an element shown there', async () => {
   for (const viewport of [{ width: 320, height: 640 }, PHONE, { width: 800, height: 900 }, DESKTOP]) {
     await atWidth(viewport, async (ctx) => {
       const { page, consoleErrors } = ctx;
       await asDealer(ctx);
       await page.getByTestId('tour-start').click();
       const seen = [];
-      for (let step = 0; step < 20; step += 1) {
-        await page.locator(`[data-joyride-step="${step}"]`).waitFor({ timeout: 5000 });
-        seen.push(await page.locator('#joyride-tooltip-title').textContent().catch(() => ''));
-        if (step < 19) await page.getByTestId('button-primary').click();
+      for (const [index, title] of TOUR_TITLES.entries()) {
+        const where = `${viewport.width} px, step ${index + 1} (${title}); seen: ${seen.join(', ')}`;
+        await page.locator(`[data-joyride-step="${index}"]`).waitFor({ timeout: 5000 }).catch((error) => {
+          throw new Error(`${where}: ${error.message}`);
+        });
+        const step = await tourStep(page);
+        seen.push(step.title);
+        assert.equal(step.title, title, where);
+        if (index < TOUR_TITLES.length - 1) {
+          assert.equal(step.primary, `Weiter (${index + 1} von 20)`, where);
+          // The element it points at is shown at this width (the spotlight has a size).
+          const spot = await page.getByTestId('spotlight').boundingBox();
+          assert.ok(spot && spot.width > 0 && spot.height > 0, `${where}: spotlight ${JSON.stringify(spot)}`);
+          await page.getByTestId('button-primary').click();
+        }
       }
-      assert.equal(seen.length, 20, `${viewport.width} px: ${seen.join(', ')}`);
-      assert.match(await page.getByTestId('button-primary').textContent(), /Fertig|20 von 20/);
+      assert.deepEqual(seen, TOUR_TITLES, `${viewport.width} px`);
+      assert.match((await tourStep(page)).primary, /^Fertig/);
       await page.keyboard.press('Escape');
       await page.locator('[data-joyride-step]').waitFor({ state: 'detached' });
       assert.deepEqual(consoleErrors, []);
     });
   }
 });
+
+test('on a first visit the tour starts by itself; skipping stores the flag and it does not start again', () =>
+  atWidth(DESKTOP, async (ctx) => {
+    const { page, consoleErrors } = ctx;
+    await asDealer(ctx, { tour: true });
+    await page.locator('[data-joyride-step="0"]').waitFor();
+    assert.equal((await tourStep(page)).title, TOUR_TITLES[0]);
+    assert.equal(await tourFlag(page), null, 'no flag while the tour runs');
+
+    await page.getByTestId('button-skip').click();
+    await page.locator('[data-joyride-step]').waitFor({ state: 'detached' });
+    assert.notEqual(await tourFlag(page), null, 'skipping stores the flag (spec §2)');
+
+    await page.reload();
+    await page.locator('[data-island="CustomerDownloads"][data-island-state="mounted"]').waitFor();
+    // The lazily loaded tour would show its first step within this time.
+    await page.waitForTimeout(1500);
+    assert.equal(await page.locator('[data-joyride-step]').count(), 0, 'no tour on the next visit');
+    assert.deepEqual(consoleErrors, []);
+  }));
+
+test('Escape ends the tour started on a first visit, which then stays done', () =>
+  atWidth(PHONE, async (ctx) => {
+    const { page, consoleErrors } = ctx;
+    await asDealer(ctx, { tour: true });
+    await page.locator('[data-joyride-step="0"]').waitFor();
+    await page.getByTestId('button-primary').click();
+    await page.locator('[data-joyride-step="1"]').waitFor();
+    assert.equal((await tourStep(page)).title, TOUR_TITLES[1]);
+
+    await page.keyboard.press('Escape');
+    await page.locator('[data-joyride-step]').waitFor({ state: 'detached' });
+    assert.equal(await page.getByTestId('overlay').count(), 0, 'no overlay left behind');
+    assert.notEqual(await tourFlag(page), null, 'ending with Escape is a skip: the flag is stored');
+    // The page is usable again: the search takes the focus and text.
+    await page.locator('[data-tour="search"] input').first().fill('Sommer');
+
+    await page.reload();
+    await page.locator('[data-island="CustomerDownloads"][data-island-state="mounted"]').waitFor();
+    await page.waitForTimeout(1500);
+    assert.equal(await page.locator('[data-joyride-step]').count(), 0, 'no tour on the next visit');
+    assert.deepEqual(consoleErrors, []);
+  }));
 
 test('axe finds no WCAG 2.2 A/AA violation on a phone or a desktop, with each dialog open', async () => {
   for (const viewport of [PHONE, DESKTOP]) {

@@ -354,7 +354,7 @@ for (const mode of [LOCAL, BREVO]) {
     }));
 }
 
-test('[lokal] with "Danach weiteren Anbieter anlegen" the modal stays open with an empty form', () =>
+test('[lokal] with "Danach weiteren Anbieter anlegen" the modal stays open with an empty form; without it the new provider opens', () =>
   signedIn(LOCAL, 'admin', async ({ page, consoleErrors }) => {
     const first = uniqueName('Weiterer A');
     const second = uniqueName('Weiterer B');
@@ -385,10 +385,22 @@ test('[lokal] with "Danach weiteren Anbieter anlegen" the modal stays open with 
       assert.equal(created.Upload?.name ?? null, name === first ? 'weiter.png' : null);
     }
 
-    await modal.getByRole('button', { name: 'Abbrechen' }).click();
-    await modal.waitFor({ state: 'detached' });
+    // Unticked again: this one is created, the modal closes and its page opens (spec §2).
+    const third = uniqueName('Weiterer C');
+    await modal.getByTestId('create-another').uncheck();
+    await modal.getByTestId('provider-name').fill(third);
+    await addRole(modal, `GS-Aktionsportal-BU-Weiter-${runTag}`);
+    await modal.getByTestId('provider-submit').click();
+    await page.waitForURL(/\/admin\/provider\/\d+$/);
+    const created = await findProvider(page, third);
+    assert.ok(created, `${third} was created`);
+    assert.equal(pathOf(page.url()), `/admin/provider/${created.id}`, 'the new provider\'s page');
+    await page.getByTestId('provider-criteria').waitFor();
+    await islandsMounted(page);
+    assert.equal((await page.getByTestId('provider-brand').textContent()).trim(), third);
+    assert.equal(await page.getByTestId('provider-form-modal').count(), 0, 'the modal is closed');
     const names = (await menuProviders(page)).map((p) => p.name);
-    assert.deepEqual(names.slice(0, 2), [second, first], 'created providers come first in the menu');
+    assert.deepEqual(names.slice(0, 3), [third, second, first], 'created providers come first in the menu');
     assert.deepEqual(consoleErrors, []);
   }));
 
@@ -429,7 +441,8 @@ test('[lokal] the modal refuses a too short name, a missing role and missing fol
     await modal.getByTestId('inactive-folder').selectOption({ label: 'Keiner' });
     await modal.getByTestId('provider-submit').click();
     const foldersMessage = 'Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!';
-    await expectToast(page, 'error', foldersMessage);
+    // Spec §8 "Folders not set": a warning, not an error.
+    await expectToast(page, 'warning', foldersMessage);
     assert.equal((await modal.getByTestId('folders-error').textContent()).trim(), foldersMessage);
 
     assert.equal(await modal.isVisible(), true);

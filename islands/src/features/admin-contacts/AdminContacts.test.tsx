@@ -128,12 +128,38 @@ describe('AdminContacts: the first page', () => {
     setup();
     expect(menuLabels(3)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Sperren', 'Löschen']);
     expect(menuLabels(2)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Double-Opt-In senden', 'Sperren', 'Löschen']);
-    // Blocked: no mail until unblocked.
+    // Blocked and confirmed: nothing to send.
     expect(menuLabels(1)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Entsperren', 'Löschen']);
     expect(openMenu(3).getByRole('link', { name: 'Bearbeiten' }).getAttribute('href')).toBe(
       '/admin/contact/edit/100002',
     );
     expect(row(3).getByTestId('row-actions').getAttribute('aria-label')).toBe('Aktionen für anna@example.de');
+  });
+
+  it('hides "Double-Opt-In senden" only once confirmed, and disables it with a reason while blocked', async () => {
+    const blockedPending = contact(4, { email: 'gesperrt@example.de', emailBlacklisted: true, doubleOptIn: false, doubleOptInAt: null });
+    const content = [blockedPending, ...firstPage];
+    const { requests } = setup(unexpected, { page: { content, count: content.length } });
+    // Confirmed (anna; also juergen, blocked): hidden.
+    expect(menuLabels(1)).not.toContain('Double-Opt-In senden');
+    expect(openMenu(3).queryByRole('button', { name: 'Double-Opt-In senden' })).toBeNull();
+    fireEvent.click(row(3).getByTestId('row-actions'));
+    // Pending (sabine): enabled, without a reason.
+    const pending = openMenu(2).getByRole('button', { name: 'Double-Opt-In senden' });
+    expect(pending.getAttribute('aria-disabled')).toBeNull();
+    expect(row(2).queryByTestId('double-opt-in-reason')).toBeNull();
+    fireEvent.click(row(2).getByTestId('row-actions'));
+    // Blocked and pending: shown, disabled, described by the visible reason; a click sends nothing.
+    const blocked = openMenu(4).getByRole('button', {
+      name: 'Double-Opt-In senden',
+      description: 'Die E-Mail-Adresse ist gesperrt.',
+    });
+    expect(blocked.getAttribute('aria-disabled')).toBe('true');
+    expect(row(4).getByTestId('double-opt-in-reason').textContent).toBe('Die E-Mail-Adresse ist gesperrt.');
+    fireEvent.click(blocked);
+    await Promise.resolve();
+    expect(requests).toEqual([]);
+    expect(row(4).getByTestId('row-menu')).not.toBeNull(); // the menu stays open
   });
 
   it('hides block and delete without the right to change details', () => {

@@ -1,5 +1,6 @@
 // One contact of the admin contacts table (spec §2 "Admin contacts"): customer number, email
 // with its state badges, created and modified, and the action menu.
+import { useId } from 'react';
 import { RowMenu } from '../../components/ListScreen';
 import { formatDateTime } from '../../lib/format';
 import type { Contact } from './types';
@@ -15,9 +16,16 @@ export function editPath(contact: Contact): string {
   return `/admin/contact/edit/${contact.customerNumber}`;
 }
 
-/** The send action is offered only while the contact has not confirmed and is not blocked. */
-export function maySendDoubleOptIn(contact: Contact): boolean {
-  return !contact.doubleOptIn && !contact.emailBlacklisted;
+/** Why a blocked contact's send action is disabled (shown under it, and its description). */
+export const BLOCKED_EMAIL_REASON = 'Die E-Mail-Adresse ist gesperrt.';
+
+/**
+ * The send action (spec §2): offered only while the contact has not confirmed. A blocked contact
+ * still sees it, but disabled with the reason: the mail would not go out until unblocked.
+ */
+export function doubleOptInAction(contact: Contact): 'hidden' | 'enabled' | 'blocked' {
+  if (contact.doubleOptIn) return 'hidden';
+  return contact.emailBlacklisted ? 'blocked' : 'enabled';
 }
 
 export interface ContactRowProps {
@@ -63,6 +71,8 @@ export function ContactRow({ contact, busy, mayEditDetails, actions }: ContactRo
 }
 
 function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps) {
+  const doubleOptIn = doubleOptInAction(contact);
+  const reasonId = useId();
   return (
     <RowMenu label={`Aktionen für ${contact.email}`} title="Aktionen" disabled={false} busy={busy}>
       {(run) => (
@@ -84,7 +94,7 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
               Kriterien anzeigen
             </button>
           </li>
-          {maySendDoubleOptIn(contact) && (
+          {doubleOptIn === 'enabled' && (
             <li>
               <button
                 type="button"
@@ -95,6 +105,25 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
                 <i className="bi bi-envelope-check me-2" aria-hidden="true" />
                 Double-Opt-In senden
               </button>
+            </li>
+          )}
+          {doubleOptIn === 'blocked' && (
+            <li>
+              {/* aria-disabled, not disabled: the item stays reachable by the arrow keys, so
+                  keyboard and screen reader users meet the reason too. */}
+              <button
+                type="button"
+                className="dropdown-item"
+                aria-disabled="true"
+                aria-describedby={reasonId}
+                data-testid="action-double-opt-in"
+              >
+                <i className="bi bi-envelope-check me-2" aria-hidden="true" />
+                Double-Opt-In senden
+              </button>
+              <div id={reasonId} className="ap-dropdown-reason" data-testid="double-opt-in-reason">
+                {BLOCKED_EMAIL_REASON}
+              </div>
             </li>
           )}
           {mayEditDetails && (

@@ -4,7 +4,7 @@ import type { Download } from '../../lib/downloads';
 import { clearToasts, getToasts } from '../../lib/toast';
 import { installFetch, jsonResponse } from '../../test/fetchMock';
 import type { MockHandler, MockRequest } from '../../test/fetchMock';
-import { download, file } from './fixtures';
+import { concat, download, file, localHeader } from './fixtures';
 import AdminDownloads, { SETTINGS_MESSAGE } from './AdminDownloads';
 import type { AdminDownloadsProps } from './AdminDownloads';
 
@@ -288,5 +288,50 @@ describe('AdminDownloads: download manager', () => {
       { type: 'info', message: 'Dateien werden heruntergeladen …' },
       { type: 'success', message: 'Die Dateien wurden in eine ZIP-Datei gepackt.' },
     ]);
+  });
+
+  it('shows each file with its own progress while the ZIP streams', async () => {
+    const files = [file(1, { name: 'flyer.pdf', size: 100 }), file(2, { name: 'plakat.png', size: 200 })];
+    let push: (bytes: Uint8Array) => void = () => {};
+    let end: () => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (bytes) => controller.enqueue(bytes);
+        end = () => controller.close();
+      },
+    });
+    const first = localHeader('Sommeraktion/flyer.pdf', 100);
+    const second = localHeader('Sommeraktion/plakat.png', 200);
+    const length = first.length + 100 + second.length + 200;
+    setup(() => new Response(body, { status: 200, headers: { 'Content-Length': String(length) } }), {
+      page: { content: [download(9, { Uploads: files })], count: 1 },
+    });
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:zip');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+
+    openAction(9, 'Dateien herunterladen');
+    const manager = within(screen.getByTestId('download-manager'));
+    fireEvent.click(manager.getByTestId('start-download'));
+    const bar = (name: string) => manager.getByRole('progressbar', { name: `Fortschritt von ${name}` });
+    await waitFor(() => expect(bar('flyer.pdf').getAttribute('aria-valuenow')).toBe('0'));
+    expect(bar('plakat.png').getAttribute('aria-valuenow')).toBe('0');
+
+    // Half of the first file.
+    push(concat(first, new Uint8Array(50)));
+    await waitFor(() => expect(bar('flyer.pdf').getAttribute('aria-valuenow')).toBe('50'));
+    expect(bar('plakat.png').getAttribute('aria-valuenow')).toBe('0');
+
+    // The first complete, a quarter of the second.
+    push(concat(new Uint8Array(50), second, new Uint8Array(50)));
+    await waitFor(() => expect(bar('plakat.png').getAttribute('aria-valuenow')).toBe('25'));
+    expect(bar('flyer.pdf').getAttribute('aria-valuenow')).toBe('100');
+    expect(manager.getAllByTestId('manager-file-progress').map((el) => el.textContent)).toEqual(['100 %', '25 %']);
+
+    push(new Uint8Array(150));
+    end();
+    await waitFor(() => expect(manager.getByTestId('manager-status').getAttribute('data-phase')).toBe('idle'));
+    // Idle again: no file bars.
+    expect(manager.queryAllByRole('progressbar')).toEqual([]);
   });
 });

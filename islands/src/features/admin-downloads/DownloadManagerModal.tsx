@@ -1,5 +1,6 @@
 // The download manager of the admin list: all files of one package as the server's ZIP
-// (spec §4 "Download manager": idle → downloading with a byte progress bar → zip → idle; while
+// (spec §4 "Download manager": idle → downloading, each file with its byte progress bar (read
+// from the archive's entry headers as they stream) → zip → idle; while
 // busy it can be neither closed nor restarted). A package larger than the browser limit is
 // left to the browser's own download instead of being held in the page.
 import { useEffect, useRef, useState } from 'react';
@@ -10,6 +11,8 @@ import type { Download } from '../../lib/downloads';
 import { formatFileSize } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { fallbackZipName, fetchPackageZip, saveAs } from './packageZip';
+import { ZipEntryTracker } from './zipProgress';
+import type { EntryProgress } from './zipProgress';
 
 export const NOTHING_SELECTED_MESSAGE = 'Keine Downloads ausgewählt!';
 export const DOWNLOADING_MESSAGE = 'Dateien werden heruntergeladen …';
@@ -27,6 +30,8 @@ export interface DownloadManagerModalProps {
 export function DownloadManagerModal({ download, productName, browserZipLimitMb, onClose }: DownloadManagerModalProps) {
   const [phase, setPhase] = useState<Phase>('idle');
   const [progress, setProgress] = useState({ received: 0, total: 0 });
+  /** Per file, in the package's order (the server's ZIP keeps it). */
+  const [fileProgress, setFileProgress] = useState<readonly EntryProgress[]>([]);
   const [handedToBrowser, setHandedToBrowser] = useState(false);
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
@@ -47,11 +52,17 @@ export function DownloadManagerModal({ download, productName, browserZipLimitMb,
     controller.current = current;
     setPhase('downloading');
     setProgress({ received: 0, total: totalSize });
+    const tracker = new ZipEntryTracker();
+    setFileProgress([]);
     try {
       const { chunks, fileName } = await fetchPackageZip(
         download.id,
         (received, total) => setProgress({ received, total }),
         current.signal,
+        (chunk) => {
+          tracker.feed(chunk);
+          setFileProgress(tracker.entries.map((entry) => ({ ...entry })));
+        },
       );
       setPhase('zip');
       // Lets the "zip" state show before the archive is assembled and handed over.
@@ -109,12 +120,20 @@ export function DownloadManagerModal({ download, productName, browserZipLimitMb,
             {files.length} {files.length === 1 ? 'Datei' : 'Dateien'}, zusammen {formatFileSize(totalSize)}
           </p>
           <ul className="list-group list-group-flush mb-3 ap-manager-files">
-            {files.map((file) => (
-              <li key={file.id} className="list-group-item d-flex justify-content-between gap-2 px-0">
-                <span className="text-break">{file.name}</span>
-                <span className="text-body-secondary text-nowrap">{formatFileSize(file.size)}</span>
-              </li>
-            ))}
+            {files.map((file, index) => {
+              const entry = phase === 'downloading' ? fileProgress[index] : undefined;
+              return (
+                <li key={file.id} className="list-group-item px-0" data-testid="manager-file">
+                  <div className="d-flex justify-content-between gap-2">
+                    <span className="text-break">{file.name}</span>
+                    <span className="text-body-secondary text-nowrap">{formatFileSize(file.size)}</span>
+                  </div>
+                  {phase === 'downloading' && (
+                    <FileProgress name={file.name} percent={entryPercent(entry)} />
+                  )}
+                </li>
+              );
+            })}
           </ul>
         </>
       )}
@@ -147,5 +166,32 @@ export function DownloadManagerModal({ download, productName, browserZipLimitMb,
         )}
       </div>
     </Modal>
+  );
+}
+
+/** How much of a file has arrived: 0 before its header, 100 for an empty file once it has. */
+export function entryPercent(entry: EntryProgress | undefined): number {
+  if (!entry) return 0;
+  if (entry.size <= 0) return 100;
+  return Math.min(100, Math.round((entry.received / entry.size) * 100));
+}
+
+/** One file's bar while the package downloads; outside the live region (the overall status
+ * speaks), so screen readers are not flooded. */
+function FileProgress({ name, percent }: { name: string; percent: number }) {
+  return (
+    <div className="d-flex align-items-center gap-2 mt-1" data-testid="manager-file-progress" data-percent={percent}>
+      <div
+        className="progress flex-grow-1 ap-file-progress"
+        role="progressbar"
+        aria-label={`Fortschritt von ${name}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
+        <div className="progress-bar" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="small text-body-secondary text-nowrap">{percent} %</span>
+    </div>
   );
 }

@@ -45,3 +45,37 @@ export function download(id: number, overrides: Partial<Download> = {}): Downloa
     ...overrides,
   };
 }
+
+/** A local header as src/storage/zip.rs writes it (stored, sizes known; ZIP64 extra if `big`). */
+export function localHeader(name: string, size: number, big = false): Uint8Array {
+  const nameBytes = new TextEncoder().encode(name);
+  const header = new Uint8Array(30 + nameBytes.length + (big ? 20 : 0));
+  const view = new DataView(header.buffer);
+  view.setUint32(0, 0x04034b50, true);
+  view.setUint16(4, big ? 45 : 20, true);
+  view.setUint16(6, 1 << 11, true);
+  const size32 = big ? 0xffffffff : size;
+  view.setUint32(18, size32, true);
+  view.setUint32(22, size32, true);
+  view.setUint16(26, nameBytes.length, true);
+  view.setUint16(28, big ? 20 : 0, true);
+  header.set(nameBytes, 30);
+  if (big) {
+    const at = 30 + nameBytes.length;
+    view.setUint16(at, 0x0001, true);
+    view.setUint16(at + 2, 16, true);
+    view.setBigUint64(at + 4, BigInt(size), true);
+    view.setBigUint64(at + 12, BigInt(size), true);
+  }
+  return header;
+}
+
+export function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -32,6 +32,8 @@ export async function fetchPackageZip(
   downloadId: number,
   onProgress: (received: number, total: number) => void,
   signal: AbortSignal,
+  /** Each chunk as it arrives (the per-file progress reads the archive's headers from them). */
+  onChunk?: (chunk: Uint8Array) => void,
 ): Promise<{ chunks: Uint8Array<ArrayBuffer>[]; fileName: string | null }> {
   const response = await fetch(packageZipUrl(downloadId), { credentials: 'same-origin', signal });
   if (response.status === 401) {
@@ -48,6 +50,7 @@ export async function fetchPackageZip(
     if (done) break;
     chunks.push(value);
     received += value.byteLength;
+    onChunk?.(value);
     onProgress(received, Math.max(total, received));
   }
   return { chunks, fileName: fileNameOf(response.headers.get('Content-Disposition')) };

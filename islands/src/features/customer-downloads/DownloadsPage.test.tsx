@@ -2,6 +2,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installFetch, jsonResponse } from '../../test/fetchMock';
 import { DownloadsPage } from './DownloadsPage';
+import { DEFAULT_STATE } from './listState';
+import { Toolbar } from './Toolbar';
 import type { CustomerDownloadsProps } from './props';
 import { download, file } from './testData';
 import { TOUR_FLAG_KEY } from './tour/tourFlag';
@@ -153,6 +155,33 @@ describe('customer downloads page', () => {
     });
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(details.open).toBe(false);
+  });
+
+  it('leaves the filter panel to the tour while it runs: a press on its tooltip does not close it', () => {
+    const onFiltersOpen = vi.fn();
+    const toolbar = (tourRunning: boolean) => (
+      <Toolbar
+        state={DEFAULT_STATE}
+        onChange={() => {}}
+        tags={[]}
+        providers={[]}
+        filtersOpen={true}
+        onFiltersOpen={onFiltersOpen}
+        selectedCount={0}
+        onOpenManager={() => {}}
+        onStartTour={() => {}}
+        tourRunning={tourRunning}
+      />
+    );
+    const { rerender } = render(toolbar(true));
+    // Where the tour's "Weiter" is: outside the panel.
+    fireEvent.pointerDown(document.body);
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(onFiltersOpen).not.toHaveBeenCalled();
+
+    rerender(toolbar(false));
+    fireEvent.pointerDown(document.body);
+    expect(onFiltersOpen).toHaveBeenCalledWith(false);
   });
 
   it('explains an empty list to a dealer without packages', () => {

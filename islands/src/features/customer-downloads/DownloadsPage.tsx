@@ -122,6 +122,7 @@ export function DownloadsPage({ page, query, tags, providers, productName, brows
         selectedCount={selection.size}
         onOpenManager={() => setManagerOpen(true)}
         onStartTour={() => setTourRunning(true)}
+        tourRunning={tourRunning}
       />
       <NewSinceVisitChip state={state} count={newSinceVisit?.count ?? null} onChange={change} />
       {count === 0 && items.length === 0 ? (

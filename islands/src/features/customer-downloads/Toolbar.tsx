@@ -18,6 +18,9 @@ export interface ToolbarProps {
   selectedCount: number;
   onOpenManager: () => void;
   onStartTour: () => void;
+  /** The guided tour runs: it opens and closes the panel per step, so a press on its tooltip
+   * ("Weiter") must not close the panel under the step it points at. */
+  tourRunning?: boolean;
 }
 
 /** What the reset button returns to; the sort stays. */
@@ -35,14 +38,16 @@ export function Toolbar({
   selectedCount,
   onOpenManager,
   onStartTour,
+  tourRunning = false,
 }: ToolbarProps) {
   const filters = activeFilterCount(state);
   const reset = resetState(state);
   const details = useRef<HTMLDetailsElement>(null);
 
-  // The open panel closes on a press outside it and on Escape, like a dropdown.
+  // The open panel closes on a press outside it and on Escape, like a dropdown; not during the
+  // tour, whose own Escape ends it and closes the panel.
   useEffect(() => {
-    if (!filtersOpen) return;
+    if (!filtersOpen || tourRunning) return;
     function onPointerDown(event: PointerEvent) {
       if (event.target instanceof Node && details.current?.contains(event.target)) return;
       onFiltersOpen(false);
@@ -58,7 +63,7 @@ export function Toolbar({
       document.removeEventListener('pointerdown', onPointerDown);
       document.removeEventListener('keydown', onKeyDown);
     };
-  }, [filtersOpen, onFiltersOpen]);
+  }, [filtersOpen, onFiltersOpen, tourRunning]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -192,6 +192,25 @@ describe('ImportListsModal', () => {
     ]);
   });
 
+  it('warns once (spec §8 "Folders not set") when the provider lacks its folders', async () => {
+    const onClose = vi.fn();
+    const { requests } = installFetch(
+      standard(() => jsonResponse(409, { code: 'change_folder_warning', message: 'Ordner fehlen' })),
+    );
+    render(<ImportListsModal provider={provider} onImported={() => {}} onImportAll={() => {}} onClose={onClose} />);
+    fireEvent.click(await screen.findByLabelText('Liste 1001'));
+    fireEvent.click(screen.getByLabelText('Liste 1002'));
+    fireEvent.click(screen.getByTestId('import-selected'));
+
+    await waitFor(() => expect(toasts()).toHaveLength(1));
+    expect(toasts()).toEqual([
+      { type: 'warning', message: 'Aktiver und inaktiver Marketing-Ordner müssen beim Anbieter hinterlegt sein!', detail: null },
+    ]);
+    // The second list is not tried: it would meet the same missing folders.
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
   it('shows the message of a failed folder call (e.g. without Brevo)', async () => {
     installFetch((request) => {
       if (request.path === '/api/providers/7/lists/') return jsonResponse(200, { content: [], count: 0 });

@@ -10,6 +10,7 @@ import { errorDetail } from '../../lib/apiToasts';
 import { formatCount } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { fetchFolderLists, fetchProviderBrevoIds, importFolderList } from './api';
+import { FOLDER_WARNING_MESSAGE, isFolderWarning } from './validation';
 import type { FolderList } from './api';
 import type { ProviderList } from '../../lib/providerLists';
 import type { Provider } from './types';
@@ -153,6 +154,11 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
         });
       } catch (error) {
         failed += 1;
+        // Without folders no list can be taken over: one warning (spec §8), not one error per list.
+        if (isApiError(error) && isFolderWarning(error)) {
+          toast.warning(FOLDER_WARNING_MESSAGE);
+          break;
+        }
         toast.error(`„${list.name ?? list.id}“ konnte nicht übernommen werden.`, isApiError(error) ? errorDetail(error) : null);
       }
     }

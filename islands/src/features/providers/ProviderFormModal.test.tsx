@@ -161,9 +161,26 @@ describe('ProviderFormModal: validation', () => {
     expect(screen.getByTestId('folders-error').textContent).toBe(
       'Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!',
     );
-    expect(toasts()).toEqual([{ type: 'error', message: 'Der Name muss mindestens 2 Zeichen lang sein.' }]);
+    // The first field error as an error toast; the missing folders as a warning (spec §8).
+    expect(toasts()).toEqual([
+      { type: 'error', message: 'Der Name muss mindestens 2 Zeichen lang sein.' },
+      { type: 'warning', message: 'Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!' },
+    ]);
     expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(document.activeElement).toBe(screen.getByTestId('provider-name'));
+  });
+
+  it('warns (not errs) when only the folders are missing', async () => {
+    const { requests } = await renderModal();
+    typeInto('provider-name', 'Neue Marke');
+    addRole('GS-A');
+    fireEvent.change(screen.getByTestId('inactive-folder'), { target: { value: 'none' } });
+
+    await submit();
+
+    expect(toasts()).toEqual([{ type: 'warning', message: 'Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!' }]);
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(document.activeElement).toBe(screen.getByTestId('active-folder'));
   });
 
   it('rejects names over 25 characters', async () => {
@@ -263,6 +280,24 @@ describe('ProviderFormModal: create', () => {
     expect(onClose).not.toHaveBeenCalled();
     expect(navigateTo).not.toHaveBeenCalled();
     expect(screen.getByTestId<HTMLButtonElement>('provider-submit').disabled).toBe(false);
+  });
+});
+
+describe('ProviderFormModal: folders missing on the server', () => {
+  it.each([
+    ['a 400 with the folders message', 400, { message: 'Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!', code: 'validation_error' }],
+    ['the code change_folder_warning', 409, { message: 'Ordner fehlen', code: 'change_folder_warning' }],
+  ])('shows %s as a warning toast', async (_label, status, body) => {
+    const { onClose } = await renderModal({}, server(() => jsonResponse(status, body)));
+    typeInto('provider-name', 'Neue Marke');
+    addRole('GS-A');
+
+    await submit();
+
+    await waitFor(() =>
+      expect(toasts()).toEqual([{ type: 'warning', message: 'Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!' }]),
+    );
+    expect(onClose).not.toHaveBeenCalled();
   });
 });
 

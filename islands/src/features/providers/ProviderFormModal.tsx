@@ -13,6 +13,8 @@ import type { Folder, FolderChoice, Provider, ProviderPayload, Upload } from './
 import { uploadUrl } from './types';
 import {
   firstError,
+  FOLDERS_REQUIRED_MESSAGE,
+  isFolderWarning,
   isImageFile,
   LOGO_TYPES,
   notAnImageMessage,
@@ -313,7 +315,9 @@ export function ProviderFormModal({ mode, provider, onClose, onCreated, onSaved,
     setErrors(found);
     const first = firstError(found);
     if (first) {
-      toast.error(first);
+      // Name and roles are errors; missing folders are the warning of spec §8 "Folders not set".
+      if (first !== found.folders) toast.error(first);
+      if (found.folders) toast.warning(found.folders);
       focusFirstInvalid(found);
       return;
     }
@@ -345,7 +349,8 @@ export function ProviderFormModal({ mode, provider, onClose, onCreated, onSaved,
         onSaved?.(saved);
       }
     } catch (error) {
-      toastValidationOrWriteError(error);
+      if (isApiError(error) && isFolderWarning(error)) toast.warning(FOLDERS_REQUIRED_MESSAGE);
+      else toastValidationOrWriteError(error);
     } finally {
       setSaving(false);
     }

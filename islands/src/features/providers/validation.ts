@@ -95,6 +95,15 @@ export function firstError(errors: ProviderFormErrors): string | null {
   return errors.name ?? errors.roles ?? errors.folders ?? null;
 }
 
+/**
+ * Whether a server answer means the provider's marketing folders are missing: spec §8 "Folders
+ * not set" (a 400 with the folders message, or the code change_folder_warning) is a warning,
+ * not an error.
+ */
+export function isFolderWarning(error: { code: string | null; message: string }): boolean {
+  return error.code === 'change_folder_warning' || error.message === FOLDERS_REQUIRED_MESSAGE;
+}
+
 export type ListNameMode = 'create' | 'rename';
 
 /** List (criterion) name: 5–50 characters on create, 5–100 on rename. */
