@@ -64,6 +64,15 @@ step "Rust: Formatierung und Clippy"
 cargo fmt --all -- --check
 cargo clippy --locked --all-targets -- -D warnings
 
+step "Rust: keine ignorierten Tests, die kein Schritt ausführt"
+# Tests marked #[ignore] run only in the steps below that ask for them (the bucket and the two
+# instances); one anywhere else would count as passed without ever running.
+ignored_elsewhere=$(grep -rl --include='*.rs' '#\[ignore' src tests | grep -vx -e tests/bucket.rs -e tests/instances.rs || true)
+if [ -n "$ignored_elsewhere" ]; then
+  echo "!! #[ignore] in Tests, die kein Schritt ausführt: $ignored_elsewhere" >&2
+  exit 1
+fi
+
 step "Rust: Tests bauen (einmal für beide Datenbanken)"
 # Both runs below use these binaries: the backend is chosen at run time (AP_TEST_BACKEND).
 cargo test --locked --no-run

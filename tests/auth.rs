@@ -268,12 +268,29 @@ async fn forwarding_headers_of_untrusted_clients_are_ignored() {
 }
 
 #[tokio::test]
-async fn each_login_gets_a_new_session_id() {
+async fn a_login_replaces_the_session_the_browser_brought_and_ends_it() {
     let app = spawn_app().await;
     add_account(&app, "erika", &["GS-Aktionsportal"]).await;
     let first = token_of(&session_cookie(&post_login(&app, "erika", PASSWORD).await).unwrap());
-    let second = token_of(&session_cookie(&post_login(&app, "erika", PASSWORD).await).unwrap());
+    assert_eq!(app.get_as(&first, "/user/downloads").await.status(), 200);
+    // The next login comes from a browser that still holds (or was given) the first cookie.
+    let response = app
+        .client
+        .post(app.url("/api/auth/login"))
+        .header("origin", format!("http://{}", app.addr))
+        .header("cookie", format!("ap_session={first}"))
+        .form(&[("login", "erika"), ("password", PASSWORD)])
+        .send()
+        .await
+        .unwrap();
+    let second = token_of(&session_cookie(&response).expect("the cookie is replaced"));
     assert_ne!(first, second);
+    assert_eq!(app.get_as(&second, "/user/downloads").await.status(), 200);
+    // The old cookie no longer signs anyone in: the page sends the browser to the login.
+    let old = app.get_as(&first, "/user/downloads").await;
+    assert!(old.status().is_redirection(), "{}", old.status());
+    let location = old.headers()["location"].to_str().unwrap();
+    assert!(location.starts_with("/login"), "{location}");
 }
 
 #[tokio::test]

@@ -241,6 +241,7 @@ fn back_to_form(code: &str, next: Option<&str>) -> Response {
 async fn login(
     State(state): State<AppState>,
     client: Client,
+    headers: HeaderMap,
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Response {
     // A request without the form is no login attempt (browsers always send the form).
@@ -273,11 +274,19 @@ async fn login(
     )
     .await
     {
-        Ok((token, user)) => with_session_cookie(
-            Redirect::to(next.unwrap_or(start_page(&user))).into_response(),
-            &token,
-            client.https,
-        ),
+        Ok((token, user)) => {
+            // No session fixation: a session the browser brought along ends here, and the new
+            // one replaces its cookie.
+            let previous = session::token_from_headers(&headers);
+            if let Err(err) = services::accounts::sign_out(&state.db, previous.as_deref()).await {
+                tracing::warn!(error = %err, "ending the previous session failed");
+            }
+            with_session_cookie(
+                Redirect::to(next.unwrap_or(start_page(&user))).into_response(),
+                &token,
+                client.https,
+            )
+        }
         Err(LoginError::InvalidCredentials) => back_to_form("zugangsdaten", next),
         Err(LoginError::Throttled(wait)) => back_to_form(
             &format!("gesperrt&minuten={}", wait.as_secs().div_ceil(60).max(1)),

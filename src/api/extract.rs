@@ -166,7 +166,7 @@ impl PageQuery {
             .map_err(ApiError::validation)
     }
 
-    pub fn search(&self) -> &str {
-        self.search.as_deref().unwrap_or("").trim()
+    pub fn search(&self) -> String {
+        crate::domain::text::search_text(self.search.as_deref().unwrap_or(""))
     }
 }

@@ -107,7 +107,7 @@ async fn page(
     let (content, count) = providers::page(
         &state.db,
         &user,
-        q.search(),
+        &q.search(),
         paging.ascending,
         paging.limit,
         paging.offset,
@@ -287,7 +287,7 @@ async fn lists_page(
     let filter = ListFilter {
         active: q.active_status.unwrap_or(false),
         inactive: q.inactive_status.unwrap_or(false),
-        search: Some(page.search().to_string()).filter(|s| !s.is_empty()),
+        search: Some(page.search()).filter(|s| !s.is_empty()),
         ascending: paging.ascending,
     };
     let (content, count) =

@@ -170,6 +170,18 @@ fn ids_of_entries(entries: &[Value]) -> Option<Vec<i64>> {
     Some(ids)
 }
 
+/// The ids of a list field of a body: none when absent; the German message naming the field
+/// when an entry is no id or there are more than [`MAX_IDS`].
+pub fn ids_of(value: Option<&IdsInput>, field: &str) -> Result<Vec<i64>, String> {
+    match value {
+        None => Ok(Vec::new()),
+        Some(ids) => ids
+            .get()
+            .map(<[i64]>::to_vec)
+            .ok_or_else(|| format!("{field} muss eine Liste von Ids sein.")),
+    }
+}
+
 /// Ids in a query string or a path: a JSON array (`[1,"2"]`, the shape of
 /// [`encoded_ids_pattern`]) or ids separated by commas (`1, 2`, spaces around them allowed);
 /// `None` when one is no id or there are more than [`MAX_IDS`].

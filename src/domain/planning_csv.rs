@@ -152,6 +152,8 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     let header = match header.fields {
         Ok(header) => header,
         Err(message) => {
+            // A header that cannot be read holds none of the columns either.
+            parsed.no_header = true;
             parsed.errors.push(LineError { line: 1, message });
             return parsed;
         }

@@ -25,6 +25,14 @@ impl TextError {
     }
 }
 
+/// A search text as lists take it: without the characters no stored name holds (control and
+/// invisible ones, among them NUL, which PostgreSQL refuses in text), trimmed, at most 200
+/// characters; empty means no search.
+pub fn search_text(value: &str) -> String {
+    let visible: String = value.chars().filter(|c| !is_invisible(*c)).collect();
+    visible.trim().chars().take(200).collect()
+}
+
 /// The text trimmed and in NFC, or why it cannot be used.
 pub fn clean(value: &str) -> Result<String, TextError> {
     let normalised: String = value.trim().nfc().collect();
@@ -88,6 +96,13 @@ pub fn is_invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_texts_lose_what_no_name_holds() {
+        assert_eq!(search_text(" M\u{0}ül\u{17}ler "), "Müller");
+        assert_eq!(search_text(&"x".repeat(300)).len(), 200);
+        assert_eq!(search_text("\u{0}"), "");
+    }
 
     #[test]
     fn names_are_trimmed_and_normalised() {

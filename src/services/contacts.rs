@@ -13,7 +13,7 @@ use crate::db::{self, Db};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
 };
-use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text, ids_in_text};
+use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text, ids_in_text, ids_of};
 use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
@@ -286,9 +286,8 @@ impl ContactQuery {
         let search = self
             .search
             .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| s.chars().take(200).collect());
+            .map(crate::domain::text::search_text)
+            .filter(|s| !s.is_empty());
         Ok(ContactParams {
             limit: paging.limit,
             offset: paging.offset,
@@ -516,17 +515,6 @@ fn contact_input(body: &ContactBody) -> ServiceResult<ContactInput> {
     })
 }
 
-/// A list of ids from a body; absent means none.
-pub(crate) fn ids_of(value: Option<&IdsInput>, field: &str) -> ServiceResult<Vec<i64>> {
-    match value {
-        None => Ok(Vec::new()),
-        Some(ids) => ids
-            .get()
-            .map(<[i64]>::to_vec)
-            .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein."))),
-    }
-}
-
 /// Lists the user assigns or removes: they must exist and belong to providers the user may
 /// manage. Returns their Brevo ids (those that have one).
 pub(crate) async fn checked_lists(db: &Db, user: &User, ids: &[i64]) -> ServiceResult<Vec<i64>> {
@@ -598,7 +586,7 @@ pub async fn create(
     body: &ContactBody,
 ) -> ServiceResult<ContactView> {
     let mut input = contact_input(body)?;
-    let list_ids = ids_of(body.lists_ids.as_ref(), "listsIds")?;
+    let list_ids = ids_of(body.lists_ids.as_ref(), "listsIds").map_err(invalid)?;
     let brevo_lists = checked_lists(db, user, &list_ids).await?;
     // BU-DOI adds no lists: a new contact gets only lists its group has (as in the editor).
     if !Capability::ContactDetails.allows(user) && !list_ids.is_empty() {
@@ -744,8 +732,9 @@ pub async fn update(
         input.firstname = current.firstname.clone();
         input.lastname = current.lastname.clone();
     }
-    let add = ids_of(body.lists_ids.as_ref(), "listsIds")?;
-    let remove: Vec<i64> = ids_of(body.unchecked_lists_ids.as_ref(), "uncheckedListsIds")?
+    let add = ids_of(body.lists_ids.as_ref(), "listsIds").map_err(invalid)?;
+    let remove: Vec<i64> = ids_of(body.unchecked_lists_ids.as_ref(), "uncheckedListsIds")
+        .map_err(invalid)?
         .into_iter()
         .filter(|l| !add.contains(l))
         .collect();

@@ -19,7 +19,7 @@ use crate::db::{self, Db};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
 };
-use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text};
+use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text, ids_of};
 use crate::domain::permissions::Capability;
 use crate::domain::roles::BU_DOI;
 use crate::domain::user::User;
@@ -28,7 +28,7 @@ use crate::integrations::planning::{PlanningClient, PlanningError};
 use crate::services::contact_mirror::{self as mirror, ContactFields, Snapshot};
 use crate::services::contacts::{
     CompanyInput, CompanyView, ContactView, DOI_KEEPS_LISTS, brevo_create, checked_lists,
-    company_of, ids_of, invalid, views,
+    company_of, invalid, views,
 };
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -392,8 +392,9 @@ pub async fn save(
 
     // Lists: those the group has may stay (also for new contacts); adding others or taking
     // any off needs the provider's role, and BU-DOI does neither (spec §6).
-    let add = ids_of(body.lists_ids.as_ref(), "listsIds")?;
-    let remove: Vec<i64> = ids_of(body.unchecked_lists_ids.as_ref(), "uncheckedListsIds")?
+    let add = ids_of(body.lists_ids.as_ref(), "listsIds").map_err(invalid)?;
+    let remove: Vec<i64> = ids_of(body.unchecked_lists_ids.as_ref(), "uncheckedListsIds")
+        .map_err(invalid)?
         .into_iter()
         .filter(|l| !add.contains(l))
         .collect();

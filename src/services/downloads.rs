@@ -20,7 +20,7 @@ use crate::domain::badges::{Badge, file_badge, next_month_period, package_badge}
 use crate::domain::downloads::{
     DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, period,
 };
-use crate::domain::input::{IdInput, IdsInput, ids_in_text};
+use crate::domain::input::{IdInput, IdsInput, ids_in_text, ids_of};
 use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
@@ -323,7 +323,7 @@ impl ListQuery {
             ascending: paging.ascending,
             sort_by: self.sort_by.clone(),
             archived: flag(self.archived.as_deref(), "archived")?,
-            search: self.search.clone().unwrap_or_default(),
+            search: crate::domain::text::search_text(self.search.as_deref().unwrap_or("")),
             search_method: self.search_method.clone(),
             provider_ids: id_filter(self.provider_ids.as_deref(), "providerIds")?,
             tag_ids: id_filter(self.tags_ids.as_deref(), "tagsIds")?,
@@ -832,16 +832,6 @@ fn name_of(input: &DownloadInput) -> ServiceResult<String> {
         .map_err(invalid)
 }
 
-fn ids_of(value: Option<&IdsInput>, field: &str) -> ServiceResult<Vec<i64>> {
-    match value {
-        None => Ok(Vec::new()),
-        Some(ids) => ids
-            .get()
-            .map(<[i64]>::to_vec)
-            .ok_or_else(|| invalid(format!("{field} muss eine Liste von Ids sein."))),
-    }
-}
-
 fn period_of(input: &DownloadInput) -> ServiceResult<(DateTime<Utc>, DateTime<Utc>)> {
     period(input.start_at.as_deref(), input.end_at.as_deref()).map_err(invalid)
 }
@@ -854,7 +844,7 @@ pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResul
     let list_ids = checked_lists(
         db,
         provider_id,
-        ids_of(input.lists_ids.as_ref(), "listsIds")?,
+        ids_of(input.lists_ids.as_ref(), "listsIds").map_err(invalid)?,
     )
     .await?;
     let mut inputs = file_inputs(input.uploads_to_insert.as_deref(), "uploadsToInsert")?;
@@ -898,9 +888,10 @@ pub async fn update(
     let (start_at, end_at) = period_of(input)?;
 
     // Lists: `listsIds` is the new set; without it, the current lists. Minus the unchecked.
-    let unchecked = ids_of(input.unchecked_lists_ids.as_ref(), "uncheckedListsIds")?;
+    let unchecked =
+        ids_of(input.unchecked_lists_ids.as_ref(), "uncheckedListsIds").map_err(invalid)?;
     let mut list_ids = match &input.lists_ids {
-        Some(lists) => ids_of(Some(lists), "listsIds")?,
+        Some(lists) => ids_of(Some(lists), "listsIds").map_err(invalid)?,
         None => db::downloads::list_ids(db, id).await?,
     };
     list_ids.retain(|l| !unchecked.contains(l));
