@@ -67,12 +67,27 @@ async fn missing_roles_send_to_unauthorized() {
         "/unauthorized",
     );
 
-    assert_eq!(
-        app.get_as(&doi, "/admin/contact/edit/100001")
-            .await
-            .status(),
-        200
-    );
+    let editor = app.get_as(&doi, "/admin/contact/edit/100001").await;
+    assert_eq!(editor.status(), 200);
+    // Its only page shows no admin menu: every entry of it would lead to /unauthorized.
+    let html = editor.text().await.unwrap();
+    for link in [
+        "href=\"/admin/contacts\"",
+        "href=\"/admin/downloads\"",
+        "href=\"/admin/provider/",
+        "data-island=\"AdminMenu\"",
+    ] {
+        assert!(!html.contains(link), "BU-DOI sees {link}");
+    }
+    // An admin on the same page does see the menu.
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let html = app
+        .get_as(&admin, "/admin/contact/edit/100001")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("href=\"/admin/downloads\""));
     assert_redirect(&app.get_as(&doi, "/admin/contacts").await, "/unauthorized");
     assert_redirect(&app.get_as(&doi, "/user/downloads").await, "/unauthorized");
 

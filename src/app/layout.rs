@@ -49,10 +49,9 @@ pub struct AdminMenu {
 
 impl AdminMenu {
     pub async fn load(state: &AppState, user: Option<&User>) -> AdminMenu {
-        // Users who may not open an admin page get no menu (the guard sends them away).
-        let Some(user) =
-            user.filter(|u| Capability::AdminArea.allows(u) || Capability::ContactEdit.allows(u))
-        else {
+        // Only the admin area has a menu: every entry leads into it, so a contact editor
+        // without it (BU-DOI) would meet /unauthorized behind each one.
+        let Some(user) = user.filter(|u| Capability::AdminArea.allows(u)) else {
             return AdminMenu::default();
         };
         let providers = crate::services::providers::visible_kept(&state.db, &state.answers, user)
@@ -81,6 +80,10 @@ pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
     let is_admin = user
         .as_ref()
         .is_some_and(|u| Capability::AdminOnly.allows(u));
+    // BU-DOI alone reaches only the contact editor; the menu's entries are all admin area.
+    let admin_area = user
+        .as_ref()
+        .is_some_and(|u| Capability::AdminArea.allows(u));
     let current_path = use_context::<axum::http::request::Parts>()
         .map(|parts| parts.uri.path().to_string())
         .unwrap_or_default();
@@ -97,14 +100,16 @@ pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
     });
     view! {
         <Layout>
-            <Island name="AdminMenu" props=props class="mb-4">
-                <nav class="ap-admin-menu nav nav-pills" aria-label="Adminmenü">
-                    <a class="nav-link" href="/admin/contacts"><i class="bi bi-people"></i>" Händler"</a>
-                    {fallback_links}
-                    {is_admin.then(|| view! { <span class="nav-link">"Neuer Anbieter"</span> })}
-                    <a class="nav-link" href="/admin/downloads"><i class="bi bi-download"></i>" Downloads"</a>
-                </nav>
-            </Island>
+            {admin_area.then(|| view! {
+                <Island name="AdminMenu" props=props class="mb-4">
+                    <nav class="ap-admin-menu nav nav-pills" aria-label="Adminmenü">
+                        <a class="nav-link" href="/admin/contacts"><i class="bi bi-people"></i>" Händler"</a>
+                        {fallback_links}
+                        {is_admin.then(|| view! { <span class="nav-link">"Neuer Anbieter"</span> })}
+                        <a class="nav-link" href="/admin/downloads"><i class="bi bi-download"></i>" Downloads"</a>
+                    </nav>
+                </Island>
+            })}
             <h1 class="h3 mb-3">{title}</h1>
             {children()}
         </Layout>
