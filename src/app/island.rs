@@ -16,7 +16,7 @@ pub fn props_json<T: Serialize>(props: &T) -> String {
 
 #[component]
 pub fn Island(
-    /// File name of the island in `islands/src/islands/` without `.tsx`.
+    /// The island's name: a key of `islands/src/islandRegistry.ts`.
     name: &'static str,
     /// Props as JSON (see `props_json`).
     props: String,
