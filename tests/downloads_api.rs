@@ -986,3 +986,33 @@ async fn what_is_new_since_the_last_visit_is_marked_per_user_and_filtered() {
     let (_, admin_page) = app.call(&s.admin, "GET", "/api/downloads/", None).await;
     assert_eq!(admin_page["newSinceVisit"], Value::Null);
 }
+
+/// The tags of all files are checked together: an unknown one among many files refuses the
+/// whole package, with the German message, and nothing is created.
+#[tokio::test]
+async fn an_unknown_tag_among_the_files_refuses_the_package() {
+    let s = setup().await;
+    let tag = aktionsportal::db::tags::create(&s.app.test_db.db, "Flyer", "bi bi-file-earmark-pdf")
+        .await
+        .unwrap();
+    let first = upload_id(&s.app, &s.admin, "Flyer Herbst.pdf", PDF).await;
+    let second = upload_id(&s.app, &s.admin, "Plakat Herbst.pdf", PDF).await;
+    let mut body = package_body("Herbstaktion", s.glasfaser, &s.lists[..1], &[]);
+    body["uploadsToInsert"] = json!([
+        {"id": first, "tagsIds": [tag.id]},
+        {"id": second, "tagsIds": [tag.id, 987_654]},
+    ]);
+    let (status, answer) = s
+        .app
+        .call(&s.admin, "POST", "/api/download/", Some(body.clone()))
+        .await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (400, Some("Ein gewählter Tag existiert nicht."))
+    );
+    let (_, page) = s.app.call(&s.admin, "GET", "/api/downloads/", None).await;
+    assert_eq!(page["count"], 0, "nothing was created");
+    body["uploadsToInsert"][1]["tagsIds"] = json!([tag.id]);
+    let package = create(&s, body).await;
+    assert_eq!(package["Uploads"][1]["tagsIds"], json!([tag.id]));
+}

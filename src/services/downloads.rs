@@ -745,6 +745,9 @@ async fn checked_tags(db: &Db, tag_ids: &[i64]) -> ServiceResult<()> {
     let mut unique = tag_ids.to_vec();
     unique.sort_unstable();
     unique.dedup();
+    if unique.is_empty() {
+        return Ok(());
+    }
     if db::tags::count_existing(db, &unique).await? != unique.len() as i64 {
         return Err(invalid("Ein gewählter Tag existiert nicht."));
     }
@@ -816,13 +819,18 @@ async fn new_files(db: &Db, user: &User, inputs: Vec<FileInput>) -> ServiceResul
         let name = FileName::parse(input.name.as_deref().unwrap_or(&upload.name), &upload.ext)
             .map_err(invalid)?;
         let tag_ids = input.tag_ids.unwrap_or_default();
-        checked_tags(db, &tag_ids).await?;
         files.push(NewFile {
             upload_id: upload.id,
             name: name.into_inner(),
             tag_ids,
         });
     }
+    // One query for the tags of all files.
+    let all_tags: Vec<i64> = files
+        .iter()
+        .flat_map(|f| f.tag_ids.iter().copied())
+        .collect();
+    checked_tags(db, &all_tags).await?;
     Ok(files)
 }
 
@@ -929,6 +937,8 @@ pub async fn update(
         }
     }
     let mut files: Vec<FileState> = Vec::new();
+    // Tags given anew, checked together after the loop (one query, not one per file).
+    let mut new_tags: Vec<i64> = Vec::new();
     for upload_id in order {
         if to_delete.contains(&upload_id) {
             continue;
@@ -953,7 +963,7 @@ pub async fn update(
         sorted_new.sort_unstable();
         sorted_new.dedup();
         if sorted_new != tags_before {
-            checked_tags(db, &sorted_new).await?;
+            new_tags.extend(&sorted_new);
         }
         files.push(FileState {
             upload_id,
@@ -962,6 +972,7 @@ pub async fn update(
             tag_ids: sorted_new,
         });
     }
+    checked_tags(db, &new_tags).await?;
     let inserted: Vec<FileInput> = to_insert
         .into_iter()
         .filter(|f| !current.iter().any(|c| c.upload_id == f.id))
