@@ -46,7 +46,8 @@ fn integer_schema(minimum: i64, maximum: i64) -> ObjectBuilder {
         .maximum(Some(maximum as f64))
 }
 
-fn pattern_schema(pattern: &str) -> ObjectBuilder {
+/// A string schema that must match `pattern`.
+pub fn pattern_schema(pattern: &str) -> ObjectBuilder {
     ObjectBuilder::new()
         .schema_type(Type::String)
         .pattern(Some(pattern))

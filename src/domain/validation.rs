@@ -142,14 +142,10 @@ const FOLDER_TEXT_PATTERN: &str = "^([Nn][Oo][Nn][Ee]|[Aa][Uu][Tt][Oo]|0*[1-9][0
 
 impl utoipa::PartialSchema for FolderChoiceInput {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        use utoipa::openapi::schema::OneOfBuilder;
         OneOfBuilder::new()
             .item(<IdInput as utoipa::PartialSchema>::schema())
-            .item(
-                ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .pattern(Some(FOLDER_TEXT_PATTERN)),
-            )
+            .item(super::input::pattern_schema(FOLDER_TEXT_PATTERN))
             .description(Some(
                 "A marketing folder: `\"auto\"` creates one, a positive id (number or digits) \
                  names an existing one; `\"\"` or `\"none\"` mean none, which is refused.",
