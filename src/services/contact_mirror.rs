@@ -180,6 +180,68 @@ fn brevo(marketing: &Marketing) -> Option<&BrevoClient> {
     }
 }
 
+/// Creates the contact in Brevo, or takes over the one Brevo knows under this email already
+/// (e.g. from a campaign); returns its Brevo id.
+pub async fn create_remote(
+    client: &BrevoClient,
+    email: &str,
+    attributes: Map<String, Value>,
+    list_ids: Vec<i64>,
+    blacklisted: bool,
+) -> Result<i64, BrevoError> {
+    let created = client
+        .create_contact(&CreateContact {
+            email: email.to_string(),
+            attributes,
+            list_ids,
+            email_blacklisted: blacklisted.then_some(true),
+            update_enabled: true,
+            ext_id: None,
+        })
+        .await?;
+    match created {
+        Some(id) => Ok(id),
+        None => Ok(client.get_contact(identifier(None, email)).await?.id),
+    }
+}
+
+/// The change of a contact Brevo should know under `target`. When Brevo does not (or no
+/// longer) know it, the contact is created there under `email` as the change describes, so
+/// Brevo ends as our database will. Returns the Brevo id when the contact was created.
+pub async fn update_or_create(
+    client: &BrevoClient,
+    target: ContactRef,
+    email: &str,
+    update: &UpdateContact,
+    blacklisted: bool,
+) -> Result<Option<i64>, BrevoError> {
+    match client.update_contact(target, update).await {
+        Ok(()) => Ok(None),
+        Err(err) if err.is_not_found() => {
+            let mut attributes = update.attributes.clone();
+            attributes.remove(attribute::EMAIL);
+            let list_ids = update.list_ids.clone();
+            create_remote(client, email, attributes, list_ids, blacklisted)
+                .await
+                .map(Some)
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// The attributes of a change that may give the contact a new address: Brevo changes an
+/// email through the `EMAIL` attribute.
+pub fn with_email_change(
+    mut attributes: Map<String, Value>,
+    old_email: &str,
+    new_email: &str,
+) -> Map<String, Value> {
+    if new_email != old_email {
+        attributes.insert(attribute::EMAIL.into(), Value::String(new_email.into()));
+    }
+    attributes
+}
+
 /// Deletes the contact in Brevo: by its id, and when Brevo no longer knows that id (an undo
 /// may have brought the contact back under a new one), by its email. Gone already is fine.
 pub async fn delete_remote(
@@ -308,27 +370,16 @@ async fn run(
         // Put back a contact as it was: update it, or create it again when it is gone.
         _ => {
             let update = update_from(&body.request);
-            match client.update_contact(target, &update).await {
-                Err(err) if err.is_not_found() => {
-                    let mut attributes = update.attributes.clone();
-                    let email = attributes
-                        .remove(attribute::EMAIL)
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_else(|| email.to_string());
-                    client
-                        .create_contact(&CreateContact {
-                            email,
-                            attributes,
-                            list_ids: update.list_ids.clone(),
-                            email_blacklisted: update.email_blacklisted.filter(|b| *b),
-                            update_enabled: true,
-                            ext_id: None,
-                        })
-                        .await
-                        .map(drop)
-                }
-                other => other,
-            }
+            let email = update
+                .attributes
+                .get(attribute::EMAIL)
+                .and_then(Value::as_str)
+                .unwrap_or(email)
+                .to_string();
+            let blacklisted = update.email_blacklisted == Some(true);
+            update_or_create(client, target, &email, &update, blacklisted)
+                .await
+                .map(drop)
         }
     }
 }

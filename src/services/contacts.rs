@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::db::contacts::{CompanyWrite, Contact, ContactFilter, ContactSort};
 use crate::db::{self, Db};
@@ -17,7 +16,7 @@ use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text, ids_i
 use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
-use crate::integrations::brevo::{CreateContact, UpdateContact};
+use crate::integrations::brevo::UpdateContact;
 use crate::services::answers::{Answer, Answers, Stamp};
 use crate::services::contact_mirror::{self as mirror, ContactFields};
 use crate::services::error::{ServiceError, ServiceResult};
@@ -614,7 +613,7 @@ pub async fn create(
     let brevo_id = match marketing {
         Marketing::Local => None,
         Marketing::Brevo(client) => Some(
-            brevo_create(
+            mirror::create_remote(
                 client,
                 &email,
                 fields(&input, false).attributes(),
@@ -645,34 +644,6 @@ pub async fn create(
             mirror::undo(db, marketing, snapshot).await;
             Err(taken_or(err, &input.email))
         }
-    }
-}
-
-/// Creates the contact in Brevo, or takes over the one Brevo knows under this email already
-/// (e.g. from a campaign); returns its Brevo id.
-pub(crate) async fn brevo_create(
-    client: &crate::integrations::brevo::BrevoClient,
-    email: &str,
-    attributes: serde_json::Map<String, Value>,
-    list_ids: Vec<i64>,
-    blacklisted: bool,
-) -> Result<i64, crate::integrations::brevo::BrevoError> {
-    let created = client
-        .create_contact(&CreateContact {
-            email: email.to_string(),
-            attributes,
-            list_ids,
-            email_blacklisted: blacklisted.then_some(true),
-            update_enabled: true,
-            ext_id: None,
-        })
-        .await?;
-    match created {
-        Some(id) => Ok(id),
-        None => Ok(client
-            .get_contact(mirror::identifier(None, email))
-            .await?
-            .id),
     }
 }
 
@@ -776,37 +747,23 @@ pub async fn update(
     .await?;
     let mut brevo_id = current.brevo_contact_id;
     if let Marketing::Brevo(client) = marketing {
-        let mut attributes = fields(&input, confirmed).attributes();
-        if email != current.email {
-            attributes.insert(
-                mirror::attribute::EMAIL.into(),
-                Value::String(email.clone()),
-            );
-        }
         let update = UpdateContact {
-            attributes,
-            list_ids: brevo_add.clone(),
+            attributes: mirror::with_email_change(
+                fields(&input, confirmed).attributes(),
+                &current.email,
+                &email,
+            ),
+            list_ids: brevo_add,
             unlink_list_ids: brevo_remove,
             email_blacklisted: None,
             ext_id: None,
         };
         let target = mirror::identifier(current.brevo_contact_id, &current.email);
-        match client.update_contact(target, &update).await {
-            Ok(()) => {}
-            // Not (or no longer) in Brevo: create it there, as it is here.
-            Err(err) if err.is_not_found() => {
-                brevo_id = Some(
-                    brevo_create(
-                        client,
-                        &email,
-                        update.attributes.clone(),
-                        brevo_add,
-                        current.email_blacklisted,
-                    )
-                    .await?,
-                );
-            }
-            Err(err) => return Err(err.into()),
+        let blacklisted = current.email_blacklisted;
+        if let Some(created) =
+            mirror::update_or_create(client, target, &email, &update, blacklisted).await?
+        {
+            brevo_id = Some(created);
         }
     }
     let change = db::contacts::ContactChange {

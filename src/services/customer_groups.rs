@@ -27,8 +27,8 @@ use crate::integrations::brevo::{BrevoClient, UpdateContact};
 use crate::integrations::planning::{PlanningClient, PlanningError};
 use crate::services::contact_mirror::{self as mirror, ContactFields, Snapshot};
 use crate::services::contacts::{
-    CompanyInput, CompanyView, ContactView, DOI_KEEPS_LISTS, brevo_create, checked_lists,
-    company_of, invalid, views,
+    CompanyInput, CompanyView, ContactView, DOI_KEEPS_LISTS, checked_lists, company_of, invalid,
+    views,
 };
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -597,7 +597,7 @@ async fn brevo_step(
             let mut brevo_id = contact.brevo_contact_id;
             if let Some(client) = client {
                 // The confirmation belongs to the address: a new one starts unconfirmed.
-                let mut attrs = attributes(
+                let attrs = attributes(
                     number,
                     company,
                     salutation,
@@ -605,35 +605,19 @@ async fn brevo_step(
                     lastname,
                     contact.double_opt_in && email == contact.email,
                 );
-                if email != contact.email {
-                    attrs.insert(
-                        mirror::attribute::EMAIL.into(),
-                        Value::String(email.clone()),
-                    );
-                }
                 let update = UpdateContact {
-                    attributes: attrs,
+                    attributes: mirror::with_email_change(attrs, &contact.email, &email),
                     list_ids: brevo_add.to_vec(),
                     unlink_list_ids: brevo_remove.to_vec(),
                     email_blacklisted: None,
                     ext_id: None,
                 };
                 let target = mirror::identifier(contact.brevo_contact_id, &contact.email);
-                match client.update_contact(target, &update).await {
-                    Ok(()) => {}
-                    Err(err) if err.is_not_found() => {
-                        brevo_id = Some(
-                            brevo_create(
-                                client,
-                                &email,
-                                update.attributes.clone(),
-                                brevo_add.to_vec(),
-                                contact.email_blacklisted,
-                            )
-                            .await?,
-                        );
-                    }
-                    Err(err) => return Err(err.into()),
+                let blacklisted = contact.email_blacklisted;
+                if let Some(created) =
+                    mirror::update_or_create(client, target, &email, &update, blacklisted).await?
+                {
+                    brevo_id = Some(created);
                 }
             }
             let changed = fields.is_some() || brevo_id != contact.brevo_contact_id;
@@ -676,7 +660,8 @@ async fn brevo_step(
                     &fields.lastname,
                     false,
                 );
-                let id = brevo_create(client, &email, attrs, brevo_add.to_vec(), false).await?;
+                let id =
+                    mirror::create_remote(client, &email, attrs, brevo_add.to_vec(), false).await?;
                 if let Some(snapshot) = snapshot.as_mut() {
                     snapshot.created_as(id);
                 }
