@@ -1,5 +1,6 @@
-//! Bulk writes for generated data (`seed-large`): multi-row `INSERT` statements inside one
-//! transaction on either backend, written once with `$1, $2, …` placeholders.
+//! Bulk writes: multi-row `INSERT` statements inside one transaction on either backend,
+//! written once with `$1, $2, …` placeholders. Used for generated data (`seed-large`) and to
+//! replace a row's link set (a contact's lists, a user's roles).
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -94,8 +95,9 @@ impl Tx {
         })
     }
 
-    /// Inserts `rows` (each with one value per column) with multi-row statements. With
-    /// `returning` (two columns: an id and a text key) the returned pairs are collected.
+    /// Inserts `rows` (each with one value per column) with multi-row statements, and logs
+    /// how many and how long. With `returning` (two columns: an id and a text key) the
+    /// returned pairs are collected.
     pub(crate) async fn insert(
         &mut self,
         table: &str,
@@ -103,8 +105,26 @@ impl Tx {
         rows: impl IntoIterator<Item = Vec<Param>>,
         returning: Option<&str>,
     ) -> Result<(u64, Vec<(i64, String)>), sqlx::Error> {
-        let per_statement = (MAX_PARAMETERS / columns.len()).clamp(1, ROWS_PER_STATEMENT);
         let started = Instant::now();
+        let (inserted, returned) = self.insert_rows(table, columns, rows, returning).await?;
+        tracing::info!(
+            table,
+            rows = inserted,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "inserted"
+        );
+        Ok((inserted, returned))
+    }
+
+    /// `insert` without the log line, for the small writes of a request.
+    async fn insert_rows(
+        &mut self,
+        table: &str,
+        columns: &[&str],
+        rows: impl IntoIterator<Item = Vec<Param>>,
+        returning: Option<&str>,
+    ) -> Result<(u64, Vec<(i64, String)>), sqlx::Error> {
+        let per_statement = (MAX_PARAMETERS / columns.len()).clamp(1, ROWS_PER_STATEMENT);
         let mut inserted = 0u64;
         let mut returned = Vec::new();
         let mut batch: Vec<Param> = Vec::with_capacity(per_statement * columns.len());
@@ -133,14 +153,53 @@ impl Tx {
                 in_batch = 0;
             }
         }
-        tracing::info!(
-            table,
-            rows = inserted,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "inserted"
-        );
         Ok((inserted, returned))
     }
+}
+
+/// A table that links one owner row to a set of values, each link with its own
+/// `created_at` and `updated_at`.
+pub(crate) struct LinkSet {
+    /// The owners' table; it has `id` and `updated_at`.
+    pub owners: &'static str,
+    /// The link table.
+    pub links: &'static str,
+    /// The link table's column that names the owner.
+    pub owner_column: &'static str,
+    /// The link table's column that holds the value.
+    pub value_column: &'static str,
+}
+
+/// Replaces the values linked to `owner_id` in one transaction and touches the owner's
+/// `updated_at`. False (and nothing written) when the owner does not exist. `values` must
+/// hold each value once; a value the link table refuses (e.g. an unknown id under a foreign
+/// key) fails the whole replacement.
+pub(crate) async fn replace_links(
+    db: &Db,
+    set: &LinkSet,
+    owner_id: i64,
+    values: Vec<Param>,
+) -> Result<bool, sqlx::Error> {
+    let now = super::now();
+    let mut tx = Tx::begin(db).await?;
+    let touch = format!("update {} set updated_at = $2 where id = $1", set.owners);
+    if tx.execute(&touch, &[owner_id.into(), now.into()]).await? == 0 {
+        return Ok(false);
+    }
+    let clear = format!("delete from {} where {} = $1", set.links, set.owner_column);
+    tx.execute(&clear, &[owner_id.into()]).await?;
+    let columns = [
+        set.owner_column,
+        set.value_column,
+        "created_at",
+        "updated_at",
+    ];
+    let rows = values
+        .into_iter()
+        .map(|value| vec![owner_id.into(), value, now.into(), now.into()]);
+    tx.insert_rows(set.links, &columns, rows, None).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// Refreshes the query planner's statistics after a bulk load. On PostgreSQL also `vacuum`:

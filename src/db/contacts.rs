@@ -5,7 +5,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::sql::DynQuery;
+use super::bulk::{LinkSet, replace_links};
+use super::sql::{DynQuery, Param};
 use super::{Db, dedup_keep_order, now};
 use crate::db_run;
 
@@ -380,38 +381,17 @@ pub async fn delete_contact(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
 /// Replaces the lists a contact is assigned to, in one transaction. False when the contact does
 /// not exist; an unknown list id fails with a foreign-key violation and changes nothing.
 pub async fn set_lists(db: &Db, contact_id: i64, list_ids: &[i64]) -> Result<bool, sqlx::Error> {
-    let now = now();
-    let list_ids = dedup_keep_order(list_ids);
-    db_run!(db, pool => {
-        let mut tx = pool.begin_write().await?;
-        let found = sqlx::query("update contacts set updated_at = $2 where id = $1")
-            .bind(contact_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if found == 0 {
-            return Ok(false);
-        }
-        sqlx::query("delete from contact_lists where contact_id = $1")
-            .bind(contact_id)
-            .execute(&mut *tx)
-            .await?;
-        for list_id in &list_ids {
-            sqlx::query(
-                "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
-                 values ($1, $2, $3, $3)",
-            )
-            .bind(contact_id)
-            .bind(list_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-    });
-    Ok(true)
+    let lists = dedup_keep_order(list_ids).into_iter().map(Param::from);
+    replace_links(db, &CONTACT_LISTS, contact_id, lists.collect()).await
 }
+
+/// The lists of each contact.
+const CONTACT_LISTS: LinkSet = LinkSet {
+    owners: "contacts",
+    links: "contact_lists",
+    owner_column: "contact_id",
+    value_column: "list_id",
+};
 
 /// The lists any contact of a customer number is on: what that customer's packages are
 /// offered through.

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::bulk::{LinkSet, replace_links};
+use super::sql::Param;
 use super::{Db, dedup_keep_order, now};
 use crate::db_run;
 
@@ -177,38 +179,17 @@ pub async fn delete_by_login(db: &Db, login: &str) -> Result<bool, sqlx::Error> 
 
 /// Replaces the roles of a user in one transaction. False when the user does not exist.
 pub async fn set_roles(db: &Db, user_id: i64, roles: &[String]) -> Result<bool, sqlx::Error> {
-    let now = now();
-    let roles = dedup_keep_order(roles);
-    db_run!(db, pool => {
-        let mut tx = pool.begin_write().await?;
-        let found = sqlx::query("update users set updated_at = $2 where id = $1")
-            .bind(user_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if found == 0 {
-            return Ok(false);
-        }
-        sqlx::query("delete from user_roles where user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
-        for role in &roles {
-            sqlx::query(
-                "insert into user_roles (user_id, role, created_at, updated_at) \
-                 values ($1, $2, $3, $3)",
-            )
-            .bind(user_id)
-            .bind(role)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-    });
-    Ok(true)
+    let roles = dedup_keep_order(roles).into_iter().map(Param::from);
+    replace_links(db, &USER_ROLES, user_id, roles.collect()).await
 }
+
+/// The roles of each user.
+const USER_ROLES: LinkSet = LinkSet {
+    owners: "users",
+    links: "user_roles",
+    owner_column: "user_id",
+    value_column: "role",
+};
 
 /// Stores a new password hash. False when the user does not exist.
 pub async fn set_password_hash(
