@@ -1,8 +1,11 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
 pub mod auth;
+pub mod brevo_sync;
 pub mod contacts;
+pub mod customer_groups;
 pub mod delivery;
+pub mod double_opt_in;
 pub mod downloads;
 pub mod error;
 pub mod extract;
@@ -11,6 +14,7 @@ pub mod health;
 pub mod kept;
 pub mod lists;
 pub mod marketing;
+pub mod marketing_retries;
 pub mod openapi;
 pub mod planning;
 pub mod providers;
@@ -40,6 +44,10 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(marketing::router())
         .merge(downloads::router())
         .merge(contacts::router())
+        .merge(customer_groups::router())
+        .merge(double_opt_in::router())
+        .merge(brevo_sync::router())
+        .merge(marketing_retries::router())
         .merge(planning::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(BodyRule::for_body(config), limit_body))
