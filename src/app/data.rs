@@ -21,13 +21,19 @@ use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, RawQuery};
 use axum::extract::{Request, State};
+use axum::handler::Handler;
 use axum::response::Response;
 use axum::routing::get;
 use leptos::prelude::use_context;
 
+use axum::routing::MethodRouter;
+use leptos::prelude::{AnyView, IntoAny};
+use leptos::view;
+
 use super::layout::AdminMenu;
-use super::pages::admin::{self, ProviderPage};
-use super::pages::customer;
+use super::pages::{
+    admin_contacts, admin_downloads, contact_editor, customer, double_opt_in, providers,
+};
 use crate::domain::user::{CurrentUser, User};
 use crate::services::downloads::ListQuery;
 use crate::state::AppState;
@@ -64,21 +70,77 @@ fn user_of(request: &Request) -> Option<User> {
         .and_then(|current| current.0.clone())
 }
 
-/// The routes of pages that show data from the database; every other page is rendered by the
-/// fallback without loading anything.
+/// The component a data route renders, beside what it loaded.
+#[derive(Clone, Copy)]
+struct PageView(fn() -> AnyView);
+
+/// The page a data route loaded, rendered by the app's fallback; `None` on every other path.
+pub fn loaded_page() -> Option<AnyView> {
+    let parts = use_context::<axum::http::request::Parts>()?;
+    let page = parts.extensions.get::<PageView>()?;
+    Some((page.0)())
+}
+
+/// A `GET` that loads with `handler` and then renders `view`.
+fn page<H, T>(handler: H, view: fn() -> AnyView) -> MethodRouter<AppState>
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
+    get(handler).layer(Extension(PageView(view)))
+}
+
+/// The pages that show data from the database: the one place their paths are declared, each
+/// with its loader and its component. Every other page is routed by the app itself and
+/// renders without loading anything.
 pub fn router(render: Render) -> Router<AppState> {
     Router::new()
-        .route("/user/downloads", get(customer_downloads))
+        .route(
+            "/user/downloads",
+            page(customer_downloads, || {
+                view! { <customer::Downloads/> }.into_any()
+            }),
+        )
         .route(
             "/user/verify-double-opt-in/{token}",
-            get(double_opt_in_link),
+            page(double_opt_in_link, || {
+                view! { <double_opt_in::VerifyDoubleOptIn/> }.into_any()
+            }),
         )
-        .route("/admin/contacts", get(admin_contacts))
-        .route("/admin/contact/edit/{customer_number}", get(contact_edit))
-        .route("/admin/provider/{id}", get(provider))
-        .route("/admin/downloads", get(admin_downloads))
-        .route("/admin/download/add", get(download_add))
-        .route("/admin/download/edit/{id}", get(download_edit))
+        .route(
+            "/admin/contacts",
+            page(admin_contacts, || {
+                view! { <admin_contacts::Contacts/> }.into_any()
+            }),
+        )
+        .route(
+            "/admin/contact/edit/{customer_number}",
+            page(contact_edit, || {
+                view! { <contact_editor::ContactEdit/> }.into_any()
+            }),
+        )
+        .route(
+            "/admin/provider/{id}",
+            page(provider, || view! { <providers::Provider/> }.into_any()),
+        )
+        .route(
+            "/admin/downloads",
+            page(admin_downloads, || {
+                view! { <admin_downloads::Downloads/> }.into_any()
+            }),
+        )
+        .route(
+            "/admin/download/add",
+            page(download_add, || {
+                view! { <admin_downloads::DownloadAdd/> }.into_any()
+            }),
+        )
+        .route(
+            "/admin/download/edit/{id}",
+            page(download_edit, || {
+                view! { <admin_downloads::DownloadEdit/> }.into_any()
+            }),
+        )
         .layer(Extension(render))
 }
 
@@ -97,7 +159,7 @@ async fn double_opt_in_link(
         });
     insert(
         &mut request,
-        super::pages::double_opt_in::LinkPage {
+        double_opt_in::LinkPage {
             state: link_state,
             token,
         },
@@ -114,7 +176,7 @@ async fn admin_contacts(
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     let query = query.map(|Query(q)| q).unwrap_or_default();
-    if let Some(page) = super::pages::contacts::load(&state, user.as_ref(), query).await {
+    if let Some(page) = admin_contacts::load(&state, user.as_ref(), query).await {
         insert(&mut request, page);
     }
     render(request).await
@@ -148,7 +210,9 @@ async fn admin_downloads(
 ) -> Response {
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
-    if let Some(page) = admin::load_downloads(&state, user.as_ref(), list_query(query)).await {
+    if let Some(page) =
+        admin_downloads::load_downloads(&state, user.as_ref(), list_query(query)).await
+    {
         insert(&mut request, page);
     }
     render(request).await
@@ -162,7 +226,9 @@ async fn contact_edit(
 ) -> Response {
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
-    if let Some(props) = admin::load_contact_editor(&state, user.as_ref(), &customer_number).await {
+    if let Some(props) =
+        contact_editor::load_contact_editor(&state, user.as_ref(), &customer_number).await
+    {
         insert(&mut request, props);
     }
     render(request).await
@@ -175,7 +241,7 @@ async fn download_add(
 ) -> Response {
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
-    if let Some(page) = admin::load_download_form(&state, user.as_ref(), None).await {
+    if let Some(page) = admin_downloads::load_download_form(&state, user.as_ref(), None).await {
         insert(&mut request, page);
     }
     render(request).await
@@ -190,7 +256,8 @@ async fn download_edit(
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     let id = id.map(|Path(id)| id).unwrap_or_default();
-    if let Some(page) = admin::load_download_form(&state, user.as_ref(), Some(&id)).await {
+    if let Some(page) = admin_downloads::load_download_form(&state, user.as_ref(), Some(&id)).await
+    {
         insert(&mut request, page);
     }
     render(request).await
@@ -205,7 +272,7 @@ async fn provider(
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     let id = id.map(|Path(id)| id).unwrap_or_default();
-    let page: ProviderPage = admin::load_provider(&state, user.as_ref(), &id).await;
+    let page: providers::ProviderPage = providers::load_provider(&state, user.as_ref(), &id).await;
     insert(&mut request, page);
     render(request).await
 }

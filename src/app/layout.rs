@@ -72,6 +72,13 @@ impl AdminMenu {
     }
 }
 
+/// What a page shows when its data could not be loaded (logged where it failed): a 500.
+pub fn unexpected_error() -> AnyView {
+    crate::app::set_status(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+    view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }
+        .into_any()
+}
+
 /// Frame of the admin pages: the admin menu (with the providers the user may see) above the
 /// page content.
 #[component]

@@ -20,7 +20,7 @@ use crate::domain::access::{
 use crate::domain::user::{CurrentUser, User};
 use crate::integrations::content_site::MenuService;
 use crate::state::AppState;
-use pages::{admin, contacts, customer, double_opt_in, public};
+use pages::public;
 
 /// What pages may use while rendering: the configuration, the content-site menus and the
 /// islands build. Deliberately no database handle: pages get their data loaded before they
@@ -85,16 +85,9 @@ pub fn App() -> impl IntoView {
     view! {
         <Title text=title/>
         <Router>
-            // Pages never wait for data while they render: see `data`.
-            <Routes fallback=public::NotFound>
-                <Route path=path!("/user/downloads") view=customer::Downloads/>
-                <Route path=path!("/user/verify-double-opt-in/:token") view=double_opt_in::VerifyDoubleOptIn/>
-                <Route path=path!("/admin/contacts") view=contacts::Contacts/>
-                <Route path=path!("/admin/contact/edit/:customer_number") view=admin::ContactEdit/>
-                <Route path=path!("/admin/provider/:id") view=admin::Provider/>
-                <Route path=path!("/admin/downloads") view=admin::Downloads/>
-                <Route path=path!("/admin/download/add") view=admin::DownloadAdd/>
-                <Route path=path!("/admin/download/edit/:id") view=admin::DownloadEdit/>
+            // Pages never wait for data while they render: the pages with data are routed,
+            // loaded and chosen in `data`, and come through the fallback.
+            <Routes fallback=data_page_or_not_found>
                 <Route path=path!("/login") view=public::Login/>
                 <Route path=path!("/api/auth/login") view=public::LocalLogin/>
                 <Route path=path!("/api/auth/logout") view=public::ConfirmLogout/>
@@ -104,6 +97,11 @@ pub fn App() -> impl IntoView {
             </Routes>
         </Router>
     }
+}
+
+/// The page `data` loaded for this path, or the 404 page.
+fn data_page_or_not_found() -> AnyView {
+    data::loaded_page().unwrap_or_else(|| view! { <public::NotFound/> }.into_any())
 }
 
 /// What the page being rendered may use (provided to every render).

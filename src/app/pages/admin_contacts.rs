@@ -4,12 +4,10 @@
 use leptos::prelude::*;
 use serde::Serialize;
 
-use axum::http::StatusCode;
-
+use crate::app::admit;
 use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
-use crate::app::layout::AdminLayout;
-use crate::app::{admit, set_status};
+use crate::app::layout::{AdminLayout, unexpected_error};
 use crate::domain::access::PageAccess;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
@@ -131,11 +129,7 @@ pub fn Contacts() -> impl IntoView {
             </Island>
         }
         .into_any(),
-        Some(AdminContactsPage::Failed) | None => {
-            set_status(StatusCode::INTERNAL_SERVER_ERROR);
-            view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }
-                .into_any()
-        }
+        Some(AdminContactsPage::Failed) | None => unexpected_error(),
     };
     view! { <AdminLayout title="Händler">{content}</AdminLayout> }.into_any()
 }

@@ -8,12 +8,10 @@ use list_url::ListState;
 use leptos::prelude::*;
 use leptos::tachys::html::InertElement;
 
-use axum::http::StatusCode;
-
+use crate::app::admit;
 use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
-use crate::app::layout::Layout;
-use crate::app::{admit, set_status};
+use crate::app::layout::{Layout, unexpected_error};
 use crate::domain::access::PageAccess;
 use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
@@ -145,11 +143,7 @@ pub fn Downloads() -> impl IntoView {
     let loaded = loaded::<CustomerDownloads>();
     let content = match loaded.as_deref() {
         Some(CustomerDownloads::Loaded(island)) => InertElement::new(island.clone()).into_any(),
-        Some(CustomerDownloads::Failed) | None => {
-            set_status(StatusCode::INTERNAL_SERVER_ERROR);
-            view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }
-                .into_any()
-        }
+        Some(CustomerDownloads::Failed) | None => unexpected_error(),
     };
     view! {
         <Layout>

@@ -1,8 +1,10 @@
 //! One module per area: public pages (pure SSR, no JavaScript needed), the customer view and
 //! the admin screens.
 
-pub mod admin;
-pub mod contacts;
+pub mod admin_contacts;
+pub mod admin_downloads;
+pub mod contact_editor;
 pub mod customer;
 pub mod double_opt_in;
+pub mod providers;
 pub mod public;

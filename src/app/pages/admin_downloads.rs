@@ -1,5 +1,6 @@
-//! Admin screens (spec §2). Each renders its frame with the right title; the tables, forms
-//! and modals are islands that later issues fill in.
+//! The admin downloads (spec §2): the list (`/admin/downloads`, island `AdminDownloads`) and
+//! the download form (`/admin/download/add`, `/admin/download/edit/{id}`, island
+//! `DownloadForm`).
 
 use std::sync::Arc;
 
@@ -9,165 +10,15 @@ use axum::http::StatusCode;
 
 use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
-use crate::app::layout::AdminLayout;
+use crate::app::layout::{AdminLayout, unexpected_error};
 use crate::app::{admit, redirect_to, set_status};
 use crate::domain::access::{PageAccess, UNAUTHORIZED_PATH};
-use crate::domain::lists::ListFilter;
-use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::services;
 use crate::services::downloads::{DownloadView, ListQuery, ProviderRef};
 use crate::services::error::ServiceError;
-use crate::services::lists::ListView;
-use crate::services::providers::ProviderView;
 use crate::state::AppState;
-
-/// The contact editor's props (see the ContactEditor island).
-#[derive(Clone, Debug, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ContactEditorProps {
-    /// As the path has it; the island reports a number that is none.
-    customer_number: String,
-    permissions: EditorPermissions,
-    providers: Vec<services::customer_groups::EditorProvider>,
-}
-
-#[derive(Clone, Debug, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct EditorPermissions {
-    /// Salutation and names, block, delete, add criteria (Admin, BU-Moderator).
-    edit_details: bool,
-    /// The criteria picker's reset (Admin).
-    admin: bool,
-}
-
-/// Loads the editor's props; `None` without the right or when loading failed (logged).
-pub async fn load_contact_editor(
-    state: &AppState,
-    user: Option<&User>,
-    customer_number: &str,
-) -> Option<ContactEditorProps> {
-    let user = user.filter(|u| Capability::ContactEdit.allows(u))?;
-    match services::customer_groups::editor_providers(&state.db, user).await {
-        Ok(providers) => Some(ContactEditorProps {
-            customer_number: customer_number.chars().take(40).collect(),
-            permissions: EditorPermissions {
-                edit_details: Capability::ContactDetails.allows(user),
-                admin: Capability::AdminOnly.allows(user),
-            },
-            providers,
-        }),
-        Err(err) => {
-            tracing::error!(error = %err, "contact editor");
-            None
-        }
-    }
-}
-
-#[component]
-pub fn ContactEdit() -> impl IntoView {
-    if !admit(PageAccess::Requires(Capability::ContactEdit)) {
-        return ().into_any();
-    }
-    let content = match loaded::<ContactEditorProps>() {
-        Some(props) => view! {
-            <Island name="ContactEditor" props=props_json(&*props)>
-                <p>"Dieser Bereich benötigt JavaScript."</p>
-            </Island>
-        }
-        .into_any(),
-        None => failed(),
-    };
-    view! { <AdminLayout title="Kontakte bearbeiten">{content}</AdminLayout> }.into_any()
-}
-
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProviderCriteriaProps {
-    provider: ProviderView,
-    lists: ListsPage,
-    is_admin: bool,
-}
-
-#[derive(serde::Serialize)]
-struct ListsPage {
-    content: Vec<ListView>,
-    count: i64,
-}
-
-/// What the provider page shows, loaded before it renders.
-pub enum ProviderPage {
-    Found(Box<ProviderCriteriaProps>),
-    Missing,
-    Forbidden,
-    Failed,
-}
-
-/// Loads the provider and the first page of its lists (nothing for users the guard refuses).
-pub async fn load_provider(state: &AppState, user: Option<&User>, id: &str) -> ProviderPage {
-    let Some(user) = user.filter(|u| Capability::AdminArea.allows(u)) else {
-        return ProviderPage::Forbidden;
-    };
-    let Ok(id) = id.parse::<i64>() else {
-        return ProviderPage::Missing;
-    };
-    let loaded = async {
-        let provider = services::providers::managed(&state.db, user, id).await?;
-        let provider = services::providers::view(&state.db, provider).await?;
-        let (content, count) =
-            services::lists::page(&state.db, user, id, &ListFilter::default(), PAGE_SIZE, 0)
-                .await?;
-        Ok::<_, ServiceError>(ProviderCriteriaProps {
-            provider,
-            lists: ListsPage { content, count },
-            is_admin: Capability::AdminOnly.allows(user),
-        })
-    };
-    match loaded.await {
-        Ok(props) => ProviderPage::Found(Box::new(props)),
-        Err(ServiceError::Forbidden) => ProviderPage::Forbidden,
-        Err(ServiceError::NotFound) => ProviderPage::Missing,
-        Err(err) => {
-            tracing::error!(error = %err, "provider page");
-            ProviderPage::Failed
-        }
-    }
-}
-
-/// The criteria (lists) of one provider; the first page is embedded in the island's props.
-#[component]
-pub fn Provider() -> impl IntoView {
-    if !admit(PageAccess::Requires(Capability::AdminArea)) {
-        return ().into_any();
-    }
-    let page = loaded::<ProviderPage>();
-    let content = match page.as_deref() {
-        Some(ProviderPage::Found(props)) => {
-            let name = props.provider.name.clone();
-            view! {
-                <Island name="ProviderCriteria" props=props_json(props)>
-                    <h2 class="h4">{name}</h2>
-                    <p>"Dieser Bereich benötigt JavaScript."</p>
-                </Island>
-            }
-            .into_any()
-        }
-        Some(ProviderPage::Forbidden) => {
-            redirect_to(UNAUTHORIZED_PATH);
-            return ().into_any();
-        }
-        Some(ProviderPage::Missing) | None => {
-            set_status(StatusCode::NOT_FOUND);
-            view! { <div class="alert alert-warning" data-testid="provider-missing">"Anbieter existiert nicht!"</div> }.into_any()
-        }
-        Some(ProviderPage::Failed) => {
-            set_status(StatusCode::INTERNAL_SERVER_ERROR);
-            view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }.into_any()
-        }
-    };
-    view! { <AdminLayout title="Kriterien">{content}</AdminLayout> }.into_any()
-}
 
 /// What the admin downloads list starts with (island `AdminDownloads`).
 #[derive(serde::Serialize)]
@@ -226,12 +77,6 @@ pub async fn load_downloads(
     })
 }
 
-fn failed() -> AnyView {
-    set_status(StatusCode::INTERNAL_SERVER_ERROR);
-    view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }
-        .into_any()
-}
-
 #[component]
 pub fn Downloads() -> impl IntoView {
     if !admit(PageAccess::Requires(Capability::AdminArea)) {
@@ -245,7 +90,7 @@ pub fn Downloads() -> impl IntoView {
             </Island>
         }
         .into_any(),
-        Some(AdminDownloadsPage::Failed) | None => failed(),
+        Some(AdminDownloadsPage::Failed) | None => unexpected_error(),
     };
     view! { <AdminLayout title="Downloads">{content}</AdminLayout> }.into_any()
 }
@@ -345,7 +190,7 @@ fn download_form(title: &'static str) -> AnyView {
             redirect_to(UNAUTHORIZED_PATH);
             return ().into_any();
         }
-        Some(DownloadFormPage::Failed) | None => failed(),
+        Some(DownloadFormPage::Failed) | None => unexpected_error(),
     };
     view! { <AdminLayout title=title>{content}</AdminLayout> }.into_any()
 }
