@@ -145,7 +145,10 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(crate::auth::csrf::protect))
         .layer(axum::middleware::from_fn(crate::headers::secure))
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            crate::server::client::Identify {
+                trusted: state.trusted_proxies.clone(),
+                https_site: state.config.public_url_is_https(),
+            },
             crate::server::client::identify,
         ))
         // 5xx answers are logged where they arise; the trace line itself is a warning.

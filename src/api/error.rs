@@ -57,6 +57,7 @@ pub enum ApiError {
     Internal(#[from] anyhow::Error),
 }
 
+use crate::server::refusal::Refusal;
 use crate::services::error::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE};
 
 impl ApiError {
@@ -78,20 +79,11 @@ impl ApiError {
             ApiError::Unauthorized { code } => (
                 StatusCode::UNAUTHORIZED,
                 code,
-                "Sie sind nicht angemeldet.".into(),
+                Refusal::NotLoggedIn.message().into(),
             ),
-            ApiError::Forbidden => (
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                "Ihnen fehlt die Berechtigung für diese Aktion.".into(),
-            ),
+            ApiError::Forbidden => refused(Refusal::Forbidden),
             ApiError::Refused { message } => (StatusCode::FORBIDDEN, "forbidden", message.clone()),
-            ApiError::CrossSite => (
-                StatusCode::FORBIDDEN,
-                "cross_site_request",
-                "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt."
-                    .into(),
-            ),
+            ApiError::CrossSite => refused(Refusal::CrossSite),
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,
                 "not_found",
@@ -145,11 +137,7 @@ impl ApiError {
                 "Die Daten der Anfrage kamen zu langsam oder unvollständig an. Bitte versuchen Sie es erneut."
                     .into(),
             ),
-            ApiError::Timeout => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "timeout",
-                "Die Anfrage hat zu lange gedauert. Bitte versuchen Sie es in Kürze erneut.".into(),
-            ),
+            ApiError::Timeout => refused(Refusal::Timeout),
             ApiError::Unavailable { code, message } => {
                 (StatusCode::SERVICE_UNAVAILABLE, code, message.clone())
             }
@@ -160,6 +148,11 @@ impl ApiError {
             ),
         }
     }
+}
+
+/// A refusal of the request layers, in the same words.
+fn refused(refusal: Refusal) -> (StatusCode, &'static str, String) {
+    (refusal.status(), refusal.code(), refusal.message().into())
 }
 
 impl From<crate::services::error::ServiceError> for ApiError {

@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::api::error::ApiError;
+use crate::server::refusal::Refusal;
 
 /// The decision for one request, from its method and headers alone.
 pub fn is_allowed(method: &Method, headers: &HeaderMap) -> bool {
@@ -49,7 +49,7 @@ pub async fn same_site_only(request: Request, next: Next) -> Response {
         next.run(request).await
     } else {
         tracing::warn!(path = %request.uri().path(), "cross-site GET with side effects refused");
-        ApiError::CrossSite.into_response()
+        Refusal::CrossSite.into_response()
     }
 }
 
@@ -58,7 +58,7 @@ pub async fn protect(request: Request, next: Next) -> Response {
         next.run(request).await
     } else {
         tracing::warn!(method = %request.method(), path = %request.uri().path(), "cross-site request refused");
-        ApiError::CrossSite.into_response()
+        Refusal::CrossSite.into_response()
     }
 }
 

@@ -8,28 +8,26 @@ use axum::extract::{Request, State};
 use axum::middleware::{FromFnLayer, Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 
-use crate::api::error::ApiError;
 use crate::domain::permissions::Capability;
 use crate::domain::user::{CurrentUser, User};
+use crate::server::refusal::Refusal;
 
 /// The signed-in user or the API's 401 (code `not_logged_in`).
-pub fn signed_in(request: &Request) -> Result<User, ApiError> {
+pub fn signed_in(request: &Request) -> Result<User, Refusal> {
     request
         .extensions()
         .get::<CurrentUser>()
         .and_then(|current| current.0.clone())
-        .ok_or(ApiError::Unauthorized {
-            code: "not_logged_in",
-        })
+        .ok_or(Refusal::NotLoggedIn)
 }
 
 /// Checks a capability for one request: 401 without a user, 403 without the roles.
-pub fn check(capability: Capability, request: &Request) -> Result<User, ApiError> {
+pub fn check(capability: Capability, request: &Request) -> Result<User, Refusal> {
     let user = signed_in(request)?;
     if capability.allows(&user) {
         Ok(user)
     } else {
-        Err(ApiError::Forbidden)
+        Err(Refusal::Forbidden)
     }
 }
 

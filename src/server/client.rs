@@ -12,8 +12,6 @@ use axum::middleware::Next;
 use axum::response::Response;
 use ipnet::IpNet;
 
-use crate::state::AppState;
-
 /// IPv4 clients on a dual-stack socket appear as `::ffff:a.b.c.d`; compare them as IPv4.
 fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
@@ -88,18 +86,25 @@ fn forwarded_https(peer: IpAddr, headers: &HeaderMap, trusted: &TrustedProxies) 
             .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"))
 }
 
+/// What [`identify`] needs to know: whom to believe, and whether the site is https anyway.
+#[derive(Clone, Debug)]
+pub struct Identify {
+    pub trusted: TrustedProxies,
+    /// The public address is https (every client then reached us over https).
+    pub https_site: bool,
+}
+
 /// Puts the [`Client`] of each request into its extensions.
-pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+pub async fn identify(State(rules): State<Identify>, mut request: Request, next: Next) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0.ip())
         .unwrap_or(IpAddr::from([0, 0, 0, 0]));
-    let trusted = &state.trusted_proxies;
+    let trusted = &rules.trusted;
     let client = Client {
         ip: client_ip(peer, request.headers(), trusted),
-        https: state.config.public_url_is_https()
-            || forwarded_https(peer, request.headers(), trusted),
+        https: rules.https_site || forwarded_https(peer, request.headers(), trusted),
     };
     request.extensions_mut().insert(client);
     next.run(request).await

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use http_body::{Frame, SizeHint};
 use tokio::time::{Instant, Sleep};
 
-use crate::api::error::ApiError;
+use super::refusal::Refusal;
 
 /// How a request body must arrive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,7 +132,7 @@ pub async fn limit_body(State(rule): State<BodyRule>, request: Request, next: Ne
 pub async fn time_limit(State(limit): State<Duration>, request: Request, next: Next) -> Response {
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
-        Err(_) => ApiError::Timeout.into_response(),
+        Err(_) => Refusal::Timeout.into_response(),
     }
 }
 

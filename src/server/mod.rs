@@ -6,9 +6,11 @@
 //! - At most `max_connections_per_address` open connections per client address (trusted
 //!   proxies excepted: every user behind them shares their address).
 //! - Bodies and API calls are limited in [`limits`]; the client's address in [`client`].
+//! - What these layers answer when they refuse a request is in [`refusal`].
 
 pub mod client;
 pub mod limits;
+pub mod refusal;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
