@@ -7,6 +7,7 @@ pub mod chaos;
 pub mod fake_brevo;
 pub mod fake_smtp;
 pub mod moto;
+pub mod permission_table;
 
 use std::net::SocketAddr;
 
