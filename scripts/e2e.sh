@@ -121,11 +121,12 @@ read -r _ fake_url fake_key <<< "$fake_line"
 export AP_E2E_FAKE_BREVO_URL="$fake_url" AP_E2E_FAKE_BREVO_KEY="$fake_key"
 
 # Portal 2: Brevo mode against the fake. Its seeded providers point at local folder ids the
-# fake does not know; the tests in Brevo mode create their own providers.
+# fake does not know; the tests in Brevo mode create their own providers. Its upload limit is
+# 1 MB, for the refusals of spec §8 (end2end/tests/upload_refusals.test.mjs).
 port_brevo=$(free_port)
 "$bin" --data "$data_brevo" seed-demo > "$data_brevo/seed.txt"
 export AP_E2E_ACCOUNTS_BREVO="$data_brevo/seed.txt"
-AP_PRODUCT_NAME="E2E" AP_BREVO_API_KEY="$fake_key" AP_BREVO_BASE_URL="$fake_url" \
+AP_PRODUCT_NAME="E2E" AP_BREVO_API_KEY="$fake_key" AP_BREVO_BASE_URL="$fake_url" AP_UPLOAD_LIMIT_MB=1 \
   "$bin" --data "$data_brevo" serve --addr "127.0.0.1:$port_brevo" > "$log_brevo" 2>&1 &
 server_brevo_pid=$!
 

@@ -1,6 +1,7 @@
-// Reads a ZIP archive's entries for browser tests: name → bytes. Enough for the archives the
-// portal makes (stored or deflated entries, sizes in the central directory, ZIP64 sizes).
-import { inflateRawSync } from 'node:zlib';
+// ZIP archives for browser tests: reads an archive's entries (name → bytes), enough for the
+// archives the portal makes (stored or deflated entries, sizes in the central directory, ZIP64
+// sizes), and makes small deflated ones to upload.
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 function endOfCentralDirectory(zip) {
   for (let at = zip.length - 22; at >= Math.max(0, zip.length - 65_557); at -= 1) {
@@ -58,4 +59,47 @@ export function readZip(zip) {
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
+}
+
+/** A ZIP archive (a Buffer) of `entries` [{ name, bytes }], each deflated, for upload tests. */
+export function makeZip(entries) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const { name, bytes } of entries) {
+    const fileName = Buffer.from(name, 'utf8');
+    const packed = deflateRawSync(bytes);
+    const crc = crc32(bytes);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(bytes.length, 22);
+    local.writeUInt16LE(fileName.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4); // made by
+    central.writeUInt16LE(20, 6); // version needed
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(bytes.length, 24);
+    central.writeUInt16LE(fileName.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, packed);
+    centrals.push(central, fileName);
+    offset += local.length + fileName.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
 }
