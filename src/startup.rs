@@ -125,7 +125,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::app::data::router(render))
         .fallback(ssr)
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            state.db.clone(),
             crate::auth::load_current_user,
         ))
         // Added after the session layer: static files and the health check need no user, so

@@ -13,19 +13,15 @@ use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use crate::db::Db;
 use crate::domain::user::CurrentUser;
-use crate::state::AppState;
 
 /// Resolves the session cookie into `CurrentUser` for everything behind this layer.
 /// When the database cannot be reached, a signed-in user is not taken for a stranger (which
 /// would send them to the login): the request is answered 503 at once.
-pub async fn load_current_user(
-    State(state): State<AppState>,
-    mut request: Request,
-    next: Next,
-) -> Response {
+pub async fn load_current_user(State(db): State<Db>, mut request: Request, next: Next) -> Response {
     let user = match session::token_from_headers(request.headers()) {
-        Some(token) => match session::user_for_token(&state.db, &token, chrono::Utc::now()).await {
+        Some(token) => match session::user_for_token(&db, &token, chrono::Utc::now()).await {
             Ok(user) => user,
             Err(err) if crate::db::is_unavailable(&err) => {
                 tracing::warn!(error = %err, "session lookup failed: database unavailable");
@@ -54,7 +50,7 @@ pub const SERVER_DOWN_PATH: &str = "/serverDown";
 fn database_unavailable(path: &str) -> Response {
     use axum::http::{StatusCode, header};
     use axum::response::IntoResponse;
-    let message = crate::services::error::DATABASE_UNAVAILABLE;
+    let message = crate::domain::outage::DATABASE_UNAVAILABLE;
     if ["/api/", "/files/", "/previews/"]
         .iter()
         .any(|prefix| path.starts_with(prefix))

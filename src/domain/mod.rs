@@ -11,6 +11,7 @@ pub mod files;
 pub mod format;
 pub mod input;
 pub mod lists;
+pub mod outage;
 pub mod paging;
 pub mod permissions;
 pub mod planning_csv;

@@ -73,13 +73,7 @@ impl From<sqlx::Error> for ServiceError {
     }
 }
 
-/// The answer while the bucket of the files cannot be reached (503).
-pub const FILE_STORE_UNAVAILABLE: &str =
-    "Der Dateispeicher ist gerade nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.";
-
-/// The answer while the database cannot be reached (503).
-pub const DATABASE_UNAVAILABLE: &str =
-    "Die Datenbank ist gerade nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.";
+pub use crate::domain::outage::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE};
 
 pub type ServiceResult<T> = Result<T, ServiceError>;
 

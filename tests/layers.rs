@@ -1,0 +1,117 @@
+//! The layers of design.md, read from the code's own imports: `domain` imports nothing of the
+//! crate, `db` and `integrations` nothing above them, no module below the faces imports a face
+//! (`api`, `app`) or the composition root (`state`, `startup`), neither face imports the other
+//! or `db`, and the top-level modules form no circle.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Top-level module → the top-level modules its code (tests and comments aside) names.
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut pending = vec![src.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let relative = path.strip_prefix(&src).unwrap();
+            let first = relative.components().next().unwrap().as_os_str();
+            let top = first.to_string_lossy().trim_end_matches(".rs").to_string();
+            if top == "main" || top == "lib" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let named = graph.entry(top.clone()).or_default();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for (at, _) in line.match_indices("crate::") {
+                    let name: String = line[at + 7..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && name != top {
+                        named.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    graph
+}
+
+fn reaches(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut pending = vec![from.to_string()];
+    while let Some(module) = pending.pop() {
+        for next in graph.get(&module).into_iter().flatten() {
+            if next == to {
+                return true;
+            }
+            if seen.insert(next.clone()) {
+                pending.push(next.clone());
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn the_layers_import_only_downwards_and_form_no_circle() {
+    let graph = imports();
+    let named = |module: &str| graph.get(module).cloned().unwrap_or_default();
+    let mut wrong = Vec::new();
+    let allowed: &[(&str, &[&str])] = &[
+        ("domain", &[]),
+        ("db", &["domain", "db_run"]),
+        ("integrations", &["domain"]),
+    ];
+    for (module, may) in allowed {
+        for import in named(module) {
+            if !may.contains(&import.as_str()) {
+                wrong.push(format!("{module} imports {import}"));
+            }
+        }
+    }
+    let above = ["api", "app", "state", "startup"];
+    for module in [
+        "domain",
+        "db",
+        "integrations",
+        "storage",
+        "services",
+        "auth",
+        "server",
+    ] {
+        for import in named(module) {
+            if above.contains(&import.as_str()) {
+                wrong.push(format!("{module} imports {import}, a module above it"));
+            }
+        }
+    }
+    for (face, other) in [("api", "app"), ("app", "api")] {
+        for forbidden in [other, "db"] {
+            if named(face).contains(forbidden) {
+                wrong.push(format!("{face} imports {forbidden}"));
+            }
+        }
+    }
+    for (module, imports) in &graph {
+        for import in imports {
+            if graph.contains_key(import) && module < import && reaches(&graph, import, module) {
+                wrong.push(format!(
+                    "{module} and {import} import each other (a circle)"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The reading itself works: the faces are found with what they use.
+    assert!(named("api").contains("services") && named("app").contains("services"));
+}
