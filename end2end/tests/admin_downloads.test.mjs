@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
 import { UTC, withPage } from '../lib/browser.mjs';
+import { expectToast } from '../lib/toasts.mjs';
 
 const CREATED = 'Erfolgreich angelegt';
 const UPDATED = 'Erfolgreich aktualisiert';
@@ -73,17 +74,6 @@ async function islandsMounted(page) {
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-island-state') === 'mounted'),
   );
-}
-
-/** Waits for a toast of that type and exact message, then closes it. */
-async function expectToast(page, type, message) {
-  const toast = page
-    .locator(`[data-testid="toast"][data-toast-type="${type}"]`)
-    .filter({ has: page.getByTestId('toast-message').getByText(message, { exact: true }) })
-    .first();
-  await toast.waitFor({ timeout: 10_000 });
-  await toast.getByRole('button', { name: 'Schließen' }).click({ timeout: 2_000 }).catch(() => {});
-  await toast.waitFor({ state: 'detached' });
 }
 
 // ---------------------------------------------------------------------------------------------

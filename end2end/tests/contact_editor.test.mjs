@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { brevoAccountsFile, logIn } from '../lib/accounts.mjs';
 import { brevoBaseUrl, withPage } from '../lib/browser.mjs';
+import { expectToast } from '../lib/toasts.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Texts of the spec
@@ -80,17 +81,6 @@ async function openEditor(page, number) {
   const editor = page.getByTestId('contact-editor');
   await page.locator('[data-testid="contact-editor"][data-loaded="true"]').waitFor({ timeout: 10_000 });
   return editor;
-}
-
-/** Waits for a toast of that type and exact message, then closes it. */
-async function expectToast(page, type, message) {
-  const toast = page
-    .locator(`[data-testid="toast"][data-toast-type="${type}"]`)
-    .filter({ has: page.getByTestId('toast-message').getByText(message, { exact: true }) })
-    .first();
-  await toast.waitFor({ timeout: 10_000 });
-  await toast.getByRole('button', { name: 'Schließen' }).click({ timeout: 2_000 }).catch(() => {});
-  await toast.waitFor({ state: 'detached' });
 }
 
 const activeEmails = (page) =>

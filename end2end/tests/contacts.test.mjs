@@ -107,20 +107,6 @@ async function openContacts(page, query = '') {
   await islandsMounted(page);
 }
 
-/**
- * Waits for a toast of that type and exact message, then closes it (toasts may sit on top of
- * the controls for 5 s).
- */
-async function expectToast(page, type, message) {
-  const toast = page
-    .locator(`[data-testid="toast"][data-toast-type="${type}"]`)
-    .filter({ has: page.getByTestId('toast-message').getByText(message, { exact: true }) })
-    .first();
-  await toast.waitFor({ timeout: 10_000 });
-  await toast.getByRole('button', { name: 'Schließen' }).click({ timeout: 2_000 }).catch(() => {});
-  await toast.waitFor({ state: 'detached' });
-}
-
 const table = (page) => page.getByTestId('contacts-table');
 const rows = (page) => page.getByTestId('contact-row');
 const rowOf = (page, email) => page.locator(`[data-testid="contact-row"][data-email="${email}"]`);
@@ -185,6 +171,7 @@ for path in sys.argv[1:]:
                 'text': parts.get('plain', ''), 'html': parts.get('html', '')})
 print(json.dumps(out))
 `;
+import { expectToast } from '../lib/toasts.mjs';
 
 function readMails(paths) {
   if (paths.length === 0) return [];

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
 import { withPage } from '../lib/browser.mjs';
+import { expectToast } from '../lib/toasts.mjs';
 
 const HEADER = 'Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail';
 
@@ -73,16 +74,6 @@ async function csvCandidates(modal) {
   const match = text.match(/^Kandidaten aus CSV-Dateien: ([\d.]+)$/);
   assert.ok(match, `unexpected status text: ${text}`);
   return Number(match[1].replace(/\./g, ''));
-}
-
-async function expectToast(page, type, message) {
-  const toast = page
-    .locator(`[data-testid="toast"][data-toast-type="${type}"]`)
-    .filter({ has: page.getByTestId('toast-message').getByText(message, { exact: true }) })
-    .first();
-  await toast.waitFor({ timeout: 10_000 });
-  await toast.getByRole('button', { name: 'Schließen' }).click({ timeout: 2_000 }).catch(() => {});
-  await toast.waitFor({ state: 'detached' });
 }
 
 // ---------------------------------------------------------------------------------------------

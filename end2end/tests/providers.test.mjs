@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { brevoAccountsFile, logIn } from '../lib/accounts.mjs';
 import { brevoBaseUrl, withPage } from '../lib/browser.mjs';
+import { expectToast } from '../lib/toasts.mjs';
 
 const pathOf = (url) => new URL(url).pathname;
 
@@ -149,21 +150,6 @@ async function islandsMounted(page) {
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-island-state') === 'mounted'),
   );
-}
-
-/**
- * Waits for a toast of that type and exact message, then closes it (toasts sit on top of the
- * modals' right-hand controls for 5 s).
- */
-async function expectToast(page, type, message) {
-  const toast = page
-    .locator(`[data-testid="toast"][data-toast-type="${type}"]`)
-    .filter({ has: page.getByTestId('toast-message').getByText(message, { exact: true }) })
-    .first();
-  await toast.waitFor({ timeout: 10_000 });
-  // It may have timed out on its own already.
-  await toast.getByRole('button', { name: 'Schließen' }).click({ timeout: 2_000 }).catch(() => {});
-  await toast.waitFor({ state: 'detached' });
 }
 
 /**

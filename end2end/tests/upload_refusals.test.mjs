@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { brevoAccountsFile, logIn } from '../lib/accounts.mjs';
 import { brevoBaseUrl, withPage } from '../lib/browser.mjs';
 import { makeZip } from '../lib/zip.mjs';
+import { expectToast } from '../lib/toasts.mjs';
 
 const LIMIT_MB = 1;
 const ALLOWED =
@@ -28,14 +29,6 @@ function file(name, bytes) {
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
 /** A PDF just over the limit. */
 const largePdf = () => file('Gross.pdf', Buffer.concat([PDF, Buffer.alloc(LIMIT_MB * 1024 * 1024 + 10, 0x20)]));
-
-async function expectToast(page, type, message) {
-  const toast = page
-    .locator(`[data-testid="toast"][data-toast-type="${type}"]`)
-    .filter({ has: page.getByTestId('toast-message').getByText(message, { exact: true }) })
-    .first();
-  await toast.waitFor({ timeout: 10_000 });
-}
 
 /** The download form of the Brevo-mode portal, signed in as the admin. */
 async function openForm(page) {
