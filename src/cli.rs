@@ -225,9 +225,12 @@ async fn serve(config: Config, db: Db) -> anyhow::Result<()> {
     let addr = config.addr;
     tracing::info!(database = %config.database_description(), data = %config.data_dir.display(), "starting");
     let state = AppState::new(config, db)?;
+    let state_for_stop = state.clone();
     let server = startup::serve(state, addr, startup::shutdown_signal()).await?;
     tracing::info!("Aktionsportal läuft auf http://{}", server.addr);
     server.task.await??;
+    // The deliveries that ended with the server have recorded their events: write them.
+    state_for_stop.statistics.flush().await;
     tracing::info!("stopped");
     Ok(())
 }

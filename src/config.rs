@@ -170,6 +170,9 @@ pub struct Config {
     pub planning_token: Option<String>,
     /// How long the contact editor waits for the planning system (`AP_PLANNING_TIMEOUT_SECS`).
     pub planning_timeout_secs: u64,
+    /// Days the download events that name a user or customer number are kept
+    /// (`AP_STATS_PERSONAL_DAYS`, 1–3650); afterwards only the anonymous roll-ups stay.
+    pub stats_personal_days: u32,
     /// Contacts per page of the contact sync from Brevo (`AP_BREVO_SYNC_PAGE_SIZE`, 1–1000;
     /// Brevo's largest page is 1000).
     pub brevo_sync_page_size: u32,
@@ -316,6 +319,7 @@ impl Default for Config {
             planning_url: None,
             planning_token: None,
             planning_timeout_secs: 5,
+            stats_personal_days: 90,
             brevo_sync_page_size: 1000,
             s3_bucket: None,
             s3_endpoint: None,
@@ -583,6 +587,9 @@ impl Config {
         }
         if !(1..=1000).contains(&self.brevo_sync_page_size) {
             return fail("AP_BREVO_SYNC_PAGE_SIZE", "muss zwischen 1 und 1000 liegen");
+        }
+        if !(1..=3650).contains(&self.stats_personal_days) {
+            return fail("AP_STATS_PERSONAL_DAYS", "muss zwischen 1 und 3650 liegen");
         }
         if !(1..=15).contains(&self.planning_timeout_secs) {
             return fail("AP_PLANNING_TIMEOUT_SECS", "muss zwischen 1 und 15 liegen");

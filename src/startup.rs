@@ -210,6 +210,7 @@ pub async fn serve(
         state.mail_jobs.clone(),
     ));
     tokio::spawn(retry_marketing(state.clone()));
+    state.statistics.spawn_writer(state.db.clone());
     tokio::spawn(crate::services::previews::run(
         state.db.clone(),
         state.files.clone(),

@@ -3,11 +3,14 @@
 //! ETag with If-None-Match (304), Last-Modified with If-Modified-Since, and a
 //! Content-Disposition `attachment` whose `filename*` keeps UTF-8 names (RFC 6266).
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
+use futures_util::Stream;
 
+use crate::domain::statistics::Span;
+use crate::services::statistics::Tally;
 use crate::storage::serve::{self, Piece};
 
 /// What to deliver.
@@ -23,6 +26,8 @@ pub struct Delivery {
     pub cache: &'static str,
     /// `Content-Disposition: inline` (shown in the browser) instead of `attachment`.
     pub inline: bool,
+    /// What the statistics count of a body that goes out (not of HEAD, 304 or 416).
+    pub tally: Option<Tally>,
 }
 
 /// The byte range a request asks for, if it asks for one we serve.
@@ -209,7 +214,19 @@ pub fn respond(method: &Method, request_headers: &HeaderMap, what: Delivery) -> 
     let body = if *method == Method::HEAD {
         Body::empty()
     } else {
-        Body::from_stream(serve::stream(serve::select(&what.pieces, start, end)))
+        let stream = serve::stream(serve::select(&what.pieces, start, end));
+        match what.tally {
+            Some(tally) => Body::from_stream(Counted {
+                inner: Box::pin(stream),
+                tally: Some(tally),
+                requested: Span {
+                    from: start,
+                    to: end,
+                },
+                sent: 0,
+            }),
+            None => Body::from_stream(stream),
+        }
     };
     let mut response = (status, headers, body).into_response();
     // Body::from_stream does not know its length; the header set above says it.
@@ -219,6 +236,40 @@ pub fn respond(method: &Method, request_headers: &HeaderMap, what: Delivery) -> 
             .insert(header::CONTENT_LENGTH, HeaderValue::from(end - start));
     }
     response
+}
+
+type ByteStream = std::pin::Pin<Box<dyn Stream<Item = std::io::Result<Bytes>> + Send>>;
+
+/// A body that tells its tally, when it ends or is dropped (the client went away), how many
+/// of the requested bytes went out.
+struct Counted {
+    inner: ByteStream,
+    tally: Option<Tally>,
+    requested: Span,
+    sent: u64,
+}
+
+impl Stream for Counted {
+    type Item = std::io::Result<Bytes>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        let polled = self.inner.as_mut().poll_next(cx);
+        if let std::task::Poll::Ready(Some(Ok(chunk))) = &polled {
+            self.sent += chunk.len() as u64;
+        }
+        polled
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        if let Some(tally) = self.tally.take() {
+            tally.finish(self.requested, self.sent);
+        }
+    }
 }
 
 #[cfg(test)]

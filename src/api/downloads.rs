@@ -343,6 +343,7 @@ async fn send_zip(
     let plan = file_service::plan_zip(
         &state.db,
         &state.files,
+        &state.statistics,
         user,
         &selection,
         &state.config.product_name,
@@ -360,6 +361,7 @@ async fn send_zip(
             file_name: plan.file_name,
             cache: "private, no-cache",
             inline: false,
+            tally: Some(plan.tally),
         },
     ))
 }

@@ -40,7 +40,9 @@ pub async fn serve(
     method: Method,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let file = services::files::download(&state.db, &state.files, &user, id, &name).await?;
+    let file =
+        services::files::download(&state.db, &state.files, &state.statistics, &user, id, &name)
+            .await?;
     Ok(respond(&method, &headers, delivery_of(file)))
 }
 
@@ -58,6 +60,7 @@ fn delivery_of(file: services::files::Download) -> Delivery {
         file_name: file.name,
         cache: file.cache,
         inline: file.inline,
+        tally: file.tally,
     }
 }
 

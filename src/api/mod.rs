@@ -19,6 +19,7 @@ pub mod openapi;
 pub mod planning;
 pub mod providers;
 pub mod static_files;
+pub mod statistics;
 pub mod uploads;
 
 use axum::Router;
@@ -49,6 +50,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(brevo_sync::router())
         .merge(marketing_retries::router())
         .merge(planning::router())
+        .merge(statistics::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(BodyRule::for_body(config), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));

@@ -216,6 +216,12 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
         super::planning::preview,
         super::planning::import,
         super::brevo_sync::sync_from_brevo,
+        super::statistics::summary,
+        super::statistics::providers,
+        super::statistics::downloads_of_packages,
+        super::statistics::package,
+        super::statistics::package_customers,
+        super::statistics::packages_csv,
     ),
     components(
         schemas(

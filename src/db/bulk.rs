@@ -82,6 +82,30 @@ impl Tx {
         })
     }
 
+    /// Runs one statement that answers rows of `R`.
+    pub(crate) async fn fetch_all<R>(
+        &mut self,
+        sql: &str,
+        values: &[Param],
+    ) -> Result<Vec<R>, sqlx::Error>
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+            + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+            + Send
+            + Unpin,
+    {
+        tx_run!(self, tx => {
+            bind_all!(sqlx::query_as::<_, R>(sql), values)
+                .fetch_all(&mut **tx)
+                .await
+        })
+    }
+
+    /// Whether the transaction runs on PostgreSQL.
+    pub(crate) fn is_postgres(&self) -> bool {
+        matches!(self, Tx::Postgres(_))
+    }
+
     pub(crate) async fn execute(
         &mut self,
         sql: &str,
@@ -117,7 +141,7 @@ impl Tx {
     }
 
     /// `insert` without the log line, for the small writes of a request.
-    async fn insert_rows(
+    pub(crate) async fn insert_rows(
         &mut self,
         table: &str,
         columns: &[&str],

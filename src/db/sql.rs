@@ -18,6 +18,27 @@ pub(crate) enum Param {
     Text(String),
     Time(DateTime<Utc>),
     OptTime(Option<DateTime<Utc>>),
+    OptInt(Option<i64>),
+    OptText(Option<String>),
+    Bytes(Vec<u8>),
+}
+
+impl From<Option<i64>> for Param {
+    fn from(value: Option<i64>) -> Self {
+        Param::OptInt(value)
+    }
+}
+
+impl From<Option<String>> for Param {
+    fn from(value: Option<String>) -> Self {
+        Param::OptText(value)
+    }
+}
+
+impl From<Vec<u8>> for Param {
+    fn from(value: Vec<u8>) -> Self {
+        Param::Bytes(value)
+    }
 }
 
 impl From<i32> for Param {
@@ -89,6 +110,9 @@ macro_rules! bind_all {
                 Param::Text(v) => query.bind(v.as_str()),
                 Param::Time(v) => query.bind(*v),
                 Param::OptTime(v) => query.bind(*v),
+                Param::OptInt(v) => query.bind(*v),
+                Param::OptText(v) => query.bind(v.as_deref()),
+                Param::Bytes(v) => query.bind(v.as_slice()),
             };
         }
         query

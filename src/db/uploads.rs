@@ -91,6 +91,14 @@ pub async fn create_many(db: &Db, new: &[NewUpload]) -> Result<Vec<Upload>, sqlx
     })
 }
 
+/// A file's name in a package, with the package and its provider.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct NameInPackage {
+    pub name: String,
+    pub download_id: i64,
+    pub provider_id: i64,
+}
+
 /// The names under which the user sees a file in packages: those of providers whose
 /// `allowedRoles` hold one of `roles`, and those offered to a list a contact of
 /// `customer_number` is on. Empty when the user sees the file in no package. One query.
@@ -99,10 +107,10 @@ pub async fn names_visible_to(
     upload_id: i64,
     roles: &[String],
     customer_number: Option<i64>,
-) -> Result<Vec<String>, sqlx::Error> {
+) -> Result<Vec<NameInPackage>, sqlx::Error> {
     let mut query = DynQuery::new(
-        "select du.name from download_uploads du join downloads d on d.id = du.download_id \
-         where du.upload_id = ",
+        "select du.name, du.download_id, d.provider_id from download_uploads du \
+         join downloads d on d.id = du.download_id where du.upload_id = ",
     );
     let upload = query.param(upload_id);
     query.push(&upload).push(" and (");
@@ -130,15 +138,16 @@ pub async fn names_visible_to(
     query
         .push(&alternatives.join(" or "))
         .push(") order by du.download_id");
-    let rows: Vec<(String,)> = query.fetch_all(db).await?;
-    Ok(rows.into_iter().map(|(name,)| name).collect())
+    query.fetch_all(db).await
 }
 
 /// The package names of a file, when it is in any package (for staff who may see all).
-pub async fn names_in_packages(db: &Db, upload_id: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn names_in_packages(db: &Db, upload_id: i64) -> Result<Vec<NameInPackage>, sqlx::Error> {
     db_run!(db, pool => {
-        sqlx::query_scalar::<_, String>(
-            "select name from download_uploads where upload_id = $1 order by download_id",
+        sqlx::query_as::<_, NameInPackage>(
+            "select du.name, du.download_id, d.provider_id from download_uploads du \
+             join downloads d on d.id = du.download_id where du.upload_id = $1 \
+             order by du.download_id",
         )
         .bind(upload_id)
         .fetch_all(pool)

@@ -17,6 +17,7 @@ pub mod permissions;
 pub mod planning_csv;
 pub mod roles;
 pub mod secret;
+pub mod statistics;
 pub mod text;
 pub mod time;
 pub mod user;

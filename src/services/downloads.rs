@@ -697,7 +697,11 @@ pub async fn get(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
 
 /// The package `id` when the user may change it: `NotFound` when missing, `Forbidden`
 /// without Admin or one of its provider's roles.
-async fn managed(db: &Db, user: &User, id: i64) -> ServiceResult<db::downloads::Download> {
+pub(crate) async fn managed(
+    db: &Db,
+    user: &User,
+    id: i64,
+) -> ServiceResult<db::downloads::Download> {
     let download = db::downloads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;

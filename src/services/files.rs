@@ -10,9 +10,11 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::db::{self, Db};
+use crate::domain::statistics::{Channel, Span};
 use crate::domain::time::berlin_date;
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::statistics::{CountedFile, Recorder, Tally};
 use crate::storage::zip::{ZipEntry, ZipLayout, safe_segment, unique_name};
 use crate::storage::{FileStore, Source};
 
@@ -23,6 +25,8 @@ struct Readable {
     pub name: String,
     /// A provider logo (cached by browsers; package files are checked on every use).
     pub is_logo: bool,
+    /// The package (and its provider) whose name was chosen.
+    pub package: Option<(i64, i64)>,
 }
 
 /// The upload `id` when `user` may download it. `requested_name` is the name in the URL;
@@ -37,15 +41,16 @@ async fn readable(db: &Db, user: &User, id: i64, requested_name: &str) -> Servic
         db::uploads::names_visible_to(db, id, &user.roles, user.customer_number).await?
     };
     if let Some(first) = names.first() {
-        let name = names
+        let chosen = names
             .iter()
-            .find(|n| n.as_str() == requested_name)
+            .find(|n| n.name == requested_name)
             .unwrap_or(first)
             .clone();
         return Ok(Readable {
             upload,
-            name,
+            name: chosen.name,
             is_logo: false,
+            package: Some((chosen.download_id, chosen.provider_id)),
         });
     }
     let is_logo = db::providers::is_logo(db, id).await?;
@@ -54,6 +59,7 @@ async fn readable(db: &Db, user: &User, id: i64, requested_name: &str) -> Servic
             name: upload.name.clone(),
             upload,
             is_logo,
+            package: None,
         });
     }
     Err(ServiceError::NotFound)
@@ -74,6 +80,9 @@ pub struct Download {
     pub cache: &'static str,
     /// Shown in the browser (previews), not saved as a download.
     pub inline: bool,
+    /// What the statistics count: a file downloaded from a package; `None` for logos,
+    /// previews and files in no package.
+    pub tally: Option<Tally>,
 }
 
 /// Where a stored object's bytes are read from, asked once before an answer starts: in a
@@ -99,6 +108,7 @@ async fn present(files: &FileStore, key: &str, upload: i64) -> ServiceResult<Sou
 pub async fn download(
     db: &Db,
     files: &FileStore,
+    recorder: &Recorder,
     user: &User,
     id: i64,
     requested_name: &str,
@@ -123,6 +133,15 @@ pub async fn download(
             "private, no-cache"
         },
         inline: false,
+        tally: file.package.map(|(package_id, provider_id)| {
+            let file = CountedFile {
+                package_id,
+                provider_id,
+                upload_id: id,
+                span: Span { from: 0, to: len },
+            };
+            recorder.tally(user, Channel::File, vec![file])
+        }),
     })
 }
 
@@ -201,6 +220,7 @@ pub async fn preview(
         name: format!("Vorschau {stem}.jpg"),
         cache: "private, max-age=31536000, immutable",
         inline: true,
+        tally: None,
     })
 }
 
@@ -219,6 +239,9 @@ pub const MAX_ZIP_FILES: usize = 10_000;
 /// A ZIP ready to be sent.
 pub struct ZipPlan {
     pub layout: ZipLayout,
+    /// Each entry's file, package and provider, with its data's bytes in the archive: what
+    /// the statistics count.
+    pub tally: Tally,
     /// Changes when any entry's name or bytes change, so a resumed download notices.
     pub etag: String,
     pub last_modified: DateTime<Utc>,
@@ -239,6 +262,7 @@ pub fn zip_name(product_name: &str, now: DateTime<Utc>) -> String {
 pub async fn plan_zip(
     db: &Db,
     store: &FileStore,
+    recorder: &Recorder,
     user: &User,
     selection: &ZipSelection,
     product_name: &str,
@@ -364,8 +388,25 @@ pub async fn plan_zip(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
+    let layout = ZipLayout::new(&entries, false);
+    let providers: HashMap<i64, i64> = packages.iter().map(|p| (p.id, p.provider_id)).collect();
+    let counted: Vec<CountedFile> = files
+        .iter()
+        .zip(layout.data_spans())
+        .map(|(file, (from, to))| CountedFile {
+            package_id: file.download_id,
+            provider_id: providers[&file.download_id],
+            upload_id: file.upload_id,
+            span: Span { from, to },
+        })
+        .collect();
+    let channel = match selection {
+        ZipSelection::Package(_) => Channel::PackageZip,
+        ZipSelection::Files(_) => Channel::SelectionZip,
+    };
     Ok(ZipPlan {
-        layout: ZipLayout::new(&entries, false),
+        layout,
+        tally: recorder.tally(user, channel, counted),
         etag,
         last_modified,
         file_name: zip_name(product_name, Utc::now()),

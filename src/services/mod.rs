@@ -17,4 +17,5 @@ pub mod marketing;
 pub mod planning;
 pub mod previews;
 pub mod providers;
+pub mod statistics;
 pub mod uploads;

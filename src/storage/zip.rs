@@ -94,6 +94,20 @@ fn clamp32(value: u64) -> u32 {
 }
 
 impl ZipLayout {
+    /// Where each entry's data lies in the archive (`from..to`), in the entries' order.
+    pub fn data_spans(&self) -> Vec<(u64, u64)> {
+        let mut spans = Vec::new();
+        let mut offset = 0u64;
+        for piece in &self.pieces {
+            let len = piece.len();
+            if matches!(piece, Piece::File { .. }) {
+                spans.push((offset, offset + len));
+            }
+            offset += len;
+        }
+        spans
+    }
+
     /// The layout of an archive of `entries`, in their order. With `force_zip64` every entry
     /// and the end carry ZIP64 records even when small (tests use it to check those records
     /// without writing 4 GiB).

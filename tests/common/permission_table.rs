@@ -441,6 +441,38 @@ pub const ROWS: &[Row] = &[
         path: "/api/planning/csv/import",
         expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
     },
+    // Download statistics (issue 24): the admin area; a package's figures for who manages
+    // its provider (package 1 is provider 1's); who took it for the admin alone.
+    Row {
+        method: "GET",
+        path: "/api/statistics/summary",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
+        path: "/api/statistics/providers",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
+        path: "/api/statistics/downloads?ids=1",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
+        path: "/api/statistics/packages/1",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
+        path: "/api/statistics/packages/1/customers",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/statistics/packages.csv",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
+    },
     Row {
         method: "GET",
         path: "/api/syncContactsFromBrevo",

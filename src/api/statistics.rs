@@ -1,0 +1,310 @@
+//! Download statistics (issue 24): the summary of a range, one package's figures, who took a
+//! package (Admin only), and the packages as CSV. Admin area; moderators see the providers
+//! they manage.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Json as JsonResponse, Response};
+use axum::routing::get;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::extract::{AuthUser, Path, Query};
+use crate::api::error::ApiError;
+use crate::auth::require::require;
+use crate::domain::input::{id_of_text, ids_in_text};
+use crate::domain::permissions::Capability;
+use crate::domain::statistics::DayRange;
+use crate::domain::time::berlin_date;
+use crate::services::statistics::reports::{
+    self, PackageDownloads, PackageStatistics, ProviderShare, Summary,
+};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/statistics/summary", get(summary))
+        .route("/statistics/providers", get(providers))
+        .route("/statistics/downloads", get(downloads_of_packages))
+        .route("/statistics/packages.csv", get(packages_csv))
+        .route("/statistics/packages/{id}", get(package))
+        .route(
+            "/statistics/packages/{id}/customers",
+            get(package_customers),
+        )
+        .route_layer(require(Capability::AdminArea))
+}
+
+/// The days of a report.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct RangeQuery {
+    /// First day, `YYYY-MM-DD` (German days); default: 29 days before `to`.
+    #[param(value_type = Option<String>, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    from: Option<String>,
+    /// Last day, `YYYY-MM-DD`; default: today. At most 367 days after `from`.
+    #[param(value_type = Option<String>, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    to: Option<String>,
+}
+
+impl RangeQuery {
+    fn range(&self) -> Result<DayRange, ApiError> {
+        range_of(self.from.as_deref(), self.to.as_deref())
+    }
+}
+
+/// The German days `from..=to` (see [`DayRange::parse`]), counted from today in Berlin.
+fn range_of(from: Option<&str>, to: Option<&str>) -> Result<DayRange, ApiError> {
+    let today = berlin_date(chrono::Utc::now());
+    DayRange::parse(from, to, today).map_err(ApiError::validation)
+}
+
+/// The days of a report and, optionally, one provider (described as `RangeQuery` and
+/// `providerId`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SummaryQuery {
+    from: Option<String>,
+    to: Option<String>,
+    provider_id: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/summary",
+    operation_id = "getStatisticsSummary",
+    tag = "statistics",
+    summary = "Downloads of a range",
+    description = "Totals of the range (downloads from byte 0 of single files and of files in ZIPs, distinct customer numbers, the share that came in ZIPs), the downloads of every day, the ten most downloaded packages and files, and the packages valid in the range that nobody downloaded (not archived, at most 100). Read from the anonymous daily roll-ups.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten (`allowedRoles`).",
+    params(RangeQuery, ("providerId" = Option<String>, Query, pattern = "^0*[1-9][0-9]{0,17}$", description = "Only this provider (one the user manages); default: all the user manages.")),
+    responses(
+        (status = 200, description = "The figures.", body = Summary, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
+)]
+async fn summary(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<SummaryQuery>,
+) -> Result<JsonResponse<Summary>, ApiError> {
+    let range = range_of(query.from.as_deref(), query.to.as_deref())?;
+    let provider = match query.provider_id.as_deref().filter(|p| !p.is_empty()) {
+        Some(text) => Some(
+            id_of_text(text)
+                .ok_or_else(|| ApiError::validation("providerId muss eine Zahl sein."))?,
+        ),
+        None => None,
+    };
+    Ok(JsonResponse(
+        reports::summary(&state.db, &user, range, provider).await?,
+    ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/packages/{id}",
+    operation_id = "getPackageStatistics",
+    tag = "statistics",
+    summary = "Downloads of one package",
+    description = "The package's downloads and distinct customer numbers in the range, each file's downloads, and the downloads of every day.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) für Pakete der Anbieter, die der Benutzer verwaltet (Admin: alle).",
+    params(("id" = i64, Path, description = "The package's id; not a number or unknown: 404."), RangeQuery),
+    responses(
+        (status = 200, description = "The figures.", body = PackageStatistics, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
+)]
+async fn package(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Query(query): Query<RangeQuery>,
+) -> Result<JsonResponse<PackageStatistics>, ApiError> {
+    let range = query.range()?;
+    Ok(JsonResponse(
+        reports::package(&state.db, &user, id, range).await?,
+    ))
+}
+
+/// Who took a package.
+#[derive(Serialize, ToSchema)]
+struct CustomersPage {
+    /// One row per customer number, the most downloads first.
+    content: Vec<CustomerTook>,
+    count: i64,
+}
+
+/// A customer number and its downloads of the package's files.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CustomerTook {
+    customer_number: i64,
+    downloads: i64,
+    /// The last delivery (RFC 3339).
+    last_at: chrono::DateTime<chrono::Utc>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/packages/{id}/customers",
+    operation_id = "getPackageCustomers",
+    tag = "statistics",
+    summary = "Which customer numbers took a package",
+    description = "The customer numbers that downloaded files of the package in the range, as far as the personal events reach (`AP_STATS_PERSONAL_DAYS`, default 90 days); older days give none.\n\n**Wer darf:** nur `GS-Aktionsportal-Admin`.",
+    params(("id" = i64, Path, description = "The package's id; not a number or unknown: 404."), RangeQuery),
+    responses(
+        (status = 200, description = "The customer numbers.", body = CustomersPage, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
+)]
+async fn package_customers(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Query(query): Query<RangeQuery>,
+) -> Result<JsonResponse<CustomersPage>, ApiError> {
+    let range = query.range()?;
+    let rows = reports::package_customers(&state.db, &user, id, range).await?;
+    let content: Vec<CustomerTook> = rows
+        .into_iter()
+        .map(|r| CustomerTook {
+            customer_number: r.customer_number,
+            downloads: r.downloads,
+            last_at: r.last_at,
+        })
+        .collect();
+    Ok(JsonResponse(CustomersPage {
+        count: content.len() as i64,
+        content,
+    }))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/packages.csv",
+    operation_id = "getPackageStatisticsCsv",
+    tag = "statistics",
+    summary = "The packages' downloads as CSV",
+    description = "Every package with downloads in the range (the user's providers), the most downloaded first, as CSV for German Excel: UTF-8 with a byte-order mark, `;` between cells, CRLF. Cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return get a leading `'` (CSV injection).\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten.",
+    params(RangeQuery),
+    responses(
+        (status = 200, description = "The CSV file.", body = String, content_type = "text/csv"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn packages_csv(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<RangeQuery>,
+) -> Result<Response, ApiError> {
+    let range = query.range()?;
+    let csv = reports::packages_csv(&state.db, &user, range).await?;
+    let name = format!(
+        "attachment; filename=\"Downloads {} bis {}.csv\"",
+        range.from.format("%Y-%m-%d"),
+        range.to.format("%Y-%m-%d")
+    );
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, name),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        csv,
+    )
+        .into_response())
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/providers",
+    operation_id = "getProviderShares",
+    tag = "statistics",
+    summary = "How many of each provider's dealers took anything",
+    description = "Per provider the user sees: the distinct customer numbers that downloaded its files in the range, its dealers (distinct customer numbers with a contact on one of its lists), and the share.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten.",
+    params(RangeQuery),
+    responses(
+        (status = 200, description = "One entry per provider.", body = Vec<ProviderShare>, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn providers(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<RangeQuery>,
+) -> Result<JsonResponse<Vec<ProviderShare>>, ApiError> {
+    let range = query.range()?;
+    Ok(JsonResponse(
+        reports::provider_shares(&state.db, &user, range).await?,
+    ))
+}
+
+/// The packages of the admin downloads list's page.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct PackagesQuery {
+    /// Package ids as a JSON array or separated by commas, at most 1000.
+    #[param(value_type = crate::domain::input::IdsText)]
+    ids: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/downloads",
+    operation_id = "getPackageDownloads",
+    tag = "statistics",
+    summary = "All-time downloads of packages",
+    description = "The downloads of each named package since the statistics began (the admin downloads list's column). Packages of providers a moderator does not manage are left out; packages nobody downloaded have 0.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`).",
+    params(PackagesQuery),
+    responses(
+        (status = 200, description = "One entry per package the user may see.", body = Vec<PackageDownloads>, content_type = "application/json"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn downloads_of_packages(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<PackagesQuery>,
+) -> Result<JsonResponse<Vec<PackageDownloads>>, ApiError> {
+    let ids = ids_in_text(query.ids.as_deref().unwrap_or(""))
+        .filter(|ids| !ids.is_empty())
+        .ok_or_else(|| {
+            ApiError::validation("ids muss eine Liste von Download-Ids sein, z. B. 1,2,3.")
+        })?;
+    Ok(JsonResponse(
+        reports::downloads_of_packages(&state.db, &user, &ids).await?,
+    ))
+}

@@ -1,0 +1,454 @@
+//! Download events and their roll-ups (issue 24; migration 0015): the writer's batches, the
+//! expiry of the personal events, and the reports' reads.
+
+use chrono::{DateTime, Utc};
+
+use super::Db;
+use super::bulk::Tx;
+use super::sql::{DynQuery, Param};
+use crate::domain::statistics::Sketch;
+
+/// One delivered file, as `download_events` keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEvent {
+    pub at: DateTime<Utc>,
+    /// The German day of `at`, `YYYY-MM-DD`.
+    pub day: String,
+    pub subject: Option<String>,
+    pub customer_number: Option<i64>,
+    pub package_id: i64,
+    pub upload_id: i64,
+    pub provider_id: i64,
+    pub channel: &'static str,
+    pub kind: &'static str,
+    pub bytes_sent: i64,
+    pub outcome: &'static str,
+}
+
+/// What a batch adds to one row of `download_totals`.
+#[derive(Clone, Debug)]
+pub struct TotalsChange {
+    /// `all` (id 0), `provider` or `package`.
+    pub scope: &'static str,
+    pub scope_id: i64,
+    pub day: String,
+    pub downloads: i64,
+    pub zip_downloads: i64,
+    pub resumptions: i64,
+    pub bytes_sent: i64,
+    pub customers: Sketch,
+}
+
+/// Keys per statement (three or eight parameters each).
+const KEYS_PER_STATEMENT: usize = 300;
+
+/// The advisory lock the writers of all instances take on PostgreSQL (SQLite's write lock
+/// serves the same end), so that no writer recomputes a roll-up from events another has not
+/// committed yet.
+const WRITER_LOCK: i64 = 2_024_001;
+
+/// Writes one batch in one transaction: its events; the `download_daily` rows of each
+/// (day, package, upload) it touches, recomputed from that day's events; and `totals`,
+/// added to what the rows hold (customers merged into their sketches).
+pub async fn write_batch(
+    db: &Db,
+    events: &[NewEvent],
+    totals: &[TotalsChange],
+) -> Result<(), sqlx::Error> {
+    let mut tx = Tx::begin(db).await?;
+    if tx.is_postgres() {
+        tx.execute("select pg_advisory_xact_lock($1)", &[WRITER_LOCK.into()])
+            .await?;
+    }
+    let columns = [
+        "at",
+        "day",
+        "subject",
+        "customer_number",
+        "package_id",
+        "upload_id",
+        "provider_id",
+        "channel",
+        "kind",
+        "bytes_sent",
+        "outcome",
+    ];
+    let rows: Vec<Vec<Param>> = events
+        .iter()
+        .map(|e| {
+            vec![
+                e.at.into(),
+                e.day.clone().into(),
+                e.subject.clone().into(),
+                e.customer_number.into(),
+                e.package_id.into(),
+                e.upload_id.into(),
+                e.provider_id.into(),
+                e.channel.into(),
+                e.kind.into(),
+                e.bytes_sent.into(),
+                e.outcome.into(),
+            ]
+        })
+        .collect();
+    tx.insert_rows("download_events", &columns, rows, None)
+        .await?;
+
+    let mut keys: Vec<(&str, i64, i64)> = events
+        .iter()
+        .map(|e| (e.day.as_str(), e.package_id, e.upload_id))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    for chunk in keys.chunks(KEYS_PER_STATEMENT) {
+        let mut values = Vec::with_capacity(chunk.len() * 3);
+        let mut tuples = Vec::with_capacity(chunk.len());
+        for (day, package, upload) in chunk {
+            let n = values.len();
+            tuples.push(format!("(${}, ${}, ${})", n + 1, n + 2, n + 3));
+            values.extend([Param::from(*day), (*package).into(), (*upload).into()]);
+        }
+        let sql = format!(
+            "insert into download_daily (day, package_id, upload_id, provider_id, downloads, \
+             zip_downloads, resumptions, customers, bytes_sent) \
+             select day, package_id, upload_id, max(provider_id), \
+             sum(case when kind = 'download' then 1 else 0 end), \
+             sum(case when kind = 'download' and channel <> 'file' then 1 else 0 end), \
+             sum(case when kind = 'resumption' then 1 else 0 end), \
+             count(distinct customer_number), sum(bytes_sent) \
+             from download_events where (day, package_id, upload_id) in (values {}) \
+             group by day, package_id, upload_id \
+             on conflict (day, package_id, upload_id) do update set \
+             provider_id = excluded.provider_id, downloads = excluded.downloads, \
+             zip_downloads = excluded.zip_downloads, resumptions = excluded.resumptions, \
+             customers = excluded.customers, bytes_sent = excluded.bytes_sent",
+            tuples.join(", ")
+        );
+        tx.execute(&sql, &values).await?;
+    }
+
+    for chunk in totals.chunks(KEYS_PER_STATEMENT) {
+        let mut values = Vec::with_capacity(chunk.len() * 3);
+        let mut tuples = Vec::with_capacity(chunk.len());
+        for change in chunk {
+            let n = values.len();
+            tuples.push(format!("(${}, ${}, ${})", n + 1, n + 2, n + 3));
+            values.extend([
+                Param::from(change.scope),
+                change.scope_id.into(),
+                change.day.clone().into(),
+            ]);
+        }
+        let sql = format!(
+            "select scope, scope_id, day, downloads, zip_downloads, resumptions, bytes_sent, \
+             sketch from download_totals where (scope, scope_id, day) in (values {})",
+            tuples.join(", ")
+        );
+        let stored: Vec<TotalsRow> = tx.fetch_all(&sql, &values).await?;
+        let rows: Vec<Vec<Param>> = chunk
+            .iter()
+            .map(|change| {
+                let before = stored.iter().find(|row| {
+                    row.scope == change.scope
+                        && row.scope_id == change.scope_id
+                        && row.day == change.day
+                });
+                let mut customers = change.customers.clone();
+                let (mut downloads, mut zip, mut resumptions, mut bytes) = (0, 0, 0, 0);
+                if let Some(before) = before {
+                    customers.merge(&before.customers());
+                    (downloads, zip, resumptions, bytes) = (
+                        before.downloads,
+                        before.zip_downloads,
+                        before.resumptions,
+                        before.bytes_sent,
+                    );
+                }
+                vec![
+                    Param::from(change.scope),
+                    change.scope_id.into(),
+                    change.day.clone().into(),
+                    (downloads + change.downloads).into(),
+                    (zip + change.zip_downloads).into(),
+                    (resumptions + change.resumptions).into(),
+                    (bytes + change.bytes_sent).into(),
+                    customers.to_bytes().into(),
+                ]
+            })
+            .collect();
+        let columns = [
+            "scope",
+            "scope_id",
+            "day",
+            "downloads",
+            "zip_downloads",
+            "resumptions",
+            "bytes_sent",
+            "sketch",
+        ];
+        let mut sql = super::bulk::insert_sql("download_totals", &columns, rows.len(), None);
+        sql.push_str(
+            " on conflict (scope, scope_id, day) do update set downloads = excluded.downloads, \
+             zip_downloads = excluded.zip_downloads, resumptions = excluded.resumptions, \
+             bytes_sent = excluded.bytes_sent, sketch = excluded.sketch",
+        );
+        let values: Vec<Param> = rows.into_iter().flatten().collect();
+        tx.execute(&sql, &values).await?;
+    }
+    tx.commit().await
+}
+
+/// A row of `download_totals`.
+#[derive(Debug, sqlx::FromRow)]
+pub struct TotalsRow {
+    pub scope: String,
+    pub scope_id: i64,
+    pub day: String,
+    pub downloads: i64,
+    pub zip_downloads: i64,
+    pub resumptions: i64,
+    pub bytes_sent: i64,
+    pub sketch: Vec<u8>,
+}
+
+impl TotalsRow {
+    /// The day's distinct customers (none when the stored sketch cannot be read).
+    pub fn customers(&self) -> Sketch {
+        Sketch::from_bytes(&self.sketch).unwrap_or_else(|| {
+            tracing::error!(scope = %self.scope, id = self.scope_id, day = %self.day, "unreadable customer sketch");
+            Sketch::default()
+        })
+    }
+}
+
+/// Deletes the events of days before `day` (`YYYY-MM-DD`): what names a user or a customer
+/// number is kept no longer (`AP_STATS_PERSONAL_DAYS`). The roll-ups stay.
+pub async fn delete_events_before(db: &Db, day: &str) -> Result<u64, sqlx::Error> {
+    crate::db_run!(db, pool => {
+        Ok(sqlx::query("delete from download_events where day < $1")
+            .bind(day)
+            .execute(pool)
+            .await?
+            .rows_affected())
+    })
+}
+
+/// The `download_totals` rows of `scope` for `ids` on the days `from..=to`, oldest first.
+pub async fn totals(
+    db: &Db,
+    scope: &str,
+    ids: &[i64],
+    from: &str,
+    to: &str,
+) -> Result<Vec<TotalsRow>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select scope, scope_id, day, downloads, zip_downloads, resumptions, bytes_sent, sketch \
+         from download_totals where scope = ",
+    );
+    let scope = query.param(scope);
+    let list = query.id_list(ids);
+    let (from, to) = (query.param(from), query.param(to));
+    query.push(&format!(
+        "{scope} and scope_id in {list} and day >= {from} and day <= {to} order by day"
+    ));
+    query.fetch_all(db).await
+}
+
+/// A package or file and how often it was downloaded.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Ranked {
+    pub package_id: i64,
+    /// The file (0 for a package).
+    pub upload_id: i64,
+    /// The package's name, or the package's name for the file; `None` when it was deleted.
+    pub name: Option<String>,
+    pub downloads: i64,
+}
+
+/// The most downloaded packages on the days `from..=to`, of `providers` (all: `None`).
+pub async fn top_packages(
+    db: &Db,
+    providers: Option<&[i64]>,
+    from: &str,
+    to: &str,
+    limit: i64,
+) -> Result<Vec<Ranked>, sqlx::Error> {
+    // A moderator who manages no provider sees nothing (and `in ()` is no SQL).
+    if providers.is_some_and(<[i64]>::is_empty) {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select t.scope_id as package_id, cast(0 as bigint) as upload_id, d.name as name, \
+         cast(sum(t.downloads) as bigint) as downloads \
+         from download_totals t left join downloads d on d.id = t.scope_id \
+         where t.scope = 'package' and t.day >= ",
+    );
+    let from = query.param(from);
+    let to = query.param(to);
+    query.push(&format!("{from} and t.day <= {to}"));
+    if let Some(providers) = providers {
+        let list = query.id_list(providers);
+        query.push(&format!(" and d.provider_id in {list}"));
+    }
+    let limit = query.param(limit);
+    query.push(&format!(
+        " group by t.scope_id, d.name having sum(t.downloads) > 0 \
+         order by downloads desc, t.scope_id limit {limit}"
+    ));
+    query.fetch_all(db).await
+}
+
+/// The most downloaded files on the days `from..=to`, of `providers` (all: `None`) or of one
+/// package.
+pub async fn top_files(
+    db: &Db,
+    providers: Option<&[i64]>,
+    package: Option<i64>,
+    from: &str,
+    to: &str,
+    limit: i64,
+) -> Result<Vec<Ranked>, sqlx::Error> {
+    // A moderator who manages no provider sees nothing (and `in ()` is no SQL).
+    if providers.is_some_and(<[i64]>::is_empty) {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select dd.package_id, dd.upload_id, max(du.name) as name, \
+         cast(sum(dd.downloads) as bigint) as downloads \
+         from download_daily dd left join download_uploads du \
+         on du.download_id = dd.package_id and du.upload_id = dd.upload_id where ",
+    );
+    if let Some(package) = package {
+        let package = query.param(package);
+        query.push(&format!("dd.package_id = {package} and "));
+    }
+    let from = query.param(from);
+    let to = query.param(to);
+    query.push(&format!("dd.day >= {from} and dd.day <= {to}"));
+    if let Some(providers) = providers {
+        let list = query.id_list(providers);
+        query.push(&format!(" and dd.provider_id in {list}"));
+    }
+    let limit = query.param(limit);
+    query.push(&format!(
+        " group by dd.package_id, dd.upload_id having sum(dd.downloads) > 0 \
+         order by downloads desc, dd.package_id, dd.upload_id limit {limit}"
+    ));
+    query.fetch_all(db).await
+}
+
+/// A package nobody downloaded.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Untouched {
+    pub id: i64,
+    pub name: String,
+    pub provider_id: i64,
+}
+
+/// The packages of `providers` (all: `None`) valid at some time between `start` and `end`,
+/// not archived, that nobody downloaded on the days `from..=to`; the newest first.
+pub async fn untouched_packages(
+    db: &Db,
+    providers: Option<&[i64]>,
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+    (from, to): (&str, &str),
+    limit: i64,
+) -> Result<Vec<Untouched>, sqlx::Error> {
+    // A moderator who manages no provider sees nothing (and `in ()` is no SQL).
+    if providers.is_some_and(<[i64]>::is_empty) {
+        return Ok(Vec::new());
+    }
+    let mut query =
+        DynQuery::new("select d.id, d.name, d.provider_id from downloads d where d.archived = ");
+    let no = query.param(false);
+    let start = query.param(start);
+    let end = query.param(end);
+    query.push(&format!(
+        "{no} and d.start_at <= {end} and d.end_at >= {start}"
+    ));
+    if let Some(providers) = providers {
+        let list = query.id_list(providers);
+        query.push(&format!(" and d.provider_id in {list}"));
+    }
+    let from = query.param(from);
+    let to = query.param(to);
+    let limit = query.param(limit);
+    query.push(&format!(
+        " and not exists (select 1 from download_totals t where t.scope = 'package' \
+         and t.scope_id = d.id and t.day >= {from} and t.day <= {to} and t.downloads > 0) \
+         order by d.start_at desc, d.id desc limit {limit}"
+    ));
+    query.fetch_all(db).await
+}
+
+/// A customer number that took files of a package, from the personal events.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct CustomerTook {
+    pub customer_number: i64,
+    pub downloads: i64,
+    pub last_at: DateTime<Utc>,
+}
+
+/// Which customer numbers downloaded files of `package` on the days `from..=to` (as far as
+/// the personal events still reach), the most active first.
+pub async fn customers_of_package(
+    db: &Db,
+    package: i64,
+    from: &str,
+    to: &str,
+) -> Result<Vec<CustomerTook>, sqlx::Error> {
+    crate::db_run!(db, pool => {
+        sqlx::query_as::<_, CustomerTook>(
+            "select customer_number, \
+             cast(sum(case when kind = 'download' then 1 else 0 end) as bigint) as downloads, \
+             max(at) as last_at from download_events \
+             where package_id = $1 and day >= $2 and day <= $3 and customer_number is not null \
+             group by customer_number order by downloads desc, customer_number limit 10000",
+        )
+        .bind(package)
+        .bind(from)
+        .bind(to)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// All-time downloads of each of `packages` that has any.
+pub async fn downloads_of_packages(
+    db: &Db,
+    packages: &[i64],
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    if packages.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select scope_id, cast(sum(downloads) as bigint) from download_totals \
+         where scope = 'package' and scope_id in ",
+    );
+    let list = query.id_list(packages);
+    query.push(&list).push(" group by scope_id");
+    query.fetch_all(db).await
+}
+
+/// The dealers of each provider: the distinct customer numbers with a contact on one of its
+/// lists (those its packages can be offered to).
+pub async fn dealers_of_providers(
+    db: &Db,
+    providers: &[i64],
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    if providers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select l.provider_id, count(distinct c.customer_number) from lists l \
+         join contact_lists cl on cl.list_id = l.id join contacts c on c.id = cl.contact_id \
+         where l.provider_id in ",
+    );
+    let list = query.id_list(providers);
+    query.push(&list).push(" group by l.provider_id");
+    query.fetch_all(db).await
+}

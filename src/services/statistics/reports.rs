@@ -1,0 +1,405 @@
+//! The statistics screen's figures (issue 24), read from the roll-ups only, so a year costs
+//! about as much as a day. Admins see everything; moderators only the providers they manage
+//! (the `allowedRoles` rule of spec §6); nobody else gets here (`Capability::AdminArea`).
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::db::statistics::TotalsRow;
+use crate::db::{self, Db};
+use crate::domain::statistics::{CSV_BOM, DayRange, Sketch, csv_cell};
+use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
+use crate::domain::user::User;
+use crate::services::error::{ServiceError, ServiceResult};
+
+/// How many packages and files the top lists name.
+const TOP: i64 = 10;
+/// How many untouched packages the summary names at most.
+const UNTOUCHED: i64 = 100;
+
+/// Downloads on one German day.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct DayCount {
+    /// `YYYY-MM-DD`.
+    #[schema(example = "2026-11-02")]
+    pub date: String,
+    pub downloads: i64,
+}
+
+/// A package or file in a top list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct TopEntry {
+    /// The package's id (in `topPackages`) or the file's upload id (in `files`).
+    pub id: i64,
+    /// Its name; "(gelöscht)" when it no longer exists.
+    pub name: String,
+    pub downloads: i64,
+}
+
+/// A package in its validity period that nobody downloaded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PackageRef {
+    pub id: i64,
+    pub name: String,
+}
+
+/// `GET /api/statistics/summary`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Downloads (answers from byte 0) of single files and of files in ZIPs.
+    pub downloads: i64,
+    /// Distinct customer numbers that downloaded anything.
+    pub customers: i64,
+    /// The share of downloads that came in a ZIP, 0–1.
+    pub zip_share: f64,
+    /// Every day of the range, also those without downloads.
+    pub days: Vec<DayCount>,
+    pub top_packages: Vec<TopEntry>,
+    /// The most downloaded files, each with its package's name for it.
+    pub top_files: Vec<TopFile>,
+    pub untouched_packages: Vec<PackageRef>,
+}
+
+/// A file in the top list, with its package.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TopFile {
+    pub id: i64,
+    pub name: String,
+    pub package_id: i64,
+    pub downloads: i64,
+}
+
+/// `GET /api/statistics/packages/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct PackageStatistics {
+    pub downloads: i64,
+    pub customers: i64,
+    pub files: Vec<TopEntry>,
+    pub days: Vec<DayCount>,
+}
+
+/// Whose figures a user sees.
+enum Reach {
+    All,
+    Providers(Vec<i64>),
+}
+
+impl Reach {
+    fn providers(&self) -> Option<&[i64]> {
+        match self {
+            Reach::All => None,
+            Reach::Providers(ids) => Some(ids),
+        }
+    }
+}
+
+/// The admin sees all; a moderator the providers they manage. A chosen provider must be
+/// one of them (`Forbidden` otherwise, `NotFound` when there is none).
+async fn reach(db: &Db, user: &User, provider: Option<i64>) -> ServiceResult<Reach> {
+    if let Some(id) = provider {
+        crate::services::providers::managed(db, user, id).await?;
+        return Ok(Reach::Providers(vec![id]));
+    }
+    if user.is_admin() {
+        return Ok(Reach::All);
+    }
+    Ok(Reach::Providers(
+        db::providers::ids_for_roles(db, &user.roles).await?,
+    ))
+}
+
+fn day_text(day: NaiveDate) -> String {
+    day.format("%Y-%m-%d").to_string()
+}
+
+/// The roll-up rows of a range, per day: counts summed, customers merged.
+struct Totals {
+    downloads: i64,
+    zip_downloads: i64,
+    customers: Sketch,
+    days: BTreeMap<String, i64>,
+}
+
+fn add_up(rows: &[TotalsRow]) -> Totals {
+    let mut totals = Totals {
+        downloads: 0,
+        zip_downloads: 0,
+        customers: Sketch::default(),
+        days: BTreeMap::new(),
+    };
+    for row in rows {
+        totals.downloads += row.downloads;
+        totals.zip_downloads += row.zip_downloads;
+        totals.customers.merge(&row.customers());
+        *totals.days.entry(row.day.clone()).or_default() += row.downloads;
+    }
+    totals
+}
+
+fn every_day(range: DayRange, counts: &BTreeMap<String, i64>) -> Vec<DayCount> {
+    range
+        .days()
+        .map(|day| {
+            let date = day_text(day);
+            let downloads = counts.get(&date).copied().unwrap_or(0);
+            DayCount { date, downloads }
+        })
+        .collect()
+}
+
+const DELETED: &str = "(gelöscht)";
+
+async fn rows_of(db: &Db, reach: &Reach, from: &str, to: &str) -> ServiceResult<Vec<TotalsRow>> {
+    Ok(match reach {
+        Reach::All => db::statistics::totals(db, "all", &[0], from, to).await?,
+        Reach::Providers(ids) => db::statistics::totals(db, "provider", ids, from, to).await?,
+    })
+}
+
+/// The summary of the range for the user's providers, or for one of them.
+pub async fn summary(
+    db: &Db,
+    user: &User,
+    range: DayRange,
+    provider: Option<i64>,
+) -> ServiceResult<Summary> {
+    let reach = reach(db, user, provider).await?;
+    let (from, to) = (day_text(range.from), day_text(range.to));
+    let totals = add_up(&rows_of(db, &reach, &from, &to).await?);
+    let providers = reach.providers();
+    let top_packages = db::statistics::top_packages(db, providers, &from, &to, TOP).await?;
+    let top_files = db::statistics::top_files(db, providers, None, &from, &to, TOP).await?;
+    let untouched = db::statistics::untouched_packages(
+        db,
+        providers,
+        berlin_start_of_day(range.from),
+        berlin_end_of_day(range.to),
+        (&from, &to),
+        UNTOUCHED,
+    )
+    .await?;
+    Ok(Summary {
+        downloads: totals.downloads,
+        customers: totals.customers.estimate(),
+        zip_share: share(totals.zip_downloads, totals.downloads),
+        days: every_day(range, &totals.days),
+        top_packages: top_packages
+            .into_iter()
+            .map(|r| TopEntry {
+                id: r.package_id,
+                name: r.name.unwrap_or_else(|| DELETED.into()),
+                downloads: r.downloads,
+            })
+            .collect(),
+        top_files: top_files
+            .into_iter()
+            .map(|r| TopFile {
+                id: r.upload_id,
+                name: r.name.unwrap_or_else(|| DELETED.into()),
+                package_id: r.package_id,
+                downloads: r.downloads,
+            })
+            .collect(),
+        untouched_packages: untouched
+            .into_iter()
+            .map(|p| PackageRef {
+                id: p.id,
+                name: p.name,
+            })
+            .collect(),
+    })
+}
+
+/// `part / whole`, rounded to three places; 0 without a whole.
+fn share(part: i64, whole: i64) -> f64 {
+    if whole <= 0 {
+        return 0.0;
+    }
+    (part as f64 / whole as f64 * 1000.0).round() / 1000.0
+}
+
+/// One package's figures (the user must manage its provider).
+pub async fn package(
+    db: &Db,
+    user: &User,
+    id: i64,
+    range: DayRange,
+) -> ServiceResult<PackageStatistics> {
+    crate::services::downloads::managed(db, user, id).await?;
+    let (from, to) = (day_text(range.from), day_text(range.to));
+    let totals = add_up(&db::statistics::totals(db, "package", &[id], &from, &to).await?);
+    let files = db::statistics::top_files(db, None, Some(id), &from, &to, 10_000).await?;
+    Ok(PackageStatistics {
+        downloads: totals.downloads,
+        customers: totals.customers.estimate(),
+        files: files
+            .into_iter()
+            .map(|r| TopEntry {
+                id: r.upload_id,
+                name: r.name.unwrap_or_else(|| DELETED.into()),
+                downloads: r.downloads,
+            })
+            .collect(),
+        days: every_day(range, &totals.days),
+    })
+}
+
+/// Who took a package: the customer numbers of the personal events (Admin only).
+pub async fn package_customers(
+    db: &Db,
+    user: &User,
+    id: i64,
+    range: DayRange,
+) -> ServiceResult<Vec<db::statistics::CustomerTook>> {
+    if !user.is_admin() {
+        return Err(ServiceError::Forbidden);
+    }
+    db::downloads::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let (from, to) = (day_text(range.from), day_text(range.to));
+    Ok(db::statistics::customers_of_package(db, id, &from, &to).await?)
+}
+
+/// A package's downloads of all time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PackageDownloads {
+    pub id: i64,
+    pub downloads: i64,
+}
+
+/// The all-time downloads of `ids` (the admin downloads list's column): of every package for
+/// the admin, of those of their providers for a moderator; packages never downloaded are 0.
+pub async fn downloads_of_packages(
+    db: &Db,
+    user: &User,
+    ids: &[i64],
+) -> ServiceResult<Vec<PackageDownloads>> {
+    let mut seen: Vec<i64> = ids.to_vec();
+    if let Reach::Providers(providers) = reach(db, user, None).await? {
+        let packages = db::downloads::get_many(db, ids).await?;
+        seen.retain(|id| {
+            packages
+                .iter()
+                .any(|p| p.id == *id && providers.contains(&p.provider_id))
+        });
+    }
+    let counts = db::statistics::downloads_of_packages(db, &seen).await?;
+    Ok(seen
+        .into_iter()
+        .map(|id| PackageDownloads {
+            id,
+            downloads: counts
+                .iter()
+                .find(|(package, _)| *package == id)
+                .map_or(0, |(_, n)| *n),
+        })
+        .collect())
+}
+
+/// How many of a provider's dealers took anything in the range.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct ProviderShare {
+    pub id: i64,
+    pub name: String,
+    /// Distinct customer numbers that downloaded the provider's files.
+    pub customers: i64,
+    /// Distinct customer numbers with a contact on one of the provider's lists.
+    pub dealers: i64,
+    /// `customers / dealers`, 0–1 (0 without dealers).
+    pub share: f64,
+}
+
+/// Per provider the user sees, the share of its dealers who took anything in the range.
+pub async fn provider_shares(
+    db: &Db,
+    user: &User,
+    range: DayRange,
+) -> ServiceResult<Vec<ProviderShare>> {
+    let providers = db::providers::list_all(db).await?;
+    let providers: Vec<_> = match reach(db, user, None).await? {
+        Reach::All => providers,
+        Reach::Providers(ids) => providers
+            .into_iter()
+            .filter(|p| ids.contains(&p.id))
+            .collect(),
+    };
+    let ids: Vec<i64> = providers.iter().map(|p| p.id).collect();
+    let (from, to) = (day_text(range.from), day_text(range.to));
+    let rows = db::statistics::totals(db, "provider", &ids, &from, &to).await?;
+    let dealers = db::statistics::dealers_of_providers(db, &ids).await?;
+    Ok(providers
+        .into_iter()
+        .map(|provider| {
+            let mut customers = Sketch::default();
+            for row in rows.iter().filter(|r| r.scope_id == provider.id) {
+                customers.merge(&row.customers());
+            }
+            let dealers = dealers
+                .iter()
+                .find(|(id, _)| *id == provider.id)
+                .map_or(0, |(_, n)| *n);
+            let customers = customers.estimate();
+            ProviderShare {
+                id: provider.id,
+                name: provider.name,
+                customers,
+                dealers,
+                share: share(customers.min(dealers), dealers),
+            }
+        })
+        .collect())
+}
+
+/// The packages of the range as CSV for German Excel: UTF-8 with BOM, `;`, CRLF.
+pub async fn packages_csv(db: &Db, user: &User, range: DayRange) -> ServiceResult<String> {
+    let reach = reach(db, user, None).await?;
+    let (from, to) = (day_text(range.from), day_text(range.to));
+    let ranked = db::statistics::top_packages(db, reach.providers(), &from, &to, 100_000).await?;
+    let mut out = String::from(CSV_BOM);
+    out.push_str("Paket-ID;Paket;Downloads\r\n");
+    for row in ranked {
+        let name = row.name.unwrap_or_else(|| DELETED.into());
+        out.push_str(&format!(
+            "{};{};{}\r\n",
+            row.package_id,
+            csv_field(&name),
+            row.downloads
+        ));
+    }
+    Ok(out)
+}
+
+/// A cell: neutralised (see `csv_cell`) and quoted when it holds `;`, a quote or a break.
+fn csv_field(text: &str) -> String {
+    let cell = csv_cell(text);
+    if cell.contains([';', '"', '\r', '\n']) {
+        format!("\"{}\"", cell.replace('"', "\"\""))
+    } else {
+        cell
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_are_neutralised_and_quoted() {
+        assert_eq!(csv_field("=1+1"), "'=1+1");
+        assert_eq!(csv_field("Herbst; Winter"), "\"Herbst; Winter\"");
+        assert_eq!(csv_field("Sag \"Hallo\""), "\"Sag \"\"Hallo\"\"\"");
+        assert_eq!(csv_field("-5;x"), "\"'-5;x\"");
+    }
+
+    #[test]
+    fn shares_are_rounded_and_safe_without_downloads() {
+        assert_eq!(share(1, 3), 0.333);
+        assert_eq!(share(0, 0), 0.0);
+    }
+}

@@ -1,0 +1,534 @@
+//! Download statistics (issue 24) through real HTTP: what a file, a resumed file, a package
+//! ZIP and a selection ZIP count; what HEAD, 304 and a cut-off download count; who sees which
+//! figures; the CSV for German Excel; and the personal events expiring while the anonymous
+//! roll-ups stay.
+
+mod common;
+
+use std::time::Duration;
+
+use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
+use aktionsportal::domain::time::berlin_date;
+use common::{TestApp, spawn_app};
+use serde_json::{Value, json};
+
+const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
+
+struct World {
+    app: TestApp,
+    admin: String,
+    dealer: String,
+    provider: i64,
+    list: i64,
+    /// The package nobody takes.
+    winter: i64,
+    package: i64,
+    pdf: i64,
+    txt: i64,
+    pdf_path: String,
+    pdf_len: usize,
+}
+
+fn day(offset: i64) -> String {
+    (berlin_date(chrono::Utc::now()) + chrono::Duration::days(offset))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+/// A provider with a package (a PDF and a text file) offered to the dealer 100777's list,
+/// valid from yesterday for a month; and a second package of it that nobody will take.
+async fn world() -> World {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Glasfaser Privat").await;
+    let mut bytes = b"%PDF-1.4\n".to_vec();
+    bytes.extend((0..50_000u32).map(|i| (i % 251) as u8));
+    let (_, pdf) = app.upload(&admin, "Flyer.pdf", &bytes).await;
+    let (_, txt) = app.upload(&admin, "Preise.txt", "Preise für Händler").await;
+    let (_, unused) = app.upload(&admin, "Plakat.txt", "Plakat").await;
+    let create = |name: &str, files: Vec<Value>| {
+        json!({
+            "name": name,
+            "startAt": day(-1), "endAt": day(30),
+            "ProviderId": provider, "listsIds": [list],
+            "uploadsToInsert": files,
+        })
+    };
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(create(
+                "=Herbst; Aktion",
+                vec![pdf["id"].clone(), txt["id"].clone()],
+            )),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let (status, winter) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(create("Winter Aktion", vec![unused["id"].clone()])),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let dealer = app.dealer_session(100_777, &[list]).await;
+    World {
+        pdf_path: package["Uploads"][0]["path"].as_str().unwrap().to_string(),
+        package: package["id"].as_i64().unwrap(),
+        pdf: pdf["id"].as_i64().unwrap(),
+        txt: txt["id"].as_i64().unwrap(),
+        pdf_len: bytes.len(),
+        provider,
+        list,
+        winter: winter["id"].as_i64().unwrap(),
+        app,
+        admin,
+        dealer,
+    }
+}
+
+async fn fetch(
+    app: &TestApp,
+    token: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> reqwest::Response {
+    let mut request = app
+        .client
+        .get(app.url(path))
+        .header("cookie", format!("ap_session={token}"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.send().await.unwrap()
+}
+
+/// The summary once the writer has caught up with `downloads` downloads (it writes every
+/// second).
+async fn summary_with(app: &TestApp, token: &str, query: &str, downloads: i64) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..50 {
+        let (status, body) = app
+            .call(
+                token,
+                "GET",
+                &format!("/api/statistics/summary{query}"),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        if body["downloads"] == json!(downloads) {
+            return body;
+        }
+        last = body;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the summary never showed {downloads} downloads: {last}");
+}
+
+/// The events as stored: (upload, channel, kind, bytes, outcome, customer number).
+type Event = (i64, String, String, i64, String, Option<i64>);
+
+async fn events(app: &TestApp) -> Vec<Event> {
+    const SQL: &str = "select upload_id, channel, kind, bytes_sent, outcome, customer_number \
+                       from download_events order by id";
+    match &app.test_db.db {
+        aktionsportal::db::Db::Sqlite(pool) => sqlx::query_as(SQL).fetch_all(pool).await,
+        aktionsportal::db::Db::Postgres(pool) => sqlx::query_as(SQL).fetch_all(pool).await,
+    }
+    .unwrap()
+}
+
+#[tokio::test]
+async fn files_and_zips_count_per_file_and_resumptions_head_and_304_do_not() {
+    let w = world().await;
+    let app = &w.app;
+
+    // A whole file: a download. Its ETag for the 304 below.
+    let whole = fetch(app, &w.dealer, &w.pdf_path, &[]).await;
+    assert_eq!(whole.status(), 200);
+    let etag = whole.headers()["etag"].to_str().unwrap().to_string();
+    assert_eq!(whole.bytes().await.unwrap().len(), w.pdf_len);
+    // HEAD and a 304 count nothing; a Range later in the file is a resumption.
+    let head = app
+        .client
+        .head(app.url(&w.pdf_path))
+        .header("cookie", format!("ap_session={}", w.dealer))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 200);
+    let cached = fetch(app, &w.dealer, &w.pdf_path, &[("if-none-match", &etag)]).await;
+    assert_eq!(cached.status(), 304);
+    let resumed = fetch(app, &w.dealer, &w.pdf_path, &[("range", "bytes=1000-")]).await;
+    assert_eq!(resumed.status(), 206);
+    resumed.bytes().await.unwrap();
+    // The package ZIP: each of its two files is a download.
+    let zip = fetch(
+        app,
+        &w.dealer,
+        &format!("/api/download/{}/zip", w.package),
+        &[],
+    )
+    .await;
+    assert_eq!(zip.status(), 200);
+    zip.bytes().await.unwrap();
+    // A selection ZIP of the text file.
+    let selection = format!("/api/downloads/zip?files={}:{}", w.package, w.txt);
+    let zip = fetch(app, &w.dealer, &selection, &[]).await;
+    assert_eq!(zip.status(), 200);
+    zip.bytes().await.unwrap();
+
+    let summary = summary_with(app, &w.admin, "", 4).await;
+    assert_eq!(summary["customers"], 1);
+    assert_eq!(
+        summary["zipShare"], 0.75,
+        "three of four downloads came in a ZIP"
+    );
+    assert_eq!(summary["days"].as_array().unwrap().len(), 30);
+    assert_eq!(summary["days"][29], json!({"date": day(0), "downloads": 4}));
+    assert_eq!(
+        summary["topPackages"],
+        json!([{"id": w.package, "name": "=Herbst; Aktion", "downloads": 4}])
+    );
+    let untouched = summary["untouchedPackages"].as_array().unwrap();
+    assert_eq!(untouched.len(), 1);
+    assert_eq!(untouched[0]["name"], "Winter Aktion");
+
+    let mut stored = events(app).await;
+    stored.sort();
+    let pdf_len = w.pdf_len as i64;
+    let txt_len = "Preise für Händler".len() as i64;
+    assert_eq!(
+        stored,
+        vec![
+            (
+                w.pdf,
+                "file".into(),
+                "download".into(),
+                pdf_len,
+                "complete".into(),
+                Some(100_777)
+            ),
+            (
+                w.pdf,
+                "file".into(),
+                "resumption".into(),
+                pdf_len - 1000,
+                "complete".into(),
+                Some(100_777)
+            ),
+            (
+                w.pdf,
+                "package_zip".into(),
+                "download".into(),
+                pdf_len,
+                "complete".into(),
+                Some(100_777)
+            ),
+            (
+                w.txt,
+                "package_zip".into(),
+                "download".into(),
+                txt_len,
+                "complete".into(),
+                Some(100_777)
+            ),
+            (
+                w.txt,
+                "selection_zip".into(),
+                "download".into(),
+                txt_len,
+                "complete".into(),
+                Some(100_777)
+            ),
+        ]
+    );
+
+    let (status, package) = app
+        .call(
+            &w.admin,
+            "GET",
+            &format!("/api/statistics/packages/{}", w.package),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    assert_eq!(package["downloads"], 4);
+    assert_eq!(package["customers"], 1);
+    assert_eq!(
+        package["files"],
+        json!([
+            {"id": w.pdf, "name": "Flyer.pdf", "downloads": 2},
+            {"id": w.txt, "name": "Preise.txt", "downloads": 2},
+        ])
+    );
+    let (status, customers) = app
+        .call(
+            &w.admin,
+            "GET",
+            &format!("/api/statistics/packages/{}/customers", w.package),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{customers}");
+    assert_eq!(customers["content"][0]["customerNumber"], 100_777);
+    assert_eq!(customers["content"][0]["downloads"], 4);
+
+    // The admin list's column: all-time downloads, 0 for the package nobody took.
+    let (status, counts) = app
+        .call(
+            &w.admin,
+            "GET",
+            &format!("/api/statistics/downloads?ids={},{}", w.package, w.winter),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{counts}");
+    assert_eq!(
+        counts,
+        json!([{"id": w.package, "downloads": 4}, {"id": w.winter, "downloads": 0}])
+    );
+    // The provider's one dealer took something: all of its dealers.
+    let (status, shares) = app
+        .call(&w.admin, "GET", "/api/statistics/providers", None)
+        .await;
+    assert_eq!(status, 200, "{shares}");
+    assert_eq!(
+        shares,
+        json!([{"id": w.provider, "name": "Glasfaser Süd", "customers": 1, "dealers": 1, "share": 1.0}])
+    );
+}
+
+#[tokio::test]
+async fn a_download_cut_off_counts_as_aborted_with_the_bytes_sent() {
+    let w = world().await;
+    let app = &w.app;
+    // Larger than the socket buffers of both ends, so it cannot all be sent before we go.
+    let mut big = b"%PDF-1.4\n".to_vec();
+    big.extend(std::iter::repeat_n(7u8, 24 * 1024 * 1024));
+    let (status, upload) = app.upload(&w.admin, "Gross.pdf", &big).await;
+    assert_eq!(status, 200, "{upload}");
+    let (status, package) = app
+        .call(
+            &w.admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Großes Paket", "startAt": day(-1), "endAt": day(30),
+                "ProviderId": w.provider, "listsIds": [w.list],
+                "uploadsToInsert": [upload["id"]],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let path = package["Uploads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == upload["id"])
+        .unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut response = fetch(app, &w.dealer, &path, &[]).await;
+    assert_eq!(response.status(), 200);
+    response.chunk().await.unwrap().expect("a first chunk");
+    drop(response);
+
+    let stored = {
+        let mut found = Vec::new();
+        for _ in 0..50 {
+            found = events(app).await;
+            if !found.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        found
+    };
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    let (id, channel, kind, bytes, outcome, _) = &stored[0];
+    assert_eq!(
+        (*id, channel.as_str(), kind.as_str()),
+        (upload["id"].as_i64().unwrap(), "file", "download")
+    );
+    assert_eq!(outcome, "aborted");
+    assert!(*bytes > 0 && *bytes < big.len() as i64, "{bytes}");
+}
+
+#[tokio::test]
+async fn moderators_see_their_providers_and_dealers_see_nothing() {
+    let w = world().await;
+    let app = &w.app;
+    fetch(app, &w.dealer, &w.pdf_path, &[])
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    summary_with(app, &w.admin, "", 1).await;
+
+    // A moderator of another provider: nothing of this one, and no way to ask for it.
+    let other = app.session_with_roles(&[BU_MODERATOR]).await;
+    let (status, body) = app
+        .call(&other, "GET", "/api/statistics/summary", None)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (body["downloads"].clone(), body["topPackages"].clone()),
+        (json!(0), json!([]))
+    );
+    assert_eq!(body["untouchedPackages"], json!([]));
+    let query = format!("/api/statistics/summary?providerId={}", w.provider);
+    assert_eq!(app.call(&other, "GET", &query, None).await.0, 403);
+    let package = format!("/api/statistics/packages/{}", w.package);
+    assert_eq!(app.call(&other, "GET", &package, None).await.0, 403);
+    let counts = format!("/api/statistics/downloads?ids={}", w.package);
+    assert_eq!(
+        app.call(&other, "GET", &counts, None).await,
+        (200, json!([]))
+    );
+    assert_eq!(
+        app.call(&other, "GET", "/api/statistics/providers", None)
+            .await,
+        (200, json!([]))
+    );
+
+    // The provider's own moderator sees it, but not who took it (Admin only).
+    let own = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
+    let body = summary_with(app, &own, &format!("?providerId={}", w.provider), 1).await;
+    assert_eq!(body["customers"], 1);
+    assert_eq!(app.call(&own, "GET", &package, None).await.0, 200);
+    assert_eq!(
+        app.call(&own, "GET", &format!("{package}/customers"), None)
+            .await
+            .0,
+        403
+    );
+
+    // Dealers see no statistics at all.
+    assert_eq!(
+        app.call(&w.dealer, "GET", "/api/statistics/summary", None)
+            .await
+            .0,
+        403
+    );
+    assert_eq!(app.call(&w.dealer, "GET", &package, None).await.0, 403);
+}
+
+#[tokio::test]
+async fn bad_ranges_are_refused_in_german() {
+    let w = world().await;
+    for query in [
+        "?from=2026-13-01",
+        "?from=2026-11-02&to=2026-11-01",
+        "?from=2024-01-01&to=2026-01-01",
+        "?providerId=abc",
+    ] {
+        let (status, body) = w
+            .app
+            .call(
+                &w.admin,
+                "GET",
+                &format!("/api/statistics/summary{query}"),
+                None,
+            )
+            .await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert_eq!(body["code"], "validation_error");
+    }
+    let (status, _) = w
+        .app
+        .call(
+            &w.admin,
+            "GET",
+            "/api/statistics/summary?providerId=987654",
+            None,
+        )
+        .await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn the_csv_opens_in_german_excel_and_runs_no_formula() {
+    let w = world().await;
+    fetch(&w.app, &w.dealer, &w.pdf_path, &[])
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    summary_with(&w.app, &w.admin, "", 1).await;
+    let response = fetch(&w.app, &w.admin, "/api/statistics/packages.csv", &[]).await;
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    let text = response.text().await.unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "\u{feff}Paket-ID;Paket;Downloads\r\n{};\"'=Herbst; Aktion\";1\r\n",
+            w.package
+        )
+    );
+}
+
+#[tokio::test]
+async fn personal_events_expire_and_the_anonymous_roll_ups_stay() {
+    use aktionsportal::db::statistics::{NewEvent, write_batch};
+    use aktionsportal::services::statistics::{expire_personal_events, totals_of};
+    let w = world().await;
+    let db = &w.app.test_db.db;
+    let old = NewEvent {
+        at: chrono::Utc::now() - chrono::Duration::days(100),
+        day: day(-100),
+        subject: Some("test:dealer100777".into()),
+        customer_number: Some(100_777),
+        package_id: w.package,
+        upload_id: w.pdf,
+        provider_id: w.provider,
+        channel: "file",
+        kind: "download",
+        bytes_sent: 10,
+        outcome: "complete",
+    };
+    let recent = NewEvent {
+        at: chrono::Utc::now(),
+        day: day(0),
+        ..old.clone()
+    };
+    let batch = [old, recent];
+    write_batch(db, &batch, &totals_of(&batch)).await.unwrap();
+    assert_eq!(events(&w.app).await.len(), 2);
+
+    expire_personal_events(db, 90).await;
+    let left = events(&w.app).await;
+    assert_eq!(left.len(), 1, "only today's event names the customer still");
+
+    let query = format!("?from={}&to={}", day(-100), day(-100));
+    let body = summary_with(&w.app, &w.admin, &query, 1).await;
+    assert_eq!(
+        body["customers"], 1,
+        "the day's customers stay, anonymously"
+    );
+    let (_, customers) = w
+        .app
+        .call(
+            &w.admin,
+            "GET",
+            &format!("/api/statistics/packages/{}/customers{query}", w.package),
+            None,
+        )
+        .await;
+    assert_eq!(customers["content"], json!([]), "nobody is named any more");
+}
