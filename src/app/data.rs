@@ -32,7 +32,8 @@ use leptos::view;
 
 use super::layout::AdminMenu;
 use super::pages::{
-    admin_contacts, admin_downloads, contact_editor, customer, double_opt_in, providers,
+    admin_contacts, admin_downloads, admin_statistics, contact_editor, customer, double_opt_in,
+    providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::downloads::ListQuery;
@@ -141,7 +142,26 @@ pub fn router(render: Render) -> Router<AppState> {
                 view! { <admin_downloads::DownloadEdit/> }.into_any()
             }),
         )
+        .route(
+            "/admin/statistics",
+            page(statistics, || {
+                view! { <admin_statistics::Statistics/> }.into_any()
+            }),
+        )
         .layer(Extension(render))
+}
+
+async fn statistics(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    if let Some(props) = admin_statistics::load(&state, user.as_ref()).await {
+        insert(&mut request, props);
+    }
+    render(request).await
 }
 
 /// The double opt-in page: what the link stands for (looking changes nothing).

@@ -148,6 +148,11 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         method: "GET",
+        path: "/admin/statistics",
+        expect: [302, 200, 200, 302, 302, 302, 302, 302, 200, 200],
+    },
+    Row {
+        method: "GET",
         path: "/admin/download/add",
         expect: [302, 200, 200, 302, 302, 302, 302, 302, 200, 200],
     },

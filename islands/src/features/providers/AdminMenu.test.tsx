@@ -42,6 +42,7 @@ describe('activeSection', () => {
     expect(activeSection('/admin/provider/4')).toBe('providers');
     expect(activeSection('/admin/downloads/')).toBe('downloads');
     expect(activeSection('/admin/download/edit/9?x=1')).toBe('downloads');
+    expect(activeSection('/admin/statistics')).toBe('statistics');
     expect(activeSection('/user/downloads')).toBeNull();
   });
 });
@@ -60,6 +61,10 @@ describe('AdminMenu', () => {
     expect(downloads.className).toContain('active');
     expect(downloads.getAttribute('aria-current')).toBe('page');
     expect(screen.queryByTestId('new-provider-button')).toBeNull();
+    const statistics = screen.getByRole('link', { name: 'Statistik' });
+    expect(statistics.getAttribute('href')).toBe('/admin/statistics');
+    expect(statistics.querySelector('.bi-bar-chart')).not.toBeNull();
+    expect(statistics.className).not.toContain('active');
   });
 
   it('lists the providers in the dropdown and marks the current provider', () => {

@@ -19,7 +19,7 @@ export interface AdminMenuProps {
   currentPath: string;
 }
 
-type Section = 'contacts' | 'providers' | 'downloads' | null;
+type Section = 'contacts' | 'providers' | 'downloads' | 'statistics' | null;
 
 function normalizePath(path: string): string {
   const clean = path.split(/[?#]/)[0] ?? '';
@@ -32,6 +32,7 @@ export function activeSection(path: string): Section {
   if (clean === '/admin' || clean.startsWith('/admin/contact')) return 'contacts';
   if (clean.startsWith('/admin/provider/')) return 'providers';
   if (clean.startsWith('/admin/download')) return 'downloads';
+  if (clean.startsWith('/admin/statistics')) return 'statistics';
   return null;
 }
 
@@ -141,6 +142,17 @@ export default function AdminMenu({ providers: initialProviders, isAdmin, curren
           >
             <i className="bi bi-download me-1" aria-hidden="true" />
             Downloads
+          </a>
+        </li>
+        <li className="nav-item">
+          <a
+            className={linkClass(section === 'statistics')}
+            href="/admin/statistics"
+            aria-current={section === 'statistics' ? 'page' : undefined}
+            data-testid="admin-menu-statistics"
+          >
+            <i className="bi bi-bar-chart me-1" aria-hidden="true" />
+            Statistik
           </a>
         </li>
       </ul>
