@@ -28,6 +28,8 @@ pub struct SeedSummary {
     pub tags: usize,
     pub downloads: usize,
     pub uploads: usize,
+    /// Download events of the month before today (statistics).
+    pub download_events: usize,
     /// Total size of the files written.
     pub bytes: u64,
 }
@@ -43,7 +45,7 @@ impl fmt::Display for SeedSummary {
         write!(
             f,
             "Demo-Daten angelegt: {} Anbieter, {} Marketing-Ordner, {} Kriterien, {} Firmen, {} Kontakte, \
-             {} Tags, {} Downloads, {} Dateien",
+             {} Tags, {} Downloads, {} Dateien, {} Download-Ereignisse",
             self.providers,
             self.folders,
             self.lists,
@@ -51,7 +53,8 @@ impl fmt::Display for SeedSummary {
             self.contacts,
             self.tags,
             self.downloads,
-            self.uploads
+            self.uploads,
+            self.download_events
         )
     }
 }
@@ -550,6 +553,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
     // the last day.
     let today = berlin_date(Utc::now());
     let day = |offset: i64| today + Duration::days(offset);
+    let mut taken = Vec::new();
     for seed in DOWNLOADS {
         let mut package_files = Vec::new();
         for file in seed.files {
@@ -577,7 +581,9 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
             downloads::set_archived(db, download.id, true).await?;
         }
         summary.downloads += 1;
+        taken.push((download.id, seed));
     }
+    summary.download_events = seed_download_events(db, &taken).await?;
 
     tracing::info!(
         providers = summary.providers,
@@ -586,6 +592,60 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         "demo data seeded"
     );
     Ok(summary)
+}
+
+/// A month of downloads for the statistics screen: on each of the last 30 days each demo
+/// customer takes, now and then, a file or the ZIP of a package valid that day (the same
+/// every run: the choice is a hash of day, customer and package).
+async fn seed_download_events(db: &Db, packages: &[(i64, &DownloadSeed)]) -> anyhow::Result<usize> {
+    use crate::db::statistics::NewEvent;
+    let today = berlin_date(Utc::now());
+    let mut events = Vec::new();
+    for (package, seed) in packages {
+        let files = downloads::files_of(db, &[*package]).await?;
+        let provider = downloads::get(db, *package)
+            .await?
+            .map(|d| d.provider_id)
+            .unwrap_or_default();
+        for offset in -29..=0i64 {
+            if offset < seed.start_day || offset > seed.end_day {
+                continue;
+            }
+            let date = today + Duration::days(offset);
+            for company in COMPANIES {
+                let roll =
+                    (offset * 31 + company.customer_number * 7 + package * 13).rem_euclid(10);
+                if roll > 3 {
+                    continue;
+                }
+                let (channel, chosen): (&'static str, Vec<_>) = if roll == 0 {
+                    ("package_zip", files.iter().collect())
+                } else {
+                    let pick = (roll as usize) % files.len().max(1);
+                    ("file", files.iter().skip(pick).take(1).collect())
+                };
+                let at = berlin_start_of_day(date) + Duration::hours(8 + roll);
+                for file in chosen {
+                    events.push(NewEvent {
+                        at,
+                        day: date.format("%Y-%m-%d").to_string(),
+                        subject: Some(format!("demo:{}", company.customer_number)),
+                        customer_number: Some(company.customer_number),
+                        package_id: *package,
+                        upload_id: file.upload_id,
+                        provider_id: provider,
+                        channel,
+                        kind: "download",
+                        bytes_sent: file.size,
+                        outcome: "complete",
+                    });
+                }
+            }
+        }
+    }
+    let totals = crate::services::statistics::totals_of(&events);
+    crate::db::statistics::write_batch(db, &events, &totals).await?;
+    Ok(events.len())
 }
 
 /// Renders a demo file (SVGs in `color`), stores it and records its upload row; the file is
@@ -664,6 +724,18 @@ mod tests {
         assert_eq!(summary.tags, 3);
         assert_eq!(summary.downloads, 7);
         assert_eq!(summary.uploads, 4 + 15);
+        // A month of downloads for the statistics screen, counted in its roll-ups.
+        assert!(summary.download_events > 20, "{}", summary.download_events);
+        let today = berlin_date(Utc::now());
+        let from = (today - Duration::days(29)).format("%Y-%m-%d").to_string();
+        let to = today.format("%Y-%m-%d").to_string();
+        let rows = crate::db::statistics::totals(&t.db, "all", &[0], &from, &to)
+            .await
+            .unwrap();
+        let zip_downloads: i64 = rows.iter().map(|r| r.zip_downloads).sum();
+        let downloads: i64 = rows.iter().map(|r| r.downloads).sum();
+        assert_eq!(downloads, summary.download_events as i64);
+        assert!(zip_downloads > 0 && zip_downloads < downloads);
         assert!(
             summary
                 .to_string()
