@@ -440,8 +440,28 @@ async fn seed_large(config: &Config, db: &Db) -> anyhow::Result<()> {
         "Lege den großen Datensatz an ({}) …",
         config.database_description()
     );
-    let summary = large::seed_large(db, &files, &LargeDataSize::full()).await?;
+    let size = LargeDataSize::full();
+    let summary = large::seed_large(db, &files, &size).await?;
     println!("{summary}");
+    // A year of downloads for the statistics (issue 24).
+    let events = crate::seed::large_events::seed_download_events(
+        db,
+        10_000_000,
+        365,
+        config.stats_personal_days,
+        size.companies,
+    )
+    .await?;
+    println!(
+        "  {} Download-Ereignisse über 365 Tage in {:.1} s ({} der letzten {} Tage als Ereignisse, {} Tageszeilen, {} Summenzeilen)",
+        events.events,
+        events.elapsed_ms as f64 / 1000.0,
+        events.kept,
+        config.stats_personal_days,
+        events.daily_rows,
+        events.totals_rows
+    );
+    crate::db::bulk::analyze(db).await?;
     for account in large::create_accounts(db, summary.dealer_customer_number).await? {
         let login = account.login;
         match account.password {

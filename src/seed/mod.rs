@@ -7,4 +7,5 @@
 
 pub mod demo;
 pub mod large;
+pub mod large_events;
 pub mod samples;
