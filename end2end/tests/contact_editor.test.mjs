@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { brevoAccountsFile, logIn } from '../lib/accounts.mjs';
 import { brevoBaseUrl, withPage } from '../lib/browser.mjs';
 import { expectToast } from '../lib/toasts.mjs';
+import { eventually } from '../lib/wait.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Texts of the spec
@@ -28,20 +29,6 @@ const NO_PLANNING = /kein Planungssystem angebunden/;
 // Helpers
 
 const runTag = Date.now().toString(36).slice(-5);
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-async function eventually(check, { timeout = 5_000, interval = 100 } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(interval);
-    }
-  }
-}
-
 /** Runs `fn` on a fresh page of the local portal (or `contextOptions`' one), signed in as `login`. */
 function signedIn(login, fn, { accountsFile, contextOptions = {} } = {}) {
   return withPage(async (ctx) => {

@@ -35,21 +35,6 @@ const BLOCKED_DEMO = 'juergen.schneider@example.de';
 const runTag = Date.now().toString(36).slice(-5);
 let counter = 0;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Retries the (throwing) async check until it passes or the time is up. */
-async function eventually(check, { timeout = 5_000, interval = 100 } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(interval);
-    }
-  }
-}
-
 /** Runs `fn` on a fresh page signed in as `login`. */
 function signedIn(login, fn) {
   return withPage(async (ctx) => {
@@ -172,6 +157,7 @@ for path in sys.argv[1:]:
 print(json.dumps(out))
 `;
 import { expectToast } from '../lib/toasts.mjs';
+import { eventually } from '../lib/wait.mjs';
 
 function readMails(paths) {
   if (paths.length === 0) return [];

@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
 import { withPage } from '../lib/browser.mjs';
 import { expectToast } from '../lib/toasts.mjs';
+import { eventually } from '../lib/wait.mjs';
 
 const HEADER = 'Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail';
 
@@ -25,20 +26,6 @@ function csvFile(name, lines, encoding = 'utf8') {
   const path = join(tempDir, name);
   writeFileSync(path, Buffer.from(`${lines.join('\r\n')}\r\n`, encoding));
   return path;
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(check, { timeout = 5_000, interval = 100 } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(interval);
-    }
-  }
 }
 
 function signedIn(login, fn) {

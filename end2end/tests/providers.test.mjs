@@ -15,6 +15,7 @@ import { after, test } from 'node:test';
 import { brevoAccountsFile, logIn } from '../lib/accounts.mjs';
 import { brevoBaseUrl, withPage } from '../lib/browser.mjs';
 import { expectToast } from '../lib/toasts.mjs';
+import { eventually } from '../lib/wait.mjs';
 
 const pathOf = (url) => new URL(url).pathname;
 
@@ -80,21 +81,6 @@ function pngFile(name = 'logo-test.png') {
   const path = join(tempDir, name);
   writeFileSync(path, PNG_BYTES);
   return path;
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Retries the (throwing) async check until it passes or the time is up. */
-async function eventually(check, { timeout = 5_000, interval = 100 } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(interval);
-    }
-  }
 }
 
 /** Calls the portal's API with the page's session cookie; answers the parsed JSON. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { brevoAccountsFile, logIn } from '../lib/accounts.mjs';
 import { brevoBaseUrl, withPage } from '../lib/browser.mjs';
+import { eventually } from '../lib/wait.mjs';
 
 const READY = 'Bereit.';
 const FROM_BREVO = 'Vom Marketing-Dienst (Brevo) ins Portal';
@@ -54,20 +55,6 @@ function delayNext(count, ms) {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(check, { timeout = 5_000, interval = 100 } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(interval);
-    }
-  }
-}
 
 function signedIn(login, fn) {
   return withPage(
