@@ -13,6 +13,7 @@ import { after, test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
 import { UTC, withPage } from '../lib/browser.mjs';
 import { expectToast } from '../lib/toasts.mjs';
+import { eventually, sleep } from '../lib/wait.mjs';
 
 const CREATED = 'Erfolgreich angelegt';
 const UPDATED = 'Erfolgreich aktualisiert';
@@ -32,20 +33,6 @@ function pdfFile(name) {
   const path = join(tempDir, name);
   writeFileSync(path, PDF);
   return path;
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(check, { timeout = 5_000, interval = 100 } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(interval);
-    }
-  }
 }
 
 /** Calls the API with the page's session; answers the parsed JSON. */
@@ -237,7 +224,7 @@ test('an admin creates, edits, duplicates, downloads, archives and deletes a pac
     await openList(page);
     assert.deepEqual(
       (await page.locator('[data-testid="downloads-table"] thead th').allTextContents()).map((t) => t.trim()),
-      ['Anbieter', 'Beschreibung', 'Start', 'Ende', 'Geändert', 'Dateien', 'Aktionen'],
+      ['Anbieter', 'Beschreibung', 'Start', 'Ende', 'Geändert', 'Downloads', 'Dateien', 'Aktionen'],
     );
     assert.match(await page.getByTestId('loaded-total').textContent(), /^\d+\/\d+$/);
     await page.getByTestId('download-settings').click();

@@ -9,6 +9,7 @@ describe('the island registry', () => {
       'AdminContacts',
       'AdminDownloads',
       'AdminMenu',
+      'AdminStatistics',
       'AutoSubmit',
       'ContactEditor',
       'Countdown',

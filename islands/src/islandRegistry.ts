@@ -7,6 +7,7 @@ export const islands: IslandModules = {
   AdminContacts: () => import('./features/admin-contacts/AdminContacts'),
   AdminDownloads: () => import('./features/admin-downloads/AdminDownloads'),
   AdminMenu: () => import('./features/providers/AdminMenu'),
+  AdminStatistics: () => import('./features/admin-statistics/AdminStatistics'),
   AutoSubmit: () => import('./features/public-pages/AutoSubmit'),
   ContactEditor: () => import('./features/contact-editor/ContactEditor'),
   Countdown: () => import('./features/public-pages/Countdown'),

@@ -1,12 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Download } from '../../lib/downloads';
+import type { Schemas } from '../../lib/apiTypes';
 import { clearToasts, getToasts } from '../../lib/toast';
 import { installFetch, jsonResponse } from '../../test/fetchMock';
 import type { MockHandler, MockRequest } from '../../test/fetchMock';
 import { concat, download, file, localHeader } from './fixtures';
 import AdminDownloads, { SETTINGS_MESSAGE } from './AdminDownloads';
 import type { AdminDownloadsProps } from './AdminDownloads';
+
+type PackageDownloads = Schemas['PackageDownloads'];
 
 vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
 vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
@@ -28,8 +31,30 @@ const firstPage: Download[] = [
 
 const unexpected = () => jsonResponse(500, { message: 'unerwartet', code: 'internal' });
 
+/** All-time downloads the statistics know, by package id (the Downloads column). */
+const ALL_TIME: Record<number, number> = { 9: 1234, 8: 5 };
+const STATISTICS_DOWNLOADS = '/api/statistics/downloads';
+
+/**
+ * Renders the list. The Downloads column's calls are answered from ALL_TIME (ids not in it are
+ * left out, as the server leaves out packages the user may not see) and kept apart in
+ * `columnRequests`: `requests` holds every other call, which `handler` answers.
+ */
 function setup(handler: MockHandler = unexpected, props: Partial<AdminDownloadsProps> = {}) {
-  const mock = installFetch(handler);
+  const requests: MockRequest[] = [];
+  const columnRequests: MockRequest[] = [];
+  const mock = installFetch((request) => {
+    if (request.path === STATISTICS_DOWNLOADS) {
+      columnRequests.push(request);
+      const ids = (request.url.searchParams.get('ids') ?? '').split(',').map(Number);
+      return jsonResponse(
+        200,
+        ids.filter((id) => id in ALL_TIME).map((id): PackageDownloads => ({ id, downloads: ALL_TIME[id] ?? 0 })),
+      );
+    }
+    requests.push(request);
+    return handler(request);
+  });
   render(
     <AdminDownloads
       page={{ content: firstPage, count: firstPage.length }}
@@ -40,7 +65,7 @@ function setup(handler: MockHandler = unexpected, props: Partial<AdminDownloadsP
       {...props}
     />,
   );
-  return mock;
+  return { fetchMock: mock.fetchMock, requests, columnRequests };
 }
 
 function rowIds(): number[] {
@@ -56,6 +81,13 @@ function row(id: number) {
 function openAction(id: number, label: string) {
   fireEvent.click(row(id).getByTestId('row-actions'));
   fireEvent.click(row(id).getByRole('button', { name: label }));
+}
+
+/** Waits until every row's Downloads cell has its answer. */
+async function columnLoaded() {
+  await waitFor(() =>
+    expect(screen.getAllByTestId('all-time-downloads').filter((cell) => cell.hasAttribute('data-loading'))).toEqual([]),
+  );
 }
 
 function toasts() {
@@ -76,12 +108,13 @@ afterEach(() => {
 });
 
 describe('AdminDownloads: the first page', () => {
-  it('draws the embedded page without fetching', () => {
+  it('draws the embedded page, fetching only its Downloads column', async () => {
     const { requests } = setup();
+    await columnLoaded();
     expect(requests).toEqual([]);
     expect(rowIds()).toEqual([9, 8]);
     const headers = screen.getAllByRole('columnheader').map((th) => th.textContent?.trim());
-    expect(headers).toEqual(['Anbieter', 'Beschreibung', 'Start', 'Ende', 'Geändert', 'Dateien', 'Aktionen']);
+    expect(headers).toEqual(['Anbieter', 'Beschreibung', 'Start', 'Ende', 'Geändert', 'Downloads', 'Dateien', 'Aktionen']);
     expect(row(9).getByText('BEENDET')).not.toBeNull();
     expect(row(9).getByText('30.06.2026').className).toBe('ap-date-expired');
     expect(row(9).getByText('01.06.2026')).not.toBeNull();
@@ -91,14 +124,16 @@ describe('AdminDownloads: the first page', () => {
     expect(screen.getByTestId<HTMLButtonElement>('load-more').disabled).toBe(true);
   });
 
-  it('disables the action menu of packages the user may not change', () => {
+  it('disables the action menu of packages the user may not change', async () => {
     setup();
+    await columnLoaded();
     expect(row(9).getByTestId<HTMLButtonElement>('row-actions').disabled).toBe(false);
     expect(row(8).getByTestId<HTMLButtonElement>('row-actions').disabled).toBe(true);
   });
 
-  it('shows archived rows in the warning colour', () => {
+  it('shows archived rows in the warning colour', async () => {
     setup(unexpected, { page: { content: [download(5, { archived: true, badge: 'ARCHIVIERT' })], count: 1 } });
+    await columnLoaded();
     expect(screen.getByTestId('download-row').className).toBe('ap-row-archived');
   });
 });
@@ -206,8 +241,9 @@ describe('AdminDownloads: row actions', () => {
     expect(rowIds()).toEqual([9, 8]);
   });
 
-  it('shows the criteria of a package in a side panel, inactive ones struck through', () => {
+  it('shows the criteria of a package in a side panel, inactive ones struck through', async () => {
     setup();
+    await columnLoaded();
     openAction(9, 'Kriterien anzeigen');
     expect(screen.getByTestId('criteria-panel').querySelector('.modal-dialog.ap-side-panel')).not.toBeNull();
     const panel = within(screen.getByTestId('criteria-panel'));
@@ -217,24 +253,115 @@ describe('AdminDownloads: row actions', () => {
     expect(items[1]?.querySelector('.text-decoration-line-through')).not.toBeNull();
   });
 
-  it('opens the settings modal, which only says the feature is in development', () => {
+  it('opens the settings modal, which only says the feature is in development', async () => {
     setup();
+    await columnLoaded();
     fireEvent.click(screen.getByRole('button', { name: 'Download-Einstellungen' }));
     expect(within(screen.getByTestId('settings-modal')).getByText(SETTINGS_MESSAGE)).not.toBeNull();
   });
 });
 
+describe('AdminDownloads: downloads of all time', () => {
+  const cell = (id: number) => row(id).getByTestId('all-time-downloads');
+
+  it('asks once for the whole page and shows "–" for packages the answer leaves out', async () => {
+    const page = [download(9), download(8), download(4, { name: 'Fremder Anbieter' })];
+    const { columnRequests } = setup(unexpected, { page: { content: page, count: 3 } });
+    await columnLoaded();
+    expect(columnRequests.map((r) => r.url.searchParams.get('ids'))).toEqual(['9,8,4']);
+    expect(cell(9).textContent).toBe('1.234');
+    expect(cell(8).textContent).toBe('5');
+    expect(cell(4).textContent).toBe('–keine Angabe');
+    expect(cell(4).querySelector('[aria-hidden="true"]')?.textContent).toBe('–');
+    expect(toasts()).toEqual([]);
+  });
+
+  it('asks only for the rows a further page brings, in one call', async () => {
+    const more = [download(100), download(101), download(102)];
+    const { columnRequests } = setup(() => jsonResponse(200, { content: more, count: 5 }), {
+      page: { content: firstPage, count: 5 },
+    });
+    await columnLoaded();
+    fireEvent.click(screen.getByTestId('load-more'));
+    await waitFor(() => expect(rowIds()).toHaveLength(5));
+    await columnLoaded();
+    expect(columnRequests.map((r) => r.url.searchParams.get('ids'))).toEqual(['9,8', '100,101,102']);
+    expect(cell(100).textContent).toBe('–keine Angabe');
+  });
+
+  it('shows "–" and says so once when the figures cannot be read', async () => {
+    const mock = installFetch(unexpected);
+    render(
+      <AdminDownloads
+        page={{ content: firstPage, count: 2 }}
+        query={{ limit: null, offset: null, sort: null, sortBy: null, archived: null, search: null, providerIds: null }}
+        providers={providers}
+        productName="Netzvermarktung"
+        browserZipLimitMb={500}
+      />,
+    );
+    await columnLoaded();
+    expect(mock.requests).toHaveLength(1);
+    expect(cell(9).textContent).toBe('–keine Angabe');
+    expect(toasts()).toEqual([{ type: 'error', message: 'Ein unerwarteter Fehler ist aufgetreten!' }]);
+  });
+});
+
+describe('AdminDownloads: statistics of a package', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // 10:00 in Berlin on 1 July 2026.
+    vi.setSystemTime(new Date('2026-07-01T08:00:00Z'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const stats = { downloads: 3, customers: 1, files: [{ id: 11, name: 'Datei 11.pdf', downloads: 3 }], days: [] };
+
+  it('opens the last 30 days of the package, with who took it for an admin', async () => {
+    const { requests } = setup(
+      (request) =>
+        jsonResponse(200, request.path.endsWith('/customers') ? { content: [], count: 0 } : stats),
+      { isAdmin: true },
+    );
+    await columnLoaded();
+    openAction(9, 'Statistik');
+    const dialog = within(await screen.findByTestId('package-stats'));
+    expect(dialog.getByRole('heading', { level: 2 }).textContent).toBe('Statistik: Sommeraktion');
+    expect(dialog.getByTestId('package-stats-range').textContent).toBe('Zeitraum: 02.06.2026 – 01.07.2026');
+    await waitFor(() => expect(dialog.getByTestId('package-downloads').textContent).toBe('3'));
+    await dialog.findByTestId('no-customers');
+    expect(requests.map((r) => `${r.path}?${r.url.searchParams.toString()}`).sort()).toEqual([
+      '/api/statistics/packages/9/customers?from=2026-06-02&to=2026-07-01',
+      '/api/statistics/packages/9?from=2026-06-02&to=2026-07-01',
+    ]);
+  });
+
+  it('shows a moderator the figures without the customers', async () => {
+    const { requests } = setup(() => jsonResponse(200, stats));
+    await columnLoaded();
+    openAction(9, 'Statistik');
+    const dialog = within(await screen.findByTestId('package-stats'));
+    await waitFor(() => expect(dialog.getByTestId('package-downloads').textContent).toBe('3'));
+    expect(dialog.queryByTestId('package-customer-section')).toBeNull();
+    expect(requests.map((r) => r.path)).toEqual(['/api/statistics/packages/9']);
+  });
+});
+
 describe('AdminDownloads: download manager', () => {
-  it('says so when a package has no files', () => {
+  it('says so when a package has no files', async () => {
     setup(unexpected, { page: { content: [download(4, { Uploads: [] })], count: 1 } });
+    await columnLoaded();
     openAction(4, 'Dateien herunterladen');
     const manager = within(screen.getByTestId('download-manager'));
     expect(manager.getByTestId('nothing-selected').textContent).toBe('Keine Downloads ausgewählt!');
     expect(manager.getByTestId<HTMLButtonElement>('start-download').disabled).toBe(true);
   });
 
-  it("leaves a package over the browser limit to the browser's own download", () => {
+  it("leaves a package over the browser limit to the browser's own download", async () => {
     const { requests } = setup(unexpected, { browserZipLimitMb: 0 });
+    await columnLoaded();
     const clicked: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(this.getAttribute('href') ?? '');

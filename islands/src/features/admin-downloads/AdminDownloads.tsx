@@ -1,20 +1,25 @@
 // The admin downloads list: /admin/downloads/ (spec §2 "Downloads list (admin)", §4, §9).
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from
 // the server, and the row actions update the list in memory (spec §4 "Lists in memory").
+// Each row shows its package's downloads of all time; "Statistik" opens the last 30 days.
 import { useId, useState } from 'react';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { EmptyRow, FilterButtons, ListSearch, LoadMore, SortHeader } from '../../components/ListScreen';
 import { Modal } from '../../components/Modal';
+import { dayOf } from '../../lib/berlinDay';
 import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../../lib/downloads';
 import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../../lib/downloads';
 import { allLoaded } from '../../lib/pagedList';
 import { useListScreen } from '../../lib/useListScreen';
 import { toast } from '../../lib/toast';
+import { PackageStatsModal } from '../admin-statistics/PackageStatsModal';
+import { lastDays } from '../admin-statistics/range';
 import { CriteriaPanel } from './CriteriaPanel';
 import { DownloadManagerModal } from './DownloadManagerModal';
 import { DownloadRow } from './DownloadRow';
 import type { RowActions } from './DownloadRow';
 import { FilterPanel } from './FilterPanel';
+import { useAllTimeDownloads } from './useAllTimeDownloads';
 import {
   activeFilterCount,
   filtersOf,
@@ -44,10 +49,12 @@ export interface AdminDownloadsProps {
   providers: ProviderRef[];
   productName: string;
   browserZipLimitMb: number;
+  /** GS-Aktionsportal-Admin: the statistics show who took a package. */
+  isAdmin?: boolean;
 }
 
 type ModalState =
-  | { kind: 'criteria' | 'manager' | 'delete'; download: Download }
+  | { kind: 'criteria' | 'manager' | 'delete' | 'statistics'; download: Download }
   | { kind: 'settings' }
   | null;
 
@@ -59,7 +66,14 @@ const COLUMNS: { column: SortBy; label: string }[] = [
   { column: 'updatedAt', label: 'Geändert' },
 ];
 
-export default function AdminDownloads({ page, query, providers, productName, browserZipLimitMb }: AdminDownloadsProps) {
+export default function AdminDownloads({
+  page,
+  query,
+  providers,
+  productName,
+  browserZipLimitMb,
+  isAdmin = false,
+}: AdminDownloadsProps) {
   const {
     list,
     dispatch,
@@ -86,6 +100,7 @@ export default function AdminDownloads({ page, query, providers, productName, br
   const [deleting, setDeleting] = useState(false);
 
   const ids = useId();
+  const allTime = useAllTimeDownloads(list.items.map((download) => download.id));
 
   async function withRow(download: Download, action: () => Promise<void>) {
     if (pending.has(download.id)) return;
@@ -118,6 +133,7 @@ export default function AdminDownloads({ page, query, providers, productName, br
         toast.success(UPDATED_MESSAGE);
       }),
     onDelete: (download) => setModal({ kind: 'delete', download }),
+    onShowStatistics: (download) => setModal({ kind: 'statistics', download }),
   };
 
   async function onDelete(download: Download) {
@@ -197,6 +213,9 @@ export default function AdminDownloads({ page, query, providers, productName, br
                 />
               ))}
               <th scope="col" className="text-end">
+                Downloads
+              </th>
+              <th scope="col" className="text-end">
                 Dateien
               </th>
               <th scope="col" className="text-end">
@@ -207,7 +226,7 @@ export default function AdminDownloads({ page, query, providers, productName, br
           <tbody>
             {list.items.length === 0 && (
               <EmptyRow
-                columns={7}
+                columns={8}
                 loading={loading}
                 loadingText="Downloads werden geladen …"
                 emptyText="Keine Downloads gefunden."
@@ -215,7 +234,13 @@ export default function AdminDownloads({ page, query, providers, productName, br
               />
             )}
             {list.items.map((download) => (
-              <DownloadRow key={download.id} download={download} busy={pending.has(download.id)} actions={actions} />
+              <DownloadRow
+                key={download.id}
+                download={download}
+                busy={pending.has(download.id)}
+                actions={actions}
+                allTime={allTime.get(download.id)}
+              />
             ))}
           </tbody>
         </table>
@@ -235,6 +260,15 @@ export default function AdminDownloads({ page, query, providers, productName, br
           download={modal.download}
           productName={productName}
           browserZipLimitMb={browserZipLimitMb}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'statistics' && (
+        <PackageStatsModal
+          packageId={modal.download.id}
+          name={modal.download.name}
+          range={lastDays(dayOf(new Date()))}
+          isAdmin={isAdmin}
           onClose={() => setModal(null)}
         />
       )}

@@ -1,10 +1,11 @@
 // One package of the admin downloads list (spec §2 "Downloads list (admin)"): provider,
 // description with badge, dates, file count and the action menu, which is enabled only when
-// the user may change the package (the server's `mayManage`, spec §6).
+// the user may change the package (the server's `mayManage`, spec §6). The downloads of all
+// time come from the statistics (one call for the page, see useAllTimeDownloads).
 import { RowMenu } from '../../components/ListScreen';
 import StatusBadge, { endDateClass } from '../../components/StatusBadge';
 import type { Download } from '../../lib/downloads';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatCount, formatDate, formatDateTime } from '../../lib/format';
 
 export interface RowActions {
   onDuplicate: (download: Download) => void;
@@ -12,13 +13,22 @@ export interface RowActions {
   onDownloadFiles: (download: Download) => void;
   onToggleArchive: (download: Download) => void;
   onDelete: (download: Download) => void;
+  onShowStatistics: (download: Download) => void;
 }
 
 function editPath(id: number): string {
   return `/admin/download/edit/${id}`;
 }
 
-export function DownloadRow({ download, busy, actions }: { download: Download; busy: boolean; actions: RowActions }) {
+export interface DownloadRowProps {
+  download: Download;
+  busy: boolean;
+  actions: RowActions;
+  /** Downloads of all time; null when unknown to this user, undefined while loading. */
+  allTime: number | null | undefined;
+}
+
+export function DownloadRow({ download, busy, actions, allTime }: DownloadRowProps) {
   const provider = download.Provider;
   return (
     <tr
@@ -45,6 +55,14 @@ export function DownloadRow({ download, busy, actions }: { download: Download; b
         <span className={endDateClass(download.badge)}>{formatDate(download.endAt)}</span>
       </td>
       <td className="text-nowrap">{formatDateTime(download.updatedAt)}</td>
+      <td
+        className="text-end"
+        data-testid="all-time-downloads"
+        data-downloads={allTime ?? ''}
+        data-loading={allTime === undefined ? 'true' : undefined}
+      >
+        <AllTime value={allTime} />
+      </td>
       <td className="text-end" data-testid="file-count">
         {download.Uploads.length}
       </td>
@@ -53,6 +71,26 @@ export function DownloadRow({ download, busy, actions }: { download: Download; b
       </td>
     </tr>
   );
+}
+
+function AllTime({ value }: { value: number | null | undefined }) {
+  if (value === undefined) {
+    return (
+      <>
+        <span aria-hidden="true">…</span>
+        <span className="visually-hidden">wird geladen</span>
+      </>
+    );
+  }
+  if (value === null) {
+    return (
+      <>
+        <span aria-hidden="true">–</span>
+        <span className="visually-hidden">keine Angabe</span>
+      </>
+    );
+  }
+  return <>{formatCount(value)}</>;
 }
 
 function ActionMenu({ download, busy, actions }: { download: Download; busy: boolean; actions: RowActions }) {
@@ -82,6 +120,12 @@ function ActionMenu({ download, busy, actions }: { download: Download; busy: boo
             <button type="button" className="dropdown-item" onClick={run(() => actions.onShowCriteria(download))}>
               <i className="bi bi-list-check me-2" aria-hidden="true" />
               Kriterien anzeigen
+            </button>
+          </li>
+          <li>
+            <button type="button" className="dropdown-item" onClick={run(() => actions.onShowStatistics(download))}>
+              <i className="bi bi-bar-chart me-2" aria-hidden="true" />
+              Statistik
             </button>
           </li>
           <li>

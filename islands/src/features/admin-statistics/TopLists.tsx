@@ -1,0 +1,141 @@
+// The range's most downloaded packages and files, and the packages nobody downloaded. A
+// package (or a file's package) opens its own figures.
+import { useId } from 'react';
+import type { ReactNode } from 'react';
+import { formatCount } from '../../lib/format';
+import type { PackageRef, TopEntry, TopFile } from './types';
+
+export function editPath(id: number): string {
+  return `/admin/download/edit/${id}`;
+}
+
+interface OpenPackage {
+  onOpenPackage: (id: number, name: string) => void;
+}
+
+function Section({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="mb-4" aria-labelledby={id} data-testid={testId}>
+      <h2 className="h5" id={id}>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Empty({ text }: { text: string }) {
+  return <p className="text-body-secondary">{text}</p>;
+}
+
+export function TopPackages({ packages, onOpenPackage }: { packages: readonly TopEntry[] } & OpenPackage) {
+  return (
+    <Section title="Meistgeladene Downloads" testId="top-packages">
+      {packages.length === 0 ? (
+        <Empty text="Im Zeitraum wurde nichts geladen." />
+      ) : (
+        <div className="table-responsive">
+          <table className="table table-sm align-middle">
+            <thead>
+              <tr>
+                <th scope="col">Download</th>
+                <th scope="col" className="text-end">
+                  Downloads
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {packages.map((entry) => (
+                <tr key={entry.id} data-testid="top-package-row" data-package-id={entry.id} data-downloads={entry.downloads}>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn-link p-0 text-start"
+                      onClick={() => onOpenPackage(entry.id, entry.name)}
+                      data-testid="open-package"
+                    >
+                      {entry.name}
+                    </button>
+                  </td>
+                  <td className="text-end">{formatCount(entry.downloads)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/**
+ * The files; each opens its package's figures. The package's name is known when it is among
+ * the top packages, else the dialog names it by number.
+ */
+export function TopFiles({
+  files,
+  packageNames,
+  onOpenPackage,
+}: { files: readonly TopFile[]; packageNames: ReadonlyMap<number, string> } & OpenPackage) {
+  return (
+    <Section title="Meistgeladene Dateien" testId="top-files">
+      {files.length === 0 ? (
+        <Empty text="Im Zeitraum wurde keine Datei geladen." />
+      ) : (
+        <div className="table-responsive">
+          <table className="table table-sm align-middle">
+            <thead>
+              <tr>
+                <th scope="col">Datei</th>
+                <th scope="col" className="text-end">
+                  Downloads
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((file) => {
+                const packageName = packageNames.get(file.packageId) ?? `Download Nr. ${file.packageId}`;
+                return (
+                  <tr key={`${file.packageId}-${file.id}`} data-testid="top-file-row" data-file-id={file.id}>
+                    <td className="text-break">
+                      <button
+                        type="button"
+                        className="btn btn-link p-0 text-start text-break"
+                        onClick={() => onOpenPackage(file.packageId, packageName)}
+                        title={`Statistik von „${packageName}“ öffnen`}
+                        data-testid="open-file-package"
+                      >
+                        {file.name}
+                      </button>
+                    </td>
+                    <td className="text-end">{formatCount(file.downloads)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+export function UntouchedPackages({ packages }: { packages: readonly PackageRef[] }) {
+  return (
+    <Section title="Unberührte Downloads" testId="untouched-packages">
+      <p className="text-body-secondary small">Gültig im Zeitraum, aber von niemandem geladen.</p>
+      {packages.length === 0 ? (
+        <Empty text="Keine – jeder gültige Download wurde geladen." />
+      ) : (
+        <ul className="ap-stats-link-list">
+          {packages.map((entry) => (
+            <li key={entry.id} data-testid="untouched-package" data-package-id={entry.id}>
+              <a href={editPath(entry.id)}>{entry.name}</a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

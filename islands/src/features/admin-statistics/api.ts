@@ -1,0 +1,49 @@
+// The calls of the statistics (openapi.json, tag `statistics`).
+import { apiFetch } from '../../lib/api';
+import type {
+  CustomersPage,
+  DayRange,
+  PackageDownloads,
+  PackageStatistics,
+  ProviderShare,
+  StatisticsView,
+  Summary,
+} from './types';
+
+/** The most ids `/api/statistics/downloads` takes at once. */
+export const MAX_IDS = 1000;
+
+function rangeQuery(range: DayRange): URLSearchParams {
+  return new URLSearchParams({ from: range.from, to: range.to });
+}
+
+export function fetchSummary(view: StatisticsView, signal?: AbortSignal): Promise<Summary> {
+  const query = rangeQuery(view.range);
+  if (view.providerId !== null) query.set('providerId', String(view.providerId));
+  return apiFetch<Summary>(`/api/statistics/summary?${query.toString()}`, { signal });
+}
+
+export function fetchProviderShares(range: DayRange, signal?: AbortSignal): Promise<ProviderShare[]> {
+  return apiFetch<ProviderShare[]>(`/api/statistics/providers?${rangeQuery(range).toString()}`, { signal });
+}
+
+export function fetchPackageStatistics(id: number, range: DayRange, signal?: AbortSignal): Promise<PackageStatistics> {
+  return apiFetch<PackageStatistics>(`/api/statistics/packages/${id}?${rangeQuery(range).toString()}`, { signal });
+}
+
+/** Who took the package (admins only; as far back as the personal events are kept). */
+export function fetchPackageCustomers(id: number, range: DayRange, signal?: AbortSignal): Promise<CustomersPage> {
+  return apiFetch<CustomersPage>(`/api/statistics/packages/${id}/customers?${rangeQuery(range).toString()}`, {
+    signal,
+  });
+}
+
+/** All-time downloads of the packages (at most MAX_IDS); packages the user may not see are left out. */
+export function fetchPackageDownloads(ids: readonly number[], signal?: AbortSignal): Promise<PackageDownloads[]> {
+  return apiFetch<PackageDownloads[]>(`/api/statistics/downloads?ids=${ids.join(',')}`, { signal });
+}
+
+/** The CSV file of the range's packages (a plain link: the browser downloads it). */
+export function csvUrl(range: DayRange): string {
+  return `/api/statistics/packages.csv?${rangeQuery(range).toString()}`;
+}
