@@ -267,7 +267,10 @@ mod tests {
             .unwrap();
         // Days on which no package of the tiny set is valid get none; a ZIP may overshoot a
         // day's share by its other files.
-        assert!((2_500..=3_000 + 5 * 60).contains(&summary.events), "{summary:?}");
+        assert!(
+            (2_500..=3_000 + 5 * 60).contains(&summary.events),
+            "{summary:?}"
+        );
         assert!(
             summary.kept > 0 && summary.kept < summary.events,
             "{summary:?}"
