@@ -484,6 +484,103 @@ async fn the_csv_opens_in_german_excel_and_runs_no_formula() {
 }
 
 #[tokio::test]
+async fn every_view_exports_as_csv_for_german_excel() {
+    let w = world().await;
+    let app = &w.app;
+    fetch(app, &w.dealer, &w.pdf_path, &[])
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    summary_with(app, &w.admin, "", 1).await;
+    let csv = |query: String| {
+        let admin = w.admin.clone();
+        async move {
+            let response = fetch(
+                app,
+                &admin,
+                &format!("/api/statistics/export.csv?{query}"),
+                &[],
+            )
+            .await;
+            let status = response.status().as_u16();
+            let disposition = response
+                .headers()
+                .get("content-disposition")
+                .map(|v| v.to_str().unwrap().to_string())
+                .unwrap_or_default();
+            (status, disposition, response.text().await.unwrap())
+        }
+    };
+    let german_today = berlin_date(chrono::Utc::now())
+        .format("%d.%m.%Y")
+        .to_string();
+
+    let (status, disposition, days) = csv("view=days".into()).await;
+    assert_eq!(status, 200, "{days}");
+    assert!(
+        disposition.contains("Downloads%20je%20Tag"),
+        "{disposition}"
+    );
+    assert!(days.starts_with("\u{feff}Datum;Downloads\r\n"), "{days}");
+    assert!(days.ends_with(&format!("{german_today};1\r\n")), "{days}");
+    assert_eq!(days.lines().count(), 31, "a header and 30 days");
+
+    let (_, _, files) = csv("view=files".into()).await;
+    assert_eq!(
+        files,
+        format!(
+            "\u{feff}Paket-ID;Datei-ID;Datei;Downloads\r\n{};{};Flyer.pdf;1\r\n",
+            w.package, w.pdf
+        )
+    );
+    let (_, _, untouched) = csv("view=untouched".into()).await;
+    assert_eq!(
+        untouched,
+        format!("\u{feff}Paket-ID;Paket\r\n{};Winter Aktion\r\n", w.winter)
+    );
+    let (_, _, providers) = csv("view=providers".into()).await;
+    assert_eq!(
+        providers,
+        format!(
+            "\u{feff}Anbieter-ID;Anbieter;Händler erreicht;Händler gesamt;Anteil\r\n{};Glasfaser Süd;1;1;1,000\r\n",
+            w.provider
+        )
+    );
+    let (_, _, package) = csv(format!("view=package&packageId={}", w.package)).await;
+    assert_eq!(
+        package,
+        format!(
+            "\u{feff}Datei-ID;Datei;Downloads\r\n{};Flyer.pdf;1\r\n{};Preise.txt;0\r\n",
+            w.pdf, w.txt
+        )
+    );
+
+    for (query, expected) in [
+        ("view=everything", 400),
+        ("", 400),
+        ("view=package", 400),
+        ("view=days&providerId=x", 400),
+        ("view=package&packageId=987654", 404),
+    ] {
+        let (status, _, body) = csv(query.into()).await;
+        assert_eq!(status, expected, "{query}: {body}");
+    }
+    // A moderator of another provider exports nothing of this one.
+    let other = app.session_with_roles(&[BU_MODERATOR]).await;
+    let response = fetch(app, &other, "/api/statistics/export.csv?view=packages", &[]).await;
+    assert_eq!(
+        response.text().await.unwrap(),
+        "\u{feff}Paket-ID;Paket;Downloads\r\n"
+    );
+    let query = format!(
+        "/api/statistics/export.csv?view=package&packageId={}",
+        w.package
+    );
+    assert_eq!(fetch(app, &other, &query, &[]).await.status(), 403);
+}
+
+#[tokio::test]
 async fn personal_events_expire_and_the_anonymous_roll_ups_stay() {
     use aktionsportal::db::statistics::{NewEvent, write_batch};
     use aktionsportal::services::statistics::{expire_personal_events, totals_of};

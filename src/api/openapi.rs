@@ -222,6 +222,7 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
         super::statistics::package,
         super::statistics::package_customers,
         super::statistics::packages_csv,
+        super::statistics::export_csv,
     ),
     components(
         schemas(

@@ -17,6 +17,7 @@ use crate::domain::input::{id_of_text, ids_in_text};
 use crate::domain::permissions::Capability;
 use crate::domain::statistics::DayRange;
 use crate::domain::time::berlin_date;
+use crate::services::statistics::export::{self, View};
 use crate::services::statistics::reports::{
     self, PackageDownloads, PackageStatistics, ProviderShare, Summary,
 };
@@ -28,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/statistics/providers", get(providers))
         .route("/statistics/downloads", get(downloads_of_packages))
         .route("/statistics/packages.csv", get(packages_csv))
+        .route("/statistics/export.csv", get(export_csv))
         .route("/statistics/packages/{id}", get(package))
         .route(
             "/statistics/packages/{id}/customers",
@@ -95,13 +97,7 @@ async fn summary(
     Query(query): Query<SummaryQuery>,
 ) -> Result<JsonResponse<Summary>, ApiError> {
     let range = range_of(query.from.as_deref(), query.to.as_deref())?;
-    let provider = match query.provider_id.as_deref().filter(|p| !p.is_empty()) {
-        Some(text) => Some(
-            id_of_text(text)
-                .ok_or_else(|| ApiError::validation("providerId muss eine Zahl sein."))?,
-        ),
-        None => None,
-    };
+    let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
     Ok(JsonResponse(
         reports::summary(&state.db, &user, range, provider).await?,
     ))
@@ -203,7 +199,7 @@ async fn package_customers(
     operation_id = "getPackageStatisticsCsv",
     tag = "statistics",
     summary = "The packages' downloads as CSV",
-    description = "Every package with downloads in the range (the user's providers), the most downloaded first, as CSV for German Excel: UTF-8 with a byte-order mark, `;` between cells, CRLF. Cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return get a leading `'` (CSV injection).\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten.",
+    description = "Every package with downloads in the range (the user's providers), the most downloaded first, as CSV for German Excel: UTF-8 with a byte-order mark, `;` between cells, CRLF. Cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return get a leading `'` (CSV injection). The same as `export.csv?view=packages`.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten.",
     params(RangeQuery),
     responses(
         (status = 200, description = "The CSV file.", body = String, content_type = "text/csv"),
@@ -221,21 +217,87 @@ async fn packages_csv(
     Query(query): Query<RangeQuery>,
 ) -> Result<Response, ApiError> {
     let range = query.range()?;
-    let csv = reports::packages_csv(&state.db, &user, range).await?;
-    let name = format!(
-        "attachment; filename=\"Downloads {} bis {}.csv\"",
-        range.from.format("%Y-%m-%d"),
-        range.to.format("%Y-%m-%d")
-    );
-    Ok((
+    let export = export::export(&state.db, &user, View::Packages, range, None, None).await?;
+    Ok(csv_answer(export))
+}
+
+/// A statistics view to export.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ExportQuery {
+    view: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+    provider_id: Option<String>,
+    package_id: Option<String>,
+}
+
+/// An optional id of the query; not an id: 400 naming the parameter.
+fn optional_id(text: Option<&str>, name: &str) -> Result<Option<i64>, ApiError> {
+    match text.filter(|t| !t.is_empty()) {
+        Some(text) => id_of_text(text)
+            .map(Some)
+            .ok_or_else(|| ApiError::validation(format!("{name} muss eine Zahl sein."))),
+        None => Ok(None),
+    }
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/export.csv",
+    operation_id = "exportStatisticsCsv",
+    tag = "statistics",
+    summary = "A statistics view as CSV",
+    description = "One view of the statistics screen as CSV for German Excel (UTF-8 with BOM, `;`, CRLF, days as `TT.MM.JJJJ`, shares with a decimal comma, formula cells neutralised): `days` (downloads per day), `packages`, `files`, `untouched` (packages valid in the range nobody downloaded), `providers` (each provider's share of its dealers), `package` (one package's files; needs `packageId`). `providerId` narrows `days`, `packages`, `files` and `untouched` as on the screen.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten.",
+    params(
+        ("view" = String, Query, pattern = "^(days|packages|files|untouched|providers|package)$", description = "The view."),
+        RangeQuery,
+        ("providerId" = Option<String>, Query, pattern = "^0*[1-9][0-9]{0,17}$", description = "Only this provider (one the user manages)."),
+        ("packageId" = Option<String>, Query, pattern = "^0*[1-9][0-9]{0,17}$", description = "The package of `view=package`."),
+    ),
+    responses(
+        (status = 200, description = "The CSV file.", body = String, content_type = "text/csv"),
+        (status = 400, response = super::openapi::BadQuery),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
+)]
+async fn export_csv(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let view = query.view.as_deref().and_then(View::parse).ok_or_else(|| {
+        ApiError::validation(format!(
+            "view muss eines von {} sein.",
+            View::WORDS.join(", ")
+        ))
+    })?;
+    let range = range_of(query.from.as_deref(), query.to.as_deref())?;
+    let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
+    let package = optional_id(query.package_id.as_deref(), "packageId")?;
+    let export = export::export(&state.db, &user, view, range, provider, package).await?;
+    Ok(csv_answer(export))
+}
+
+/// A CSV file to save (RFC 6266 name, so umlauts survive).
+fn csv_answer(export: export::Export) -> Response {
+    (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (header::CONTENT_DISPOSITION, name),
+            (
+                header::CONTENT_DISPOSITION,
+                super::delivery::content_disposition(&export.file_name, false),
+            ),
             (header::CACHE_CONTROL, "no-store".to_string()),
         ],
-        csv,
+        export.csv,
     )
-        .into_response())
+        .into_response()
 }
 
 #[utoipa::path(

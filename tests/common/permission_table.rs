@@ -475,6 +475,16 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         method: "GET",
+        path: "/api/statistics/export.csv?view=providers",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
+        path: "/api/statistics/export.csv?view=package&packageId=1",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
         path: "/api/statistics/packages.csv",
         expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
     },

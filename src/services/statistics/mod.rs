@@ -7,6 +7,7 @@
 //! second or every 500 events, and keeps the roll-ups up to date in the same transaction.
 //! A graceful stop flushes what is waiting.
 
+pub mod export;
 pub mod reports;
 
 use std::collections::BTreeMap;

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::db::statistics::TotalsRow;
 use crate::db::{self, Db};
-use crate::domain::statistics::{CSV_BOM, DayRange, Sketch, csv_cell};
+use crate::domain::statistics::{DayRange, Sketch};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
@@ -84,13 +84,13 @@ pub struct PackageStatistics {
 }
 
 /// Whose figures a user sees.
-enum Reach {
+pub(super) enum Reach {
     All,
     Providers(Vec<i64>),
 }
 
 impl Reach {
-    fn providers(&self) -> Option<&[i64]> {
+    pub(super) fn providers(&self) -> Option<&[i64]> {
         match self {
             Reach::All => None,
             Reach::Providers(ids) => Some(ids),
@@ -100,7 +100,7 @@ impl Reach {
 
 /// The admin sees all; a moderator the providers they manage. A chosen provider must be
 /// one of them (`Forbidden` otherwise, `NotFound` when there is none).
-async fn reach(db: &Db, user: &User, provider: Option<i64>) -> ServiceResult<Reach> {
+pub(super) async fn reach(db: &Db, user: &User, provider: Option<i64>) -> ServiceResult<Reach> {
     if let Some(id) = provider {
         crate::services::providers::managed(db, user, id).await?;
         return Ok(Reach::Providers(vec![id]));
@@ -113,7 +113,7 @@ async fn reach(db: &Db, user: &User, provider: Option<i64>) -> ServiceResult<Rea
     ))
 }
 
-fn day_text(day: NaiveDate) -> String {
+pub(super) fn day_text(day: NaiveDate) -> String {
     day.format("%Y-%m-%d").to_string()
 }
 
@@ -152,7 +152,7 @@ fn every_day(range: DayRange, counts: &BTreeMap<String, i64>) -> Vec<DayCount> {
         .collect()
 }
 
-const DELETED: &str = "(gelöscht)";
+pub(super) const DELETED: &str = "(gelöscht)";
 
 async fn rows_of(db: &Db, reach: &Reach, from: &str, to: &str) -> ServiceResult<Vec<TotalsRow>> {
     Ok(match reach {
@@ -233,18 +233,36 @@ pub async fn package(
     crate::services::downloads::managed(db, user, id).await?;
     let (from, to) = (day_text(range.from), day_text(range.to));
     let totals = add_up(&db::statistics::totals(db, "package", &[id], &from, &to).await?);
-    let files = db::statistics::top_files(db, None, Some(id), &from, &to, 10_000).await?;
+    let counted = db::statistics::top_files(db, None, Some(id), &from, &to, 10_000).await?;
+    // Every file the package holds, also those nobody took, in the package's order; then
+    // files counted in the range that it no longer holds.
+    let mut files: Vec<TopEntry> = db::downloads::files_of(db, &[id])
+        .await?
+        .into_iter()
+        .map(|file| TopEntry {
+            downloads: counted
+                .iter()
+                .find(|c| c.upload_id == file.upload_id)
+                .map_or(0, |c| c.downloads),
+            id: file.upload_id,
+            name: file.name,
+        })
+        .collect();
+    for gone in counted {
+        if !files.iter().any(|f| f.id == gone.upload_id) {
+            files.push(TopEntry {
+                id: gone.upload_id,
+                name: gone.name.unwrap_or_else(|| DELETED.into()),
+                downloads: gone.downloads,
+            });
+        }
+    }
+    // The most downloaded first; ties keep the package's order.
+    files.sort_by_key(|f| std::cmp::Reverse(f.downloads));
     Ok(PackageStatistics {
         downloads: totals.downloads,
         customers: totals.customers.estimate(),
-        files: files
-            .into_iter()
-            .map(|r| TopEntry {
-                id: r.upload_id,
-                name: r.name.unwrap_or_else(|| DELETED.into()),
-                downloads: r.downloads,
-            })
-            .collect(),
+        files,
         days: every_day(range, &totals.days),
     })
 }
@@ -356,46 +374,9 @@ pub async fn provider_shares(
         .collect())
 }
 
-/// The packages of the range as CSV for German Excel: UTF-8 with BOM, `;`, CRLF.
-pub async fn packages_csv(db: &Db, user: &User, range: DayRange) -> ServiceResult<String> {
-    let reach = reach(db, user, None).await?;
-    let (from, to) = (day_text(range.from), day_text(range.to));
-    let ranked = db::statistics::top_packages(db, reach.providers(), &from, &to, 100_000).await?;
-    let mut out = String::from(CSV_BOM);
-    out.push_str("Paket-ID;Paket;Downloads\r\n");
-    for row in ranked {
-        let name = row.name.unwrap_or_else(|| DELETED.into());
-        out.push_str(&format!(
-            "{};{};{}\r\n",
-            row.package_id,
-            csv_field(&name),
-            row.downloads
-        ));
-    }
-    Ok(out)
-}
-
-/// A cell: neutralised (see `csv_cell`) and quoted when it holds `;`, a quote or a break.
-fn csv_field(text: &str) -> String {
-    let cell = csv_cell(text);
-    if cell.contains([';', '"', '\r', '\n']) {
-        format!("\"{}\"", cell.replace('"', "\"\""))
-    } else {
-        cell
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_fields_are_neutralised_and_quoted() {
-        assert_eq!(csv_field("=1+1"), "'=1+1");
-        assert_eq!(csv_field("Herbst; Winter"), "\"Herbst; Winter\"");
-        assert_eq!(csv_field("Sag \"Hallo\""), "\"Sag \"\"Hallo\"\"\"");
-        assert_eq!(csv_field("-5;x"), "\"'-5;x\"");
-    }
 
     #[test]
     fn shares_are_rounded_and_safe_without_downloads() {
