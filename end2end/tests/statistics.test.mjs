@@ -1,8 +1,8 @@
 // The download statistics (issue 24) in a real browser against the local-mode portal of
 // scripts/e2e.sh: a file the demo dealer downloads reaches the statistics screen, the package's
 // own figures (with the dealer's customer number under "Wer hat geladen?") and the Downloads
-// column of the admin list; a range the server refuses keeps the figures; the CSV link follows
-// the range; and axe finds no WCAG 2.2 A/AA violation at 320 and 1366 px.
+// column of the admin list; a range the server refuses keeps the figures; the CSV links follow
+// the range (each view has its own); and axe finds no WCAG 2.2 A/AA violation at 320 and 1366 px.
 //
 // seed-demo writes a month of download events, so the figures are never empty: the test
 // compares with what the API said before the dealer's download, not with zero.
@@ -188,6 +188,14 @@ test('a file the dealer downloads shows in the statistics, the package view and 
     assert.equal(csv.status(), 200);
     assert.match(csv.headers()['content-type'], /text\/csv/);
     assert.ok((await csv.text()).includes(PACKAGE), 'the CSV names the package');
+    // Each view has a CSV of its own: the days of the range and provider shown, for Excel.
+    const daysHref = await page.getByTestId('csv-days').getAttribute('href');
+    assert.equal(daysHref, `/api/statistics/export.csv?view=days&from=${from}&to=${to}&providerId=${providerId}`);
+    const daysCsv = await page.request.get(daysHref);
+    assert.equal(daysCsv.status(), 200, daysHref);
+    assert.match(daysCsv.headers()['content-type'], /text\/csv/);
+    const daysText = await daysCsv.text();
+    assert.ok(daysText.startsWith('\ufeffDatum;Downloads'), `the CSV of the days: ${JSON.stringify(daysText.slice(0, 40))}`);
 
     // The admin list: the Downloads column, and "Statistik" in the row's menu.
     await page.goto('/admin/downloads/');

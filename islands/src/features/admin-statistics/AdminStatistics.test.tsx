@@ -235,6 +235,101 @@ describe('AdminStatistics: the figures', () => {
   });
 });
 
+describe('AdminStatistics: each view as CSV', () => {
+  /** The summary's views: test id, `view=…` and what the link is named after. */
+  const VIEWS = [
+    ['csv-days', 'days', 'Downloads je Tag'],
+    ['csv-packages', 'packages', 'Meistgeladene Downloads'],
+    ['csv-files', 'files', 'Meistgeladene Dateien'],
+    ['csv-untouched', 'untouched', 'Unberührte Downloads'],
+    ['csv-providers', 'providers', 'Anteil der Händler je Anbieter'],
+  ] as const;
+
+  const href = (testId: string) => screen.getByTestId(testId).getAttribute('href');
+  const hrefs = () => Object.fromEntries(VIEWS.map(([testId]) => [testId, href(testId)]));
+  const exportHref = (view: string, search: string) => `/api/statistics/export.csv?view=${view}&${search}`;
+
+  /** The links for a range (`from=…&to=…`) and, but for the shares, the provider. */
+  function expected(range: string, providerId?: number) {
+    const provider = providerId === undefined ? '' : `&providerId=${providerId}`;
+    return Object.fromEntries(
+      VIEWS.map(([testId, view]) => [testId, exportHref(view, view === 'providers' ? range : `${range}${provider}`)]),
+    );
+  }
+
+  it("links each view's CSV in its section's header, named after the section", async () => {
+    setup();
+    await loaded();
+    expect(hrefs()).toEqual(expected('from=2026-06-02&to=2026-07-01'));
+    for (const [testId, , title] of VIEWS) {
+      const link = screen.getByRole('link', { name: `CSV: ${title}` });
+      expect(link).toBe(screen.getByTestId(testId));
+      expect(link.textContent).toBe('CSV');
+      expect(link.hasAttribute('download')).toBe(true);
+      expect(link.className).toBe('btn btn-outline-secondary btn-sm');
+      // In the section it exports, whose heading names it.
+      const section = link.closest('section') as HTMLElement;
+      expect(document.getElementById(section.getAttribute('aria-labelledby') ?? '')?.textContent).toBe(title);
+    }
+    // The CSV of the range's packages stays as it was.
+    expect(href('csv-export')).toBe('/api/statistics/packages.csv?from=2026-06-02&to=2026-07-01');
+  });
+
+  it('adds the chosen provider, but not to the shares per provider, and drops it for all', async () => {
+    const { requests } = setup();
+    await loaded();
+    fireEvent.change(screen.getByLabelText('Anbieter'), { target: { value: '2' } });
+    await waitFor(() => expect(screen.getByTestId('shown-view').textContent).toContain('Glasfaser Süd'));
+    expect(hrefs()).toEqual(expected('from=2026-06-02&to=2026-07-01', 2));
+    expect(href('csv-providers')).not.toContain('providerId');
+
+    fireEvent.change(screen.getByLabelText('Anbieter'), { target: { value: '' } });
+    await waitFor(() => expect(summaries(requests)).toHaveLength(3));
+    await waitFor(() => expect(screen.getByTestId('shown-view').textContent).toContain('alle Anbieter'));
+    expect(hrefs()).toEqual(expected('from=2026-06-02&to=2026-07-01'));
+    for (const [testId] of VIEWS) expect(href(testId)).not.toContain('providerId');
+  });
+
+  it('starts with the provider of the address bar', async () => {
+    window.history.replaceState(null, '', '/admin/statistics?from=2026-01-01&to=2026-01-31&providerId=1');
+    setup();
+    await loaded();
+    expect(hrefs()).toEqual(expected('from=2026-01-01&to=2026-01-31', 1));
+  });
+
+  it('follows the figures shown, not a choice still loading or refused', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const pending = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    const { requests } = setup((request) => {
+      if (request.url.searchParams.get('from') === '2024-01-01') {
+        return jsonResponse(400, { message: RANGE_MESSAGE, code: 'validation_error' });
+      }
+      if (request.path === '/api/statistics/summary' && request.url.searchParams.get('providerId') === '1') return pending;
+      return statisticsApi()(request);
+    });
+    await loaded();
+    const before = expected('from=2026-06-02&to=2026-07-01');
+
+    fireEvent.change(screen.getByLabelText('Anbieter'), { target: { value: '1' } });
+    await waitFor(() => expect(summaries(requests)).toHaveLength(2));
+    expect(screen.getByTestId('statistics-figures').getAttribute('aria-busy')).toBe('true');
+    expect(hrefs()).toEqual(before);
+    await act(async () => {
+      answer(jsonResponse(200, summary()));
+      await pending;
+    });
+    await waitFor(() => expect(screen.getByTestId('shown-view').textContent).toContain('Stadtwerke Nord'));
+    expect(hrefs()).toEqual(expected('from=2026-06-02&to=2026-07-01', 1));
+
+    fireEvent.change(screen.getByLabelText('Von'), { target: { value: '2024-01-01' } });
+    await screen.findByTestId('range-error');
+    expect(hrefs()).toEqual(expected('from=2026-06-02&to=2026-07-01', 1));
+    expect(href('csv-export')).toBe('/api/statistics/packages.csv?from=2026-06-02&to=2026-07-01');
+  });
+});
+
 describe('AdminStatistics: a package', () => {
   async function openFirstPackage(props: Partial<AdminStatisticsProps> = {}) {
     const mock = setup(statisticsApi(), props);
@@ -256,6 +351,33 @@ describe('AdminStatistics: a package', () => {
       'Banner Glasfaser Sommeraktion.png300',
     ]);
     expect(dialog.getByTestId('day-chart').getAttribute('aria-label')).toContain('insgesamt 900');
+  });
+
+  it("links its files' CSV for its own range and id, whatever the provider", async () => {
+    window.history.replaceState(null, '', '/admin/statistics?from=2026-01-01&to=2026-01-31&providerId=2');
+    const { dialog } = await openFirstPackage();
+    const link = dialog.getByRole('link', { name: 'CSV: Dateien' });
+    expect(link).toBe(dialog.getByTestId('csv-package'));
+    expect(link.getAttribute('href')).toBe(
+      '/api/statistics/export.csv?view=package&from=2026-01-01&to=2026-01-31&packageId=7',
+    );
+    expect(link.textContent).toBe('CSV');
+    expect(link.hasAttribute('download')).toBe(true);
+    expect(link.className).toBe('btn btn-outline-secondary btn-sm');
+    expect(within(dialog.getByTestId('package-files')).getByTestId('csv-package')).toBe(link);
+    // The dialog's days have no CSV of their own; the page's days keep theirs.
+    expect(within(dialog.getByTestId('package-days')).queryByTestId('csv-days')).toBeNull();
+    expect(screen.getAllByTestId('csv-days')).toHaveLength(1);
+  });
+
+  it('links the CSV of a package opened from a top file by that package', async () => {
+    setup();
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Alter Flyer.pdf' }));
+    const dialog = within(await screen.findByTestId('package-stats'));
+    expect((await dialog.findByTestId('csv-package')).getAttribute('href')).toBe(
+      '/api/statistics/export.csv?view=package&from=2026-06-02&to=2026-07-01&packageId=99',
+    );
   });
 
   it('shows an admin who took it, with the last download in German time', async () => {

@@ -4,7 +4,7 @@
 // figure opens the list behind it; a package opens its own figures in a dialog.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { csvUrl } from './api';
+import { csvUrl, exportUrl } from './api';
 import { DayChart } from './DayChart';
 import { formatRange } from './format';
 import { PackageStatsModal } from './PackageStatsModal';
@@ -80,6 +80,7 @@ export default function AdminStatistics({ isAdmin, providers, today }: AdminStat
     dayTableRef.current?.focus();
   }
 
+  // The CSV links follow the figures shown, not a choice still loading or refused.
   const shownRange = shown?.view.range ?? view.range;
   const providerName = (id: number | null) =>
     id === null ? 'alle Anbieter' : (providers.find((provider) => provider.id === id)?.name ?? `Anbieter ${id}`);
@@ -125,12 +126,14 @@ export default function AdminStatistics({ isAdmin, providers, today }: AdminStat
               onTableOpenChange={setDayTableOpen}
               tableRef={dayTableRef}
               testId="summary-days"
+              csvHref={exportUrl('days', shown.view.range, shown.view.providerId)}
             />
             <div className="row">
               <div className="col-12 col-lg-6">
                 <TopPackages
                   packages={shown.summary.topPackages}
                   onOpenPackage={(id, name) => setOpenPackage({ id, name, range: shown.view.range })}
+                  csvHref={exportUrl('packages', shown.view.range, shown.view.providerId)}
                 />
               </div>
               <div className="col-12 col-lg-6">
@@ -138,10 +141,14 @@ export default function AdminStatistics({ isAdmin, providers, today }: AdminStat
                   files={shown.summary.topFiles}
                   packageNames={packageNames}
                   onOpenPackage={(id, name) => setOpenPackage({ id, name, range: shown.view.range })}
+                  csvHref={exportUrl('files', shown.view.range, shown.view.providerId)}
                 />
               </div>
             </div>
-            <UntouchedPackages packages={shown.summary.untouchedPackages} />
+            <UntouchedPackages
+              packages={shown.summary.untouchedPackages}
+              csvHref={exportUrl('untouched', shown.view.range, shown.view.providerId)}
+            />
           </>
         )}
         <ProviderShares
@@ -151,6 +158,7 @@ export default function AdminStatistics({ isAdmin, providers, today }: AdminStat
           onSelect={(providerId) => apply({ ...viewRef.current, providerId })}
           headingId={`${ids}-shares`}
           headingRef={sharesHeadingRef}
+          csvHref={exportUrl('providers', shownRange)}
         />
       </div>
 

@@ -4,6 +4,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { formatCount } from '../../lib/format';
+import { CsvLink } from './CsvLink';
 import { formatDay } from './format';
 import { TableBox } from './TableBox';
 import type { DayCount } from './types';
@@ -34,9 +35,20 @@ export interface DayChartProps {
   /** The table's box, for the Downloads total to move the focus there. */
   tableRef?: RefObject<HTMLDivElement | null>;
   testId: string;
+  /** The days as CSV (`csv-days` in the header); none when not given. */
+  csvHref?: string;
 }
 
-export function DayChart({ days, title, headingLevel, tableOpen, onTableOpenChange, tableRef, testId }: DayChartProps) {
+export function DayChart({
+  days,
+  title,
+  headingLevel,
+  tableOpen,
+  onTableOpenChange,
+  tableRef,
+  testId,
+  csvHref,
+}: DayChartProps) {
   const ids = useId();
   const chartRef = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
@@ -67,17 +79,20 @@ export function DayChart({ days, title, headingLevel, tableOpen, onTableOpenChan
         <Heading className="h5 mb-0" id={`${ids}-title`}>
           {title}
         </Heading>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-secondary"
-          aria-expanded={tableOpen}
-          aria-controls={`${ids}-table`}
-          onClick={() => onTableOpenChange(!tableOpen)}
-          data-testid="day-table-toggle"
-        >
-          <i className={`bi ${tableOpen ? 'bi-bar-chart' : 'bi-table'} me-1`} aria-hidden="true" />
-          {tableOpen ? 'Tabelle ausblenden' : 'Als Tabelle anzeigen'}
-        </button>
+        <div className="d-flex flex-wrap gap-2">
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-secondary"
+            aria-expanded={tableOpen}
+            aria-controls={`${ids}-table`}
+            onClick={() => onTableOpenChange(!tableOpen)}
+            data-testid="day-table-toggle"
+          >
+            <i className={`bi ${tableOpen ? 'bi-bar-chart' : 'bi-table'} me-1`} aria-hidden="true" />
+            {tableOpen ? 'Tabelle ausblenden' : 'Als Tabelle anzeigen'}
+          </button>
+          {csvHref !== undefined && <CsvLink href={csvHref} label={title} testId="csv-days" />}
+        </div>
       </div>
       <div ref={chartRef} className="ap-stats-chart" role="img" aria-label={chartSummary(days)} data-testid="day-chart" />
       {failed && <p className="text-body-secondary small">Das Diagramm konnte nicht geladen werden; die Zahlen stehen in der Tabelle.</p>}

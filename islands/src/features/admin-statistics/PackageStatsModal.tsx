@@ -5,7 +5,8 @@ import { useEffect, useId, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { toastReadError } from '../../lib/apiToasts';
 import { formatCount, formatDateTime } from '../../lib/format';
-import { fetchPackageCustomers, fetchPackageStatistics } from './api';
+import { exportUrl, fetchPackageCustomers, fetchPackageStatistics } from './api';
+import { CsvLink } from './CsvLink';
 import { DayChart } from './DayChart';
 import { formatRange } from './format';
 import { TableBox } from './TableBox';
@@ -72,7 +73,12 @@ export function PackageStatsModal({ packageId, name, range, isAdmin, onClose }: 
       {stats.kind === 'loading' && <Loading />}
       {stats.kind === 'failed' && <p className="text-body-secondary">Die Statistik konnte nicht geladen werden.</p>}
       {stats.kind === 'loaded' && (
-        <PackageFigures stats={stats.value} tableOpen={tableOpen} onTableOpenChange={setTableOpen} />
+        <PackageFigures
+          stats={stats.value}
+          tableOpen={tableOpen}
+          onTableOpenChange={setTableOpen}
+          filesCsvHref={exportUrl('package', range, null, packageId)}
+        />
       )}
       {isAdmin && <PackageCustomers packageId={packageId} range={range} />}
     </Modal>
@@ -83,10 +89,13 @@ function PackageFigures({
   stats,
   tableOpen,
   onTableOpenChange,
+  filesCsvHref,
 }: {
   stats: PackageStatistics;
   tableOpen: boolean;
   onTableOpenChange: (open: boolean) => void;
+  /** The package's files as CSV, for the dialog's range. */
+  filesCsvHref: string;
 }) {
   const filesTitleId = useId();
   return (
@@ -114,9 +123,12 @@ function PackageFigures({
         testId="package-days"
       />
       <section className="mb-4" aria-labelledby={filesTitleId} data-testid="package-files">
-        <h3 className="h5" id={filesTitleId}>
-          Dateien
-        </h3>
+        <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
+          <h3 className="h5 mb-0" id={filesTitleId}>
+            Dateien
+          </h3>
+          <CsvLink href={filesCsvHref} label="Dateien" testId="csv-package" />
+        </div>
         {stats.files.length === 0 ? (
           <p className="text-body-secondary">Keine Dateien.</p>
         ) : (

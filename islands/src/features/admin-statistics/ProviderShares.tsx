@@ -2,8 +2,11 @@
 // range. A provider the user may choose is a button that shows the figures of that provider.
 import type { RefObject } from 'react';
 import { formatCount } from '../../lib/format';
+import { CsvLink } from './CsvLink';
 import { formatShare } from './format';
 import type { ProviderShare } from './types';
+
+const SHARES_TITLE = 'Anteil der Händler je Anbieter';
 
 export interface ProviderSharesProps {
   shares: readonly ProviderShare[] | null;
@@ -14,14 +17,27 @@ export interface ProviderSharesProps {
   headingId: string;
   /** The heading, where the Händler total moves the focus. */
   headingRef?: RefObject<HTMLHeadingElement | null>;
+  /** The shares as CSV (for the range shown). */
+  csvHref: string;
 }
 
-export function ProviderShares({ shares, choosable, selectedId, onSelect, headingId, headingRef }: ProviderSharesProps) {
+export function ProviderShares({
+  shares,
+  choosable,
+  selectedId,
+  onSelect,
+  headingId,
+  headingRef,
+  csvHref,
+}: ProviderSharesProps) {
   return (
     <section className="mb-4" aria-labelledby={headingId} data-testid="provider-shares">
-      <h2 className="h5" id={headingId} ref={headingRef} tabIndex={-1}>
-        Anteil der Händler je Anbieter
-      </h2>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
+        <h2 className="h5 mb-0" id={headingId} ref={headingRef} tabIndex={-1}>
+          {SHARES_TITLE}
+        </h2>
+        <CsvLink href={csvHref} label={SHARES_TITLE} testId="csv-providers" />
+      </div>
       {shares === null ? (
         <p className="text-body-secondary">Wird geladen …</p>
       ) : shares.length === 0 ? (

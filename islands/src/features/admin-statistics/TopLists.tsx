@@ -3,6 +3,7 @@
 import { useId } from 'react';
 import type { ReactNode } from 'react';
 import { formatCount } from '../../lib/format';
+import { CsvLink } from './CsvLink';
 import type { PackageRef, TopEntry, TopFile } from './types';
 
 export function editPath(id: number): string {
@@ -13,13 +14,30 @@ interface OpenPackage {
   onOpenPackage: (id: number, name: string) => void;
 }
 
-function Section({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+interface Csv {
+  /** The list as CSV (for the range and provider shown). */
+  csvHref: string;
+}
+
+interface SectionProps {
+  title: string;
+  testId: string;
+  /** The section's view as CSV, linked in its header. */
+  csvHref: string;
+  csvTestId: string;
+  children: ReactNode;
+}
+
+function Section({ title, testId, csvHref, csvTestId, children }: SectionProps) {
   const id = useId();
   return (
     <section className="mb-4" aria-labelledby={id} data-testid={testId}>
-      <h2 className="h5" id={id}>
-        {title}
-      </h2>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
+        <h2 className="h5 mb-0" id={id}>
+          {title}
+        </h2>
+        <CsvLink href={csvHref} label={title} testId={csvTestId} />
+      </div>
       {children}
     </section>
   );
@@ -29,9 +47,13 @@ function Empty({ text }: { text: string }) {
   return <p className="text-body-secondary">{text}</p>;
 }
 
-export function TopPackages({ packages, onOpenPackage }: { packages: readonly TopEntry[] } & OpenPackage) {
+export function TopPackages({
+  packages,
+  onOpenPackage,
+  csvHref,
+}: { packages: readonly TopEntry[] } & OpenPackage & Csv) {
   return (
-    <Section title="Meistgeladene Downloads" testId="top-packages">
+    <Section title="Meistgeladene Downloads" testId="top-packages" csvHref={csvHref} csvTestId="csv-packages">
       {packages.length === 0 ? (
         <Empty text="Im Zeitraum wurde nichts geladen." />
       ) : (
@@ -77,9 +99,10 @@ export function TopFiles({
   files,
   packageNames,
   onOpenPackage,
-}: { files: readonly TopFile[]; packageNames: ReadonlyMap<number, string> } & OpenPackage) {
+  csvHref,
+}: { files: readonly TopFile[]; packageNames: ReadonlyMap<number, string> } & OpenPackage & Csv) {
   return (
-    <Section title="Meistgeladene Dateien" testId="top-files">
+    <Section title="Meistgeladene Dateien" testId="top-files" csvHref={csvHref} csvTestId="csv-files">
       {files.length === 0 ? (
         <Empty text="Im Zeitraum wurde keine Datei geladen." />
       ) : (
@@ -121,9 +144,9 @@ export function TopFiles({
   );
 }
 
-export function UntouchedPackages({ packages }: { packages: readonly PackageRef[] }) {
+export function UntouchedPackages({ packages, csvHref }: { packages: readonly PackageRef[] } & Csv) {
   return (
-    <Section title="Unberührte Downloads" testId="untouched-packages">
+    <Section title="Unberührte Downloads" testId="untouched-packages" csvHref={csvHref} csvTestId="csv-untouched">
       <p className="text-body-secondary small">Gültig im Zeitraum, aber von niemandem geladen.</p>
       {packages.length === 0 ? (
         <Empty text="Keine – jeder gültige Download wurde geladen." />

@@ -43,6 +43,29 @@ export function fetchPackageDownloads(ids: readonly number[], signal?: AbortSign
   return apiFetch<PackageDownloads[]>(`/api/statistics/downloads?ids=${ids.join(',')}`, { signal });
 }
 
+/** The views `/api/statistics/export.csv` exports. */
+export type ExportView = 'days' | 'packages' | 'files' | 'untouched' | 'providers' | 'package';
+
+/** The views the provider choice narrows (the provider shares and one package are not narrowed). */
+const PROVIDER_VIEWS: ReadonlySet<ExportView> = new Set(['days', 'packages', 'files', 'untouched']);
+
+/**
+ * The CSV file of one view (a plain link: the browser downloads it). `providerId` is sent only
+ * for the views it narrows and when a provider is chosen (null: all the user manages);
+ * `packageId` only for `package`, which needs it.
+ */
+export function exportUrl(
+  view: ExportView,
+  range: DayRange,
+  providerId: number | null = null,
+  packageId: number | null = null,
+): string {
+  const query = new URLSearchParams({ view, from: range.from, to: range.to });
+  if (providerId !== null && PROVIDER_VIEWS.has(view)) query.set('providerId', String(providerId));
+  if (packageId !== null && view === 'package') query.set('packageId', String(packageId));
+  return `/api/statistics/export.csv?${query.toString()}`;
+}
+
 /** The CSV file of the range's packages (a plain link: the browser downloads it). */
 export function csvUrl(range: DayRange): string {
   return `/api/statistics/packages.csv?${rangeQuery(range).toString()}`;
