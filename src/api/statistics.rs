@@ -42,11 +42,11 @@ pub fn router() -> Router<AppState> {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct RangeQuery {
-    /// First day, `YYYY-MM-DD` (German days); default: 29 days before `to`.
-    #[param(value_type = Option<String>, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    /// First day, `YYYY-MM-DD` (German days); empty or absent: 29 days before `to`.
+    #[param(value_type = Option<String>, pattern = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$")]
     from: Option<String>,
-    /// Last day, `YYYY-MM-DD`; default: today. At most 367 days after `from`.
-    #[param(value_type = Option<String>, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    /// Last day, `YYYY-MM-DD`; empty or absent: today. At most 367 days after `from`.
+    #[param(value_type = Option<String>, pattern = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$")]
     to: Option<String>,
 }
 
@@ -79,7 +79,7 @@ struct SummaryQuery {
     tag = "statistics",
     summary = "Downloads of a range",
     description = "Totals of the range (downloads from byte 0 of single files and of files in ZIPs, distinct customer numbers, the share that came in ZIPs), the downloads of every day, the ten most downloaded packages and files, and the packages valid in the range that nobody downloaded (not archived, at most 100). Read from the anonymous daily roll-ups.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten (`allowedRoles`).",
-    params(RangeQuery, ("providerId" = Option<String>, Query, pattern = "^0*[1-9][0-9]{0,17}$", description = "Only this provider (one the user manages); default: all the user manages.")),
+    params(RangeQuery, ("providerId" = Option<String>, Query, pattern = "^(0*[1-9][0-9]{0,17})?$", description = "Only this provider (one the user manages); default: all the user manages.")),
     responses(
         (status = 200, description = "The figures.", body = Summary, content_type = "application/json"),
         (status = 400, response = super::openapi::BadQuery),
@@ -252,8 +252,8 @@ fn optional_id(text: Option<&str>, name: &str) -> Result<Option<i64>, ApiError> 
     params(
         ("view" = String, Query, pattern = "^(days|packages|files|untouched|providers|package)$", description = "The view."),
         RangeQuery,
-        ("providerId" = Option<String>, Query, pattern = "^0*[1-9][0-9]{0,17}$", description = "Only this provider (one the user manages)."),
-        ("packageId" = Option<String>, Query, pattern = "^0*[1-9][0-9]{0,17}$", description = "The package of `view=package`."),
+        ("providerId" = Option<String>, Query, pattern = "^(0*[1-9][0-9]{0,17})?$", description = "Only this provider (one the user manages)."),
+        ("packageId" = Option<String>, Query, pattern = "^(0*[1-9][0-9]{0,17})?$", description = "The package of `view=package`."),
     ),
     responses(
         (status = 200, description = "The CSV file.", body = String, content_type = "text/csv"),

@@ -126,8 +126,8 @@ pub fn period(
 }
 
 /// The columns a package list may be sorted by (spec §2), with `id` as the default.
-/// Serialized as the API's `sortBy` names (for the description; [`SortColumn::parse`] reads them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+/// Serialized as the API's `sortBy` names ([`SortColumn::parse`] reads them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum SortColumn {
     Id,
@@ -138,11 +138,33 @@ pub enum SortColumn {
     UpdatedAt,
 }
 
+/// Exactly the words [`SortColumn::parse`] takes (with the spec's spellings of the provider
+/// column), so the description cannot promise less or more.
+impl utoipa::PartialSchema for SortColumn {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::paging::word_choice(
+            &[
+                "id",
+                "provider",
+                "Provider.name",
+                "ProviderId",
+                "name",
+                "startAt",
+                "endAt",
+                "updatedAt",
+            ],
+            "The column to sort by; empty: `id`.",
+        )
+    }
+}
+
+impl utoipa::ToSchema for SortColumn {}
+
 impl SortColumn {
     pub const ACCEPTED: &'static str = "id, provider, name, startAt, endAt, updatedAt";
 
     pub fn parse(value: Option<&str>) -> Result<SortColumn, String> {
-        match value.map(str::trim) {
+        match value {
             None | Some("") | Some("id") => Ok(SortColumn::Id),
             Some("provider") | Some("Provider.name") | Some("ProviderId") => {
                 Ok(SortColumn::Provider)
@@ -161,17 +183,29 @@ impl SortColumn {
 }
 
 /// How the customer's search box searches (`searchMethode`).
-/// Serialized as the API's `searchMethode` names (for the description).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+/// Serialized as the API's `searchMethode` names ([`SearchMethod::parse`] reads them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum SearchMethod {
     ByName,
     ByFilename,
 }
 
+/// Exactly the words [`SearchMethod::parse`] takes, empty included.
+impl utoipa::PartialSchema for SearchMethod {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::paging::word_choice(
+            &["byName", "byFilename"],
+            "`byName` or `byFilename`; empty: `byName`.",
+        )
+    }
+}
+
+impl utoipa::ToSchema for SearchMethod {}
+
 impl SearchMethod {
     pub fn parse(value: Option<&str>) -> Result<SearchMethod, String> {
-        match value.map(str::trim) {
+        match value {
             None | Some("") | Some("byName") => Ok(SearchMethod::ByName),
             Some("byFilename") => Ok(SearchMethod::ByFilename),
             Some(_) => Err("Die Suchart muss byName oder byFilename sein.".into()),
