@@ -60,39 +60,7 @@ pub async fn write_batch(
         tx.execute("select pg_advisory_xact_lock($1)", &[WRITER_LOCK.into()])
             .await?;
     }
-    let columns = [
-        "at",
-        "day",
-        "subject",
-        "customer_number",
-        "package_id",
-        "upload_id",
-        "provider_id",
-        "channel",
-        "kind",
-        "bytes_sent",
-        "outcome",
-    ];
-    let rows: Vec<Vec<Param>> = events
-        .iter()
-        .map(|e| {
-            vec![
-                e.at.into(),
-                e.day.clone().into(),
-                e.subject.clone().into(),
-                e.customer_number.into(),
-                e.package_id.into(),
-                e.upload_id.into(),
-                e.provider_id.into(),
-                e.channel.into(),
-                e.kind.into(),
-                e.bytes_sent.into(),
-                e.outcome.into(),
-            ]
-        })
-        .collect();
-    tx.insert_rows("download_events", &columns, rows, None)
-        .await?;
+    insert_events(&mut tx, events).await?;
 
     let mut keys: Vec<(&str, i64, i64)> = events
         .iter()
@@ -153,40 +121,10 @@ pub async fn write_batch(
                         && row.scope_id == change.scope_id
                         && row.day == change.day
                 });
-                let mut customers = change.customers.clone();
-                let (mut downloads, mut zip, mut resumptions, mut bytes) = (0, 0, 0, 0);
-                if let Some(before) = before {
-                    customers.merge(&before.customers());
-                    (downloads, zip, resumptions, bytes) = (
-                        before.downloads,
-                        before.zip_downloads,
-                        before.resumptions,
-                        before.bytes_sent,
-                    );
-                }
-                vec![
-                    Param::from(change.scope),
-                    change.scope_id.into(),
-                    change.day.clone().into(),
-                    (downloads + change.downloads).into(),
-                    (zip + change.zip_downloads).into(),
-                    (resumptions + change.resumptions).into(),
-                    (bytes + change.bytes_sent).into(),
-                    customers.to_bytes().into(),
-                ]
+                change.row(before)
             })
             .collect();
-        let columns = [
-            "scope",
-            "scope_id",
-            "day",
-            "downloads",
-            "zip_downloads",
-            "resumptions",
-            "bytes_sent",
-            "sketch",
-        ];
-        let mut sql = super::bulk::insert_sql("download_totals", &columns, rows.len(), None);
+        let mut sql = super::bulk::insert_sql("download_totals", &TOTALS_COLUMNS, rows.len(), None);
         sql.push_str(
             " on conflict (scope, scope_id, day) do update set downloads = excluded.downloads, \
              zip_downloads = excluded.zip_downloads, resumptions = excluded.resumptions, \
@@ -196,6 +134,100 @@ pub async fn write_batch(
         tx.execute(&sql, &values).await?;
     }
     tx.commit().await
+}
+
+/// The columns of `download_events`, in the order of [`NewEvent::row`].
+const EVENT_COLUMNS: [&str; 11] = [
+    "at",
+    "day",
+    "subject",
+    "customer_number",
+    "package_id",
+    "upload_id",
+    "provider_id",
+    "channel",
+    "kind",
+    "bytes_sent",
+    "outcome",
+];
+
+impl NewEvent {
+    fn row(&self) -> Vec<Param> {
+        vec![
+            self.at.into(),
+            self.day.clone().into(),
+            self.subject.clone().into(),
+            self.customer_number.into(),
+            self.package_id.into(),
+            self.upload_id.into(),
+            self.provider_id.into(),
+            self.channel.into(),
+            self.kind.into(),
+            self.bytes_sent.into(),
+            self.outcome.into(),
+        ]
+    }
+}
+
+/// Inserts events in an open transaction; how many.
+pub(crate) async fn insert_events(tx: &mut Tx, events: &[NewEvent]) -> Result<u64, sqlx::Error> {
+    let rows: Vec<Vec<Param>> = events.iter().map(NewEvent::row).collect();
+    Ok(tx
+        .insert_rows("download_events", &EVENT_COLUMNS, rows, None)
+        .await?
+        .0)
+}
+
+/// The columns of `download_totals`, in the order of [`TotalsChange::row`].
+const TOTALS_COLUMNS: [&str; 8] = [
+    "scope",
+    "scope_id",
+    "day",
+    "downloads",
+    "zip_downloads",
+    "resumptions",
+    "bytes_sent",
+    "sketch",
+];
+
+impl TotalsChange {
+    /// The row this change leaves: added to `before` (its customers merged) when the row
+    /// exists.
+    fn row(&self, before: Option<&TotalsRow>) -> Vec<Param> {
+        let mut customers = self.customers.clone();
+        let (mut downloads, mut zip, mut resumptions, mut bytes) = (0, 0, 0, 0);
+        if let Some(before) = before {
+            customers.merge(&before.customers());
+            (downloads, zip, resumptions, bytes) = (
+                before.downloads,
+                before.zip_downloads,
+                before.resumptions,
+                before.bytes_sent,
+            );
+        }
+        vec![
+            Param::from(self.scope),
+            self.scope_id.into(),
+            self.day.clone().into(),
+            (downloads + self.downloads).into(),
+            (zip + self.zip_downloads).into(),
+            (resumptions + self.resumptions).into(),
+            (bytes + self.bytes_sent).into(),
+            customers.to_bytes().into(),
+        ]
+    }
+}
+
+/// Inserts totals rows that do not exist yet (a fresh data set) in an open transaction.
+pub(crate) async fn insert_new_totals(
+    tx: &mut Tx,
+    totals: &[TotalsChange],
+) -> Result<u64, sqlx::Error> {
+    let rows: Vec<Vec<Param>> = totals.iter().map(|t| t.row(None)).collect();
+    Ok(tx
+        .insert_rows("download_totals", &TOTALS_COLUMNS, rows, None)
+        .await?
+        .0)
 }
 
 /// A row of `download_totals`.

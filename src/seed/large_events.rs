@@ -131,39 +131,7 @@ async fn write_day(
 ) -> anyhow::Result<()> {
     let mut tx = Tx::begin(db).await?;
     if keep {
-        let rows = events.iter().map(|e| {
-            vec![
-                e.at.into(),
-                e.day.clone().into(),
-                e.subject.clone().into(),
-                e.customer_number.into(),
-                e.package_id.into(),
-                e.upload_id.into(),
-                e.provider_id.into(),
-                e.channel.into(),
-                e.kind.into(),
-                e.bytes_sent.into(),
-                e.outcome.into(),
-            ]
-        });
-        let columns = [
-            "at",
-            "day",
-            "subject",
-            "customer_number",
-            "package_id",
-            "upload_id",
-            "provider_id",
-            "channel",
-            "kind",
-            "bytes_sent",
-            "outcome",
-        ];
-        let rows: Vec<Vec<Param>> = rows.collect();
-        summary.kept += tx
-            .insert_rows("download_events", &columns, rows, None)
-            .await?
-            .0;
+        summary.kept += db::statistics::insert_events(&mut tx, events).await?;
     }
     let mut daily: HashMap<(i64, i64), Daily> = HashMap::new();
     for e in events {
@@ -215,35 +183,7 @@ async fn write_day(
         .await?
         .0;
     let totals = crate::services::statistics::totals_of(events);
-    let rows: Vec<Vec<Param>> = totals
-        .iter()
-        .map(|t| {
-            vec![
-                Param::from(t.scope),
-                t.scope_id.into(),
-                t.day.clone().into(),
-                t.downloads.into(),
-                t.zip_downloads.into(),
-                t.resumptions.into(),
-                t.bytes_sent.into(),
-                t.customers.to_bytes().into(),
-            ]
-        })
-        .collect();
-    let columns = [
-        "scope",
-        "scope_id",
-        "day",
-        "downloads",
-        "zip_downloads",
-        "resumptions",
-        "bytes_sent",
-        "sketch",
-    ];
-    summary.totals_rows += tx
-        .insert_rows("download_totals", &columns, rows, None)
-        .await?
-        .0;
+    summary.totals_rows += db::statistics::insert_new_totals(&mut tx, &totals).await?;
     summary.events += events.len() as u64;
     tx.commit().await?;
     Ok(())
