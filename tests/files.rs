@@ -292,22 +292,6 @@ fn header(response: &reqwest::Response, name: &str) -> String {
         .unwrap_or_default()
 }
 
-async fn get(
-    app: &TestApp,
-    token: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-) -> reqwest::Response {
-    let mut request = app
-        .client
-        .get(app.url(path))
-        .header("cookie", format!("ap_session={token}"));
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    request.send().await.unwrap()
-}
-
 #[tokio::test]
 async fn files_answer_ranges_validators_and_utf8_names() {
     let s = shared_package().await;
@@ -320,7 +304,7 @@ async fn files_answer_ranges_validators_and_utf8_names() {
         )
     );
 
-    let full = get(&s.app, &customer, &s.path, &[]).await;
+    let full = s.app.get_with(&customer, &s.path, &[]).await;
     assert_eq!(full.status(), 200);
     assert_eq!(header(&full, "content-length"), s.bytes.len().to_string());
     assert_eq!(header(&full, "content-type"), "application/pdf");
@@ -336,7 +320,10 @@ async fn files_answer_ranges_validators_and_utf8_names() {
     assert_eq!(etag.len(), 64 + 2, "the SHA-256 in quotes: {etag}");
     assert_eq!(full.bytes().await.unwrap().as_ref(), s.bytes.as_slice());
 
-    let part = get(&s.app, &customer, &s.path, &[("range", "bytes=100-199")]).await;
+    let part = s
+        .app
+        .get_with(&customer, &s.path, &[("range", "bytes=100-199")])
+        .await;
     assert_eq!(part.status(), 206);
     assert_eq!(
         header(&part, "content-range"),
@@ -345,54 +332,63 @@ async fn files_answer_ranges_validators_and_utf8_names() {
     assert_eq!(header(&part, "content-length"), "100");
     assert_eq!(part.bytes().await.unwrap().as_ref(), &s.bytes[100..200]);
 
-    let tail = get(&s.app, &customer, &s.path, &[("range", "bytes=-10")]).await;
+    let tail = s
+        .app
+        .get_with(&customer, &s.path, &[("range", "bytes=-10")])
+        .await;
     assert_eq!(
         tail.bytes().await.unwrap().as_ref(),
         &s.bytes[s.bytes.len() - 10..]
     );
 
-    let beyond = get(&s.app, &customer, &s.path, &[("range", "bytes=999999999-")]).await;
+    let beyond = s
+        .app
+        .get_with(&customer, &s.path, &[("range", "bytes=999999999-")])
+        .await;
     assert_eq!(beyond.status(), 416);
     assert_eq!(
         header(&beyond, "content-range"),
         format!("bytes */{}", s.bytes.len())
     );
 
-    let resumed = get(
-        &s.app,
-        &customer,
-        &s.path,
-        &[("range", "bytes=10-"), ("if-range", &etag)],
-    )
-    .await;
+    let resumed = s
+        .app
+        .get_with(
+            &customer,
+            &s.path,
+            &[("range", "bytes=10-"), ("if-range", &etag)],
+        )
+        .await;
     assert_eq!(resumed.status(), 206);
-    let changed = get(
-        &s.app,
-        &customer,
-        &s.path,
-        &[("range", "bytes=10-"), ("if-range", "\"anders\"")],
-    )
-    .await;
+    let changed = s
+        .app
+        .get_with(
+            &customer,
+            &s.path,
+            &[("range", "bytes=10-"), ("if-range", "\"anders\"")],
+        )
+        .await;
     assert_eq!(changed.status(), 200, "another version: the whole file");
-    let by_date = get(
-        &s.app,
-        &customer,
-        &s.path,
-        &[("range", "bytes=10-"), ("if-range", &last_modified)],
-    )
-    .await;
+    let by_date = s
+        .app
+        .get_with(
+            &customer,
+            &s.path,
+            &[("range", "bytes=10-"), ("if-range", &last_modified)],
+        )
+        .await;
     assert_eq!(by_date.status(), 206);
 
-    let cached = get(&s.app, &customer, &s.path, &[("if-none-match", &etag)]).await;
+    let cached = s
+        .app
+        .get_with(&customer, &s.path, &[("if-none-match", &etag)])
+        .await;
     assert_eq!(cached.status(), 304);
     assert!(cached.bytes().await.unwrap().is_empty());
-    let cached = get(
-        &s.app,
-        &customer,
-        &s.path,
-        &[("if-modified-since", &last_modified)],
-    )
-    .await;
+    let cached = s
+        .app
+        .get_with(&customer, &s.path, &[("if-modified-since", &last_modified)])
+        .await;
     assert_eq!(cached.status(), 304);
 
     let head = s
@@ -408,12 +404,12 @@ async fn files_answer_ranges_validators_and_utf8_names() {
 
     // A customer outside the package's lists, and nobody signed in, get nothing.
     let outsider = s.app.dealer_session(100_002, &[]).await;
-    assert_eq!(get(&s.app, &outsider, &s.path, &[]).await.status(), 404);
+    assert_eq!(s.app.get_with(&outsider, &s.path, &[]).await.status(), 404);
     assert_eq!(s.app.get(&s.path).await.status(), 401);
     let zip = format!("/api/download/{}/zip", s.package);
-    assert_eq!(get(&s.app, &outsider, &zip, &[]).await.status(), 404);
+    assert_eq!(s.app.get_with(&outsider, &zip, &[]).await.status(), 404);
     let pair = format!("/api/downloads/zip?files={}:{}", s.package, s.file);
-    assert_eq!(get(&s.app, &outsider, &pair, &[]).await.status(), 404);
+    assert_eq!(s.app.get_with(&outsider, &pair, &[]).await.status(), 404);
 }
 
 /// Runs a command; its stdout, failing the test with its output when it fails.
@@ -475,7 +471,7 @@ async fn the_package_zip_opens_everywhere_and_resumes() {
     let s = shared_package().await;
     let customer = s.app.dealer_session(100_001, &[s.list]).await;
     let path = format!("/api/download/{}/zip", s.package);
-    let response = get(&s.app, &customer, &path, &[]).await;
+    let response = s.app.get_with(&customer, &path, &[]).await;
     assert_eq!(response.status(), 200, "{:?}", response.headers());
     assert_eq!(header(&response, "content-type"), "application/zip");
     let today = aktionsportal::domain::time::berlin_date(chrono::Utc::now()).format("%Y-%m-%d");
@@ -511,13 +507,14 @@ async fn the_package_zip_opens_everywhere_and_resumes() {
 
     // An interrupted download resumes where it stopped.
     let cut = length / 3;
-    let rest = get(
-        &s.app,
-        &customer,
-        &path,
-        &[("range", &format!("bytes={cut}-")), ("if-range", &etag)],
-    )
-    .await;
+    let rest = s
+        .app
+        .get_with(
+            &customer,
+            &path,
+            &[("range", &format!("bytes={cut}-")), ("if-range", &etag)],
+        )
+        .await;
     assert_eq!(rest.status(), 206);
     assert_eq!(
         header(&rest, "content-range"),
@@ -528,24 +525,26 @@ async fn the_package_zip_opens_everywhere_and_resumes() {
     assert_eq!(resumed, archive);
     // Every range is the matching slice.
     for (start, end) in [(0, 29), (30, 80), (length - 22, length - 1)] {
-        let part = get(
-            &s.app,
-            &customer,
-            &path,
-            &[("range", &format!("bytes={start}-{end}"))],
-        )
-        .await;
+        let part = s
+            .app
+            .get_with(
+                &customer,
+                &path,
+                &[("range", &format!("bytes={start}-{end}"))],
+            )
+            .await;
         assert_eq!(part.bytes().await.unwrap().as_ref(), &archive[start..=end]);
     }
 
     // Chosen files across packages, the same rules.
-    let chosen = get(
-        &s.app,
-        &customer,
-        &format!("/api/downloads/zip?files={}:{}", s.package, s.file),
-        &[],
-    )
-    .await;
+    let chosen = s
+        .app
+        .get_with(
+            &customer,
+            &format!("/api/downloads/zip?files={}:{}", s.package, s.file),
+            &[],
+        )
+        .await;
     assert_eq!(chosen.status(), 200);
     std::fs::write(&file, chosen.bytes().await.unwrap()).unwrap();
     verify_archive(

@@ -94,22 +94,6 @@ async fn world() -> World {
     }
 }
 
-async fn fetch(
-    app: &TestApp,
-    token: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-) -> reqwest::Response {
-    let mut request = app
-        .client
-        .get(app.url(path))
-        .header("cookie", format!("ap_session={token}"));
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    request.send().await.unwrap()
-}
-
 /// The summary once the writer has caught up with `downloads` downloads (it writes every
 /// second).
 async fn summary_with(app: &TestApp, token: &str, query: &str, downloads: i64) -> Value {
@@ -152,7 +136,7 @@ async fn files_and_zips_count_per_file_and_resumptions_head_and_304_do_not() {
     let app = &w.app;
 
     // A whole file: a download. Its ETag for the 304 below.
-    let whole = fetch(app, &w.dealer, &w.pdf_path, &[]).await;
+    let whole = app.get_with(&w.dealer, &w.pdf_path, &[]).await;
     assert_eq!(whole.status(), 200);
     let etag = whole.headers()["etag"].to_str().unwrap().to_string();
     assert_eq!(whole.bytes().await.unwrap().len(), w.pdf_len);
@@ -165,24 +149,24 @@ async fn files_and_zips_count_per_file_and_resumptions_head_and_304_do_not() {
         .await
         .unwrap();
     assert_eq!(head.status(), 200);
-    let cached = fetch(app, &w.dealer, &w.pdf_path, &[("if-none-match", &etag)]).await;
+    let cached = app
+        .get_with(&w.dealer, &w.pdf_path, &[("if-none-match", &etag)])
+        .await;
     assert_eq!(cached.status(), 304);
-    let resumed = fetch(app, &w.dealer, &w.pdf_path, &[("range", "bytes=1000-")]).await;
+    let resumed = app
+        .get_with(&w.dealer, &w.pdf_path, &[("range", "bytes=1000-")])
+        .await;
     assert_eq!(resumed.status(), 206);
     resumed.bytes().await.unwrap();
     // The package ZIP: each of its two files is a download.
-    let zip = fetch(
-        app,
-        &w.dealer,
-        &format!("/api/download/{}/zip", w.package),
-        &[],
-    )
-    .await;
+    let zip = app
+        .get_with(&w.dealer, &format!("/api/download/{}/zip", w.package), &[])
+        .await;
     assert_eq!(zip.status(), 200);
     zip.bytes().await.unwrap();
     // A selection ZIP of the text file.
     let selection = format!("/api/downloads/zip?files={}:{}", w.package, w.txt);
-    let zip = fetch(app, &w.dealer, &selection, &[]).await;
+    let zip = app.get_with(&w.dealer, &selection, &[]).await;
     assert_eq!(zip.status(), 200);
     zip.bytes().await.unwrap();
 
@@ -338,7 +322,7 @@ async fn a_download_cut_off_counts_as_aborted_with_the_bytes_sent() {
         .as_str()
         .unwrap()
         .to_string();
-    let mut response = fetch(app, &w.dealer, &path, &[]).await;
+    let mut response = app.get_with(&w.dealer, &path, &[]).await;
     assert_eq!(response.status(), 200);
     response.chunk().await.unwrap().expect("a first chunk");
     drop(response);
@@ -368,7 +352,7 @@ async fn a_download_cut_off_counts_as_aborted_with_the_bytes_sent() {
 async fn moderators_see_their_providers_and_dealers_see_nothing() {
     let w = world().await;
     let app = &w.app;
-    fetch(app, &w.dealer, &w.pdf_path, &[])
+    app.get_with(&w.dealer, &w.pdf_path, &[])
         .await
         .bytes()
         .await
@@ -459,13 +443,17 @@ async fn bad_ranges_are_refused_in_german() {
 #[tokio::test]
 async fn the_csv_opens_in_german_excel_and_runs_no_formula() {
     let w = world().await;
-    fetch(&w.app, &w.dealer, &w.pdf_path, &[])
+    w.app
+        .get_with(&w.dealer, &w.pdf_path, &[])
         .await
         .bytes()
         .await
         .unwrap();
     summary_with(&w.app, &w.admin, "", 1).await;
-    let response = fetch(&w.app, &w.admin, "/api/statistics/packages.csv", &[]).await;
+    let response = w
+        .app
+        .get_with(&w.admin, "/api/statistics/packages.csv", &[])
+        .await;
     assert_eq!(response.status(), 200);
     assert!(
         response.headers()["content-type"]
@@ -487,7 +475,7 @@ async fn the_csv_opens_in_german_excel_and_runs_no_formula() {
 async fn every_view_exports_as_csv_for_german_excel() {
     let w = world().await;
     let app = &w.app;
-    fetch(app, &w.dealer, &w.pdf_path, &[])
+    app.get_with(&w.dealer, &w.pdf_path, &[])
         .await
         .bytes()
         .await
@@ -496,13 +484,9 @@ async fn every_view_exports_as_csv_for_german_excel() {
     let csv = |query: String| {
         let admin = w.admin.clone();
         async move {
-            let response = fetch(
-                app,
-                &admin,
-                &format!("/api/statistics/export.csv?{query}"),
-                &[],
-            )
-            .await;
+            let response = app
+                .get_with(&admin, &format!("/api/statistics/export.csv?{query}"), &[])
+                .await;
             let status = response.status().as_u16();
             let disposition = response
                 .headers()
@@ -568,7 +552,9 @@ async fn every_view_exports_as_csv_for_german_excel() {
     }
     // A moderator of another provider exports nothing of this one.
     let other = app.session_with_roles(&[BU_MODERATOR]).await;
-    let response = fetch(app, &other, "/api/statistics/export.csv?view=packages", &[]).await;
+    let response = app
+        .get_with(&other, "/api/statistics/export.csv?view=packages", &[])
+        .await;
     assert_eq!(
         response.text().await.unwrap(),
         "\u{feff}Paket-ID;Paket;Downloads\r\n"
@@ -577,7 +563,7 @@ async fn every_view_exports_as_csv_for_german_excel() {
         "/api/statistics/export.csv?view=package&packageId={}",
         w.package
     );
-    assert_eq!(fetch(app, &other, &query, &[]).await.status(), 403);
+    assert_eq!(app.get_with(&other, &query, &[]).await.status(), 403);
 }
 
 #[tokio::test]

@@ -48,6 +48,23 @@ impl TestApp {
             .expect("request")
     }
 
+    /// GET with the session of `token` and extra request headers (Range, If-None-Match, …).
+    pub async fn get_with(
+        &self,
+        token: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut request = self
+            .client
+            .get(self.url(path))
+            .header("cookie", format!("ap_session={token}"));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await.expect("request")
+    }
+
     /// A JSON call with the session of `token`: the status and the answer (JSON, or the
     /// text as a JSON string when the answer is not JSON).
     pub async fn call(
