@@ -595,7 +595,8 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
 }
 
 /// A month of downloads for the statistics screen: on each of the last 30 days each demo
-/// customer takes, now and then, a file or the ZIP of a package valid that day (the same
+/// customer takes, now and then, a file or the ZIP of a package valid that day and offered
+/// to it (the same
 /// every run: the choice is a hash of day, customer and package).
 async fn seed_download_events(db: &Db, packages: &[(i64, &DownloadSeed)]) -> anyhow::Result<usize> {
     use crate::db::statistics::NewEvent;
@@ -613,6 +614,15 @@ async fn seed_download_events(db: &Db, packages: &[(i64, &DownloadSeed)]) -> any
             }
             let date = today + Duration::days(offset);
             for company in COMPANIES {
+                // Only a customer the package is offered to takes it (a contact on one of
+                // its lists), as on the customer page.
+                let offered = company
+                    .contacts
+                    .iter()
+                    .any(|c| c.lists.iter().any(|l| seed.lists.contains(l)));
+                if !offered {
+                    continue;
+                }
                 let roll =
                     (offset * 31 + company.customer_number * 7 + package * 13).rem_euclid(10);
                 if roll > 3 {
