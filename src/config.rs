@@ -173,6 +173,8 @@ pub struct Config {
     /// Days the download events that name a user or customer number are kept
     /// (`AP_STATS_PERSONAL_DAYS`, 1–3650); afterwards only the anonymous roll-ups stay.
     pub stats_personal_days: u32,
+    /// Days the audit log keeps its entries (`AP_AUDIT_DAYS`, 1–3650).
+    pub audit_days: u32,
     /// Contacts per page of the contact sync from Brevo (`AP_BREVO_SYNC_PAGE_SIZE`, 1–1000;
     /// Brevo's largest page is 1000).
     pub brevo_sync_page_size: u32,
@@ -320,6 +322,7 @@ impl Default for Config {
             planning_token: None,
             planning_timeout_secs: 5,
             stats_personal_days: 90,
+            audit_days: crate::domain::audit::DEFAULT_KEEP_DAYS,
             brevo_sync_page_size: 1000,
             s3_bucket: None,
             s3_endpoint: None,
@@ -587,6 +590,9 @@ impl Config {
         }
         if !(1..=1000).contains(&self.brevo_sync_page_size) {
             return fail("AP_BREVO_SYNC_PAGE_SIZE", "muss zwischen 1 und 1000 liegen");
+        }
+        if !(1..=3650).contains(&self.audit_days) {
+            return fail("AP_AUDIT_DAYS", "muss zwischen 1 und 3650 liegen");
         }
         if !(1..=3650).contains(&self.stats_personal_days) {
             return fail("AP_STATS_PERSONAL_DAYS", "muss zwischen 1 und 3650 liegen");

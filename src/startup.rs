@@ -240,8 +240,8 @@ pub async fn serve(
     Ok(Server { addr, task })
 }
 
-/// Sweeps the file store a minute after start and then once a day (see
-/// `services::uploads::sweep`), then lets the preview worker look for files without previews;
+/// Deletes audit entries past `AP_AUDIT_DAYS` and sweeps the file store a minute after start
+/// and then once a day (see `services::uploads::sweep`), then lets the preview worker look for files without previews;
 /// not at once, so a start (or a test) is not raced by it.
 async fn sweep_daily(state: AppState) {
     let day = std::time::Duration::from_secs(24 * 60 * 60);
@@ -249,6 +249,7 @@ async fn sweep_daily(state: AppState) {
     let mut interval = tokio::time::interval_at(first, day);
     loop {
         interval.tick().await;
+        crate::services::audit::expire(&state.db, state.config.audit_days).await;
         let sweep = crate::services::uploads::sweep(&state.db, &state.files);
         let lease = chrono::Duration::hours(6);
         match crate::services::jobs::exclusively(

@@ -130,3 +130,10 @@ pub fn pdf_of(objects: &[String]) -> Vec<u8> {
     );
     pdf
 }
+
+/// The audit entry of a change a test makes directly through the data layer (as the CLI
+/// would): the data layer wants one with every change.
+pub fn cli_change() -> crate::domain::audit::Entry {
+    use crate::domain::audit::{Action, Actor, Entity, Entry};
+    Entry::new(&Actor::Cli, Action::Update, Entity::Package, None)
+}

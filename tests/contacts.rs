@@ -884,6 +884,7 @@ async fn the_confirm_call_takes_the_token_and_old_links_expire() {
         &app.test_db.db,
         id,
         chrono::Utc::now() - chrono::Duration::minutes(2),
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();
@@ -1025,6 +1026,7 @@ async fn the_mail_to_all_pending_contacts_is_for_production_and_reaches_each_onc
                     &email,
                     chrono::Utc::now(),
                     None,
+                    &aktionsportal::test_support::cli_change(),
                 )
                 .await
                 .unwrap();
@@ -1121,9 +1123,14 @@ async fn two_instances_share_the_mail_to_all_once_each_at_one_pace() {
         emails.push(email);
     }
     // The job runs before the instances start, so both workers take part from the beginning.
-    let (job, _) = mail_jobs::start_double_opt_in(&shared, "admin@example.de", db::now())
-        .await
-        .unwrap();
+    let (job, _) = mail_jobs::start_double_opt_in(
+        &shared,
+        "admin@example.de",
+        db::now(),
+        &aktionsportal::test_support::cli_change(),
+    )
+    .await
+    .unwrap();
     assert_eq!(job.total, 10);
     // A third instance died two minutes ago while sending the first item.
     let dead_since = chrono::Utc::now() - chrono::Duration::minutes(2);

@@ -128,9 +128,14 @@ async fn a_package_is_created_read_edited_archived_and_deleted() {
     assert_eq!(got, package);
 
     // Edit: rename and tag a file, reorder, remove one, add one, change the lists.
-    let tag = aktionsportal::db::tags::create(&s.app.test_db.db, "Flyer", "bi bi-file-earmark-pdf")
-        .await
-        .unwrap();
+    let tag = aktionsportal::db::tags::create(
+        &s.app.test_db.db,
+        "Flyer",
+        "bi bi-file-earmark-pdf",
+        &aktionsportal::test_support::cli_change(),
+    )
+    .await
+    .unwrap();
     let poster = upload_id(&s.app, &s.admin, "Plakat A1.pdf", PDF).await;
     let (status, edited) = s
         .app
@@ -455,9 +460,14 @@ async fn a_customer_sees_only_packages_of_its_lists_with_search_filters_and_sort
     let s = setup().await;
     let flyer = upload_id(&s.app, &s.admin, "Flyer Glasfaser.pdf", PDF).await;
     let banner = upload_id(&s.app, &s.admin, "Banner Strom.png", PNG).await;
-    let tag = aktionsportal::db::tags::create(&s.app.test_db.db, "Plakat", "bi bi-image")
-        .await
-        .unwrap();
+    let tag = aktionsportal::db::tags::create(
+        &s.app.test_db.db,
+        "Plakat",
+        "bi bi-image",
+        &aktionsportal::test_support::cli_change(),
+    )
+    .await
+    .unwrap();
     let mut body = package_body("Glasfaser Herbst", s.glasfaser, &[s.lists[0]], &[]);
     body["uploadsToInsert"] = json!([{"id": flyer, "tagsIds": [tag.id]}]);
     create(&s, body).await;
@@ -992,9 +1002,14 @@ async fn what_is_new_since_the_last_visit_is_marked_per_user_and_filtered() {
 #[tokio::test]
 async fn an_unknown_tag_among_the_files_refuses_the_package() {
     let s = setup().await;
-    let tag = aktionsportal::db::tags::create(&s.app.test_db.db, "Flyer", "bi bi-file-earmark-pdf")
-        .await
-        .unwrap();
+    let tag = aktionsportal::db::tags::create(
+        &s.app.test_db.db,
+        "Flyer",
+        "bi bi-file-earmark-pdf",
+        &aktionsportal::test_support::cli_change(),
+    )
+    .await
+    .unwrap();
     let first = upload_id(&s.app, &s.admin, "Flyer Herbst.pdf", PDF).await;
     let second = upload_id(&s.app, &s.admin, "Plakat Herbst.pdf", PDF).await;
     let mut body = package_body("Herbstaktion", s.glasfaser, &s.lists[..1], &[]);

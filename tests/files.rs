@@ -723,6 +723,7 @@ async fn the_sweep_removes_what_nothing_uses_and_measures_old_rows() {
             crc32: None,
             uploaded_by: None,
         },
+        &aktionsportal::domain::audit::Actor::Cli,
     )
     .await
     .unwrap();

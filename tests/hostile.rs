@@ -41,6 +41,7 @@ async fn pages_with_data_answer_four_times_the_pool_size_of_concurrent_users() {
             files: vec![],
             list_ids: vec![],
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();
@@ -522,6 +523,7 @@ async fn files_are_served_by_the_rights_of_their_provider() {
             crc32: None,
             uploaded_by: None,
         },
+        &aktionsportal::domain::audit::Actor::Cli,
     )
     .await
     .unwrap();
@@ -539,6 +541,7 @@ async fn files_are_served_by_the_rights_of_their_provider() {
             }],
             list_ids: vec![],
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();

@@ -37,6 +37,7 @@ async fn package(
             files: Vec::new(),
             list_ids: lists.to_vec(),
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .expect("package")

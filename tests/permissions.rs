@@ -25,6 +25,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             brevo_list_id: None,
             active: true,
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();
@@ -41,6 +42,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             brevo_list_id: None,
             active: true,
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();
@@ -71,6 +73,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             crc32: Some(i64::from(crc32fast::hash(b"%PDF-1.4"))),
             uploaded_by: None,
         },
+        &aktionsportal::domain::audit::Actor::Cli,
     )
     .await
     .unwrap();
@@ -101,6 +104,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             }],
             list_ids: vec![1],
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();

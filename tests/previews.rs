@@ -208,6 +208,7 @@ async fn previews_are_made_after_upload_listed_and_served_with_the_files_rights(
         &app.test_db.db,
         &aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files")).unwrap(),
         &[again],
+        &aktionsportal::domain::audit::Actor::Cli,
     )
     .await
     .unwrap();

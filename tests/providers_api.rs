@@ -409,6 +409,7 @@ async fn a_status_change_without_folders_warns_and_changes_nothing() {
             brevo_list_id: None,
             active: true,
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();

@@ -112,6 +112,7 @@ async fn admin_pages_render_their_frames_with_titles() {
             brevo_list_id: None,
             active: true,
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();
@@ -125,6 +126,7 @@ async fn admin_pages_render_their_frames_with_titles() {
             files: vec![],
             list_ids: vec![list.id],
         },
+        &aktionsportal::test_support::cli_change(),
     )
     .await
     .unwrap();

@@ -315,9 +315,10 @@ async fn update(
 )]
 async fn remove(
     State(state): State<AppState>,
+    AuthUser(user): AuthUser,
     Path(id): Path<i64>,
 ) -> Result<JsonResponse<super::Removed>, ApiError> {
-    contacts::delete(&state.db, &state.marketing, id).await?;
+    contacts::delete(&state.db, &state.marketing, &user, id).await?;
     Ok(JsonResponse(super::Removed::new(id)))
 }
 
@@ -343,9 +344,10 @@ async fn remove(
 )]
 async fn toggle_blacklist(
     State(state): State<AppState>,
+    AuthUser(user): AuthUser,
     Path(id): Path<i64>,
 ) -> Result<JsonResponse<ContactView>, ApiError> {
     Ok(JsonResponse(
-        contacts::toggle_blacklist(&state.db, &state.marketing, id).await?,
+        contacts::toggle_blacklist(&state.db, &state.marketing, &user, id).await?,
     ))
 }

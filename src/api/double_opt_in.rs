@@ -118,10 +118,12 @@ struct DoubleOptInFailed {
 )]
 async fn send_one(
     State(state): State<AppState>,
+    AuthUser(user): AuthUser,
     Path(email): Path<String>,
 ) -> Result<JsonResponse<double_opt_in::SendAnswer>, ApiError> {
+    let settings = &state.mail_settings;
     Ok(JsonResponse(
-        double_opt_in::send_one(&state.db, &state.mailer, &state.mail_settings, &email).await?,
+        double_opt_in::send_one(&state.db, &state.mailer, settings, &user, &email).await?,
     ))
 }
 

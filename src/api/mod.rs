@@ -1,5 +1,6 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
+pub mod audit;
 pub mod auth;
 pub mod brevo_sync;
 pub mod contacts;
@@ -51,6 +52,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(marketing_retries::router())
         .merge(planning::router())
         .merge(statistics::router())
+        .merge(audit::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(BodyRule::for_body(config), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));

@@ -223,6 +223,7 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
         super::statistics::package_customers,
         super::statistics::packages_csv,
         super::statistics::export_csv,
+        super::audit::list,
     ),
     components(
         schemas(

@@ -10,6 +10,7 @@ use axum::routing::{get, post};
 use serde_json::json;
 
 use crate::api::error::ApiError;
+use crate::api::extract::AuthUser;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::planning::{self, MAX_CSV_BYTES};
@@ -99,9 +100,13 @@ async fn preview(body: Body) -> Result<Response, ApiError> {
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
 )]
-async fn import(State(state): State<AppState>, body: Body) -> Result<Response, ApiError> {
+async fn import(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    body: Body,
+) -> Result<Response, ApiError> {
     let bytes = file(body).await?;
-    Ok(match planning::import(&state.db, &bytes).await? {
+    Ok(match planning::import(&state.db, &user, &bytes).await? {
         Ok(done) => JsonResponse(done).into_response(),
         Err(bad) => (
             StatusCode::BAD_REQUEST,

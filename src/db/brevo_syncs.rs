@@ -10,6 +10,8 @@ use std::collections::HashSet;
 use super::Db;
 use super::contacts::normalize_email;
 use crate::db_run;
+use crate::domain::audit::{Changes, Entry};
+use serde_json::Value;
 
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -246,12 +248,14 @@ pub struct PageApplied {
 /// by email, and created or brought to Brevo's state; its memberships of `known_lists` (our
 /// lists that are in Brevo) become those of Brevo, other lists stay. A company that does not
 /// exist yet is created (named after Brevo, else "Kunde {number}"). A contact whose address
-/// changes loses its confirmation and its links.
+/// changes loses its confirmation and its links. `audit` (the run) is written with the page's
+/// counts when the page changed anything.
 pub async fn apply_page(
     db: &Db,
     contacts: &[SyncedContact],
     known_lists: &HashSet<i64>,
     now: DateTime<Utc>,
+    audit: &Entry,
 ) -> Result<PageApplied, sqlx::Error> {
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
@@ -421,6 +425,17 @@ pub async fn apply_page(
                 outcome = Outcome::Updated;
             }
             outcomes.push(outcome);
+        }
+        let count = |wanted: fn(&Outcome) -> bool| outcomes.iter().filter(|o| wanted(o)).count();
+        let created = count(|o| matches!(o, Outcome::Created));
+        let updated = count(|o| matches!(o, Outcome::Updated));
+        if created + updated > 0 {
+            let page = audit.clone().with_changes(
+                Changes::none()
+                    .field("contactsCreated", Value::Null, created)
+                    .field("contactsUpdated", Value::Null, updated),
+            );
+            super::audit::record!(tx, &page)?;
         }
         tx.commit().await?;
         Ok(PageApplied {

@@ -197,12 +197,13 @@ pub(crate) struct LinkSet {
 /// Replaces the values linked to `owner_id` in one transaction and touches the owner's
 /// `updated_at`. False (and nothing written) when the owner does not exist. `values` must
 /// hold each value once; a value the link table refuses (e.g. an unknown id under a foreign
-/// key) fails the whole replacement.
+/// key) fails the whole replacement. `audit` is written with it.
 pub(crate) async fn replace_links(
     db: &Db,
     set: &LinkSet,
     owner_id: i64,
     values: Vec<Param>,
+    audit: &crate::domain::audit::Entry,
 ) -> Result<bool, sqlx::Error> {
     let now = super::now();
     let mut tx = Tx::begin(db).await?;
@@ -222,6 +223,7 @@ pub(crate) async fn replace_links(
         .into_iter()
         .map(|value| vec![owner_id.into(), value, now.into(), now.into()]);
     tx.insert_rows(set.links, &columns, rows, None).await?;
+    super::audit::record_in(&mut tx, audit).await?;
     tx.commit().await?;
     Ok(true)
 }

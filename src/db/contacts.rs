@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use super::bulk::{LinkSet, replace_links};
 use super::sql::{DynQuery, Param};
-use super::{Db, dedup_keep_order, now};
+use super::{Db, audit, dedup_keep_order, now};
 use crate::db_run;
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
+use serde_json::Value;
 
 macro_rules! contact_columns {
     () => {
@@ -182,17 +184,20 @@ pub async fn get_company(db: &Db, customer_number: i64) -> Result<Option<Company
 
 /// Creates a contact. A taken email (or Brevo id) fails with a unique violation, an unknown
 /// customer number with a foreign-key violation.
+/// Seeds and tests only: the portal's changes go through [`create_with_lists`].
 pub async fn create_contact(db: &Db, new: &NewContact) -> Result<Contact, sqlx::Error> {
-    create_with_lists(db, None, new, &[]).await
+    let seeded = Entry::new(&Actor::Cli, Action::Create, Entity::Contact, None);
+    create_with_lists(db, None, new, &[], &seeded).await
 }
 
 /// Creates a contact on its lists in one transaction, with its company first when
-/// `company` is given. Nothing is written when any part fails.
+/// `company` is given, and `audit` for the new id. Nothing is written when any part fails.
 pub async fn create_with_lists(
     db: &Db,
     company: Option<CompanyWrite<'_>>,
     new: &NewContact,
     list_ids: &[i64],
+    audit: &Entry,
 ) -> Result<Contact, sqlx::Error> {
     let now = now();
     let list_ids = dedup_keep_order(list_ids);
@@ -236,6 +241,7 @@ pub async fn create_with_lists(
             .execute(&mut *tx)
             .await?;
         }
+        audit::record!(tx, &audit.for_id(id))?;
         tx.commit().await?;
         id
     });
@@ -245,8 +251,8 @@ pub async fn create_with_lists(
 /// Changes a contact's fields and lists in one transaction: `add` lists are assigned (kept
 /// when already), `remove` lists taken off; other lists stay. With `company`, the company is
 /// written first. A new address ends the consent of the old one
-/// ([`END_CONSENT_OF_OLD_ADDRESS`]). `None` when the contact does not exist; nothing is
-/// written when any part fails.
+/// ([`END_CONSENT_OF_OLD_ADDRESS`]). `audit` is written with it. `None` when the contact does
+/// not exist; nothing is written when any part fails.
 pub async fn update_with_lists(
     db: &Db,
     id: i64,
@@ -254,6 +260,7 @@ pub async fn update_with_lists(
     change: &ContactChange,
     add: &[i64],
     remove: &[i64],
+    audit: &Entry,
 ) -> Result<Option<Contact>, sqlx::Error> {
     let now = now();
     let add = dedup_keep_order(add);
@@ -308,6 +315,7 @@ pub async fn update_with_lists(
                 .execute(&mut *tx)
                 .await?;
             }
+            audit::record!(tx, audit)?;
             tx.commit().await?;
         }
         found
@@ -366,23 +374,31 @@ pub async fn list_by_customer_number(
     })
 }
 
-/// Deletes a contact (its list assignments go with it). False when it did not exist.
-pub async fn delete_contact(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
-    let done = db_run!(db, pool => {
-        sqlx::query("delete from contacts where id = $1")
-            .bind(id)
-            .execute(pool)
-            .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+/// Deletes a contact (its list assignments go with it) with `audit`. False when it did not
+/// exist.
+pub async fn delete_contact(db: &Db, id: i64, audit: &Entry) -> Result<bool, sqlx::Error> {
+    audit::execute_audited(
+        db,
+        "delete from contacts where id = $1",
+        &[id.into()],
+        audit,
+    )
+    .await
 }
 
 /// Replaces the lists a contact is assigned to, in one transaction. False when the contact does
-/// not exist; an unknown list id fails with a foreign-key violation and changes nothing.
+/// not exist; an unknown list id fails with a foreign-key violation and changes nothing. Seeds
+/// and tests only: the portal's changes go through [`update_with_lists`].
 pub async fn set_lists(db: &Db, contact_id: i64, list_ids: &[i64]) -> Result<bool, sqlx::Error> {
     let lists = dedup_keep_order(list_ids).into_iter().map(Param::from);
-    replace_links(db, &CONTACT_LISTS, contact_id, lists.collect()).await
+    let seeded = Entry::new(
+        &Actor::Cli,
+        Action::Update,
+        Entity::Contact,
+        Some(contact_id),
+    )
+    .with_changes(Changes::none().field("lists", Value::Null, list_ids));
+    replace_links(db, &CONTACT_LISTS, contact_id, lists.collect(), &seeded).await
 }
 
 /// The lists of each contact.
@@ -440,19 +456,20 @@ pub async fn list_ids_of_contact(db: &Db, contact_id: i64) -> Result<Vec<i64>, s
     })
 }
 
-/// Blocks or unblocks a contact's email. False when the contact does not exist.
-pub async fn set_blacklisted(db: &Db, id: i64, blacklisted: bool) -> Result<bool, sqlx::Error> {
-    let now = now();
-    let done = db_run!(db, pool => {
-        sqlx::query("update contacts set email_blacklisted = $2, updated_at = $3 where id = $1")
-            .bind(id)
-            .bind(blacklisted)
-            .bind(now)
-            .execute(pool)
-            .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+/// Blocks or unblocks a contact's email with `audit`. False when the contact does not exist.
+pub async fn set_blacklisted(
+    db: &Db,
+    id: i64,
+    blacklisted: bool,
+    audit: &Entry,
+) -> Result<bool, sqlx::Error> {
+    audit::execute_audited(
+        db,
+        "update contacts set email_blacklisted = $2, updated_at = $3 where id = $1",
+        &[id.into(), blacklisted.into(), now().into()],
+        audit,
+    )
+    .await
 }
 
 /// One list assignment with what a criteria panel shows of the list and its provider.
@@ -797,40 +814,45 @@ pub async fn contact_of_token(
 }
 
 /// Records the confirmation of `email`: when, and from which client address. False when the
-/// contact is gone or has another email address by now.
+/// contact is gone or has another email address by now. `audit` is written with it.
 pub async fn confirm(
     db: &Db,
     id: i64,
     email: &str,
     at: DateTime<Utc>,
     address: Option<&str>,
+    audit: &Entry,
 ) -> Result<bool, sqlx::Error> {
-    let done = db_run!(db, pool => {
-        sqlx::query(
-            "update contacts set double_opt_in = true, double_opt_in_at = $2, \
-             double_opt_in_address = $3, updated_at = $2 where id = $1 and email = $4",
-        )
-        .bind(id)
-        .bind(at)
-        .bind(address)
-        .bind(normalize_email(email))
-        .execute(pool)
-        .await?
-        .rows_affected()
-    });
-    Ok(done > 0)
+    audit::execute_audited(
+        db,
+        "update contacts set double_opt_in = true, double_opt_in_at = $2, \
+         double_opt_in_address = $3, updated_at = $2 where id = $1 and email = $4",
+        &[
+            id.into(),
+            at.into(),
+            address.map(str::to_owned).into(),
+            normalize_email(email).into(),
+        ],
+        audit,
+    )
+    .await
 }
 
-/// Notes that a confirmation mail went out to the contact.
-pub async fn mark_mail_sent(db: &Db, id: i64, at: DateTime<Utc>) -> Result<(), sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query("update contacts set double_opt_in_sent_at = $2 where id = $1")
-            .bind(id)
-            .bind(at)
-            .execute(pool)
-            .await
-            .map(drop)
-    })
+/// Notes that a confirmation mail went out to the contact, with `audit`.
+pub async fn mark_mail_sent(
+    db: &Db,
+    id: i64,
+    at: DateTime<Utc>,
+    audit: &Entry,
+) -> Result<(), sqlx::Error> {
+    audit::execute_audited(
+        db,
+        "update contacts set double_opt_in_sent_at = $2 where id = $1",
+        &[id.into(), at.into()],
+        audit,
+    )
+    .await
+    .map(drop)
 }
 
 /// Removes links that expired before `before`; returns how many.
@@ -907,6 +929,7 @@ mod tests {
                 brevo_inactive_folder_id: None,
                 upload_id: None,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -920,6 +943,7 @@ mod tests {
                     brevo_list_id: None,
                     active: true,
                 },
+                &crate::test_support::cli_change(),
             )
             .await
             .unwrap();
@@ -1025,7 +1049,9 @@ mod tests {
         assert!(found("anna.s@").await.is_empty());
         assert_eq!(found("@neu.de").await, ["Anna"]);
         assert_eq!(found("berg").await, ["Anna"]);
-        delete_contact(&t.db, bernd.id).await.unwrap();
+        delete_contact(&t.db, bernd.id, &crate::test_support::cli_change())
+            .await
+            .unwrap();
         assert!(found("weber").await.is_empty());
         assert_eq!(found("ller gm").await, ["Anna"]);
     }
@@ -1211,7 +1237,11 @@ mod tests {
         assert!(!set_lists(&t.db, 987_654, &[l1]).await.unwrap());
 
         // Deleting a list removes its assignments; deleting the contact removes the rest.
-        assert!(lists::delete(&t.db, l2).await.unwrap());
+        assert!(
+            lists::delete(&t.db, l2, &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         assert!(
             list_ids_of_contact(&t.db, contact.id)
                 .await
@@ -1219,7 +1249,11 @@ mod tests {
                 .is_empty()
         );
         set_lists(&t.db, contact.id, &[l1]).await.unwrap();
-        assert!(delete_contact(&t.db, contact.id).await.unwrap());
+        assert!(
+            delete_contact(&t.db, contact.id, &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         assert!(
             list_ids_of_contact(&t.db, contact.id)
                 .await

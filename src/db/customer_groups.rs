@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use super::Db;
 use super::contacts::{ContactChange, NewContact, normalize_email};
 use crate::db_run;
+use crate::domain::audit::Entry;
 
 /// Everything one save of the contact editor writes.
 #[derive(Debug, Default)]
@@ -25,7 +26,13 @@ pub struct GroupEdit {
 
 /// Writes the edit, all of it or nothing. A changed address ends the consent of the old one. `Ok(false)` when a contact to change or remove is no
 /// longer in the group (someone else changed it meanwhile): nothing is written then.
-pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool, sqlx::Error> {
+/// `audit` is written with it.
+pub async fn apply(
+    db: &Db,
+    edit: &GroupEdit,
+    now: DateTime<Utc>,
+    audit: &Entry,
+) -> Result<bool, sqlx::Error> {
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
         sqlx::query(super::contacts::UPSERT_COMPANY)
@@ -111,6 +118,7 @@ pub async fn apply(db: &Db, edit: &GroupEdit, now: DateTime<Utc>) -> Result<bool
             .execute(&mut *tx)
             .await?;
         }
+        super::audit::record!(tx, audit)?;
         tx.commit().await?;
         Ok(true)
     })

@@ -8,8 +8,9 @@ use serde::Serialize;
 use serde::Deserialize;
 
 use super::sql::DynQuery;
-use super::{Backend, Db, dedup_keep_order, now};
+use super::{Backend, Db, audit, dedup_keep_order, now};
 use crate::db_run;
+use crate::domain::audit::Entry;
 use crate::domain::downloads::SortColumn;
 
 macro_rules! download_columns {
@@ -155,8 +156,9 @@ fn unique_files(files: &[NewFile]) -> Vec<&NewFile> {
 }
 
 /// Creates the package with its files and lists in one transaction: an unknown provider,
-/// upload, tag or list fails with a foreign-key violation and leaves nothing behind.
-pub async fn create(db: &Db, new: &NewDownload) -> Result<Download, sqlx::Error> {
+/// upload, tag or list fails with a foreign-key violation and leaves nothing behind. `audit`
+/// is written for the new id.
+pub async fn create(db: &Db, new: &NewDownload, audit: &Entry) -> Result<Download, sqlx::Error> {
     let now = now();
     let files = unique_files(&new.files);
     let list_ids = dedup_keep_order(&new.list_ids);
@@ -175,17 +177,19 @@ pub async fn create(db: &Db, new: &NewDownload) -> Result<Download, sqlx::Error>
         .fetch_one(&mut *tx)
         .await?;
         insert_files_and_lists!(tx, download.id, files.iter().copied(), &list_ids, now);
+        audit::record!(tx, &audit.for_id(download.id))?;
         tx.commit().await?;
         Ok(download)
     })
 }
 
 /// Applies an edit in one transaction and returns the package and the uploads it no longer
-/// holds; `None` when it does not exist.
+/// holds; `None` when it does not exist. `audit` is written with it.
 pub async fn update(
     db: &Db,
     id: i64,
     change: &DownloadChange,
+    audit: &Entry,
 ) -> Result<Option<(Download, Vec<i64>)>, sqlx::Error> {
     let now = now();
     let list_ids = dedup_keep_order(&change.list_ids);
@@ -309,19 +313,22 @@ pub async fn update(
             .execute(&mut *tx)
             .await?;
         }
+        audit::record!(tx, audit)?;
         tx.commit().await?;
         Ok(Some((download, removed)))
     })
 }
 
 /// Copies a package: the same stored files (no bytes are copied) with their names, order,
-/// tags and dates of change, and the same lists, under a new name and period.
+/// tags and dates of change, and the same lists, under a new name and period. `audit` is
+/// written for the copy's id.
 pub async fn duplicate(
     db: &Db,
     source_id: i64,
     name: &str,
     start_at: DateTime<Utc>,
     end_at: DateTime<Utc>,
+    audit: &Entry,
 ) -> Result<Option<Download>, sqlx::Error> {
     let now = now();
     db_run!(db, pool => {
@@ -369,6 +376,7 @@ pub async fn duplicate(
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        audit::record!(tx, &audit.for_id(copy.id))?;
         tx.commit().await?;
         Ok(Some(copy))
     })
@@ -875,16 +883,18 @@ pub async fn count(db: &Db) -> Result<i64, sqlx::Error> {
 }
 
 /// Archives or restores a package (`archived_at` is set on archiving and cleared on
-/// restoring). Returns the updated row, or `None` when it does not exist.
+/// restoring), with `audit`. Returns the updated row, or `None` when it does not exist.
 pub async fn set_archived(
     db: &Db,
     id: i64,
     archived: bool,
+    audit: &Entry,
 ) -> Result<Option<Download>, sqlx::Error> {
     let now = now();
     let archived_at = archived.then_some(now);
     db_run!(db, pool => {
-        sqlx::query_as::<_, Download>(concat!(
+        let mut tx = pool.begin_write().await?;
+        let download = sqlx::query_as::<_, Download>(concat!(
             "update downloads set archived = $2, archived_at = $3, updated_at = $4 \
              where id = $1 returning ",
             returned_columns!()
@@ -893,14 +903,19 @@ pub async fn set_archived(
         .bind(archived)
         .bind(archived_at)
         .bind(now)
-        .fetch_optional(pool)
-        .await
+        .fetch_optional(&mut *tx)
+        .await?;
+        if download.is_some() {
+            audit::record!(tx, audit)?;
+            tx.commit().await?;
+        }
+        Ok(download)
     })
 }
 
 /// Deletes a package with its assignments and returns the uploads it held (their rows and
-/// files stay until nothing else uses them); `None` when it did not exist.
-pub async fn delete(db: &Db, id: i64) -> Result<Option<Vec<i64>>, sqlx::Error> {
+/// files stay until nothing else uses them), with `audit`; `None` when it did not exist.
+pub async fn delete(db: &Db, id: i64, audit: &Entry) -> Result<Option<Vec<i64>>, sqlx::Error> {
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
         let uploads: Vec<i64> = sqlx::query_scalar(
@@ -914,8 +929,12 @@ pub async fn delete(db: &Db, id: i64) -> Result<Option<Vec<i64>>, sqlx::Error> {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        if deleted == 0 {
+            return Ok(None);
+        }
+        audit::record!(tx, audit)?;
         tx.commit().await?;
-        Ok((deleted > 0).then_some(uploads))
+        Ok(Some(uploads))
     })
 }
 

@@ -4,8 +4,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, now};
+use super::{Db, audit, now};
 use crate::db_run;
+use crate::domain::audit::Entry;
 use crate::domain::lists::ListFilter;
 
 macro_rules! list_columns {
@@ -39,11 +40,13 @@ pub struct NewList {
     pub active: bool,
 }
 
-pub async fn create(db: &Db, new: &NewList) -> Result<List, sqlx::Error> {
+/// Creates a list and writes `audit` for its new id.
+pub async fn create(db: &Db, new: &NewList, audit: &Entry) -> Result<List, sqlx::Error> {
     let now = now();
     let deactivated_at = (!new.active).then_some(now);
     db_run!(db, pool => {
-        sqlx::query_as::<_, List>(concat!(
+        let mut tx = pool.begin_write().await?;
+        let list = sqlx::query_as::<_, List>(concat!(
             "insert into lists \
              (provider_id, brevo_list_id, name, active, deactivated_at, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $6, $6) returning ",
@@ -55,8 +58,11 @@ pub async fn create(db: &Db, new: &NewList) -> Result<List, sqlx::Error> {
         .bind(new.active)
         .bind(deactivated_at)
         .bind(now)
-        .fetch_one(pool)
-        .await
+        .fetch_one(&mut *tx)
+        .await?;
+        audit::record!(tx, &audit.for_id(list.id))?;
+        tx.commit().await?;
+        Ok(list)
     })
 }
 
@@ -101,15 +107,9 @@ pub async fn count_of_provider(db: &Db, provider_id: i64, ids: &[i64]) -> Result
     query.fetch_count(db).await
 }
 
-pub async fn delete(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
-    let done = db_run!(db, pool => {
-        sqlx::query("delete from lists where id = $1")
-            .bind(id)
-            .execute(pool)
-            .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+/// Deletes a list with `audit`; false when it does not exist.
+pub async fn delete(db: &Db, id: i64, audit: &Entry) -> Result<bool, sqlx::Error> {
+    audit::execute_audited(db, "delete from lists where id = $1", &[id.into()], audit).await
 }
 
 #[cfg(test)]
@@ -130,6 +130,7 @@ mod tests {
                 brevo_inactive_folder_id: None,
                 upload_id: None,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -141,6 +142,7 @@ mod tests {
                 brevo_list_id: Some(501),
                 active: true,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -155,6 +157,7 @@ mod tests {
                 brevo_list_id: None,
                 active: false,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -181,6 +184,7 @@ mod tests {
                 brevo_list_id: Some(501),
                 active: true,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap_err();
@@ -193,11 +197,16 @@ mod tests {
                 brevo_list_id: None,
                 active: true,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap_err();
         assert!(is_foreign_key_violation(&err));
-        assert!(delete(&t.db, a.id).await.unwrap());
+        assert!(
+            delete(&t.db, a.id, &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         assert!(get(&t.db, a.id).await.unwrap().is_none());
     }
 }
@@ -312,65 +321,57 @@ pub async fn find_by_brevo_id(db: &Db, brevo_list_id: i64) -> Result<Option<List
     })
 }
 
-/// Renames a list; false when it does not exist.
-pub async fn rename(db: &Db, id: i64, name: &str) -> Result<bool, sqlx::Error> {
-    let now = now();
-    let done = db_run!(db, pool => {
-        sqlx::query("update lists set name = $2, updated_at = $3 where id = $1")
-            .bind(id)
-            .bind(name)
-            .bind(now)
-            .execute(pool)
-            .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+/// Renames a list with `audit`; false when it does not exist.
+pub async fn rename(db: &Db, id: i64, name: &str, audit: &Entry) -> Result<bool, sqlx::Error> {
+    audit::execute_audited(
+        db,
+        "update lists set name = $2, updated_at = $3 where id = $1",
+        &[id.into(), name.into(), now().into()],
+        audit,
+    )
+    .await
 }
 
 /// Activates or deactivates a list, stamping `reactivated_at` or `deactivated_at`.
-pub async fn set_active(db: &Db, id: i64, active: bool) -> Result<bool, sqlx::Error> {
-    let now = now();
-    let done = db_run!(db, pool => {
-        sqlx::query(
-            "update lists set active = $2, updated_at = $3, \
-             deactivated_at = case when $2 then deactivated_at else $3 end, \
-             reactivated_at = case when $2 then $3 else reactivated_at end \
-             where id = $1",
-        )
-        .bind(id)
-        .bind(active)
-        .bind(now)
-        .execute(pool)
-        .await?
-        .rows_affected()
-    });
-    Ok(done > 0)
+/// With `audit`; false when the list does not exist.
+pub async fn set_active(
+    db: &Db,
+    id: i64,
+    active: bool,
+    audit: &Entry,
+) -> Result<bool, sqlx::Error> {
+    audit::execute_audited(
+        db,
+        "update lists set active = $2, updated_at = $3, \
+         deactivated_at = case when $2 then deactivated_at else $3 end, \
+         reactivated_at = case when $2 then $3 else reactivated_at end \
+         where id = $1",
+        &[id.into(), active.into(), now().into()],
+        audit,
+    )
+    .await
 }
 
 /// Brings a mirrored list's name and status in line with the marketing service (no stamps
-/// change when nothing did).
+/// change when nothing did), writing `audit` when something did.
 pub async fn update_from_marketing(
     db: &Db,
     id: i64,
     name: &str,
     active: bool,
+    audit: &Entry,
 ) -> Result<(), sqlx::Error> {
-    let now = now();
-    db_run!(db, pool => {
-        sqlx::query(
-            "update lists set name = $2, active = $3, updated_at = $4, \
-             deactivated_at = case when active and not $3 then $4 else deactivated_at end, \
-             reactivated_at = case when not active and $3 then $4 else reactivated_at end \
-             where id = $1 and (name <> $2 or active <> $3)",
-        )
-        .bind(id)
-        .bind(name)
-        .bind(active)
-        .bind(now)
-        .execute(pool)
-        .await
-        .map(|_| ())
-    })
+    audit::execute_audited(
+        db,
+        "update lists set name = $2, active = $3, updated_at = $4, \
+         deactivated_at = case when active and not $3 then $4 else deactivated_at end, \
+         reactivated_at = case when not active and $3 then $4 else reactivated_at end \
+         where id = $1 and (name <> $2 or active <> $3)",
+        &[id.into(), name.into(), active.into(), now().into()],
+        audit,
+    )
+    .await
+    .map(|_| ())
 }
 
 #[cfg(test)]
@@ -389,6 +390,7 @@ mod paging_tests {
                 brevo_inactive_folder_id: None,
                 upload_id: None,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -405,6 +407,7 @@ mod paging_tests {
                     brevo_list_id: None,
                     active,
                 },
+                &crate::test_support::cli_change(),
             )
             .await
             .unwrap();
@@ -473,18 +476,39 @@ mod paging_tests {
         let t = TestDb::new().await;
         let provider = provider_with_lists(&t.db).await;
         let list = list_by_provider(&t.db, provider).await.unwrap().remove(0);
-        assert!(set_active(&t.db, list.id, false).await.unwrap());
+        assert!(
+            set_active(&t.db, list.id, false, &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         let off = get(&t.db, list.id).await.unwrap().unwrap();
         assert!(!off.active && off.deactivated_at.is_some());
-        assert!(set_active(&t.db, list.id, true).await.unwrap());
+        assert!(
+            set_active(&t.db, list.id, true, &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         let on = get(&t.db, list.id).await.unwrap().unwrap();
         assert!(on.active && on.reactivated_at.is_some());
-        assert!(rename(&t.db, list.id, "Neuer Name").await.unwrap());
+        assert!(
+            rename(
+                &t.db,
+                list.id,
+                "Neuer Name",
+                &crate::test_support::cli_change()
+            )
+            .await
+            .unwrap()
+        );
         assert_eq!(
             get_live(&t.db, list.id).await.unwrap().unwrap().name,
             "Neuer Name"
         );
-        assert!(!rename(&t.db, 999_999, "x").await.unwrap());
+        assert!(
+            !rename(&t.db, 999_999, "x", &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
     }
 }
 

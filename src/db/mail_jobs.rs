@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::{Backend, Db};
 use crate::db_run;
+use crate::domain::audit::{Changes, Entry};
 
 /// The kind of the double opt-in mail to all pending contacts.
 pub const DOUBLE_OPT_IN: &str = "double_opt_in";
@@ -52,11 +53,13 @@ pub struct ItemCounts {
 }
 
 /// Starts the double opt-in mail to every contact that has not confirmed and is not blocked,
-/// unless a job is running already: then that job is returned with `false`.
+/// unless a job is running already: then that job is returned with `false`. A started job
+/// writes `audit` with the number of recipients.
 pub async fn start_double_opt_in(
     db: &Db,
     started_by: &str,
     now: DateTime<Utc>,
+    audit: &Entry,
 ) -> Result<(MailJob, bool), sqlx::Error> {
     let created = db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
@@ -92,6 +95,10 @@ pub async fn start_double_opt_in(
                 .bind(total)
                 .fetch_one(&mut *tx)
                 .await?;
+                let audit = audit.clone().with_changes(
+                    Changes::none().field("recipients", serde_json::Value::Null, total),
+                );
+                super::audit::record!(tx, &audit)?;
                 tx.commit().await?;
                 Some(job)
             }
@@ -378,10 +385,16 @@ mod tests {
             ids.push(contact(&t, i, confirmed, blocked).await);
         }
         let now = crate::db::now();
-        let (job, started) = start_double_opt_in(&t.db, "admin", now).await.unwrap();
+        let (job, started) =
+            start_double_opt_in(&t.db, "admin", now, &crate::test_support::cli_change())
+                .await
+                .unwrap();
         assert!(started);
         assert_eq!(job.total, 4);
-        let (again, started) = start_double_opt_in(&t.db, "admin", now).await.unwrap();
+        let (again, started) =
+            start_double_opt_in(&t.db, "admin", now, &crate::test_support::cli_change())
+                .await
+                .unwrap();
         assert!(!started);
         assert_eq!(again.id, job.id);
 
@@ -392,9 +405,16 @@ mod tests {
         assert_eq!(second.contact_id, ids[3]);
         assert_eq!(second.send_at, Some(now + GAP));
         // Confirmed since the start: skipped, and it takes no slot.
-        contacts::confirm(&t.db, ids[4], "k4@example.de", now, None)
-            .await
-            .unwrap();
+        contacts::confirm(
+            &t.db,
+            ids[4],
+            "k4@example.de",
+            now,
+            None,
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
         let third = claim(&t, job.id, now).await.unwrap();
         assert_eq!((third.contact_id, third.send_at), (ids[4], None));
         // Later than the reserved slots: the next slot is its own time, not a gap after them.
@@ -454,9 +474,14 @@ mod tests {
         for i in 0..40 {
             ids.push(contact(&t, i, false, false).await);
         }
-        let (job, _) = start_double_opt_in(&t.db, "admin", crate::db::now())
-            .await
-            .unwrap();
+        let (job, _) = start_double_opt_in(
+            &t.db,
+            "admin",
+            crate::db::now(),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
         let workers: Vec<_> = (0..2)
             .map(|_| {
                 let db = t.db.clone();
@@ -510,7 +535,9 @@ mod tests {
         let a = contact(&t, 0, false, false).await;
         let b = contact(&t, 1, false, false).await;
         let now = crate::db::now();
-        let (job, _) = start_double_opt_in(&t.db, "admin", now).await.unwrap();
+        let (job, _) = start_double_opt_in(&t.db, "admin", now, &crate::test_support::cli_change())
+            .await
+            .unwrap();
         let stale = Duration::seconds(60);
         let dead = claim(&t, job.id, now).await.unwrap();
         assert_eq!(dead.contact_id, a);

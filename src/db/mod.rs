@@ -12,6 +12,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{PgPool, SqlitePool};
 
+pub mod audit;
 pub mod brevo_syncs;
 pub(crate) mod bulk;
 pub mod contacts;
@@ -346,13 +347,15 @@ mod tests {
             pg_indexes.retain(|i| !i.ends_with("_trgm_idx"));
             assert_eq!(lite_indexes, pg_indexes, "{name:?}");
             // The data version, the contact totals and the download roll-ups are counters, not
-            // records anybody edits; a download event is written once, at its `at`.
+            // records anybody edits; a download event and an audit entry are written once, at
+            // their `at`.
             let counters = [
                 "data_version",
                 "contact_totals",
                 "download_daily",
                 "download_totals",
                 "download_events",
+                "audit_log",
             ];
             for (table, columns) in lite_tables
                 .iter()

@@ -18,11 +18,12 @@ pub struct Candidate {
 }
 
 /// Replaces the candidates of every customer number in `candidates` by these, in one
-/// transaction. Returns how many rows were written.
+/// transaction with `audit`. Returns how many rows were written.
 pub async fn replace(
     db: &Db,
     candidates: &[Candidate],
     now: DateTime<Utc>,
+    audit: &crate::domain::audit::Entry,
 ) -> Result<u64, sqlx::Error> {
     let mut numbers: Vec<i64> = candidates.iter().map(|c| c.customer_number).collect();
     numbers.sort_unstable();
@@ -69,6 +70,7 @@ pub async fn replace(
             None,
         )
         .await?;
+    super::audit::record_in(&mut tx, audit).await?;
     tx.commit().await?;
     Ok(written)
 }

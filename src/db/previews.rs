@@ -230,6 +230,7 @@ mod tests {
                 crc32: Some(1),
                 uploaded_by: None,
             },
+            &crate::domain::audit::Actor::Cli,
         )
         .await
         .unwrap()
@@ -327,7 +328,9 @@ mod tests {
         );
         // While an upload has the content, its row stays.
         assert!(delete_unused(&t.db, None).await.unwrap().is_empty());
-        uploads::delete(&t.db, id).await.unwrap();
+        uploads::delete(&t.db, id, &crate::domain::audit::Actor::Cli)
+            .await
+            .unwrap();
         assert_eq!(
             delete_unused(&t.db, Some(&["aaa".to_string()]))
                 .await
@@ -338,7 +341,9 @@ mod tests {
         // A content whose last upload went while it was rendered gets no row.
         let gone = upload(&t, "d1/d.pdf", "ddd", "application/pdf").await;
         assert!(claim(&t.db, "ddd", now, now).await.unwrap());
-        uploads::delete(&t.db, gone).await.unwrap();
+        uploads::delete(&t.db, gone, &crate::domain::audit::Actor::Cli)
+            .await
+            .unwrap();
         assert!(!finish(&t.db, "ddd", &stored(4)).await.unwrap());
     }
 }

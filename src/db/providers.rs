@@ -8,8 +8,9 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, dedup_keep_order, now};
+use super::{Db, audit, dedup_keep_order, now};
 use crate::db_run;
+use crate::domain::audit::Entry;
 
 macro_rules! provider_columns {
     () => {
@@ -66,8 +67,8 @@ struct RoleRow {
 }
 
 /// Creates a provider and its roles in one transaction. A name that exists in any letter case
-/// fails with a unique violation.
-pub async fn create(db: &Db, new: &NewProvider) -> Result<Provider, sqlx::Error> {
+/// fails with a unique violation. `audit` is written with it, for the new id.
+pub async fn create(db: &Db, new: &NewProvider, audit: &Entry) -> Result<Provider, sqlx::Error> {
     let now = now();
     let mut roles = dedup_keep_order(&new.allowed_roles);
     roles.sort();
@@ -86,6 +87,7 @@ pub async fn create(db: &Db, new: &NewProvider) -> Result<Provider, sqlx::Error>
         .fetch_one(&mut *tx)
         .await?;
         insert_roles!(tx, provider.id, &roles, now);
+        audit::record!(tx, &audit.for_id(provider.id))?;
         tx.commit().await?;
         provider
     });
@@ -205,23 +207,32 @@ pub async fn count(db: &Db) -> Result<i64, sqlx::Error> {
     )
 }
 
-/// Deletes a provider with its roles, lists and downloads. False when it did not exist.
-pub async fn delete(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
-    let done = db_run!(db, pool => {
-        sqlx::query("delete from providers where id = $1")
+/// Deletes a provider with its roles, lists and downloads, and writes `audit`. False when it
+/// did not exist (and nothing is written).
+pub async fn delete(db: &Db, id: i64, audit: &Entry) -> Result<bool, sqlx::Error> {
+    db_run!(db, pool => {
+        let mut tx = pool.begin_write().await?;
+        let done = sqlx::query("delete from providers where id = $1")
             .bind(id)
-            .execute(pool)
+            .execute(&mut *tx)
             .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+            .rows_affected();
+        if done == 0 {
+            return Ok(false);
+        }
+        audit::record!(tx, audit)?;
+        tx.commit().await?;
+        Ok(true)
+    })
 }
 
-/// Replaces a provider's fields and roles in one transaction; `None` when it does not exist.
+/// Replaces a provider's fields and roles in one transaction with `audit`; `None` when it does
+/// not exist.
 pub async fn update(
     db: &Db,
     id: i64,
     changes: &NewProvider,
+    audit: &Entry,
 ) -> Result<Option<Provider>, sqlx::Error> {
     let now = now();
     let mut roles = dedup_keep_order(&changes.allowed_roles);
@@ -247,6 +258,7 @@ pub async fn update(
                 .execute(&mut *tx)
                 .await?;
             insert_roles!(tx, id, &roles, now);
+            audit::record!(tx, audit)?;
         }
         tx.commit().await?;
         provider
@@ -293,6 +305,7 @@ mod tests {
                 "Glasfaser Süd",
                 &["GS-Aktionsportal-BU-Glasfaser", "Verzeichnis Süd"],
             ),
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -300,9 +313,13 @@ mod tests {
             a.allowed_roles,
             vec!["GS-Aktionsportal-BU-Glasfaser", "Verzeichnis Süd"]
         );
-        let b = create(&t.db, &new_provider("Energie Plus", &[]))
-            .await
-            .unwrap();
+        let b = create(
+            &t.db,
+            &new_provider("Energie Plus", &[]),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
 
         let got = get(&t.db, a.id).await.unwrap().unwrap();
         assert_eq!(got.name, "Glasfaser Süd");
@@ -324,13 +341,21 @@ mod tests {
     #[tokio::test]
     async fn name_is_unique_ignoring_case() {
         let t = TestDb::new().await;
-        create(&t.db, &new_provider("Stadtwerke Nord", &["A"]))
-            .await
-            .unwrap();
+        create(
+            &t.db,
+            &new_provider("Stadtwerke Nord", &["A"]),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
         for name in ["Stadtwerke Nord", "stadtwerke nord", "STADTWERKE NORD"] {
-            let err = create(&t.db, &new_provider(name, &["B"]))
-                .await
-                .unwrap_err();
+            let err = create(
+                &t.db,
+                &new_provider(name, &["B"]),
+                &crate::test_support::cli_change(),
+            )
+            .await
+            .unwrap_err();
             assert!(is_unique_violation(&err), "{name}: {err:?}");
         }
         // The failed creates left no roles behind.
@@ -361,15 +386,22 @@ mod tests {
                 crc32: None,
                 uploaded_by: None,
             },
+            &crate::domain::audit::Actor::Cli,
         )
         .await
         .unwrap();
         let mut new = new_provider("Mobilfunk Mitte", &["GS-Aktionsportal-BU-Mobilfunk"]);
         new.upload_id = Some(logo.id);
-        let p = create(&t.db, &new).await.unwrap();
-        let keep = create(&t.db, &new_provider("Energie Plus", &["E"]))
+        let p = create(&t.db, &new, &crate::test_support::cli_change())
             .await
             .unwrap();
+        let keep = create(
+            &t.db,
+            &new_provider("Energie Plus", &["E"]),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
         for provider_id in [p.id, keep.id] {
             lists::create(
                 &t.db,
@@ -379,17 +411,30 @@ mod tests {
                     brevo_list_id: None,
                     active: true,
                 },
+                &crate::test_support::cli_change(),
             )
             .await
             .unwrap();
         }
 
         // Deleting the logo keeps the provider without one.
-        assert!(uploads::delete(&t.db, logo.id).await.unwrap());
+        assert!(
+            uploads::delete(&t.db, logo.id, &crate::domain::audit::Actor::Cli)
+                .await
+                .unwrap()
+        );
         assert_eq!(get(&t.db, p.id).await.unwrap().unwrap().upload_id, None);
 
-        assert!(delete(&t.db, p.id).await.unwrap());
-        assert!(!delete(&t.db, p.id).await.unwrap());
+        assert!(
+            delete(&t.db, p.id, &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
+        assert!(
+            !delete(&t.db, p.id, &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         assert!(roles_of(&t.db, p.id).await.unwrap().is_empty());
         assert!(
             lists::list_by_provider(&t.db, p.id)

@@ -246,6 +246,7 @@ mod tests {
                 customer_number: None,
                 roles: vec![],
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap()
@@ -421,7 +422,11 @@ mod tests {
         assert_eq!(delete_for_user(&t.db, a).await.unwrap(), 2);
         assert!(find(&t.db, &hash_token("b1")).await.unwrap().is_some());
         // Deleting the account cascades to its sessions.
-        assert!(users::delete_by_login(&t.db, "b").await.unwrap());
+        assert!(
+            users::delete_by_login(&t.db, "b", &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         assert!(find(&t.db, &hash_token("b1")).await.unwrap().is_none());
     }
 }

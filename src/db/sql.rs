@@ -160,6 +160,14 @@ impl DynQuery {
             .await)
     }
 
+    /// Runs the query inside the open transaction `tx`.
+    pub async fn fetch_all_in<R>(&self, tx: &mut super::bulk::Tx) -> Result<Vec<R>, sqlx::Error>
+    where
+        R: for<'r> sqlx::FromRow<'r, SqliteRow> + for<'r> sqlx::FromRow<'r, PgRow> + Send + Unpin,
+    {
+        tx.fetch_all(&self.sql, &self.params).await
+    }
+
     pub async fn fetch_count(&self, db: &Db) -> Result<i64, sqlx::Error> {
         db_run!(db, pool => bind_all!(sqlx::query_scalar::<_, i64>(&self.sql), &self.params)
             .fetch_one(pool)

@@ -18,19 +18,28 @@ pub struct Tag {
     pub updated_at: DateTime<Utc>,
 }
 
-/// Creates a tag. A taken name fails with a unique violation.
-pub async fn create(db: &Db, name: &str, icon: &str) -> Result<Tag, sqlx::Error> {
+/// Creates a tag with `audit` for its id. A taken name fails with a unique violation.
+pub async fn create(
+    db: &Db,
+    name: &str,
+    icon: &str,
+    audit: &crate::domain::audit::Entry,
+) -> Result<Tag, sqlx::Error> {
     let now = now();
     db_run!(db, pool => {
-        sqlx::query_as::<_, Tag>(
+        let mut tx = pool.begin_write().await?;
+        let tag = sqlx::query_as::<_, Tag>(
             "insert into tags (name, icon, created_at, updated_at) values ($1, $2, $3, $3) \
              returning id, name, icon, created_at, updated_at",
         )
         .bind(name)
         .bind(icon)
         .bind(now)
-        .fetch_one(pool)
-        .await
+        .fetch_one(&mut *tx)
+        .await?;
+        super::audit::record!(tx, &audit.for_id(tag.id))?;
+        tx.commit().await?;
+        Ok(tag)
     })
 }
 
@@ -65,11 +74,30 @@ mod tests {
     #[tokio::test]
     async fn tags_have_unique_names_and_are_listed_by_name() {
         let t = TestDb::new().await;
-        let plakat = create(&t.db, "Plakat", "bi bi-image").await.unwrap();
-        let flyer = create(&t.db, "Flyer", "bi bi-file-earmark-pdf")
-            .await
-            .unwrap();
-        let err = create(&t.db, "Flyer", "bi bi-x").await.unwrap_err();
+        let plakat = create(
+            &t.db,
+            "Plakat",
+            "bi bi-image",
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
+        let flyer = create(
+            &t.db,
+            "Flyer",
+            "bi bi-file-earmark-pdf",
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
+        let err = create(
+            &t.db,
+            "Flyer",
+            "bi bi-x",
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap_err();
         assert!(is_unique_violation(&err));
         let names: Vec<_> = list(&t.db)
             .await

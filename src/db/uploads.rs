@@ -5,9 +5,11 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::bulk::Tx;
 use super::sql::DynQuery;
-use super::{Db, now};
+use super::{Db, audit, now};
 use crate::db_run;
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 
 macro_rules! upload_columns {
     () => {
@@ -51,15 +53,50 @@ pub struct NewUpload {
     pub uploaded_by: Option<String>,
 }
 
-pub async fn create(db: &Db, new: &NewUpload) -> Result<Upload, sqlx::Error> {
-    Ok(create_many(db, std::slice::from_ref(new))
+pub async fn create(db: &Db, new: &NewUpload, actor: &Actor) -> Result<Upload, sqlx::Error> {
+    Ok(create_many(db, std::slice::from_ref(new), actor)
         .await?
         .pop()
         .expect("one row per upload"))
 }
 
-/// Inserts the rows in one transaction: all of them or none.
-pub async fn create_many(db: &Db, new: &[NewUpload]) -> Result<Vec<Upload>, sqlx::Error> {
+/// What the audit log keeps of an upload: what a person recognises it by.
+#[derive(Serialize)]
+struct Described<'a> {
+    name: &'a str,
+    ext: &'a str,
+    size: i64,
+    content_type: &'a str,
+}
+
+impl<'a> Described<'a> {
+    fn of(upload: &'a Upload) -> Described<'a> {
+        Described {
+            name: &upload.name,
+            ext: &upload.ext,
+            size: upload.size,
+            content_type: &upload.content_type,
+        }
+    }
+}
+
+fn created_entry(actor: &Actor, upload: &Upload) -> Entry {
+    Entry::new(actor, Action::Create, Entity::Upload, Some(upload.id))
+        .with_changes(Changes::created(&Described::of(upload)))
+}
+
+fn deleted_entry(actor: &Actor, upload: &Upload) -> Entry {
+    Entry::new(actor, Action::Delete, Entity::Upload, Some(upload.id))
+        .with_changes(Changes::deleted(&Described::of(upload)))
+}
+
+/// Inserts the rows in one transaction with an audit entry each for `actor`: all of them or
+/// none.
+pub async fn create_many(
+    db: &Db,
+    new: &[NewUpload],
+    actor: &Actor,
+) -> Result<Vec<Upload>, sqlx::Error> {
     let now = now();
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
@@ -85,6 +122,9 @@ pub async fn create_many(db: &Db, new: &[NewUpload]) -> Result<Vec<Upload>, sqlx
                 .fetch_one(&mut *tx)
                 .await?,
             );
+        }
+        for row in &rows {
+            audit::record!(tx, &created_entry(actor, row))?;
         }
         tx.commit().await?;
         Ok(rows)
@@ -278,8 +318,13 @@ pub async fn set_checksums(
 }
 
 /// Deletes those of `ids` that no package and no provider uses any more, and returns the
-/// deleted rows (their files are the caller's to remove).
-pub async fn delete_unreferenced(db: &Db, ids: &[i64]) -> Result<Vec<Upload>, sqlx::Error> {
+/// deleted rows (their files are the caller's to remove), with an audit entry each for
+/// `actor`.
+pub async fn delete_unreferenced(
+    db: &Db,
+    ids: &[i64],
+    actor: &Actor,
+) -> Result<Vec<Upload>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -290,7 +335,13 @@ pub async fn delete_unreferenced(db: &Db, ids: &[i64]) -> Result<Vec<Upload>, sq
          and not exists (select 1 from providers p where p.upload_id = uploads.id) returning ",
         upload_columns!()
     ));
-    query.fetch_all(db).await
+    let mut tx = Tx::begin(db).await?;
+    let deleted: Vec<Upload> = query.fetch_all_in(&mut tx).await?;
+    for upload in &deleted {
+        audit::record_in(&mut tx, &deleted_entry(actor, upload)).await?;
+    }
+    tx.commit().await?;
+    Ok(deleted)
 }
 
 /// Uploads created before `cutoff` that no package and no provider uses: abandoned forms.
@@ -314,16 +365,25 @@ pub async fn unreferenced_before(
 }
 
 /// Deletes the row (its package and tag assignments go with it; a provider logo is unset).
-/// The caller removes the stored file. False when it did not exist.
-pub async fn delete(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
-    let done = db_run!(db, pool => {
-        sqlx::query("delete from uploads where id = $1")
-            .bind(id)
-            .execute(pool)
-            .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+/// The caller removes the stored file. With an audit entry for `actor`; false when it did not
+/// exist.
+pub async fn delete(db: &Db, id: i64, actor: &Actor) -> Result<bool, sqlx::Error> {
+    db_run!(db, pool => {
+        let mut tx = pool.begin_write().await?;
+        let deleted = sqlx::query_as::<_, Upload>(concat!(
+            "delete from uploads where id = $1 returning ",
+            upload_columns!()
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(upload) = deleted else {
+            return Ok(false);
+        };
+        audit::record!(tx, &deleted_entry(actor, &upload))?;
+        tx.commit().await?;
+        Ok(true)
+    })
 }
 
 #[cfg(test)]
@@ -348,34 +408,58 @@ mod tests {
     #[tokio::test]
     async fn round_trip_and_unique_key() {
         let t = TestDb::new().await;
-        let created = create(&t.db, &new_upload("ab/ab12.pdf")).await.unwrap();
+        let created = create(
+            &t.db,
+            &new_upload("ab/ab12.pdf"),
+            &crate::domain::audit::Actor::Cli,
+        )
+        .await
+        .unwrap();
         let got = get(&t.db, created.id).await.unwrap().unwrap();
         assert_eq!(got.name, "Flyer Glasfaser Süd.pdf");
         assert_eq!(got.storage_key, "ab/ab12.pdf");
         assert_eq!(got.size, 1234);
         assert_eq!(got.crc32, Some(0xDEAD_BEEF));
         assert_eq!(got.created_at, created.created_at);
-        let err = create(&t.db, &new_upload("ab/ab12.pdf")).await.unwrap_err();
+        let err = create(
+            &t.db,
+            &new_upload("ab/ab12.pdf"),
+            &crate::domain::audit::Actor::Cli,
+        )
+        .await
+        .unwrap_err();
         assert!(is_unique_violation(&err));
         assert_eq!(count(&t.db).await.unwrap(), 1);
         assert!(key_in_use(&t.db, "ab/ab12.pdf").await.unwrap());
         assert!(!key_in_use(&t.db, "ab/other.pdf").await.unwrap());
         assert_eq!(list_all(&t.db).await.unwrap().len(), 1);
-        assert!(delete(&t.db, created.id).await.unwrap());
+        assert!(
+            delete(&t.db, created.id, &crate::domain::audit::Actor::Cli)
+                .await
+                .unwrap()
+        );
         assert!(get(&t.db, created.id).await.unwrap().is_none());
     }
 
     #[tokio::test]
     async fn many_rows_commit_together_or_not_at_all() {
         let t = TestDb::new().await;
-        let rows = create_many(&t.db, &[new_upload("aa/1.pdf"), new_upload("aa/2.pdf")])
-            .await
-            .unwrap();
+        let rows = create_many(
+            &t.db,
+            &[new_upload("aa/1.pdf"), new_upload("aa/2.pdf")],
+            &crate::domain::audit::Actor::Cli,
+        )
+        .await
+        .unwrap();
         assert_eq!(rows.len(), 2);
         assert!(
-            create_many(&t.db, &[new_upload("aa/3.pdf"), new_upload("aa/1.pdf")])
-                .await
-                .is_err()
+            create_many(
+                &t.db,
+                &[new_upload("aa/3.pdf"), new_upload("aa/1.pdf")],
+                &crate::domain::audit::Actor::Cli
+            )
+            .await
+            .is_err()
         );
         assert_eq!(count(&t.db).await.unwrap(), 2, "no half-written batch");
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
@@ -385,8 +469,20 @@ mod tests {
     #[tokio::test]
     async fn only_unreferenced_rows_are_deleted() {
         let t = TestDb::new().await;
-        let kept = create(&t.db, &new_upload("aa/logo.png")).await.unwrap();
-        let gone = create(&t.db, &new_upload("aa/gone.pdf")).await.unwrap();
+        let kept = create(
+            &t.db,
+            &new_upload("aa/logo.png"),
+            &crate::domain::audit::Actor::Cli,
+        )
+        .await
+        .unwrap();
+        let gone = create(
+            &t.db,
+            &new_upload("aa/gone.pdf"),
+            &crate::domain::audit::Actor::Cli,
+        )
+        .await
+        .unwrap();
         crate::db::providers::create(
             &t.db,
             &crate::db::providers::NewProvider {
@@ -396,6 +492,7 @@ mod tests {
                 brevo_inactive_folder_id: None,
                 upload_id: Some(kept.id),
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -404,9 +501,13 @@ mod tests {
             unreferenced_before(&t.db, future, 10).await.unwrap(),
             vec![gone.id]
         );
-        let deleted = delete_unreferenced(&t.db, &[kept.id, gone.id])
-            .await
-            .unwrap();
+        let deleted = delete_unreferenced(
+            &t.db,
+            &[kept.id, gone.id],
+            &crate::domain::audit::Actor::Cli,
+        )
+        .await
+        .unwrap();
         assert_eq!(deleted.len(), 1);
         assert_eq!(deleted[0].storage_key, "aa/gone.pdf");
         assert!(get(&t.db, kept.id).await.unwrap().is_some());

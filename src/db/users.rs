@@ -11,6 +11,7 @@ use super::bulk::{LinkSet, replace_links};
 use super::sql::Param;
 use super::{Db, dedup_keep_order, now};
 use crate::db_run;
+use crate::domain::audit::Entry;
 
 macro_rules! user_columns {
     () => {
@@ -51,8 +52,9 @@ struct RoleRow {
     role: String,
 }
 
-/// Creates a user and its roles in one transaction. A taken login fails with a unique violation.
-pub async fn create(db: &Db, new: &NewUser) -> Result<User, sqlx::Error> {
+/// Creates a user and its roles in one transaction, with `audit` for the new id. A taken login
+/// fails with a unique violation.
+pub async fn create(db: &Db, new: &NewUser, audit: &Entry) -> Result<User, sqlx::Error> {
     let now = now();
     let mut roles = dedup_keep_order(&new.roles);
     roles.sort();
@@ -83,6 +85,7 @@ pub async fn create(db: &Db, new: &NewUser) -> Result<User, sqlx::Error> {
             .execute(&mut *tx)
             .await?;
         }
+        super::audit::record!(tx, &audit.for_id(user.id))?;
         tx.commit().await?;
         user
     });
@@ -165,22 +168,28 @@ pub async fn list(db: &Db) -> Result<Vec<User>, sqlx::Error> {
     Ok(users)
 }
 
-/// Deletes a user (its roles and sessions go with it). False when no such login exists.
-pub async fn delete_by_login(db: &Db, login: &str) -> Result<bool, sqlx::Error> {
-    let done = db_run!(db, pool => {
-        sqlx::query("delete from users where login = $1")
-            .bind(login)
-            .execute(pool)
-            .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+/// Deletes a user (its roles and sessions go with it) with `audit`. False when no such login
+/// exists.
+pub async fn delete_by_login(db: &Db, login: &str, audit: &Entry) -> Result<bool, sqlx::Error> {
+    super::audit::execute_audited(
+        db,
+        "delete from users where login = $1",
+        &[login.into()],
+        audit,
+    )
+    .await
 }
 
-/// Replaces the roles of a user in one transaction. False when the user does not exist.
-pub async fn set_roles(db: &Db, user_id: i64, roles: &[String]) -> Result<bool, sqlx::Error> {
+/// Replaces the roles of a user in one transaction with `audit`. False when the user does not
+/// exist.
+pub async fn set_roles(
+    db: &Db,
+    user_id: i64,
+    roles: &[String],
+    audit: &Entry,
+) -> Result<bool, sqlx::Error> {
     let roles = dedup_keep_order(roles).into_iter().map(Param::from);
-    replace_links(db, &USER_ROLES, user_id, roles.collect()).await
+    replace_links(db, &USER_ROLES, user_id, roles.collect(), audit).await
 }
 
 /// The roles of each user.
@@ -191,23 +200,21 @@ const USER_ROLES: LinkSet = LinkSet {
     value_column: "role",
 };
 
-/// Stores a new password hash. False when the user does not exist.
+/// Stores a new password hash with `audit` (which holds no hash). False when the user does
+/// not exist.
 pub async fn set_password_hash(
     db: &Db,
     user_id: i64,
     password_hash: &str,
+    audit: &Entry,
 ) -> Result<bool, sqlx::Error> {
-    let now = now();
-    let done = db_run!(db, pool => {
-        sqlx::query("update users set password_hash = $2, updated_at = $3 where id = $1")
-            .bind(user_id)
-            .bind(password_hash)
-            .bind(now)
-            .execute(pool)
-            .await?
-            .rows_affected()
-    });
-    Ok(done > 0)
+    super::audit::execute_audited(
+        db,
+        "update users set password_hash = $2, updated_at = $3 where id = $1",
+        &[user_id.into(), password_hash.into(), now().into()],
+        audit,
+    )
+    .await
 }
 
 #[cfg(test)]
@@ -233,6 +240,7 @@ mod tests {
         let created = create(
             &t.db,
             &new_user("zoe", &["GS-Aktionsportal-Admin", "GS-Aktionsportal"]),
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -240,7 +248,13 @@ mod tests {
             created.roles,
             vec!["GS-Aktionsportal", "GS-Aktionsportal-Admin"]
         );
-        create(&t.db, &new_user("anna", &[])).await.unwrap();
+        create(
+            &t.db,
+            &new_user("anna", &[]),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
 
         let found = find_by_login(&t.db, "zoe").await.unwrap().unwrap();
         assert_eq!(found.id, created.id);
@@ -268,8 +282,20 @@ mod tests {
     #[tokio::test]
     async fn duplicate_login_is_a_unique_violation_and_leaves_no_roles() {
         let t = TestDb::new().await;
-        create(&t.db, &new_user("max", &["A"])).await.unwrap();
-        let err = create(&t.db, &new_user("max", &["B"])).await.unwrap_err();
+        create(
+            &t.db,
+            &new_user("max", &["A"]),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
+        let err = create(
+            &t.db,
+            &new_user("max", &["B"]),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap_err();
         assert!(is_unique_violation(&err), "{err:?}");
         let users = list(&t.db).await.unwrap();
         assert_eq!(users.len(), 1);
@@ -279,19 +305,41 @@ mod tests {
     #[tokio::test]
     async fn roles_password_and_delete() {
         let t = TestDb::new().await;
-        let user = create(&t.db, &new_user("lena", &["A", "A", "B"]))
-            .await
-            .unwrap();
+        let user = create(
+            &t.db,
+            &new_user("lena", &["A", "A", "B"]),
+            &crate::test_support::cli_change(),
+        )
+        .await
+        .unwrap();
         assert_eq!(user.roles, vec!["A", "B"]);
         assert!(
-            set_roles(&t.db, user.id, &["C".to_string(), "B".to_string()])
+            set_roles(
+                &t.db,
+                user.id,
+                &["C".to_string(), "B".to_string()],
+                &crate::test_support::cli_change()
+            )
+            .await
+            .unwrap()
+        );
+        assert_eq!(roles_of(&t.db, user.id).await.unwrap(), vec!["B", "C"]);
+        assert!(
+            !set_roles(
+                &t.db,
+                424_242,
+                &["C".to_string()],
+                &crate::test_support::cli_change()
+            )
+            .await
+            .unwrap()
+        );
+
+        assert!(
+            set_password_hash(&t.db, user.id, "neu", &crate::test_support::cli_change())
                 .await
                 .unwrap()
         );
-        assert_eq!(roles_of(&t.db, user.id).await.unwrap(), vec!["B", "C"]);
-        assert!(!set_roles(&t.db, 424_242, &["C".to_string()]).await.unwrap());
-
-        assert!(set_password_hash(&t.db, user.id, "neu").await.unwrap());
         assert_eq!(
             find_by_id(&t.db, user.id)
                 .await
@@ -300,10 +348,22 @@ mod tests {
                 .password_hash,
             "neu"
         );
-        assert!(!set_password_hash(&t.db, 424_242, "x").await.unwrap());
+        assert!(
+            !set_password_hash(&t.db, 424_242, "x", &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
 
-        assert!(delete_by_login(&t.db, "lena").await.unwrap());
-        assert!(!delete_by_login(&t.db, "lena").await.unwrap());
+        assert!(
+            delete_by_login(&t.db, "lena", &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
+        assert!(
+            !delete_by_login(&t.db, "lena", &crate::test_support::cli_change())
+                .await
+                .unwrap()
+        );
         assert!(roles_of(&t.db, user.id).await.unwrap().is_empty());
     }
 }

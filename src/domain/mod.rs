@@ -2,6 +2,7 @@
 //! Nothing here does I/O; every rule has its unit tests beside it.
 
 pub mod access;
+pub mod audit;
 pub mod badges;
 pub mod branding;
 pub mod contacts;

@@ -12,6 +12,7 @@ use chrono::{Duration, Utc};
 use serde::Serialize;
 
 use crate::db::{Db, contacts, downloads, folders, lists, providers, tags, uploads};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::seed::samples::{self, Banner, FLYER_PDF, PRICE_LIST_PDF};
 use crate::storage::FileStore;
@@ -437,6 +438,15 @@ const DOWNLOADS: &[DownloadSeed] = &[
 ];
 
 /// Seeds the demo data set unless providers exist already.
+/// The audit entry of a record the demo data creates: made with the CLI, named.
+fn seeded(entity: Entity, name: &str) -> Entry {
+    Entry::new(&Actor::Cli, Action::Create, entity, None).with_changes(Changes::none().field(
+        "name",
+        serde_json::Value::Null,
+        name,
+    ))
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary> {
     if providers::count(db).await? > 0 {
@@ -450,7 +460,11 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
 
     let mut tag_ids = Vec::new();
     for (name, icon) in TAGS {
-        tag_ids.push(tags::create(db, name, icon).await?.id);
+        tag_ids.push(
+            tags::create(db, name, icon, &seeded(Entity::Tag, name))
+                .await?
+                .id,
+        );
         summary.tags += 1;
     }
 
@@ -478,6 +492,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
                 brevo_inactive_folder_id: Some(inactive.id),
                 upload_id: Some(logo),
             },
+            &seeded(Entity::Provider, seed.name),
         )
         .await?;
         summary.providers += 1;
@@ -491,6 +506,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
                     brevo_list_id: None,
                     active: *active,
                 },
+                &seeded(Entity::List, name),
             )
             .await?;
             list_ids.push(list.id);
@@ -509,6 +525,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
             brevo_inactive_folder_id: None,
             upload_id: None,
         },
+        &seeded(Entity::Provider, "Altbestand ohne Ordner"),
     )
     .await?;
     summary.providers += 1;
@@ -520,6 +537,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
             brevo_list_id: None,
             active: true,
         },
+        &seeded(Entity::List, "Bestandskunden Altvertrag"),
     )
     .await?;
     summary.lists += 1;
@@ -575,10 +593,18 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
                 files: package_files,
                 list_ids: seed.lists.iter().map(|&i| list_ids[i]).collect(),
             },
+            &seeded(Entity::Package, seed.name),
         )
         .await?;
         if seed.archived {
-            downloads::set_archived(db, download.id, true).await?;
+            let archived = Entry::new(
+                &Actor::Cli,
+                Action::Archive,
+                Entity::Package,
+                Some(download.id),
+            )
+            .with_changes(Changes::none().field("archived", false, true));
+            downloads::set_archived(db, download.id, true, &archived).await?;
         }
         summary.downloads += 1;
         taken.push((download.id, seed));
@@ -703,10 +729,11 @@ async fn store_file(
             crc32: Some(i64::from(staged.digest().crc32)),
             uploaded_by: None,
         },
+        &Actor::Cli,
     )
     .await?;
     if let Err(e) = staged.persist().await {
-        let _ = uploads::delete(db, upload.id).await;
+        let _ = uploads::delete(db, upload.id, &Actor::System).await;
         return Err(e.into());
     }
     summary.uploads += 1;

@@ -4,6 +4,8 @@
 use crate::auth::password::{MIN_PASSWORD_LENGTH, hash_password};
 use crate::auth::throttle::ThrottleKey;
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
+use serde_json::Value;
 
 /// An account request as typed on the command line, before validation.
 #[derive(Clone, Debug, Default)]
@@ -126,7 +128,15 @@ pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::User, Accoun
         customer_number: input.customer_number,
         roles,
     };
-    db::users::create(db, &new).await.map_err(|err| {
+    let audit = Entry::new(&Actor::Cli, Action::Create, Entity::User, None).with_changes(
+        Changes::none()
+            .field("login", Value::Null, &new.login)
+            .field("name", Value::Null, &new.name)
+            .field("email", Value::Null, &new.email)
+            .field("customer_number", Value::Null, new.customer_number)
+            .field("roles", Value::Null, &new.roles),
+    );
+    db::users::create(db, &new, &audit).await.map_err(|err| {
         if db::is_unique_violation(&err) {
             AccountError::Exists(login)
         } else {
@@ -137,7 +147,10 @@ pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::User, Accoun
 
 /// Removes an account and, through the foreign key, every session it had.
 pub async fn remove(db: &Db, login: &str) -> Result<(), AccountError> {
-    if db::users::delete_by_login(db, login.trim()).await? {
+    let user = find(db, login).await?;
+    let audit = Entry::new(&Actor::Cli, Action::Delete, Entity::User, Some(user.id))
+        .with_changes(Changes::deleted(&user));
+    if db::users::delete_by_login(db, login.trim(), &audit).await? {
         Ok(())
     } else {
         Err(AccountError::NotFound(login.trim().to_string()))
@@ -148,7 +161,13 @@ pub async fn remove(db: &Db, login: &str) -> Result<(), AccountError> {
 pub async fn set_password(db: &Db, login: &str, password: &str) -> Result<(), AccountError> {
     validate_password(password)?;
     let user = find(db, login).await?;
-    db::users::set_password_hash(db, user.id, &hash_password(password)?).await?;
+    let audit = Entry::new(
+        &Actor::Cli,
+        Action::SetPassword,
+        Entity::User,
+        Some(user.id),
+    );
+    db::users::set_password_hash(db, user.id, &hash_password(password)?, &audit).await?;
     db::sessions::delete_for_user(db, user.id).await?;
     Ok(())
 }
@@ -157,7 +176,9 @@ pub async fn set_password(db: &Db, login: &str, password: &str) -> Result<(), Ac
 pub async fn set_roles(db: &Db, login: &str, roles: &[String]) -> Result<(), AccountError> {
     let roles = validate_roles(roles)?;
     let user = find(db, login).await?;
-    db::users::set_roles(db, user.id, &roles).await?;
+    let audit = Entry::new(&Actor::Cli, Action::SetRoles, Entity::User, Some(user.id))
+        .with_changes(Changes::none().field("roles", &user.roles, &roles));
+    db::users::set_roles(db, user.id, &roles, &audit).await?;
     db::sessions::delete_for_user(db, user.id).await?;
     Ok(())
 }

@@ -360,6 +360,7 @@ mod tests {
                 brevo_inactive_folder_id: None,
                 upload_id: None,
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();
@@ -373,6 +374,7 @@ mod tests {
                 files: Vec::new(),
                 list_ids: Vec::new(),
             },
+            &crate::test_support::cli_change(),
         )
         .await
         .unwrap();

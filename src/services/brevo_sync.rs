@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 
 use crate::db::brevo_syncs::{Acquired, Outcome, Progress, SyncRun, SyncedContact};
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Entity, Entry};
 use crate::domain::contacts::{CustomerNumber, Email, Salutation};
 use crate::integrations::brevo::{BrevoClient, Contact as BrevoContact, ContactRef, UpdateContact};
 use crate::services::contact_mirror::attribute;
@@ -354,7 +355,8 @@ where
                 Err(skip) => skipped.push(skip),
             }
         }
-        let applied = db::brevo_syncs::apply_page(db, &synced, &known, db::now())
+        let audit = Entry::new(&Actor::System, Action::Sync, Entity::Sync, Some(run.id));
+        let applied = db::brevo_syncs::apply_page(db, &synced, &known, db::now(), &audit)
             .await
             .map_err(Stop::Database)?;
         end_consent_in_brevo(db, client, &synced, &applied.consent_ended).await;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::contacts::{CompanyWrite, Contact, ContactFilter, ContactSort};
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
 };
@@ -638,11 +639,60 @@ pub async fn create(
         email_blacklisted: false,
     };
     let company = CompanyWrite::CreateMissing(input.customer_number, &input.company_name);
-    match db::contacts::create_with_lists(db, Some(company), &new, &list_ids).await {
+    let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Contact, None).with_changes(
+        Changes::created(&Recorded::of_new(&new, &input.company_name, &list_ids)),
+    );
+    match db::contacts::create_with_lists(db, Some(company), &new, &list_ids, &audit).await {
         Ok(contact) => view(db, contact).await,
         Err(err) => {
             mirror::undo(db, marketing, snapshot).await;
             Err(taken_or(err, &input.email))
+        }
+    }
+}
+
+/// What the audit log keeps of a contact: who it is and where it is assigned (never its
+/// consent's client address).
+#[derive(Serialize)]
+struct Recorded<'a> {
+    customer_number: i64,
+    company_name: &'a str,
+    email: &'a str,
+    salutation: i16,
+    firstname: &'a str,
+    lastname: &'a str,
+    lists: Vec<i64>,
+}
+
+impl<'a> Recorded<'a> {
+    fn of(contact: &'a Contact, mut lists: Vec<i64>) -> Recorded<'a> {
+        lists.sort_unstable();
+        Recorded {
+            customer_number: contact.customer_number,
+            company_name: &contact.company_name,
+            email: &contact.email,
+            salutation: contact.salutation,
+            firstname: &contact.firstname,
+            lastname: &contact.lastname,
+            lists,
+        }
+    }
+
+    fn of_new(
+        new: &'a db::contacts::NewContact,
+        company_name: &'a str,
+        lists: &[i64],
+    ) -> Recorded<'a> {
+        let mut lists = lists.to_vec();
+        lists.sort_unstable();
+        Recorded {
+            customer_number: new.customer_number,
+            company_name,
+            email: &new.email,
+            salutation: new.salutation,
+            firstname: &new.firstname,
+            lastname: &new.lastname,
+            lists,
         }
     }
 }
@@ -777,7 +827,28 @@ pub async fn update(
             .map(|id| id.to_string())
             .or(current.extern_id.clone()),
     };
-    match db::contacts::update_with_lists(db, id, Some(company), &change, &add, &remove).await {
+    let mut lists_after: Vec<i64> = has
+        .iter()
+        .filter(|l| !remove.contains(l))
+        .copied()
+        .collect();
+    lists_after.extend(add.iter().filter(|l| !has.contains(l)));
+    lists_after.sort_unstable();
+    let after = Recorded {
+        customer_number: change.customer_number,
+        company_name: &input.company_name,
+        email: &change.email,
+        salutation: change.salutation,
+        firstname: &change.firstname,
+        lastname: &change.lastname,
+        lists: lists_after,
+    };
+    let before = Recorded::of(&current, has.clone());
+    let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Contact, Some(id))
+        .with_changes(Changes::between(Some(&before), Some(&after)));
+    match db::contacts::update_with_lists(db, id, Some(company), &change, &add, &remove, &audit)
+        .await
+    {
         Ok(Some(contact)) => view(db, contact).await,
         Ok(None) => {
             mirror::undo(db, marketing, snapshot).await;
@@ -792,8 +863,11 @@ pub async fn update(
 
 /// `DELETE /api/contacts/{id}`.
 #[tracing::instrument(skip_all, fields(contact = id))]
-pub async fn delete(db: &Db, marketing: &Marketing, id: i64) -> ServiceResult<()> {
+pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> ServiceResult<()> {
     let current = existing(db, id).await?;
+    let lists = db::contacts::list_ids_of_contact(db, id).await?;
+    let audit = Entry::new(&Actor::of(user), Action::Delete, Entity::Contact, Some(id))
+        .with_changes(Changes::deleted(&Recorded::of(&current, lists)));
     let target = || mirror::identifier(current.brevo_contact_id, &current.email);
     let snapshot = mirror::before_change(
         db,
@@ -807,7 +881,7 @@ pub async fn delete(db: &Db, marketing: &Marketing, id: i64) -> ServiceResult<()
     if let Marketing::Brevo(client) = marketing {
         mirror::delete_remote(client, current.brevo_contact_id, &current.email).await?;
     }
-    match db::contacts::delete_contact(db, id).await {
+    match db::contacts::delete_contact(db, id, &audit).await {
         Ok(_) => Ok(()),
         Err(err) => {
             mirror::undo(db, marketing, snapshot.map(mirror::Snapshot::deleted)).await;
@@ -821,10 +895,19 @@ pub async fn delete(db: &Db, marketing: &Marketing, id: i64) -> ServiceResult<()
 pub async fn toggle_blacklist(
     db: &Db,
     marketing: &Marketing,
+    user: &User,
     id: i64,
 ) -> ServiceResult<ContactView> {
     let current = existing(db, id).await?;
     let blocked = !current.email_blacklisted;
+    let action = if blocked {
+        Action::Block
+    } else {
+        Action::Unblock
+    };
+    let audit = Entry::new(&Actor::of(user), action, Entity::Contact, Some(id)).with_changes(
+        Changes::none().field("email_blacklisted", current.email_blacklisted, blocked),
+    );
     let target = || mirror::identifier(current.brevo_contact_id, &current.email);
     let snapshot = mirror::before_change(
         db,
@@ -842,7 +925,7 @@ pub async fn toggle_blacklist(
         };
         client.update_contact(target(), &update).await?;
     }
-    match db::contacts::set_blacklisted(db, id, blocked).await {
+    match db::contacts::set_blacklisted(db, id, blocked, &audit).await {
         Ok(_) => view(db, existing(db, id).await?).await,
         Err(err) => {
             mirror::undo(db, marketing, snapshot).await;

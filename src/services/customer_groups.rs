@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use crate::db::contacts::{Contact, ContactChange, NewContact};
 use crate::db::customer_groups::GroupEdit;
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
 };
@@ -278,6 +279,46 @@ enum Step {
     Create(Fields),
 }
 
+/// What the audit log keeps of one save: the company's name, each contact removed, changed or
+/// added (before → after), and the lists put on or taken off the group.
+fn recorded_changes(old_company: Option<&str>, edit: &GroupEdit, steps: &[Step]) -> Changes {
+    let person = |email: &str, salutation: i16, firstname: &str, lastname: &str| {
+        serde_json::json!({
+            "email": email, "salutation": salutation, "firstname": firstname, "lastname": lastname
+        })
+    };
+    let of_contact = |c: &Contact| person(&c.email, c.salutation, &c.firstname, &c.lastname);
+    let mut changes = Changes::none();
+    if old_company != Some(edit.company_name.as_str()) {
+        changes = changes.field("company_name", old_company, &edit.company_name);
+    }
+    for step in steps {
+        match step {
+            Step::Delete(c) => {
+                changes = changes.field(&format!("contact {}", c.id), of_contact(c), Value::Null);
+            }
+            Step::Update(c, Some(_)) => {
+                if let Some((_, to)) = edit.change.iter().find(|(id, _)| *id == c.id) {
+                    let after = person(&to.email, to.salutation, &to.firstname, &to.lastname);
+                    changes = changes.field(&format!("contact {}", c.id), of_contact(c), after);
+                }
+            }
+            Step::Update(_, None) | Step::Create(_) => {}
+        }
+    }
+    for new in &edit.create {
+        let after = person(&new.email, new.salutation, &new.firstname, &new.lastname);
+        changes = changes.field(&format!("new contact {}", new.email), Value::Null, after);
+    }
+    if !edit.add_lists.is_empty() {
+        changes = changes.field("listsAdded", Value::Null, &edit.add_lists);
+    }
+    if !edit.remove_lists.is_empty() {
+        changes = changes.field("listsRemoved", Value::Null, &edit.remove_lists);
+    }
+    changes
+}
+
 /// `PUT /api/contacts/customer-number/{n}`: the editor's save (see the module comment).
 #[tracing::instrument(skip_all, fields(customer_number = number_text))]
 pub async fn save(
@@ -303,6 +344,7 @@ pub async fn save(
     let needs_criterion = !user.has_role(BU_DOI);
 
     let current = db::contacts::list_by_customer_number(db, number).await?;
+    let old_company = current.first().map(|c| c.company_name.clone());
     let mut by_id: HashMap<i64, Contact> = current.into_iter().map(|c| (c.id, c)).collect();
     let items = body.contacts.as_deref().unwrap_or_default();
     let imported = body.alpha_plan_contacts.as_deref().unwrap_or_default();
@@ -457,7 +499,14 @@ pub async fn save(
             }
         }
     }
-    let written = db::customer_groups::apply(db, &edit, db::now()).await;
+    let audit = Entry::new(
+        &Actor::of(user),
+        Action::Update,
+        Entity::CustomerGroup,
+        Some(number),
+    )
+    .with_changes(recorded_changes(old_company.as_deref(), &edit, &steps));
+    let written = db::customer_groups::apply(db, &edit, db::now(), &audit).await;
     match written {
         Ok(true) => {}
         Ok(false) => {

@@ -18,6 +18,7 @@ use tokio::sync::Notify;
 use crate::config::Config;
 use crate::db::mail_jobs::{self, ItemCounts, ItemOutcome, MailJob};
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::double_opt_in::{self as doi, Recipient};
 use crate::domain::secret::{hash_token, is_token_shaped, new_token};
 use crate::domain::user::User;
@@ -83,13 +84,14 @@ pub struct SendAnswer {
 }
 
 /// Composes and sends the confirmation mail with a new link; `message_id` is our own
-/// Message-ID for SMTP and the outbox.
+/// Message-ID for SMTP and the outbox. The audit log names `actor` as the sender.
 async fn send_to(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
     contact: &db::contacts::Contact,
     message_id: String,
+    actor: &Actor,
 ) -> ServiceResult<String> {
     let token = new_token();
     let token_hash = hash_token(&token);
@@ -146,7 +148,18 @@ async fn send_to(
             return Err(ServiceError::Upstream(err.user_message()));
         }
     };
-    db::contacts::mark_mail_sent(db, contact.id, db::now()).await?;
+    let audit = Entry::new(
+        actor,
+        Action::DoubleOptInSent,
+        Entity::Contact,
+        Some(contact.id),
+    )
+    .with_changes(Changes::none().field(
+        "double_opt_in_sent_to",
+        serde_json::Value::Null,
+        &contact.email,
+    ));
+    db::contacts::mark_mail_sent(db, contact.id, db::now(), &audit).await?;
     // The newest mail's link is the one that counts; older ones end.
     db::contacts::end_older_tokens(db, contact.id, &token_hash).await?;
     Ok(sent)
@@ -162,6 +175,7 @@ pub async fn send_one(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
+    user: &User,
     email: &str,
 ) -> ServiceResult<SendAnswer> {
     let contact = db::contacts::find_contact_by_email(db, email)
@@ -207,6 +221,7 @@ pub async fn send_one(
         settings,
         &contact,
         message_id(settings, &unique),
+        &Actor::of(user),
     )
     .await?;
     Ok(SendAnswer {
@@ -266,7 +281,14 @@ pub async fn confirm(
         return Ok(());
     }
     // The address may have changed since the link was read: then this confirms nothing.
-    if !db::contacts::confirm(db, contact.id, &contact.email, now, address).await? {
+    let audit = Entry::new(
+        &Actor::System,
+        Action::DoubleOptInConfirmed,
+        Entity::Contact,
+        Some(contact.id),
+    )
+    .with_changes(Changes::none().field("double_opt_in", false, true));
+    if !db::contacts::confirm(db, contact.id, &contact.email, now, address, &audit).await? {
         return Err(ServiceError::NotFound);
     }
     if let Marketing::Brevo(client) = marketing {
@@ -346,12 +368,10 @@ pub async fn send_all(
             job: None,
         });
     }
-    let who = if user.email.is_empty() {
-        user.name.clone()
-    } else {
-        user.email.clone()
-    };
-    let (job, started) = mail_jobs::start_double_opt_in(db, &who, db::now()).await?;
+    let actor = Actor::of(user);
+    let audit = Entry::new(&actor, Action::DoubleOptInSent, Entity::Contact, None);
+    let (job, started) =
+        mail_jobs::start_double_opt_in(db, actor.name(), db::now(), &audit).await?;
     wake.notify_one();
     let view = job_view(db, job).await?;
     Ok(if started {
@@ -439,7 +459,7 @@ async fn work_once(
                     Some(contact) if !contact.double_opt_in && !contact.email_blacklisted => {
                         // The same Message-ID if this item is sent again after a crash.
                         let id = message_id(settings, &format!("{}-{}", job.id, claim.contact_id));
-                        match send_to(db, mailer, settings, &contact, id).await {
+                        match send_to(db, mailer, settings, &contact, id, &Actor::System).await {
                             Ok(sent) => (ItemOutcome::Sent, Some(sent), None),
                             Err(err) => (ItemOutcome::Failed, None, Some(err.to_string())),
                         }

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::downloads::{DownloadChange, FileState, NewFile, Package, PackageQuery, Visible};
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::badges::{Badge, file_badge, next_month_period, package_badge};
 use crate::domain::downloads::{
     DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, period,
@@ -848,6 +849,25 @@ fn period_of(input: &DownloadInput) -> ServiceResult<(DateTime<Utc>, DateTime<Ut
     period(input.start_at.as_deref(), input.end_at.as_deref()).map_err(invalid)
 }
 
+/// What the audit log keeps of a package: its fields, its files (upload, name, tags, in order)
+/// and its lists.
+#[derive(Serialize)]
+struct RecordedPackage<'a> {
+    provider_id: i64,
+    name: &'a str,
+    start_at: DateTime<Utc>,
+    end_at: DateTime<Utc>,
+    files: Vec<RecordedFile<'a>>,
+    lists: Vec<i64>,
+}
+
+#[derive(Serialize)]
+struct RecordedFile<'a> {
+    upload_id: i64,
+    name: &'a str,
+    tags: &'a [i64],
+}
+
 /// `POST /api/download/`: name, startAt, endAt, ProviderId, listsIds, uploadsToInsert.
 pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResult<DownloadView> {
     let name = name_of(input)?;
@@ -862,18 +882,33 @@ pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResul
     let mut inputs = file_inputs(input.uploads_to_insert.as_deref(), "uploadsToInsert")?;
     inputs.extend(file_inputs(input.uploads.as_deref(), "Uploads")?);
     let files = new_files(db, user, inputs).await?;
-    let download = db::downloads::create(
-        db,
-        &db::downloads::NewDownload {
-            provider_id,
-            name,
-            start_at,
-            end_at,
-            files,
-            list_ids,
-        },
-    )
-    .await?;
+    let new = db::downloads::NewDownload {
+        provider_id,
+        name,
+        start_at,
+        end_at,
+        files,
+        list_ids,
+    };
+    let recorded = RecordedPackage {
+        provider_id,
+        name: &new.name,
+        start_at,
+        end_at,
+        files: new
+            .files
+            .iter()
+            .map(|f| RecordedFile {
+                upload_id: f.upload_id,
+                name: &f.name,
+                tags: &f.tag_ids,
+            })
+            .collect(),
+        lists: new.list_ids.clone(),
+    };
+    let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Package, None)
+        .with_changes(Changes::created(&recorded));
+    let download = db::downloads::create(db, &new, &audit).await?;
     tracing::info!(download = download.id, "download created");
     get(db, user, download.id).await
 }
@@ -902,9 +937,10 @@ pub async fn update(
     // Lists: `listsIds` is the new set; without it, the current lists. Minus the unchecked.
     let unchecked =
         ids_of(input.unchecked_lists_ids.as_ref(), "uncheckedListsIds").map_err(invalid)?;
+    let lists_before = db::downloads::list_ids(db, id).await?;
     let mut list_ids = match &input.lists_ids {
         Some(lists) => ids_of(Some(lists), "listsIds").map_err(invalid)?,
-        None => db::downloads::list_ids(db, id).await?,
+        None => lists_before.clone(),
     };
     list_ids.retain(|l| !unchecked.contains(l));
     let list_ids = checked_lists(db, download.provider_id, list_ids).await?;
@@ -916,6 +952,26 @@ pub async fn update(
     for (_, upload, tag) in db::downloads::tags_of(db, &[id]).await? {
         current_tags.entry(upload).or_default().push(tag);
     }
+    for tags in current_tags.values_mut() {
+        tags.sort_unstable();
+    }
+    let no_tags = Vec::new();
+    let before = serde_json::to_value(RecordedPackage {
+        provider_id: download.provider_id,
+        name: &download.name,
+        start_at: download.start_at,
+        end_at: download.end_at,
+        files: current
+            .iter()
+            .map(|f| RecordedFile {
+                upload_id: f.upload_id,
+                name: &f.name,
+                tags: current_tags.get(&f.upload_id).unwrap_or(&no_tags),
+            })
+            .collect(),
+        lists: lists_before.clone(),
+    })
+    .unwrap_or_default();
     let to_delete: HashSet<i64> =
         file_inputs(input.uploads_to_delete.as_deref(), "uploadsToDelete")?
             .into_iter()
@@ -989,20 +1045,35 @@ pub async fn update(
             changed: true,
         });
     }
-    let (_, removed) = db::downloads::update(
-        db,
-        id,
-        &DownloadChange {
-            name,
-            start_at,
-            end_at,
-            files,
-            list_ids,
-        },
-    )
-    .await?
-    .ok_or(ServiceError::NotFound)?;
-    crate::services::uploads::remove_unreferenced(db, store, &removed).await?;
+    let change = DownloadChange {
+        name,
+        start_at,
+        end_at,
+        files,
+        list_ids,
+    };
+    let after = RecordedPackage {
+        provider_id: download.provider_id,
+        name: &change.name,
+        start_at,
+        end_at,
+        files: change
+            .files
+            .iter()
+            .map(|f| RecordedFile {
+                upload_id: f.upload_id,
+                name: &f.name,
+                tags: &f.tag_ids,
+            })
+            .collect(),
+        lists: change.list_ids.clone(),
+    };
+    let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
+        .with_changes(Changes::between(Some(&before), Some(&after)));
+    let (_, removed) = db::downloads::update(db, id, &change, &audit)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    crate::services::uploads::remove_unreferenced(db, store, &removed, &Actor::of(user)).await?;
     tracing::info!(download = id, removed = removed.len(), "download updated");
     get(db, user, id).await
 }
@@ -1032,7 +1103,15 @@ pub async fn duplicate(
             (berlin_start_of_day(first), berlin_end_of_day(last))
         }
     };
-    let copy = db::downloads::duplicate(db, source_id, name.as_str(), start_at, end_at)
+    let audit = Entry::new(&Actor::of(user), Action::Duplicate, Entity::Package, None)
+        .with_changes(
+            Changes::none()
+                .field("copy_of", serde_json::Value::Null, source_id)
+                .field("name", serde_json::Value::Null, name.as_str())
+                .field("start_at", serde_json::Value::Null, start_at)
+                .field("end_at", serde_json::Value::Null, end_at),
+        );
+    let copy = db::downloads::duplicate(db, source_id, name.as_str(), start_at, end_at, &audit)
         .await?
         .ok_or(ServiceError::NotFound)?;
     tracing::info!(source = source_id, copy = copy.id, "download duplicated");
@@ -1049,7 +1128,14 @@ pub async fn change_archive_status(
 ) -> ServiceResult<bool> {
     let download = managed(db, user, id).await?;
     let archived = archived.unwrap_or(!download.archived);
-    db::downloads::set_archived(db, id, archived)
+    let action = if archived {
+        Action::Archive
+    } else {
+        Action::Unarchive
+    };
+    let audit = Entry::new(&Actor::of(user), action, Entity::Package, Some(id))
+        .with_changes(Changes::none().field("archived", download.archived, archived));
+    db::downloads::set_archived(db, id, archived, &audit)
         .await?
         .ok_or(ServiceError::NotFound)?;
     Ok(archived)
@@ -1058,11 +1144,15 @@ pub async fn change_archive_status(
 /// `DELETE /api/download/{id}`: deletes the package; files no package uses any more are
 /// removed from the database and the disk.
 pub async fn delete(db: &Db, store: &FileStore, user: &User, id: i64) -> ServiceResult<()> {
-    managed(db, user, id).await?;
-    let uploads = db::downloads::delete(db, id)
+    let download = managed(db, user, id).await?;
+    let audit = Entry::new(&Actor::of(user), Action::Delete, Entity::Package, Some(id))
+        .with_changes(Changes::deleted(&download));
+    let uploads = db::downloads::delete(db, id, &audit)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    let removed = crate::services::uploads::remove_unreferenced(db, store, &uploads).await?;
+    let removed =
+        crate::services::uploads::remove_unreferenced(db, store, &uploads, &Actor::of(user))
+            .await?;
     tracing::info!(download = id, removed, "download deleted");
     Ok(())
 }

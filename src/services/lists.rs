@@ -5,12 +5,14 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::domain::validation;
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 use crate::services::providers::{self, managed};
+use serde_json::Value;
 
 /// A list as the API and the islands see it (spec §3).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
@@ -185,7 +187,14 @@ pub async fn create(
         brevo_list_id: brevo_id,
         active,
     };
-    match db::lists::create(db, &new).await {
+    let audit = Entry::new(&Actor::of(user), Action::Create, Entity::List, None).with_changes(
+        Changes::none()
+            .field("provider_id", Value::Null, provider_id)
+            .field("name", Value::Null, &new.name)
+            .field("brevo_list_id", Value::Null, new.brevo_list_id)
+            .field("active", Value::Null, new.active),
+    );
+    match db::lists::create(db, &new, &audit).await {
         Ok(list) => live(db, list.id).await,
         Err(err) => {
             if created_here && let Err(undo) = marketing.delete_list(brevo_id).await {
@@ -210,7 +219,9 @@ pub async fn rename(
     marketing
         .rename_list(list.brevo_list_id, name.as_str())
         .await?;
-    if let Err(err) = db::lists::rename(db, id, name.as_str()).await {
+    let audit = Entry::new(&Actor::of(user), Action::Update, Entity::List, Some(id))
+        .with_changes(Changes::none().field("name", &list.name, name.as_str()));
+    if let Err(err) = db::lists::rename(db, id, name.as_str(), &audit).await {
         if let Err(undo) = marketing.rename_list(list.brevo_list_id, &list.name).await {
             providers::remember_provider_lists(db, &provider, &[], &undo).await;
         }
@@ -244,7 +255,14 @@ pub async fn set_status(
         (inactive_folder, active_folder)
     };
     marketing.move_list(list.brevo_list_id, target).await?;
-    if let Err(err) = db::lists::set_active(db, id, active).await {
+    let action = if active {
+        Action::Activate
+    } else {
+        Action::Deactivate
+    };
+    let audit = Entry::new(&Actor::of(user), action, Entity::List, Some(id))
+        .with_changes(Changes::none().field("active", list.active, active));
+    if let Err(err) = db::lists::set_active(db, id, active, &audit).await {
         if let Err(undo) = marketing.move_list(list.brevo_list_id, origin).await {
             providers::remember_provider_lists(db, &provider, &[], &undo).await;
         }
@@ -264,7 +282,9 @@ pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> Ser
         });
     }
     marketing.delete_list(list.brevo_list_id).await?;
-    db::lists::delete(db, id).await?;
+    let audit = Entry::new(&Actor::of(user), Action::Delete, Entity::List, Some(id))
+        .with_changes(Changes::deleted(&list));
+    db::lists::delete(db, id, &audit).await?;
     Ok(())
 }
 
@@ -288,7 +308,15 @@ pub async fn sync_provider(
         for remote in marketing.folder_lists(folder).await? {
             match db::lists::find_by_brevo_id(db, remote.id).await? {
                 Some(local) if local.provider_id == provider_id => {
-                    db::lists::update_from_marketing(db, local.id, &remote.name, active).await?;
+                    let audit =
+                        Entry::new(&Actor::of(user), Action::Sync, Entity::List, Some(local.id))
+                            .with_changes(
+                                Changes::none()
+                                    .field("name", &local.name, &remote.name)
+                                    .field("active", local.active, active),
+                            );
+                    db::lists::update_from_marketing(db, local.id, &remote.name, active, &audit)
+                        .await?;
                 }
                 // Linked to another provider: leave it there.
                 Some(_) => {}
@@ -298,16 +326,21 @@ pub async fn sync_provider(
                     } else {
                         remote.name.clone()
                     };
-                    db::lists::create(
-                        db,
-                        &db::lists::NewList {
-                            provider_id,
-                            name,
-                            brevo_list_id: Some(remote.id),
-                            active,
-                        },
-                    )
-                    .await?;
+                    let audit = Entry::new(&Actor::of(user), Action::Sync, Entity::List, None)
+                        .with_changes(
+                            Changes::none()
+                                .field("provider_id", Value::Null, provider_id)
+                                .field("name", Value::Null, &name)
+                                .field("brevo_list_id", Value::Null, remote.id)
+                                .field("active", Value::Null, active),
+                        );
+                    let new = db::lists::NewList {
+                        provider_id,
+                        name,
+                        brevo_list_id: Some(remote.id),
+                        active,
+                    };
+                    db::lists::create(db, &new, &audit).await?;
                 }
             }
         }

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod answers;
+pub mod audit;
 pub mod brevo_sync;
 pub mod contact_mirror;
 pub mod contacts;

@@ -8,8 +8,11 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::planning_csv::{self, Candidate, LineError, Parsed};
+use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
+use serde_json::Value;
 
 /// Largest CSV file taken (50,000 lines of contacts are far below).
 pub const MAX_CSV_BYTES: usize = 5 * 1024 * 1024;
@@ -131,7 +134,11 @@ pub const BAD_FILE: &str = "Die Datei enthält fehlerhafte Zeilen; es wurde nich
      genannten Zeilen und importieren Sie die Datei erneut.";
 
 /// `POST /api/planning/csv/import`: replaces the candidates of the file's customer numbers.
-pub async fn import(db: &Db, bytes: &[u8]) -> ServiceResult<Result<Imported, BadFile>> {
+pub async fn import(
+    db: &Db,
+    user: &User,
+    bytes: &[u8],
+) -> ServiceResult<Result<Imported, BadFile>> {
     let parsed = read(bytes)?;
     if !parsed.errors.is_empty() {
         return Ok(Err(BadFile {
@@ -156,9 +163,15 @@ pub async fn import(db: &Db, bytes: &[u8]) -> ServiceResult<Result<Imported, Bad
             email: c.email.clone(),
         })
         .collect();
-    let imported = db::planning_candidates::replace(db, &rows, db::now()).await?;
+    let companies = companies(&parsed.candidates);
+    let audit = Entry::new(&Actor::of(user), Action::Import, Entity::Import, None).with_changes(
+        Changes::none()
+            .field("planning_candidates", Value::Null, rows.len())
+            .field("companies", Value::Null, companies),
+    );
+    let imported = db::planning_candidates::replace(db, &rows, db::now(), &audit).await?;
     Ok(Ok(Imported {
         imported,
-        companies: companies(&parsed.candidates),
+        companies,
     }))
 }

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::db::{self, Db};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
 use crate::domain::validation::{
@@ -286,6 +287,31 @@ pub(crate) async fn remember_unused_folder(db: &Db, id: i64, why: &str) {
     .await;
 }
 
+/// What the audit log keeps of a provider (its roles sorted, as they are stored).
+#[derive(Serialize)]
+struct Recorded {
+    name: String,
+    allowed_roles: Vec<String>,
+    brevo_active_folder_id: Option<i64>,
+    brevo_inactive_folder_id: Option<i64>,
+    upload_id: Option<i64>,
+}
+
+impl Recorded {
+    fn of_new(new: &db::providers::NewProvider) -> Recorded {
+        let mut allowed_roles = new.allowed_roles.clone();
+        allowed_roles.sort();
+        allowed_roles.dedup();
+        Recorded {
+            name: new.name.clone(),
+            allowed_roles,
+            brevo_active_folder_id: new.brevo_active_folder_id,
+            brevo_inactive_folder_id: new.brevo_inactive_folder_id,
+            upload_id: new.upload_id,
+        }
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn create(
     db: &Db,
@@ -306,7 +332,9 @@ pub async fn create(
         brevo_inactive_folder_id: Some(inactive),
         upload_id: input.upload_id,
     };
-    match db::providers::create(db, &new).await {
+    let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Provider, None)
+        .with_changes(Changes::created(&Recorded::of_new(&new)));
+    match db::providers::create(db, &new, &audit).await {
         Ok(provider) => view(db, provider).await,
         Err(err) => {
             undo_folders(db, marketing, &created).await;
@@ -363,7 +391,23 @@ pub async fn update(
         brevo_inactive_folder_id: Some(inactive),
         upload_id: input.upload_id,
     };
-    let err = match db::providers::update(db, id, &changes).await {
+    let mut before_roles = current.allowed_roles.clone();
+    before_roles.sort();
+    let before = Recorded {
+        allowed_roles: before_roles,
+        ..Recorded::of_new(&db::providers::NewProvider {
+            name: current.name.clone(),
+            allowed_roles: Vec::new(),
+            brevo_active_folder_id: current.brevo_active_folder_id,
+            brevo_inactive_folder_id: current.brevo_inactive_folder_id,
+            upload_id: current.upload_id,
+        })
+    };
+    let audit =
+        Entry::new(&Actor::of(user), Action::Update, Entity::Provider, Some(id)).with_changes(
+            Changes::between(Some(&before), Some(&Recorded::of_new(&changes))),
+        );
+    let err = match db::providers::update(db, id, &changes, &audit).await {
         Ok(Some(provider)) => return view(db, provider).await,
         Ok(None) => ServiceError::NotFound,
         Err(err) if db::is_unique_violation(&err) => ServiceError::Invalid(format!(
@@ -619,8 +663,11 @@ pub async fn delete(
     }
     let mut uploads = db::downloads::uploads_of_provider(db, id).await?;
     uploads.extend(provider.upload_id);
-    db::providers::delete(db, id).await?;
-    crate::services::uploads::remove_unreferenced(db, files, &uploads).await?;
+    let actor = Actor::of(user);
+    let audit = Entry::new(&actor, Action::Delete, Entity::Provider, Some(id))
+        .with_changes(Changes::deleted(&provider));
+    db::providers::delete(db, id, &audit).await?;
+    crate::services::uploads::remove_unreferenced(db, files, &uploads, &actor).await?;
     Ok(())
 }
 

@@ -9,6 +9,7 @@ use std::io::Read;
 use serde::{Deserialize, Serialize};
 
 use crate::db::{self, Db};
+use crate::domain::audit::Actor;
 use crate::domain::files::{content_type, extension_of, is_archive, is_nested_archive};
 use crate::domain::permissions::may_use_upload;
 use crate::domain::text::is_invisible;
@@ -322,14 +323,14 @@ impl<'a> UploadBatch<'a> {
                 uploaded_by: Some(uploader.subject.clone()).filter(|s| !s.is_empty()),
             })
             .collect();
-        let stored = db::uploads::create_many(db, &rows)
+        let stored = db::uploads::create_many(db, &rows, &Actor::of(uploader))
             .await
             .map_err(ServiceError::from)?;
         for (file, row) in self.accepted.into_iter().zip(&stored) {
             if let Err(err) = file.staged.persist().await {
                 // Without their files the rows are useless: remove them all again.
                 for row in &stored {
-                    let _ = db::uploads::delete(db, row.id).await;
+                    let _ = db::uploads::delete(db, row.id, &Actor::System).await;
                 }
                 tracing::error!(error = %err, upload = row.id, "stored file could not be moved into place");
                 return Err(ServiceError::internal(err).into());
@@ -572,10 +573,11 @@ pub async fn store_bytes(
             crc32: Some(i64::from(staged.digest().crc32)),
             uploaded_by: None,
         },
+        &Actor::System,
     )
     .await?;
     if let Err(err) = staged.persist().await {
-        let _ = db::uploads::delete(db, upload.id).await;
+        let _ = db::uploads::delete(db, upload.id, &Actor::System).await;
         return Err(ServiceError::internal(err));
     }
     Ok(upload)
@@ -587,8 +589,9 @@ pub async fn remove_unreferenced(
     db: &Db,
     files: &FileStore,
     ids: &[i64],
+    actor: &Actor,
 ) -> Result<usize, ServiceError> {
-    let deleted = db::uploads::delete_unreferenced(db, ids).await?;
+    let deleted = db::uploads::delete_unreferenced(db, ids, actor).await?;
     for upload in &deleted {
         if let Err(err) = files.delete(&upload.storage_key).await {
             // The row is gone; the sweep removes the file later.
@@ -657,7 +660,7 @@ pub async fn sweep_as_of(
         if unused.is_empty() {
             break;
         }
-        let removed = remove_unreferenced(db, files, &unused).await?;
+        let removed = remove_unreferenced(db, files, &unused, &Actor::System).await?;
         report.unused_uploads += removed;
         if removed < unused.len() {
             break;

@@ -250,6 +250,7 @@ impl TestApp {
                 brevo_inactive_folder_id: None,
                 upload_id: None,
             },
+            &aktionsportal::test_support::cli_change(),
         )
         .await
         .expect("provider")

@@ -488,6 +488,17 @@ pub const ROWS: &[Row] = &[
         path: "/api/statistics/packages.csv",
         expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
     },
+    // The audit log (issue 24): the admin alone, also beside another role.
+    Row {
+        method: "GET",
+        path: "/api/audit",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/audit?entity=package&entityId=1&from=2026-01-01&to=&actor=CLI&limit=5",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 403],
+    },
     Row {
         method: "GET",
         path: "/api/syncContactsFromBrevo",
