@@ -296,6 +296,7 @@ test('the admin blocks and unblocks a contact', () =>
     assert.deepEqual(await rowMenuLabels(page, email), [
       'Bearbeiten',
       'Kriterien anzeigen',
+      'Verlauf',
       'Double-Opt-In senden',
       'Sperren',
       'Löschen',
@@ -310,6 +311,7 @@ test('the admin blocks and unblocks a contact', () =>
     assert.deepEqual(await rowMenuLabels(page, email), [
       'Bearbeiten',
       'Kriterien anzeigen',
+      'Verlauf',
       'Double-Opt-In senden',
       'Entsperren',
       'Löschen',

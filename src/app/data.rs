@@ -32,8 +32,8 @@ use leptos::view;
 
 use super::layout::AdminMenu;
 use super::pages::{
-    admin_contacts, admin_downloads, admin_statistics, contact_editor, customer, double_opt_in,
-    providers,
+    admin_audit, admin_contacts, admin_downloads, admin_statistics, contact_editor, customer,
+    double_opt_in, providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::downloads::ListQuery;
@@ -148,6 +148,10 @@ pub fn router(render: Render) -> Router<AppState> {
                 view! { <admin_statistics::Statistics/> }.into_any()
             }),
         )
+        .route(
+            "/admin/audit",
+            page(audit, || view! { <admin_audit::Audit/> }.into_any()),
+        )
         .layer(Extension(render))
 }
 
@@ -160,6 +164,21 @@ async fn statistics(
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     if let Some(props) = admin_statistics::load(&state, user.as_ref()).await {
         insert(&mut request, props);
+    }
+    render(request).await
+}
+
+async fn audit(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    query: Result<Query<admin_audit::AuditPageQuery>, QueryRejection>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    let query = query.map(|Query(q)| q).unwrap_or_default();
+    if let Some(screen) = admin_audit::load(&state, user.as_ref(), query).await {
+        insert(&mut request, screen);
     }
     render(request).await
 }

@@ -12,6 +12,13 @@ pub fn date_time(instant: DateTime<Utc>) -> String {
         .to_string()
 }
 
+/// `05.03.2025, 15:07:09` in German time (the audit log's precision).
+pub fn date_time_seconds(instant: DateTime<Utc>) -> String {
+    (instant + berlin_offset(instant))
+        .format("%d.%m.%Y, %H:%M:%S")
+        .to_string()
+}
+
 /// `05.03.2025` in German time.
 pub fn date(instant: DateTime<Utc>) -> String {
     (instant + berlin_offset(instant))

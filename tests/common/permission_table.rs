@@ -153,6 +153,11 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         method: "GET",
+        path: "/admin/audit?entity=package&entityId=1",
+        expect: [302, 200, 302, 302, 302, 302, 302, 302, 200, 302],
+    },
+    Row {
+        method: "GET",
         path: "/admin/download/add",
         expect: [302, 200, 200, 302, 302, 302, 302, 302, 200, 200],
     },

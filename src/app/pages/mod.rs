@@ -1,6 +1,7 @@
 //! One module per area: public pages (pure SSR, no JavaScript needed), the customer view and
 //! the admin screens.
 
+pub mod admin_audit;
 pub mod admin_contacts;
 pub mod admin_downloads;
 pub mod admin_statistics;

@@ -126,10 +126,17 @@ describe('AdminContacts: the first page', () => {
 
   it('offers the row actions the contact and the user allow', () => {
     setup();
-    expect(menuLabels(3)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Sperren', 'Löschen']);
-    expect(menuLabels(2)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Double-Opt-In senden', 'Sperren', 'Löschen']);
+    expect(menuLabels(3)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Verlauf', 'Sperren', 'Löschen']);
+    expect(menuLabels(2)).toEqual([
+      'Bearbeiten',
+      'Kriterien anzeigen',
+      'Verlauf',
+      'Double-Opt-In senden',
+      'Sperren',
+      'Löschen',
+    ]);
     // Blocked and confirmed: nothing to send.
-    expect(menuLabels(1)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Entsperren', 'Löschen']);
+    expect(menuLabels(1)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Verlauf', 'Entsperren', 'Löschen']);
     expect(openMenu(3).getByRole('link', { name: 'Bearbeiten' }).getAttribute('href')).toBe(
       '/admin/contact/edit/100002',
     );
@@ -164,7 +171,26 @@ describe('AdminContacts: the first page', () => {
 
   it('hides block and delete without the right to change details', () => {
     setup(unexpected, { mayEditDetails: false });
-    expect(menuLabels(2)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Double-Opt-In senden']);
+    expect(menuLabels(2)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Verlauf', 'Double-Opt-In senden']);
+  });
+
+  it('links each contact to its history in the audit log for admins', () => {
+    setup();
+    for (const id of rowIds()) {
+      const history = openMenu(id).getByRole('link', { name: 'Verlauf' });
+      expect(history.tagName).toBe('A');
+      expect(history.className).toBe('dropdown-item');
+      expect(history.getAttribute('href')).toBe(`/admin/audit?entity=contact&entityId=${id}`);
+      expect(history.querySelector('.bi-clock-history')).not.toBeNull();
+      fireEvent.click(row(id).getByTestId('row-actions'));
+    }
+  });
+
+  it('offers no history to users who are not admins', () => {
+    setup(unexpected, { isAdmin: false });
+    expect(menuLabels(2)).toEqual(['Bearbeiten', 'Kriterien anzeigen', 'Double-Opt-In senden', 'Sperren', 'Löschen']);
+    expect(openMenu(3).queryByRole('link', { name: 'Verlauf' })).toBeNull();
+    expect(screen.queryByTestId('action-history')).toBeNull();
   });
 
   it('reloads from the start when the address asked for a later page', async () => {

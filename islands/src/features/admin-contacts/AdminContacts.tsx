@@ -55,7 +55,7 @@ export interface AdminContactsProps {
   query: ContactsQuery | null;
   /** The list the table is limited to (`?liste=`), when it exists. */
   list: ListInfo | null;
-  /** Sync manager (admin only). */
+  /** Sync manager and each contact's "Verlauf" in the audit log (admin only). */
   isAdmin: boolean;
   /** Block, unblock and delete (Admin, BU-Moderator). */
   mayEditDetails: boolean;
@@ -304,6 +304,7 @@ export default function AdminContacts({
                 contact={contact}
                 busy={pending.has(contact.id)}
                 mayEditDetails={mayEditDetails}
+                isAdmin={isAdmin}
                 actions={actions}
               />
             ))}

@@ -2,6 +2,7 @@
 // with its state badges, created and modified, and the action menu.
 import { useId } from 'react';
 import { RowMenu } from '../../components/ListScreen';
+import { auditHistoryPath } from '../../lib/audit';
 import { formatDateTime } from '../../lib/format';
 import type { Contact } from './types';
 
@@ -33,10 +34,12 @@ export interface ContactRowProps {
   busy: boolean;
   /** Block, unblock and delete (Admin, BU-Moderator). */
   mayEditDetails: boolean;
+  /** GS-Aktionsportal-Admin: the menu links to the contact's history in the audit log. */
+  isAdmin?: boolean;
   actions: RowActions;
 }
 
-export function ContactRow({ contact, busy, mayEditDetails, actions }: ContactRowProps) {
+export function ContactRow({ contact, busy, mayEditDetails, isAdmin = false, actions }: ContactRowProps) {
   return (
     <tr
       data-testid="contact-row"
@@ -64,13 +67,19 @@ export function ContactRow({ contact, busy, mayEditDetails, actions }: ContactRo
       <td className="text-nowrap">{formatDateTime(contact.createdAt)}</td>
       <td className="text-nowrap">{formatDateTime(contact.updatedAt)}</td>
       <td className="text-end">
-        <ActionMenu contact={contact} busy={busy} mayEditDetails={mayEditDetails} actions={actions} />
+        <ActionMenu
+          contact={contact}
+          busy={busy}
+          mayEditDetails={mayEditDetails}
+          isAdmin={isAdmin}
+          actions={actions}
+        />
       </td>
     </tr>
   );
 }
 
-function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps) {
+function ActionMenu({ contact, busy, mayEditDetails, isAdmin = false, actions }: ContactRowProps) {
   const doubleOptIn = doubleOptInAction(contact);
   const reasonId = useId();
   return (
@@ -94,6 +103,18 @@ function ActionMenu({ contact, busy, mayEditDetails, actions }: ContactRowProps)
               Kriterien anzeigen
             </button>
           </li>
+          {isAdmin && (
+            <li>
+              <a
+                className="dropdown-item"
+                href={auditHistoryPath('contact', contact.id)}
+                data-testid="action-history"
+              >
+                <i className="bi bi-clock-history me-2" aria-hidden="true" />
+                Verlauf
+              </a>
+            </li>
+          )}
           {doubleOptIn === 'enabled' && (
             <li>
               <button

@@ -253,6 +253,31 @@ describe('AdminDownloads: row actions', () => {
     expect(items[1]?.querySelector('.text-decoration-line-through')).not.toBeNull();
   });
 
+  it('links an admin to the package history in the audit log, next to Statistik', async () => {
+    setup(unexpected, { isAdmin: true });
+    await columnLoaded();
+    fireEvent.click(row(9).getByTestId('row-actions'));
+    const menu = within(row(9).getByTestId('row-menu'));
+    const history = menu.getByRole('link', { name: 'Verlauf' });
+    expect(history.className).toBe('dropdown-item');
+    expect(history.getAttribute('href')).toBe('/admin/audit?entity=package&entityId=9');
+    expect(history.querySelector('.bi-clock-history')).not.toBeNull();
+    const labels = Array.from(row(9).getByTestId('row-menu').querySelectorAll('.dropdown-item')).map((item) =>
+      item.textContent?.trim(),
+    );
+    expect(labels.indexOf('Verlauf')).toBe(labels.indexOf('Statistik') + 1);
+  });
+
+  it('offers no history to users who are not admins (the default)', async () => {
+    setup();
+    await columnLoaded();
+    fireEvent.click(row(9).getByTestId('row-actions'));
+    const menu = within(row(9).getByTestId('row-menu'));
+    expect(menu.getByRole('button', { name: 'Statistik' })).not.toBeNull();
+    expect(menu.queryByRole('link', { name: 'Verlauf' })).toBeNull();
+    expect(screen.queryByTestId('action-history')).toBeNull();
+  });
+
   it('opens the settings modal, which only says the feature is in development', async () => {
     setup();
     await columnLoaded();

@@ -49,7 +49,8 @@ export interface AdminDownloadsProps {
   providers: ProviderRef[];
   productName: string;
   browserZipLimitMb: number;
-  /** GS-Aktionsportal-Admin: the statistics show who took a package. */
+  /** GS-Aktionsportal-Admin: the statistics show who took a package, and each row's menu
+   * links to the package's history in the audit log ("Verlauf"). */
   isAdmin?: boolean;
 }
 
@@ -240,6 +241,7 @@ export default function AdminDownloads({
                 busy={pending.has(download.id)}
                 actions={actions}
                 allTime={allTime.get(download.id)}
+                isAdmin={isAdmin}
               />
             ))}
           </tbody>

@@ -4,6 +4,7 @@
 // time come from the statistics (one call for the page, see useAllTimeDownloads).
 import { RowMenu } from '../../components/ListScreen';
 import StatusBadge, { endDateClass } from '../../components/StatusBadge';
+import { auditHistoryPath } from '../../lib/audit';
 import type { Download } from '../../lib/downloads';
 import { formatCount, formatDate, formatDateTime } from '../../lib/format';
 
@@ -26,9 +27,11 @@ export interface DownloadRowProps {
   actions: RowActions;
   /** Downloads of all time; null when unknown to this user, undefined while loading. */
   allTime: number | null | undefined;
+  /** GS-Aktionsportal-Admin: the menu links to the package's history in the audit log. */
+  isAdmin?: boolean;
 }
 
-export function DownloadRow({ download, busy, actions, allTime }: DownloadRowProps) {
+export function DownloadRow({ download, busy, actions, allTime, isAdmin = false }: DownloadRowProps) {
   const provider = download.Provider;
   return (
     <tr
@@ -67,7 +70,7 @@ export function DownloadRow({ download, busy, actions, allTime }: DownloadRowPro
         {download.Uploads.length}
       </td>
       <td className="text-end">
-        <ActionMenu download={download} busy={busy} actions={actions} />
+        <ActionMenu download={download} busy={busy} actions={actions} isAdmin={isAdmin} />
       </td>
     </tr>
   );
@@ -93,7 +96,14 @@ function AllTime({ value }: { value: number | null | undefined }) {
   return <>{formatCount(value)}</>;
 }
 
-function ActionMenu({ download, busy, actions }: { download: Download; busy: boolean; actions: RowActions }) {
+interface ActionMenuProps {
+  download: Download;
+  busy: boolean;
+  actions: RowActions;
+  isAdmin: boolean;
+}
+
+function ActionMenu({ download, busy, actions, isAdmin }: ActionMenuProps) {
   const allowed = download.mayManage;
   return (
     <RowMenu
@@ -128,6 +138,14 @@ function ActionMenu({ download, busy, actions }: { download: Download; busy: boo
               Statistik
             </button>
           </li>
+          {isAdmin && (
+            <li>
+              <a className="dropdown-item" href={auditHistoryPath('package', download.id)} data-testid="action-history">
+                <i className="bi bi-clock-history me-2" aria-hidden="true" />
+                Verlauf
+              </a>
+            </li>
+          )}
           <li>
             <button type="button" className="dropdown-item" onClick={run(() => actions.onDownloadFiles(download))}>
               <i className="bi bi-download me-2" aria-hidden="true" />

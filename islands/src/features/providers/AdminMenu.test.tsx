@@ -43,6 +43,9 @@ describe('activeSection', () => {
     expect(activeSection('/admin/downloads/')).toBe('downloads');
     expect(activeSection('/admin/download/edit/9?x=1')).toBe('downloads');
     expect(activeSection('/admin/statistics')).toBe('statistics');
+    expect(activeSection('/admin/audit')).toBe('audit');
+    expect(activeSection('/admin/audit/?entity=package&entityId=3')).toBe('audit');
+    expect(activeSection('/admin/auditx')).toBeNull();
     expect(activeSection('/user/downloads')).toBeNull();
   });
 });
@@ -65,6 +68,38 @@ describe('AdminMenu', () => {
     expect(statistics.getAttribute('href')).toBe('/admin/statistics');
     expect(statistics.querySelector('.bi-bar-chart')).not.toBeNull();
     expect(statistics.className).not.toContain('active');
+  });
+
+  it('shows Protokoll, the audit log, to admins only', () => {
+    setup({ isAdmin: true });
+
+    const audit = screen.getByRole('link', { name: 'Protokoll' });
+    expect(audit).toBe(screen.getByTestId('admin-menu-audit'));
+    expect(audit.getAttribute('href')).toBe('/admin/audit');
+    expect(audit.querySelector('.bi-journal-text')).not.toBeNull();
+    expect(audit.className).not.toContain('active');
+    expect(audit.getAttribute('aria-current')).toBeNull();
+    // The entry after Statistik.
+    const entries = Array.from(screen.getByTestId('admin-menu').querySelectorAll('.nav-link')).map((item) =>
+      item.textContent?.trim(),
+    );
+    expect(entries.slice(-2)).toEqual(['Statistik', 'Protokoll']);
+  });
+
+  it('hides Protokoll from users who are not admins', () => {
+    setup({ isAdmin: false, currentPath: '/admin/audit' });
+
+    expect(screen.queryByTestId('admin-menu-audit')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Protokoll' })).toBeNull();
+  });
+
+  it('marks Protokoll as the current page on the audit log', () => {
+    setup({ isAdmin: true, currentPath: '/admin/audit?entity=provider&entityId=2' });
+
+    const audit = screen.getByTestId('admin-menu-audit');
+    expect(audit.className).toContain('active');
+    expect(audit.getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('link', { name: 'Statistik' }).getAttribute('aria-current')).toBeNull();
   });
 
   it('lists the providers in the dropdown and marks the current provider', () => {

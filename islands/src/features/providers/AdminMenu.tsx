@@ -1,6 +1,8 @@
 // The admin navigation (spec §2 "Layout"): Händler, the Anbieter dropdown, "Neuer Anbieter"
-// (admin only, opens the provider form) and Downloads; the entry of the current page is marked.
+// (admin only, opens the provider form), Downloads, Statistik and Protokoll (admin only, the
+// audit log); the entry of the current page is marked.
 import { useEffect, useId, useState } from 'react';
+import { AUDIT_PATH } from '../../lib/audit';
 import { useDropdown } from '../../lib/useDropdown';
 import { onProviderSaved } from './events';
 import { ProviderFormModal } from './ProviderFormModal';
@@ -13,13 +15,13 @@ export interface AdminMenuProvider {
 export interface AdminMenuProps {
   /** The providers the user may see. */
   providers: AdminMenuProvider[];
-  /** GS-Aktionsportal-Admin: may add providers. */
+  /** GS-Aktionsportal-Admin: may add providers and read the audit log. */
   isAdmin: boolean;
   /** Path of the current page, e.g. /admin/provider/3. */
   currentPath: string;
 }
 
-type Section = 'contacts' | 'providers' | 'downloads' | 'statistics' | null;
+type Section = 'contacts' | 'providers' | 'downloads' | 'statistics' | 'audit' | null;
 
 function normalizePath(path: string): string {
   const clean = path.split(/[?#]/)[0] ?? '';
@@ -33,6 +35,7 @@ export function activeSection(path: string): Section {
   if (clean.startsWith('/admin/provider/')) return 'providers';
   if (clean.startsWith('/admin/download')) return 'downloads';
   if (clean.startsWith('/admin/statistics')) return 'statistics';
+  if (clean === AUDIT_PATH || clean.startsWith(`${AUDIT_PATH}/`)) return 'audit';
   return null;
 }
 
@@ -155,6 +158,19 @@ export default function AdminMenu({ providers: initialProviders, isAdmin, curren
             Statistik
           </a>
         </li>
+        {isAdmin && (
+          <li className="nav-item">
+            <a
+              className={linkClass(section === 'audit')}
+              href={AUDIT_PATH}
+              aria-current={section === 'audit' ? 'page' : undefined}
+              data-testid="admin-menu-audit"
+            >
+              <i className="bi bi-journal-text me-1" aria-hidden="true" />
+              Protokoll
+            </a>
+          </li>
+        )}
       </ul>
       {creating && (
         <ProviderFormModal

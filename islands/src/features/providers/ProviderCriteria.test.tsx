@@ -123,6 +123,22 @@ describe('ProviderCriteria: display', () => {
     setup(unexpected);
     expect(screen.queryByTestId('settings-button')).toBeNull();
   });
+
+  it('links admins to the provider history in the audit log', () => {
+    setup(unexpected, { isAdmin: true });
+    const history = screen.getByRole('link', { name: 'Verlauf' });
+    expect(history.getAttribute('href')).toBe('/admin/audit?entity=provider&entityId=1');
+    expect(history.className).toContain('btn');
+    expect(history.querySelector('.bi-clock-history')).not.toBeNull();
+    // With the other admin action, the settings.
+    expect(history.parentElement).toBe(screen.getByTestId('settings-button').parentElement);
+  });
+
+  it('shows no history link to users who are not admins', () => {
+    setup(unexpected);
+    expect(screen.queryByRole('link', { name: 'Verlauf' })).toBeNull();
+    expect(screen.queryByTestId('provider-history')).toBeNull();
+  });
 });
 
 describe('ProviderCriteria: status', () => {

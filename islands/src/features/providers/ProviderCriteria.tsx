@@ -5,6 +5,7 @@ import { useId, useState } from 'react';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { EmptyRow, ListSearch, LoadMore } from '../../components/ListScreen';
 import { ApiError, UNEXPECTED_ERROR_MESSAGE } from '../../lib/api';
+import { auditHistoryPath } from '../../lib/audit';
 import { toastReadError, toastWriteError } from '../../lib/apiToasts';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { allLoaded } from '../../lib/pagedList';
@@ -243,6 +244,16 @@ function CriteriaScreen({ initialProvider, initialLists, isAdmin }: CriteriaScre
             >
               <i className="bi bi-gear" aria-hidden="true" />
             </button>
+          )}
+          {isAdmin && (
+            <a
+              className="btn btn-outline-secondary"
+              href={auditHistoryPath('provider', provider.id)}
+              data-testid="provider-history"
+            >
+              <i className="bi bi-clock-history me-1" aria-hidden="true" />
+              Verlauf
+            </a>
           )}
           <button
             type="button"

@@ -1,0 +1,760 @@
+//! The audit log (issue 24) through real HTTP and the real binary: every kind of change leaves
+//! one entry with its fields before and after; the log is the admin's alone and is filtered
+//! and paged; a change whose transaction fails leaves no entry; and a portal killed with
+//! SIGKILL in the middle of changes leaves neither a change without its entry nor an entry
+//! without its change.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use aktionsportal::db::Db;
+use aktionsportal::domain::audit::{Action, Actor, Changes, Entity, Entry};
+use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
+use common::{TestApp, spawn_app};
+use serde_json::{Value, json};
+
+const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
+
+/// The entries of one record, oldest first.
+async fn history(app: &TestApp, admin: &str, entity: &str, id: i64) -> Vec<Value> {
+    let (status, page) = app
+        .call(
+            admin,
+            "GET",
+            &format!("/api/audit?entity={entity}&entityId={id}&limit=1000"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{page}");
+    let mut entries = page["content"].as_array().unwrap().clone();
+    assert_eq!(page["count"], json!(entries.len()));
+    entries.reverse();
+    entries
+}
+
+/// The one entry of `action` in `entries`.
+fn the<'a>(entries: &'a [Value], action: &str) -> &'a Value {
+    let found: Vec<_> = entries.iter().filter(|e| e["action"] == action).collect();
+    assert_eq!(found.len(), 1, "one {action} in {entries:#?}");
+    found[0]
+}
+
+fn change(entry: &Value, field: &str) -> (Value, Value) {
+    let pair = &entry["changes"][field];
+    assert!(pair.is_object(), "{field} changed in {entry:#}");
+    (pair["before"].clone(), pair["after"].clone())
+}
+
+fn day(offset: i64) -> String {
+    (aktionsportal::domain::time::berlin_date(chrono::Utc::now()) + chrono::Duration::days(offset))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+#[tokio::test]
+async fn every_kind_of_change_is_in_the_log_with_its_fields_before_and_after() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let actor = "erika@example.de";
+
+    // A provider: created, renamed.
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let (status, body) = app
+        .call(
+            &admin,
+            "PUT",
+            &format!("/api/providers/{provider}"),
+            Some(json!({
+                "name": "Glasfaser Nord",
+                "allowedRoles": [GLASFASER],
+                "brevoActiveFolderId": "auto",
+                "brevoInactiveFolderId": "auto",
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let entries = history(&app, &admin, "provider", provider).await;
+    let created = the(&entries, "create");
+    assert_eq!(created["actor"], actor);
+    assert_eq!(created["entityLabel"], "Anbieter");
+    assert_eq!(
+        change(created, "name"),
+        (Value::Null, json!("Glasfaser Süd"))
+    );
+    let updated = the(&entries, "update");
+    assert_eq!(
+        change(updated, "name"),
+        (json!("Glasfaser Süd"), json!("Glasfaser Nord"))
+    );
+    assert!(
+        updated["changes"].get("allowed_roles").is_none(),
+        "unchanged roles are not listed"
+    );
+
+    // A list: created, renamed, deactivated, deleted.
+    let list = app.create_list(&admin, provider, "Privat").await;
+    let spare = app.create_list(&admin, provider, "Gewerbe").await;
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{spare}"),
+            Some(json!({"name": "Gewerbe Plus"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/status/{spare}"),
+            Some(json!({"active": false})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = app
+        .call(&admin, "DELETE", &format!("/api/lists/{spare}"), None)
+        .await;
+    assert_eq!(status, 200);
+    let entries = history(&app, &admin, "list", spare).await;
+    let actions: Vec<_> = entries
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["create", "update", "deactivate", "delete"]);
+    assert_eq!(
+        change(&entries[1], "name"),
+        (json!("Gewerbe"), json!("Gewerbe Plus"))
+    );
+    assert_eq!(change(&entries[2], "active"), (json!(true), json!(false)));
+    assert_eq!(
+        change(&entries[3], "name"),
+        (json!("Gewerbe Plus"), Value::Null)
+    );
+
+    // Uploads and a package: created, files taken out, archived, duplicated, deleted.
+    let (_, flyer) = app
+        .upload(&admin, "Flyer.pdf", b"%PDF-1.4 Flyer".as_slice())
+        .await;
+    let (_, prices) = app.upload(&admin, "Preise.txt", "Preise").await;
+    let flyer_id = flyer["id"].as_i64().unwrap();
+    let prices_id = prices["id"].as_i64().unwrap();
+    let upload = history(&app, &admin, "upload", flyer_id).await;
+    assert_eq!(
+        change(the(&upload, "create"), "name"),
+        (Value::Null, json!("Flyer.pdf"))
+    );
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Herbst", "startAt": day(0), "endAt": day(30), "ProviderId": provider,
+                "listsIds": [list], "uploadsToInsert": [flyer_id, prices_id],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let package_id = package["id"].as_i64().unwrap();
+    let (status, body) = app
+        .call(
+            &admin,
+            "PUT",
+            &format!("/api/download/{package_id}"),
+            Some(json!({
+                "name": "Herbst 2026", "startAt": day(0), "endAt": day(30),
+                "listsIds": [list], "uploadsToDelete": [prices_id],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/download/changeArchiveStatus/{package_id}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, copy) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/duplicate",
+            Some(json!({"id": package_id})),
+        )
+        .await;
+    assert_eq!(status, 200, "{copy}");
+    let (status, _) = app
+        .call(
+            &admin,
+            "DELETE",
+            &format!("/api/download/{package_id}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let entries = history(&app, &admin, "package", package_id).await;
+    let created = the(&entries, "create");
+    let (_, files) = change(created, "files");
+    assert_eq!(files.as_array().unwrap().len(), 2);
+    assert_eq!(change(created, "lists"), (Value::Null, json!([list])));
+    let updated = the(&entries, "update");
+    assert_eq!(
+        change(updated, "name"),
+        (json!("Herbst"), json!("Herbst 2026"))
+    );
+    let (before, after) = change(updated, "files");
+    assert_eq!(
+        (
+            before.as_array().unwrap().len(),
+            after.as_array().unwrap().len()
+        ),
+        (2, 1)
+    );
+    assert_eq!(after[0]["upload_id"], json!(flyer_id));
+    assert_eq!(
+        change(the(&entries, "archive"), "archived"),
+        (json!(false), json!(true))
+    );
+    assert_eq!(
+        change(the(&entries, "delete"), "name"),
+        (json!("Herbst 2026"), Value::Null)
+    );
+    let copy_entries = history(&app, &admin, "package", copy["id"].as_i64().unwrap()).await;
+    assert_eq!(
+        change(the(&copy_entries, "duplicate"), "copy_of"),
+        (Value::Null, json!(package_id))
+    );
+    // The file the package no longer holds went with the change that dropped it.
+    let removed = history(&app, &admin, "upload", prices_id).await;
+    assert_eq!(
+        change(the(&removed, "delete"), "name"),
+        (json!("Preise.txt"), Value::Null)
+    );
+
+    // A contact: created, changed, blocked, unblocked, deleted.
+    let (status, contact) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/contacts",
+            Some(json!({
+                "customerNumber": 100_001, "companyName": "Müller GmbH", "email": "anna@example.de",
+                "salutation": 3, "firstname": "Anna", "lastname": "Müller", "listsIds": [list],
+            })),
+        )
+        .await;
+    assert_eq!(status, 201, "{contact}");
+    let contact_id = contact["id"].as_i64().unwrap();
+    let (status, body) = app
+        .call(
+            &admin,
+            "PUT",
+            &format!("/api/contacts/{contact_id}"),
+            Some(json!({
+                "customerNumber": 100_001, "companyName": "Müller GmbH", "email": "anna@example.de",
+                "salutation": 3, "firstname": "Anne", "lastname": "Müller", "listsIds": [list],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    for _ in 0..2 {
+        let (status, _) = app
+            .call(
+                &admin,
+                "PATCH",
+                &format!("/api/contacts/email-blacklist/{contact_id}"),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200);
+    }
+    let (status, _) = app
+        .call(
+            &admin,
+            "DELETE",
+            &format!("/api/contacts/{contact_id}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let entries = history(&app, &admin, "contact", contact_id).await;
+    let actions: Vec<_> = entries
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["create", "update", "block", "unblock", "delete"]);
+    assert_eq!(
+        change(&entries[0], "email"),
+        (Value::Null, json!("anna@example.de"))
+    );
+    assert_eq!(change(&entries[0], "lists"), (Value::Null, json!([list])));
+    assert_eq!(
+        change(&entries[1], "firstname"),
+        (json!("Anna"), json!("Anne"))
+    );
+    assert_eq!(
+        change(&entries[2], "email_blacklisted"),
+        (json!(false), json!(true))
+    );
+    assert_eq!(
+        change(&entries[4], "firstname"),
+        (json!("Anne"), Value::Null)
+    );
+
+    // A customer group saved in the contact editor.
+    let (status, saved) = app
+        .call(
+            &admin,
+            "PUT",
+            "/api/contacts/customer-number/200001",
+            Some(json!({
+                "customerNumber": 200_001, "companyName": "Berger Elektro GmbH",
+                "listsIds": [list], "uncheckedListsIds": [],
+                "contacts": [{"email": "bernd@berger.example", "salutation": 2, "firstname": "Bernd", "lastname": "Berger"}],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{saved}");
+    let entries = history(&app, &admin, "customerGroup", 200_001).await;
+    let saved = the(&entries, "update");
+    assert_eq!(
+        change(saved, "company_name"),
+        (Value::Null, json!("Berger Elektro GmbH"))
+    );
+    let (_, new) = change(saved, "new contact bernd@berger.example");
+    assert_eq!(new["firstname"], "Bernd");
+    assert_eq!(change(saved, "listsAdded"), (Value::Null, json!([list])));
+
+    // A planning import.
+    let csv = "Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail\n300001;Planung KG;Frau;Rita;Rechte;rita@planung.example\n";
+    let response = app
+        .client
+        .post(app.url("/api/planning/csv/import"))
+        .header("cookie", format!("ap_session={admin}"))
+        .header("content-type", "text/csv")
+        .body(csv)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let (_, imports) = app
+        .call(&admin, "GET", "/api/audit?entity=import", None)
+        .await;
+    assert_eq!(imports["count"], 1, "{imports}");
+    assert_eq!(
+        imports["content"][0]["changes"]["planning_candidates"]["after"],
+        1
+    );
+
+    // The CLI's users and roles: actor "CLI", and never a password.
+    let input = aktionsportal::services::accounts::AccountInput {
+        login: "max".into(),
+        password: "Ein-langes-Passwort-2026".into(),
+        roles: vec![ADMIN.into()],
+        email: "max@example.de".into(),
+        name: None,
+        customer_number: None,
+    };
+    let user = aktionsportal::services::accounts::add(&app.test_db.db, input)
+        .await
+        .unwrap();
+    aktionsportal::services::accounts::set_roles(&app.test_db.db, "max", &[BU_MODERATOR.into()])
+        .await
+        .unwrap();
+    aktionsportal::services::accounts::set_password(
+        &app.test_db.db,
+        "max",
+        "Noch-ein-Passwort-2026",
+    )
+    .await
+    .unwrap();
+    let entries = history(&app, &admin, "user", user.id).await;
+    let actions: Vec<_> = entries
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["create", "setRoles", "setPassword"]);
+    assert!(entries.iter().all(|e| e["actor"] == "CLI"));
+    assert_eq!(
+        change(&entries[1], "roles"),
+        (json!([ADMIN]), json!([BU_MODERATOR]))
+    );
+    let all = serde_json::to_string(&entries).unwrap();
+    assert!(
+        !all.contains("Passwort-2026") && !all.contains("argon2"),
+        "{all}"
+    );
+
+    // The filters: by actor, by day, and paging with the total.
+    let (_, cli) = app.call(&admin, "GET", "/api/audit?actor=CLI", None).await;
+    assert_eq!(cli["count"], 3);
+    let (_, today) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/audit?from={}&to={}&limit=2&offset=1", day(0), day(0)),
+            None,
+        )
+        .await;
+    let (_, everything) = app.call(&admin, "GET", "/api/audit?limit=1000", None).await;
+    assert_eq!(today["count"], everything["count"]);
+    assert_eq!(today["content"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        today["content"][0], everything["content"][1],
+        "newest first, paged"
+    );
+    let (_, tomorrow) = app
+        .call(&admin, "GET", &format!("/api/audit?from={}", day(1)), None)
+        .await;
+    assert_eq!(tomorrow["count"], 0);
+}
+
+#[tokio::test]
+async fn only_the_admin_reads_the_log_and_bad_filters_are_refused_in_german() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let moderator = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
+    let dealer = app.dealer_session(100_777, &[]).await;
+    for token in [&moderator, &dealer] {
+        let (status, _) = app.call(token, "GET", "/api/audit", None).await;
+        assert_eq!(status, 403);
+        let page = app.get_as(token, "/admin/audit").await;
+        assert!(page.status().is_redirection(), "{}", page.status());
+    }
+    for (query, message) in [
+        ("entity=paket", "entity muss eines von provider"),
+        (
+            "entityId=abc",
+            "entityId muss eine positive ganze Zahl sein.",
+        ),
+        (
+            "from=24.11.2026",
+            "from muss ein Datum der Form JJJJ-MM-TT sein",
+        ),
+        (
+            "from=2026-11-02&to=2026-11-01",
+            "from darf nicht nach to liegen.",
+        ),
+        ("limit=0", "limit muss zwischen 1 und 1000 liegen."),
+    ] {
+        let (status, body) = app
+            .call(&admin, "GET", &format!("/api/audit?{query}"), None)
+            .await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(
+            body["message"].as_str().unwrap().starts_with(message),
+            "{query}: {body}"
+        );
+    }
+    // The screen shows the same refusal, with the filter form kept.
+    let page = app.get_as(&admin, "/admin/audit?entityId=abc").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("entityId muss eine positive ganze Zahl sein."));
+    assert!(html.contains("name=\"entityId\""));
+}
+
+#[tokio::test]
+async fn the_screen_shows_a_records_history_with_before_and_after() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Strom & <Gas>", GLASFASER)
+        .await;
+    let html = app
+        .get_as(
+            &admin,
+            &format!("/admin/audit?entity=provider&entityId={provider}"),
+        )
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Protokoll"));
+    assert!(html.contains("erika@example.de"));
+    assert!(html.contains("angelegt"));
+    // User text is escaped, not markup.
+    assert!(html.contains("Strom &amp; &lt;Gas&gt;"), "{html}");
+    assert!(!html.contains("<Gas>"));
+    assert_eq!(html.matches("data-testid=\"audit-entry\"").count(), 1);
+}
+
+#[tokio::test]
+async fn a_change_whose_transaction_fails_leaves_no_entry() {
+    let app = spawn_app().await;
+    let db = &app.test_db.db;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
+    let count = || async {
+        let (_, page) = app.call(&admin, "GET", "/api/audit", None).await;
+        page["count"].as_i64().unwrap()
+    };
+    let before = count().await;
+    // The package names a list that does not exist: the foreign key fails the transaction
+    // after the package row was written, and the entry goes with it.
+    let new = aktionsportal::db::downloads::NewDownload {
+        provider_id: provider,
+        name: "Kaputt".into(),
+        start_at: chrono::Utc::now(),
+        end_at: chrono::Utc::now(),
+        files: Vec::new(),
+        list_ids: vec![999_999],
+    };
+    let entry = Entry::new(&Actor::Cli, Action::Create, Entity::Package, None)
+        .with_changes(Changes::none().field("name", Value::Null, "Kaputt"));
+    assert!(
+        aktionsportal::db::downloads::create(db, &new, &entry)
+            .await
+            .is_err()
+    );
+    // A second provider of the same name: the unique index fails it.
+    let taken = aktionsportal::db::providers::NewProvider {
+        name: "GLASFASER".into(),
+        allowed_roles: vec![],
+        brevo_active_folder_id: None,
+        brevo_inactive_folder_id: None,
+        upload_id: None,
+    };
+    let entry = Entry::new(&Actor::Cli, Action::Create, Entity::Provider, None);
+    assert!(
+        aktionsportal::db::providers::create(db, &taken, &entry)
+            .await
+            .is_err()
+    );
+    // And through the API: a name taken in another letter case is refused, nothing logged.
+    let (status, _) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/providers",
+            Some(json!({"name": "glasfaser", "allowedRoles": [GLASFASER], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"})),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(count().await, before);
+}
+
+const BIN: &str = env!("CARGO_BIN_EXE_aktionsportal");
+
+/// The binary with only the settings given here (none of the caller's `AP_*`).
+fn portal(work: &Path, database_url: &str) -> Command {
+    let mut command = Command::new(BIN);
+    for (key, _) in std::env::vars() {
+        if key.starts_with("AP_") {
+            command.env_remove(key);
+        }
+    }
+    command
+        .env("DATABASE_URL", database_url)
+        .env("RUST_LOG", "warn")
+        .env("NO_COLOR", "1")
+        .current_dir(work);
+    command
+}
+
+/// Lists and their entries as stored: every list has exactly one creation entry and its name
+/// is the `after` of its newest rename; every creation and rename entry names a list there is.
+async fn assert_each_change_has_its_entry(db: &Db, provider: i64) -> usize {
+    use aktionsportal::domain::audit::Filter;
+    use aktionsportal::domain::paging::Paging;
+    let lists = aktionsportal::db::lists::list_by_provider(db, provider)
+        .await
+        .unwrap();
+    let filter = Filter {
+        entity: Some(Entity::List),
+        ..Filter::default()
+    };
+    let paging = Paging::parse(Some(1000), None, Some("ASC"), 1000).unwrap();
+    let mut entries = Vec::new();
+    for offset in (0..).step_by(1000) {
+        let page = Paging { offset, ..paging };
+        let (rows, _) = aktionsportal::db::audit::page(db, &filter, page)
+            .await
+            .unwrap();
+        let done = rows.len() < 1000;
+        entries.extend(rows);
+        if done {
+            break;
+        }
+    }
+    for list in &lists {
+        let mine: Vec<_> = entries
+            .iter()
+            .filter(|e| e.entity_id == Some(list.id))
+            .collect();
+        assert_eq!(
+            mine.iter().filter(|e| e.action == "create").count(),
+            1,
+            "list {} has one creation entry",
+            list.id
+        );
+        let newest_name = mine
+            .iter()
+            .rev()
+            .find_map(|e| {
+                let changes: Value = serde_json::from_str(&e.changes).unwrap();
+                changes["name"]["after"].as_str().map(str::to_owned)
+            })
+            .unwrap();
+        assert_eq!(
+            newest_name, list.name,
+            "list {}: its name is its newest entry's",
+            list.id
+        );
+    }
+    for entry in &entries {
+        assert!(
+            lists.iter().any(|l| Some(l.id) == entry.entity_id),
+            "entry {} names a list that is not there",
+            entry.id
+        );
+    }
+    entries.len()
+}
+
+/// A signed-in client of the portal process.
+#[derive(Clone)]
+struct Caller {
+    client: reqwest::Client,
+    base: String,
+    token: String,
+}
+
+impl Caller {
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: String,
+        body: Value,
+    ) -> reqwest::Result<reqwest::Response> {
+        self.client
+            .request(method, format!("{}{path}", self.base))
+            .header("cookie", format!("ap_session={}", self.token))
+            .json(&body)
+            .send()
+            .await
+    }
+}
+
+#[tokio::test]
+async fn a_sigkill_in_the_middle_of_changes_leaves_no_change_without_its_entry() {
+    let test_db = aktionsportal::test_support::TestDb::new().await;
+    let work = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let log = std::fs::File::create(work.path().join("portal.log")).unwrap();
+    let mut child = portal(work.path(), &test_db.url)
+        .arg("--data")
+        .arg(work.path().join("data"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .expect("start the portal");
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let mut up = false;
+    for _ in 0..600 {
+        if let Ok(r) = client.get(format!("{base}/healthz")).send().await
+            && r.status() == 200
+        {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        up,
+        "{}",
+        std::fs::read_to_string(work.path().join("portal.log")).unwrap()
+    );
+    let user = aktionsportal::domain::user::User {
+        name: "Erika".into(),
+        customer_number: None,
+        email: "erika@example.de".into(),
+        roles: vec![ADMIN.into()],
+        subject: "test:admin".into(),
+    };
+    let token = aktionsportal::auth::session::create(&test_db.db, None, &user, chrono::Utc::now())
+        .await
+        .unwrap();
+    let caller = Caller {
+        client: client.clone(),
+        base: base.clone(),
+        token,
+    };
+    let provider: Value = caller
+        .call(
+            reqwest::Method::POST,
+            "/api/providers".into(),
+            json!({"name": "Glasfaser", "allowedRoles": [GLASFASER], "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto"}),
+        )
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let provider = provider["id"].as_i64().expect("provider");
+
+    // Eight clients create and rename lists as fast as the portal takes them; the portal is
+    // killed while they do.
+    let mut workers = Vec::new();
+    for worker in 0..8 {
+        let caller = caller.clone();
+        workers.push(tokio::spawn(async move {
+            for n in 0.. {
+                let Ok(response) = caller
+                    .call(
+                        reqwest::Method::POST,
+                        format!("/api/providers/{provider}/lists"),
+                        json!({"name": format!("Liste {worker}-{n}")}),
+                    )
+                    .await
+                else {
+                    return;
+                };
+                let Ok(list) = response.json::<Value>().await else {
+                    return;
+                };
+                let Some(id) = list["id"].as_i64() else {
+                    continue;
+                };
+                if caller
+                    .call(
+                        reqwest::Method::PATCH,
+                        format!("/api/lists/name/{id}"),
+                        json!({"name": format!("Umbenannt {worker}-{n}")}),
+                    )
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    for worker in workers {
+        worker.await.unwrap();
+    }
+    let entries = assert_each_change_has_its_entry(&test_db.db, provider).await;
+    assert!(
+        entries >= 10,
+        "the clients got some changes in before the kill: {entries}"
+    );
+}
