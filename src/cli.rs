@@ -461,6 +461,13 @@ async fn seed_large(config: &Config, db: &Db) -> anyhow::Result<()> {
         events.daily_rows,
         events.totals_rows
     );
+    // Two years of an editorial team's changes for the Protokoll (issue 24).
+    let (entries, elapsed_ms) =
+        crate::seed::large_audit::seed_audit_entries(db, 500_000, 730).await?;
+    println!(
+        "  {entries} Protokolleinträge über 730 Tage in {:.1} s",
+        elapsed_ms as f64 / 1000.0
+    );
     crate::db::bulk::analyze(db).await?;
     for account in large::create_accounts(db, summary.dealer_customer_number).await? {
         let login = account.login;

@@ -173,6 +173,9 @@ pub struct Config {
     /// Days the download events that name a user or customer number are kept
     /// (`AP_STATS_PERSONAL_DAYS`, 1–3650); afterwards only the anonymous roll-ups stay.
     pub stats_personal_days: u32,
+    /// Whether file deliveries and ZIPs record download events (`AP_STATS_RECORDING`); off,
+    /// the statistics keep what they have and count nothing new.
+    pub stats_recording: bool,
     /// Days the audit log keeps its entries (`AP_AUDIT_DAYS`, 1–3650).
     pub audit_days: u32,
     /// Contacts per page of the contact sync from Brevo (`AP_BREVO_SYNC_PAGE_SIZE`, 1–1000;
@@ -323,6 +326,7 @@ impl Default for Config {
             planning_timeout_secs: 5,
             stats_personal_days: 90,
             audit_days: crate::domain::audit::DEFAULT_KEEP_DAYS,
+            stats_recording: true,
             brevo_sync_page_size: 1000,
             s3_bucket: None,
             s3_endpoint: None,

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
 use aktionsportal::domain::time::berlin_date;
-use common::{TestApp, spawn_app};
+use common::TestApp;
 use serde_json::{Value, json};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
@@ -38,7 +38,11 @@ fn day(offset: i64) -> String {
 /// A provider with a package (a PDF and a text file) offered to the dealer 100777's list,
 /// valid from yesterday for a month; and a second package of it that nobody will take.
 async fn world() -> World {
-    let app = spawn_app().await;
+    world_with(|_| {}).await
+}
+
+async fn world_with(adjust: impl FnOnce(&mut aktionsportal::config::Config)) -> World {
+    let app = common::spawn_app_with(adjust).await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let provider = app
         .create_provider(&admin, "Glasfaser Süd", GLASFASER)
@@ -289,6 +293,23 @@ async fn files_and_zips_count_per_file_and_resumptions_head_and_304_do_not() {
         shares,
         json!([{"id": w.provider, "name": "Glasfaser Süd", "customers": 1, "dealers": 1, "share": 1.0}])
     );
+}
+
+#[tokio::test]
+async fn with_recording_off_a_download_counts_nothing() {
+    let w = world_with(|config| config.stats_recording = false).await;
+    let response = w.app.get_as(&w.dealer, &w.pdf_path).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.bytes().await.unwrap().len(), w.pdf_len);
+    // Longer than the writer's second: it had its chance to write.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(events(&w.app).await.is_empty());
+    let (status, summary) = w
+        .app
+        .call(&w.admin, "GET", "/api/statistics/summary", None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(summary["downloads"], 0);
 }
 
 #[tokio::test]

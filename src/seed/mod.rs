@@ -7,5 +7,6 @@
 
 pub mod demo;
 pub mod large;
+pub mod large_audit;
 pub mod large_events;
 pub mod samples;

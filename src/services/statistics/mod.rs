@@ -49,6 +49,8 @@ pub struct Recorder {
     dropped: Arc<AtomicU64>,
     /// Days the events naming a user or customer are kept.
     personal_days: u32,
+    /// False (`AP_STATS_RECORDING=false`): deliveries record nothing.
+    recording: bool,
 }
 
 impl Recorder {
@@ -59,11 +61,15 @@ impl Recorder {
             receiver: Arc::new(Mutex::new(Some(receiver))),
             dropped: Arc::default(),
             personal_days,
+            recording: true,
         }
     }
 
     pub fn from_config(config: &crate::config::Config) -> Recorder {
-        Recorder::new(config.stats_personal_days)
+        Recorder {
+            recording: config.stats_recording,
+            ..Recorder::new(config.stats_personal_days)
+        }
     }
 
     /// Events lost because the writer could not keep up, since the start.
@@ -72,6 +78,9 @@ impl Recorder {
     }
 
     fn record(&self, event: NewEvent) {
+        if !self.recording {
+            return;
+        }
         if self
             .sender
             .try_send(Message::Event(Box::new(event)))
