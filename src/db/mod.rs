@@ -354,6 +354,7 @@ mod tests {
                 "contact_totals",
                 "download_daily",
                 "download_totals",
+                "download_monthly",
                 "download_events",
                 "audit_log",
             ];

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::Db;
 use super::bulk::Tx;
 use super::sql::{DynQuery, Param};
-use crate::domain::statistics::Sketch;
+use crate::domain::statistics::{RangeParts, Sketch, month_scope};
 
 /// One delivered file, as `download_events` keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +95,16 @@ pub async fn write_batch(
         tx.execute(&sql, &values).await?;
     }
 
+    add_monthly_files(&mut tx, events).await?;
+    let mut all = totals.to_vec();
+    all.extend(monthly(totals));
+    merge_totals(&mut tx, &all).await?;
+    tx.commit().await
+}
+
+/// Adds `totals` to the rows they name (customers merged into the sketches), creating the
+/// rows that do not exist yet, in an open transaction. Each key at most once.
+pub(crate) async fn merge_totals(tx: &mut Tx, totals: &[TotalsChange]) -> Result<(), sqlx::Error> {
     for chunk in totals.chunks(KEYS_PER_STATEMENT) {
         let mut values = Vec::with_capacity(chunk.len() * 3);
         let mut tuples = Vec::with_capacity(chunk.len());
@@ -133,7 +143,150 @@ pub async fn write_batch(
         let values: Vec<Param> = rows.into_iter().flatten().collect();
         tx.execute(&sql, &values).await?;
     }
-    tx.commit().await
+    Ok(())
+}
+
+/// The month rows of daily `totals`: summed per (scope, id, month), customers merged; their
+/// scope is [`month_scope`] and their day the month (`YYYY-MM`).
+pub fn monthly(totals: &[TotalsChange]) -> Vec<TotalsChange> {
+    let mut months: Vec<TotalsChange> = Vec::new();
+    let mut index: std::collections::HashMap<(&'static str, i64, String), usize> =
+        std::collections::HashMap::new();
+    for change in totals {
+        let scope = month_scope(change.scope);
+        let month = change.day.get(..7).unwrap_or(&change.day).to_owned();
+        match index.get(&(scope, change.scope_id, month.clone())) {
+            Some(&i) => {
+                let row = &mut months[i];
+                row.downloads += change.downloads;
+                row.zip_downloads += change.zip_downloads;
+                row.resumptions += change.resumptions;
+                row.bytes_sent += change.bytes_sent;
+                row.customers.merge(&change.customers);
+            }
+            None => {
+                index.insert((scope, change.scope_id, month.clone()), months.len());
+                months.push(TotalsChange {
+                    scope,
+                    day: month,
+                    ..change.clone()
+                });
+            }
+        }
+    }
+    months
+}
+
+/// Adds the downloads of `events` to the monthly rows of their files (`download_monthly`), in
+/// the open transaction that writes the events: each event is added exactly once.
+pub(crate) async fn add_monthly_files(tx: &mut Tx, events: &[NewEvent]) -> Result<(), sqlx::Error> {
+    let mut sums: std::collections::BTreeMap<(&str, i64, i64), [i64; 5]> =
+        std::collections::BTreeMap::new();
+    for e in events {
+        let month = e.day.get(..7).unwrap_or(&e.day);
+        let row = sums.entry((month, e.package_id, e.upload_id)).or_default();
+        row[0] = e.provider_id;
+        let download = e.kind == "download";
+        row[1] += i64::from(download);
+        row[2] += i64::from(download && e.channel != "file");
+        row[3] += i64::from(!download);
+        row[4] += e.bytes_sent;
+    }
+    let rows: Vec<Vec<Param>> = sums
+        .into_iter()
+        .map(
+            |((month, package, upload), [provider, downloads, zip, resumptions, bytes])| {
+                vec![
+                    Param::from(month),
+                    package.into(),
+                    upload.into(),
+                    provider.into(),
+                    downloads.into(),
+                    zip.into(),
+                    resumptions.into(),
+                    bytes.into(),
+                ]
+            },
+        )
+        .collect();
+    for chunk in rows.chunks(KEYS_PER_STATEMENT) {
+        let mut sql =
+            super::bulk::insert_sql("download_monthly", &MONTHLY_COLUMNS, chunk.len(), None);
+        sql.push_str(
+            " on conflict (month, package_id, upload_id) do update set \
+             provider_id = excluded.provider_id, \
+             downloads = download_monthly.downloads + excluded.downloads, \
+             zip_downloads = download_monthly.zip_downloads + excluded.zip_downloads, \
+             resumptions = download_monthly.resumptions + excluded.resumptions, \
+             bytes_sent = download_monthly.bytes_sent + excluded.bytes_sent",
+        );
+        let values: Vec<Param> = chunk.iter().flatten().cloned().collect();
+        tx.execute(&sql, &values).await?;
+    }
+    Ok(())
+}
+
+const MONTHLY_COLUMNS: [&str; 8] = [
+    "month",
+    "package_id",
+    "upload_id",
+    "provider_id",
+    "downloads",
+    "zip_downloads",
+    "resumptions",
+    "bytes_sent",
+];
+
+/// The month totals of the days already counted, for a data set from before they were kept:
+/// written once (by whichever writer comes first), when daily totals exist and month totals
+/// do not. How many month rows were written.
+pub async fn backfill_month_totals(db: &Db) -> Result<u64, sqlx::Error> {
+    let mut tx = Tx::begin(db).await?;
+    if tx.is_postgres() {
+        tx.execute("select pg_advisory_xact_lock($1)", &[WRITER_LOCK.into()])
+            .await?;
+    }
+    let missing: Vec<(i64, i64)> = tx
+        .fetch_all(
+            "select (select count(*) from download_totals where scope = 'all'), \
+             (select count(*) from download_totals where scope = 'all:month')",
+            &[],
+        )
+        .await?;
+    if missing
+        .first()
+        .is_none_or(|(days, months)| *days == 0 || *months > 0)
+    {
+        return Ok(0);
+    }
+    let daily: Vec<TotalsRow> = tx
+        .fetch_all(
+            "select scope, scope_id, day, downloads, zip_downloads, resumptions, bytes_sent, \
+             sketch from download_totals where scope in ('all', 'provider', 'package')",
+            &[],
+        )
+        .await?;
+    let changes: Vec<TotalsChange> = daily
+        .iter()
+        .map(|row| TotalsChange {
+            scope: match row.scope.as_str() {
+                "all" => "all",
+                "provider" => "provider",
+                _ => "package",
+            },
+            scope_id: row.scope_id,
+            day: row.day.clone(),
+            downloads: row.downloads,
+            zip_downloads: row.zip_downloads,
+            resumptions: row.resumptions,
+            bytes_sent: row.bytes_sent,
+            customers: row.customers(),
+        })
+        .collect();
+    let months = monthly(&changes);
+    let written = insert_new_totals(&mut tx, &months).await?;
+    tx.commit().await?;
+    Ok(written)
 }
 
 /// The columns of `download_events`, in the order of [`NewEvent::row`].
@@ -300,12 +453,63 @@ pub struct Ranked {
     pub downloads: i64,
 }
 
-/// The most downloaded packages on the days `from..=to`, of `providers` (all: `None`).
+/// `(day >= $a and day <= $b) or …` for the runs of days of `parts`, on `column`; `None`
+/// when the range has none.
+fn day_runs(query: &mut DynQuery, column: &str, parts: &RangeParts) -> Option<String> {
+    let runs: Vec<String> = parts
+        .days
+        .iter()
+        .map(|(from, to)| {
+            let (from, to) = (query.param(from.as_str()), query.param(to.as_str()));
+            format!("({column} >= {from} and {column} <= {to})")
+        })
+        .collect();
+    (!runs.is_empty()).then(|| format!("({})", runs.join(" or ")))
+}
+
+/// `column >= $a and column <= $b` for the whole months of `parts`, if any.
+fn month_run(query: &mut DynQuery, column: &str, parts: &RangeParts) -> Option<String> {
+    parts.months.as_ref().map(|(from, to)| {
+        let (from, to) = (query.param(from.as_str()), query.param(to.as_str()));
+        format!("({column} >= {from} and {column} <= {to})")
+    })
+}
+
+/// The totals rows of `scope` for `ids` that add up to the range: the month rows of its whole
+/// months and the day rows of the days around them (for sums, not for a series of days).
+pub async fn totals_over(
+    db: &Db,
+    scope: &'static str,
+    ids: &[i64],
+    parts: &RangeParts,
+) -> Result<Vec<TotalsRow>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select scope, scope_id, day, downloads, zip_downloads, resumptions, bytes_sent, sketch \
+         from download_totals where scope_id in ",
+    );
+    let list = query.id_list(ids);
+    query.push(&list);
+    let mut either = Vec::new();
+    if let Some(days) = day_runs(&mut query, "day", parts) {
+        let scope = query.param(scope);
+        either.push(format!("(scope = {scope} and {days})"));
+    }
+    if let Some(months) = month_run(&mut query, "day", parts) {
+        let scope = query.param(month_scope(scope));
+        either.push(format!("(scope = {scope} and {months})"));
+    }
+    query.push(&format!(" and ({})", either.join(" or ")));
+    query.fetch_all(db).await
+}
+
+/// The most downloaded packages in the range, of `providers` (all: `None`).
 pub async fn top_packages(
     db: &Db,
     providers: Option<&[i64]>,
-    from: &str,
-    to: &str,
+    parts: &RangeParts,
     limit: i64,
 ) -> Result<Vec<Ranked>, sqlx::Error> {
     // A moderator who manages no provider sees nothing (and `in ()` is no SQL).
@@ -313,34 +517,40 @@ pub async fn top_packages(
         return Ok(Vec::new());
     }
     let mut query = DynQuery::new(
-        "select t.scope_id as package_id, cast(0 as bigint) as upload_id, d.name as name, \
-         cast(sum(t.downloads) as bigint) as downloads \
-         from download_totals t left join downloads d on d.id = t.scope_id \
-         where t.scope = 'package' and t.day >= ",
+        "select t.package_id, cast(0 as bigint) as upload_id, d.name as name, t.downloads \
+         from (select scope_id as package_id, cast(sum(downloads) as bigint) as downloads \
+         from download_totals where (",
     );
-    let from = query.param(from);
-    let to = query.param(to);
-    query.push(&format!("{from} and t.day <= {to}"));
+    let mut either = Vec::new();
+    if let Some(days) = day_runs(&mut query, "day", parts) {
+        either.push(format!("(scope = 'package' and {days})"));
+    }
+    if let Some(months) = month_run(&mut query, "day", parts) {
+        either.push(format!("(scope = 'package:month' and {months})"));
+    }
+    query.push(&either.join(" or ")).push(")");
     if let Some(providers) = providers {
         let list = query.id_list(providers);
-        query.push(&format!(" and d.provider_id in {list}"));
+        query.push(&format!(
+            " and scope_id in (select id from downloads where provider_id in {list})"
+        ));
     }
     let limit = query.param(limit);
     query.push(&format!(
-        " group by t.scope_id, d.name having sum(t.downloads) > 0 \
-         order by downloads desc, t.scope_id limit {limit}"
+        " group by scope_id having sum(downloads) > 0 \
+         order by downloads desc, scope_id limit {limit}) t \
+         left join downloads d on d.id = t.package_id \
+         order by t.downloads desc, t.package_id"
     ));
     query.fetch_all(db).await
 }
 
-/// The most downloaded files on the days `from..=to`, of `providers` (all: `None`) or of one
-/// package.
+/// The most downloaded files in the range, of `providers` (all: `None`) or of one package.
 pub async fn top_files(
     db: &Db,
     providers: Option<&[i64]>,
     package: Option<i64>,
-    from: &str,
-    to: &str,
+    parts: &RangeParts,
     limit: i64,
 ) -> Result<Vec<Ranked>, sqlx::Error> {
     // A moderator who manages no provider sees nothing (and `in ()` is no SQL).
@@ -348,26 +558,36 @@ pub async fn top_files(
         return Ok(Vec::new());
     }
     let mut query = DynQuery::new(
-        "select dd.package_id, dd.upload_id, max(du.name) as name, \
-         cast(sum(dd.downloads) as bigint) as downloads \
-         from download_daily dd left join download_uploads du \
-         on du.download_id = dd.package_id and du.upload_id = dd.upload_id where ",
+        "select f.package_id, f.upload_id, du.name as name, f.downloads from \
+         (select package_id, upload_id, cast(sum(downloads) as bigint) as downloads from (",
     );
-    if let Some(package) = package {
-        let package = query.param(package);
-        query.push(&format!("dd.package_id = {package} and "));
-    }
-    let from = query.param(from);
-    let to = query.param(to);
-    query.push(&format!("dd.day >= {from} and dd.day <= {to}"));
+    let mut filters = String::new();
     if let Some(providers) = providers {
         let list = query.id_list(providers);
-        query.push(&format!(" and dd.provider_id in {list}"));
+        filters.push_str(&format!(" and provider_id in {list}"));
+    }
+    if let Some(package) = package {
+        let package = query.param(package);
+        filters.push_str(&format!(" and package_id = {package}"));
+    }
+    let mut parts_sql = Vec::new();
+    if let Some(days) = day_runs(&mut query, "day", parts) {
+        parts_sql.push(format!(
+            "select package_id, upload_id, downloads from download_daily where {days}{filters}"
+        ));
+    }
+    if let Some(months) = month_run(&mut query, "month", parts) {
+        parts_sql.push(format!(
+            "select package_id, upload_id, downloads from download_monthly where {months}{filters}"
+        ));
     }
     let limit = query.param(limit);
-    query.push(&format!(
-        " group by dd.package_id, dd.upload_id having sum(dd.downloads) > 0 \
-         order by downloads desc, dd.package_id, dd.upload_id limit {limit}"
+    query.push(&parts_sql.join(" union all ")).push(&format!(
+        ") u group by package_id, upload_id having sum(downloads) > 0 \
+         order by downloads desc, package_id, upload_id limit {limit}) f \
+         left join download_uploads du on du.download_id = f.package_id \
+         and du.upload_id = f.upload_id \
+         order by f.downloads desc, f.package_id, f.upload_id"
     ));
     query.fetch_all(db).await
 }
@@ -483,4 +703,133 @@ pub async fn dealers_of_providers(
     let list = query.id_list(providers);
     query.push(&list).push(" group by l.provider_id");
     query.fetch_all(db).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::statistics::DayRange;
+    use crate::test_support::TestDb;
+    use chrono::NaiveDate;
+
+    fn event(day: &str, customer: i64, package: i64, upload: i64, zip: bool) -> NewEvent {
+        NewEvent {
+            at: Utc::now(),
+            day: day.into(),
+            subject: None,
+            customer_number: Some(customer),
+            package_id: package,
+            upload_id: upload,
+            provider_id: 1 + package % 2,
+            channel: if zip { "package_zip" } else { "file" },
+            kind: "download",
+            bytes_sent: 10,
+            outcome: "complete",
+        }
+    }
+
+    /// Events on every day from 2026-01-20 to 2026-04-10, written in small batches as the
+    /// writer does.
+    async fn three_months(db: &Db) {
+        let start = NaiveDate::from_ymd_opt(2026, 1, 20).unwrap();
+        let mut n = 0i64;
+        for day in start.iter_days().take(81) {
+            let day = day.format("%Y-%m-%d").to_string();
+            let events: Vec<NewEvent> = (0..(3 + n % 5))
+                .map(|i| {
+                    event(
+                        &day,
+                        100 + (n + i) % 7,
+                        1 + (n + i) % 4,
+                        10 + i % 3,
+                        i % 2 == 0,
+                    )
+                })
+                .collect();
+            n += 1;
+            let totals = crate::services::statistics::totals_of(&events);
+            write_batch(db, &events, &totals).await.unwrap();
+        }
+    }
+
+    fn range(from: &str, to: &str) -> DayRange {
+        DayRange {
+            from: NaiveDate::parse_from_str(from, "%Y-%m-%d").unwrap(),
+            to: NaiveDate::parse_from_str(to, "%Y-%m-%d").unwrap(),
+        }
+    }
+
+    #[tokio::test]
+    async fn months_and_days_add_up_to_what_the_days_alone_say() {
+        let t = TestDb::new().await;
+        three_months(&t.db).await;
+        for (from, to) in [
+            ("2026-01-25", "2026-04-05"),
+            ("2026-02-01", "2026-03-31"),
+            ("2026-01-20", "2026-02-28"),
+            ("2026-02-10", "2026-02-20"),
+        ] {
+            let r = range(from, to);
+            let days_only = RangeParts {
+                months: None,
+                days: vec![(from.into(), to.into())],
+            };
+            assert!(r.parts().months.is_some() || from == "2026-02-10");
+            assert_eq!(
+                top_packages(&t.db, None, &r.parts(), 100).await.unwrap(),
+                top_packages(&t.db, None, &days_only, 100).await.unwrap(),
+                "{from}..{to}"
+            );
+            assert_eq!(
+                top_files(&t.db, Some(&[1]), None, &r.parts(), 100)
+                    .await
+                    .unwrap(),
+                top_files(&t.db, Some(&[1]), None, &days_only, 100)
+                    .await
+                    .unwrap(),
+                "{from}..{to}"
+            );
+            let sum = |rows: Vec<TotalsRow>| {
+                let mut customers = Sketch::default();
+                let mut downloads = 0;
+                for row in &rows {
+                    customers.merge(&row.customers());
+                    downloads += row.downloads;
+                }
+                (downloads, customers.estimate())
+            };
+            assert_eq!(
+                sum(totals_over(&t.db, "provider", &[1, 2], &r.parts())
+                    .await
+                    .unwrap()),
+                sum(totals_over(&t.db, "provider", &[1, 2], &days_only)
+                    .await
+                    .unwrap()),
+                "{from}..{to}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn month_totals_are_made_once_for_days_counted_before_them() {
+        let t = TestDb::new().await;
+        three_months(&t.db).await;
+        let parts = range("2026-02-01", "2026-02-28").parts();
+        let before = totals_over(&t.db, "all", &[0], &parts).await.unwrap();
+        assert_eq!(before.len(), 1, "February's month row");
+        crate::db_run!(&t.db, pool => {
+            sqlx::query("delete from download_totals where scope like '%:month'")
+                .execute(pool)
+                .await
+                .unwrap();
+        });
+        assert!(backfill_month_totals(&t.db).await.unwrap() > 0);
+        assert_eq!(backfill_month_totals(&t.db).await.unwrap(), 0, "once");
+        let after = totals_over(&t.db, "all", &[0], &parts).await.unwrap();
+        assert_eq!(after.len(), 1);
+        assert_eq!(
+            (after[0].downloads, after[0].customers().estimate()),
+            (before[0].downloads, before[0].customers().estimate())
+        );
+    }
 }

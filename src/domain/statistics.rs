@@ -2,7 +2,7 @@
 //! sent, the distinct customers of a day as an anonymous sketch, the date range a report
 //! covers, and CSV cells German Excel opens safely.
 
-use chrono::{Duration, NaiveDate};
+use chrono::{Datelike, Duration, NaiveDate};
 
 /// What one delivered file counts as. HEAD and 304 answers count as nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,6 +274,67 @@ impl DayRange {
     pub fn days(self) -> impl Iterator<Item = NaiveDate> {
         self.from.iter_days().take_while(move |d| *d <= self.to)
     }
+
+    /// The range as the roll-ups read it: the whole months inside it from the monthly rows,
+    /// the days before and after them from the daily rows. A year reads 12 monthly rows per
+    /// package and at most a month's days, not 365 days.
+    pub fn parts(self) -> RangeParts {
+        let text = |d: NaiveDate| d.format("%Y-%m-%d").to_string();
+        let month = |d: NaiveDate| d.format("%Y-%m").to_string();
+        let first_whole = if self.from.day() == 1 {
+            self.from
+        } else {
+            first_of_next_month(self.from)
+        };
+        let last_whole = if first_of_next_month(self.to) - Duration::days(1) == self.to {
+            self.to
+        } else {
+            self.to.with_day(1).expect("day 1") - Duration::days(1)
+        };
+        if first_whole > last_whole {
+            return RangeParts {
+                months: None,
+                days: vec![(text(self.from), text(self.to))],
+            };
+        }
+        let mut days = Vec::new();
+        if self.from < first_whole {
+            days.push((text(self.from), text(first_whole - Duration::days(1))));
+        }
+        if last_whole < self.to {
+            days.push((text(last_whole + Duration::days(1)), text(self.to)));
+        }
+        RangeParts {
+            months: Some((month(first_whole), month(last_whole))),
+            days,
+        }
+    }
+}
+
+fn first_of_next_month(day: NaiveDate) -> NaiveDate {
+    let (year, month) = if day.month() == 12 {
+        (day.year() + 1, 1)
+    } else {
+        (day.year(), day.month() + 1)
+    };
+    NaiveDate::from_ymd_opt(year, month, 1).expect("a month's first day")
+}
+
+/// A [`DayRange`] split for the roll-ups: the whole months (`YYYY-MM`, first and last), and
+/// the runs of days (`YYYY-MM-DD`, both included) outside them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RangeParts {
+    pub months: Option<(String, String)>,
+    pub days: Vec<(String, String)>,
+}
+
+/// The scope of a totals row that holds a whole month (`day` is then `YYYY-MM`).
+pub fn month_scope(scope: &str) -> &'static str {
+    match scope {
+        "all" => "all:month",
+        "provider" => "provider:month",
+        _ => "package:month",
+    }
 }
 
 /// A CSV cell for German Excel: a text that begins with `=`, `+`, `-`, `@`, a tab or a
@@ -293,6 +354,38 @@ pub const CSV_BOM: &str = "\u{feff}";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_reads_whole_months_and_the_days_around_them() {
+        let range = |from: &str, to: &str| DayRange {
+            from: NaiveDate::parse_from_str(from, "%Y-%m-%d").unwrap(),
+            to: NaiveDate::parse_from_str(to, "%Y-%m-%d").unwrap(),
+        };
+        let days = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        let year = range("2025-11-26", "2026-11-25").parts();
+        assert_eq!(year.months, Some(("2025-12".into(), "2026-10".into())));
+        assert_eq!(
+            year.days,
+            days(&[("2025-11-26", "2025-11-30"), ("2026-11-01", "2026-11-25")])
+        );
+        let whole = range("2026-02-01", "2026-02-28").parts();
+        assert_eq!(whole.months, Some(("2026-02".into(), "2026-02".into())));
+        assert!(whole.days.is_empty());
+        let within = range("2026-02-02", "2026-02-28").parts();
+        assert_eq!(within.months, None);
+        assert_eq!(within.days, days(&[("2026-02-02", "2026-02-28")]));
+        let across = range("2025-12-15", "2026-01-31").parts();
+        assert_eq!(across.months, Some(("2026-01".into(), "2026-01".into())));
+        assert_eq!(across.days, days(&[("2025-12-15", "2025-12-31")]));
+        let two_halves = range("2025-12-15", "2026-01-10").parts();
+        assert_eq!(two_halves.months, None);
+        assert_eq!(two_halves.days, days(&[("2025-12-15", "2026-01-10")]));
+    }
 
     fn span(from: u64, to: u64) -> Span {
         Span { from, to }

@@ -184,6 +184,8 @@ async fn write_day(
         .0;
     let totals = crate::services::statistics::totals_of(events);
     summary.totals_rows += db::statistics::insert_new_totals(&mut tx, &totals).await?;
+    db::statistics::add_monthly_files(&mut tx, events).await?;
+    db::statistics::merge_totals(&mut tx, &db::statistics::monthly(&totals)).await?;
     summary.events += events.len() as u64;
     tx.commit().await?;
     Ok(())

@@ -120,6 +120,7 @@ pub async fn export(
     package: Option<i64>,
 ) -> ServiceResult<Export> {
     let (from, to) = (day_text(range.from), day_text(range.to));
+    let parts = range.parts();
     let csv = match view {
         View::Days => {
             let summary = reports::summary(db, user, range, provider).await?;
@@ -135,8 +136,7 @@ pub async fn export(
             match view {
                 View::Packages => {
                     let mut csv = Csv::new(&["Paket-ID", "Paket", "Downloads"]);
-                    for row in
-                        db::statistics::top_packages(db, providers, &from, &to, MAX_ROWS).await?
+                    for row in db::statistics::top_packages(db, providers, &parts, MAX_ROWS).await?
                     {
                         let name = row.name.unwrap_or_else(|| DELETED.into());
                         csv.row(vec![
@@ -149,8 +149,8 @@ pub async fn export(
                 }
                 View::Files => {
                     let mut csv = Csv::new(&["Paket-ID", "Datei-ID", "Datei", "Downloads"]);
-                    let rows = db::statistics::top_files(db, providers, None, &from, &to, MAX_ROWS)
-                        .await?;
+                    let rows =
+                        db::statistics::top_files(db, providers, None, &parts, MAX_ROWS).await?;
                     for row in rows {
                         let name = row.name.unwrap_or_else(|| DELETED.into());
                         csv.row(vec![

@@ -244,6 +244,14 @@ async fn write(db: &Db, batch: &mut Vec<NewEvent>, dropped: &AtomicU64) {
 }
 
 async fn run_writer(db: Db, mut receiver: mpsc::Receiver<Message>, personal_days: u32) {
+    // A data set from before the month totals: they are made once from the daily ones.
+    match db::statistics::backfill_month_totals(&db).await {
+        Ok(0) => {}
+        Ok(written) => tracing::info!(written, "month totals of the download statistics made"),
+        Err(err) => {
+            tracing::warn!(error = %err, "month totals of the download statistics not made")
+        }
+    }
     let dropped = AtomicU64::new(0);
     let mut batch: Vec<NewEvent> = Vec::with_capacity(BATCH_SIZE);
     let mut flush = tokio::time::interval(FLUSH_EVERY);

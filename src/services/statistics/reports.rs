@@ -172,8 +172,9 @@ pub async fn summary(
     let (from, to) = (day_text(range.from), day_text(range.to));
     let totals = add_up(&rows_of(db, &reach, &from, &to).await?);
     let providers = reach.providers();
-    let top_packages = db::statistics::top_packages(db, providers, &from, &to, TOP).await?;
-    let top_files = db::statistics::top_files(db, providers, None, &from, &to, TOP).await?;
+    let parts = range.parts();
+    let top_packages = db::statistics::top_packages(db, providers, &parts, TOP).await?;
+    let top_files = db::statistics::top_files(db, providers, None, &parts, TOP).await?;
     let untouched = db::statistics::untouched_packages(
         db,
         providers,
@@ -233,7 +234,7 @@ pub async fn package(
     crate::services::downloads::managed(db, user, id).await?;
     let (from, to) = (day_text(range.from), day_text(range.to));
     let totals = add_up(&db::statistics::totals(db, "package", &[id], &from, &to).await?);
-    let counted = db::statistics::top_files(db, None, Some(id), &from, &to, 10_000).await?;
+    let counted = db::statistics::top_files(db, None, Some(id), &range.parts(), 10_000).await?;
     // Every file the package holds, also those nobody took, in the package's order; then
     // files counted in the range that it no longer holds.
     let mut files: Vec<TopEntry> = db::downloads::files_of(db, &[id])
@@ -348,8 +349,8 @@ pub async fn provider_shares(
             .collect(),
     };
     let ids: Vec<i64> = providers.iter().map(|p| p.id).collect();
-    let (from, to) = (day_text(range.from), day_text(range.to));
-    let rows = db::statistics::totals(db, "provider", &ids, &from, &to).await?;
+    // Sums only: the months' rows and the days around them.
+    let rows = db::statistics::totals_over(db, "provider", &ids, &range.parts()).await?;
     let dealers = db::statistics::dealers_of_providers(db, &ids).await?;
     Ok(providers
         .into_iter()
