@@ -217,7 +217,16 @@ async fn packages_csv(
     Query(query): Query<RangeQuery>,
 ) -> Result<Response, ApiError> {
     let range = query.range()?;
-    let export = export::export(&state.db, &user, View::Packages, range, None, None).await?;
+    let export = export::export(
+        &state.db,
+        &state.answers,
+        &user,
+        View::Packages,
+        range,
+        None,
+        None,
+    )
+    .await?;
     Ok(csv_answer(export))
 }
 
@@ -280,7 +289,16 @@ async fn export_csv(
     let range = range_of(query.from.as_deref(), query.to.as_deref())?;
     let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
     let package = optional_id(query.package_id.as_deref(), "packageId")?;
-    let export = export::export(&state.db, &user, view, range, provider, package).await?;
+    let export = export::export(
+        &state.db,
+        &state.answers,
+        &user,
+        view,
+        range,
+        provider,
+        package,
+    )
+    .await?;
     Ok(csv_answer(export))
 }
 
@@ -325,7 +343,7 @@ async fn providers(
 ) -> Result<JsonResponse<Vec<ProviderShare>>, ApiError> {
     let range = query.range()?;
     Ok(JsonResponse(
-        reports::provider_shares(&state.db, &user, range).await?,
+        reports::provider_shares(&state.db, &state.answers, &user, range).await?,
     ))
 }
 

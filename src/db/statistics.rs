@@ -732,8 +732,7 @@ mod tests {
     /// writer does.
     async fn three_months(db: &Db) {
         let start = NaiveDate::from_ymd_opt(2026, 1, 20).unwrap();
-        let mut n = 0i64;
-        for day in start.iter_days().take(81) {
+        for (n, day) in (0i64..).zip(start.iter_days().take(81)) {
             let day = day.format("%Y-%m-%d").to_string();
             let events: Vec<NewEvent> = (0..(3 + n % 5))
                 .map(|i| {
@@ -746,7 +745,6 @@ mod tests {
                     )
                 })
                 .collect();
-            n += 1;
             let totals = crate::services::statistics::totals_of(&events);
             write_batch(db, &events, &totals).await.unwrap();
         }

@@ -8,6 +8,7 @@ use super::reports::{self, DELETED, day_text, reach};
 use crate::db::{self, Db};
 use crate::domain::statistics::{CSV_BOM, DayRange, csv_cell};
 use crate::domain::user::User;
+use crate::services::answers::Answers;
 use crate::services::error::{ServiceError, ServiceResult};
 
 /// Rows a CSV holds at most.
@@ -113,6 +114,7 @@ fn german_share(share: f64) -> String {
 /// see is refused as there).
 pub async fn export(
     db: &Db,
+    answers: &Answers,
     user: &User,
     view: View,
     range: DayRange,
@@ -188,7 +190,7 @@ pub async fn export(
                 "Händler gesamt",
                 "Anteil",
             ]);
-            for share in reports::provider_shares(db, user, range).await? {
+            for share in reports::provider_shares(db, answers, user, range).await? {
                 csv.row(vec![
                     share.id.to_string(),
                     share.name,

@@ -13,6 +13,7 @@ use crate::db::{self, Db};
 use crate::domain::statistics::{DayRange, Sketch};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
+use crate::services::answers::Answers;
 use crate::services::error::{ServiceError, ServiceResult};
 
 /// How many packages and files the top lists name.
@@ -337,6 +338,7 @@ pub struct ProviderShare {
 /// Per provider the user sees, the share of its dealers who took anything in the range.
 pub async fn provider_shares(
     db: &Db,
+    answers: &Answers,
     user: &User,
     range: DayRange,
 ) -> ServiceResult<Vec<ProviderShare>> {
@@ -351,7 +353,19 @@ pub async fn provider_shares(
     let ids: Vec<i64> = providers.iter().map(|p| p.id).collect();
     // Sums only: the months' rows and the days around them.
     let rows = db::statistics::totals_over(db, "provider", &ids, &range.parts()).await?;
-    let dealers = db::statistics::dealers_of_providers(db, &ids).await?;
+    // Every provider's dealers, kept until contacts, lists or providers change: counting them
+    // joins every list assignment (400,000 on the large data set, a second on SQLite).
+    let stamp = answers.stamp(db).await?;
+    let dealers = answers
+        .value(format!("provider-dealers|{stamp}"), async {
+            let all: Vec<i64> = db::providers::list_all(db)
+                .await?
+                .iter()
+                .map(|p| p.id)
+                .collect();
+            Ok(db::statistics::dealers_of_providers(db, &all).await?)
+        })
+        .await?;
     Ok(providers
         .into_iter()
         .map(|provider| {
