@@ -18,6 +18,8 @@
 #           statistics of a year and the audit log (issue 24) at 4 concurrent admins; on
 #           SQLite, and on PostgreSQL when AP_BENCH_POSTGRES_URL (default
 #           postgres://postgres@127.0.0.1:5432/postgres) answers (a throwaway database is used)
+#   reports the statistics of a year and the audit log on the large data set (issue 24), as
+#           at the end of api but without its lists: seed-large, then 4 concurrent admins
 #   recording  what counting downloads costs (issue 24): a small file downloaded at 50
 #           concurrent clients with the download events recorded (the default) and with
 #           AP_STATS_RECORDING=false: the portal's CPU time per 1,000 downloads, and the rate
@@ -46,7 +48,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api recording customer-page phones sync instances)
+all=(pages files zip upload api reports recording customer-page phones sync instances)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -475,7 +477,9 @@ fi
 on_both_databases() {
   local bench=$1 section=$2
   "$bench" SQLite ""
-  if psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
+  if [ "${AP_BENCH_BACKENDS:-both}" = sqlite ]; then
+    printf '\nSQLite only (AP_BENCH_BACKENDS=sqlite).\n' >>"$section"
+  elif psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
     pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
     psql -q "$pg_admin_url" -c "create database $pg_db" >/dev/null
     "$bench" PostgreSQL "${pg_admin_url%/*}/$pg_db"
@@ -507,7 +511,7 @@ alone() {
 # admins (the statistics screen is a handful of people's, not a crowd's); appends to api.md:
 # reports_bench <label>
 reports_bench() {
-  local label=$1 today year_ago range busy row url value p50 p99 bad slowest met
+  local label=$1 out=${2:-$work/api.md} today year_ago range busy row url value p50 p99 bad slowest met
   today=$(TZ=Europe/Berlin date +%F)
   year_ago=$(TZ=Europe/Berlin date -d "$today -364 days" +%F)
   range="from=$year_ago&to=$today"
@@ -522,7 +526,7 @@ reports_bench() {
     echo
     echo "| Call | req/s | p50 | p99 | alone | target met |"
     echo "|---|---:|---:|---:|---:|:---:|"
-  } >>"$work/api.md"
+  } >>"$out"
   for url in "/api/statistics/summary?$range" \
     "/api/statistics/providers?$range" \
     "/api/statistics/packages/$busy?$range" \
@@ -545,7 +549,7 @@ reports_bench() {
     met=$(calc "'yes' if '$p99' != 'n/a' and float('$p99') < 300 and $slowest < 300 and $bad == 0 else 'no'")
     echo "   $url: $value req/s, p50 $p50 ms, p99 $p99 ms, alone $slowest ms"
     [ "$bad" -eq 0 ] || echo "!! $url: $bad Antworten ohne 2xx/3xx" >&2
-    echo "| \`${url//|/%7C}\` | $value | $p50 ms | $p99 ms | $slowest ms | $met |" >>"$work/api.md"
+    echo "| \`${url//|/%7C}\` | $value | $p50 ms | $p99 ms | $slowest ms | $met |" >>"$out"
   done
 }
 
@@ -642,6 +646,33 @@ if wants api; then
   on_both_databases api_bench "$work/api.md"
 fi
 
+# seed-large on the backend named $1 (database URL $2, empty for SQLite), then the statistics
+# and audit log rows of reports_bench; appends to reports.md.
+reports_only() {
+  local label=$1 data="$work/large" output admin_password
+  database_url=$2
+  rm -rf "$data"
+  echo "   $label: seed-large"
+  output=$(env ${database_url:+DATABASE_URL="$database_url"} "$bin" --data "$data" seed-large)
+  admin_password=$(sed -n 's/^Konto angelegt: Login bench-admin, Passwort \([^ ]*\) .*/\1/p' <<<"$output")
+  launch_portal "$data"
+  admin=$(login bench-admin "$admin_password")
+  reports_bench "$label" "$work/reports.md"
+  stop_portal
+  rm -rf "$data"
+  database_url=""
+}
+
+if wants reports; then
+  echo "==> Statistik eines Jahres und Protokoll auf dem großen Datensatz, 4 gleichzeitige Admins"
+  {
+    echo "### Statistics of a year and the audit log on the large data set"
+    echo
+    echo "\`seed-large\` as for the lists above, measured right after it."
+  } >"$work/reports.md"
+  on_both_databases reports_only "$work/reports.md"
+fi
+
 # CPU seconds the portal process has used so far (user and system).
 cpu_seconds() {
   awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$server_pid/stat"
@@ -663,7 +694,7 @@ recording_run() {
 if wants recording; then
   echo "==> Zählen der Downloads: eine kleine Datei mit und ohne Download-Ereignisse"
   mkdir -p "$work/small"
-  head -c 65536 /dev/urandom >"$work/small/Flyer-64k.pdf"
+  { printf '%%PDF-1.4\n'; head -c 65527 /dev/urandom; } >"$work/small/Flyer-64k.pdf"
   results=()
   for recording in true false; do
     portal_env=("AP_STATS_RECORDING=$recording")

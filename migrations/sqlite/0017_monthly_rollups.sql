@@ -15,8 +15,10 @@ create table download_monthly (
     bytes_sent integer not null,
     primary key (month, package_id, upload_id)
 );
--- Covering: the reports sum downloads per file over a run of months without the table.
+-- Covering: the reports sum downloads per file over a run of months, and over the days around
+-- them, without reading the tables.
 create index download_monthly_month_idx on download_monthly (month, provider_id, package_id, upload_id, downloads);
+create index download_daily_day_idx on download_daily (day, provider_id, package_id, upload_id, downloads);
 
 insert into download_monthly (month, package_id, upload_id, provider_id, downloads, zip_downloads, resumptions, bytes_sent)
 select substr(day, 1, 7), package_id, upload_id, max(provider_id), sum(downloads), sum(zip_downloads), sum(resumptions), sum(bytes_sent)

@@ -453,11 +453,9 @@ pub struct Ranked {
     pub downloads: i64,
 }
 
-/// `(day >= $a and day <= $b) or …` for the runs of days of `parts`, on `column`; `None`
-/// when the range has none.
-fn day_runs(query: &mut DynQuery, column: &str, parts: &RangeParts) -> Option<String> {
-    let runs: Vec<String> = parts
-        .days
+/// `(day >= $a and day <= $b) or …` for `runs` of days, on `column`; `None` without runs.
+fn runs_of(query: &mut DynQuery, column: &str, runs: &[(String, String)]) -> Option<String> {
+    let runs: Vec<String> = runs
         .iter()
         .map(|(from, to)| {
             let (from, to) = (query.param(from.as_str()), query.param(to.as_str()));
@@ -465,6 +463,11 @@ fn day_runs(query: &mut DynQuery, column: &str, parts: &RangeParts) -> Option<St
         })
         .collect();
     (!runs.is_empty()).then(|| format!("({})", runs.join(" or ")))
+}
+
+/// The runs of days `parts` adds, on `column`.
+fn day_runs(query: &mut DynQuery, column: &str, parts: &RangeParts) -> Option<String> {
+    runs_of(query, column, &parts.days)
 }
 
 /// `column >= $a and column <= $b` for the whole months of `parts`, if any.
@@ -475,6 +478,29 @@ fn month_run(query: &mut DynQuery, column: &str, parts: &RangeParts) -> Option<S
     })
 }
 
+/// Downloads per day of `scope` for `ids` on the days `from..=to` (days without any left out).
+pub async fn day_counts(
+    db: &Db,
+    scope: &str,
+    ids: &[i64],
+    from: &str,
+    to: &str,
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(
+        "select day, cast(sum(downloads) as bigint) from download_totals where scope = ",
+    );
+    let scope = query.param(scope);
+    let list = query.id_list(ids);
+    let (from, to) = (query.param(from), query.param(to));
+    query.push(&format!(
+        "{scope} and scope_id in {list} and day >= {from} and day <= {to} group by day"
+    ));
+    query.fetch_all(db).await
+}
+
 /// The totals rows of `scope` for `ids` that add up to the range: the month rows of its whole
 /// months and the day rows of the days around them (for sums, not for a series of days).
 pub async fn totals_over(
@@ -483,6 +509,11 @@ pub async fn totals_over(
     ids: &[i64],
     parts: &RangeParts,
 ) -> Result<Vec<TotalsRow>, sqlx::Error> {
+    // Sketches add up; nothing can be taken off them.
+    debug_assert!(
+        parts.minus_days.is_empty(),
+        "totals_over takes DayRange::parts"
+    );
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -505,7 +536,8 @@ pub async fn totals_over(
     query.fetch_all(db).await
 }
 
-/// The most downloaded packages in the range, of `providers` (all: `None`).
+/// The most downloaded packages in the range (read as [`counting_parts`](crate::domain::statistics::DayRange::counting_parts)), of
+/// `providers` (all: `None`).
 pub async fn top_packages(
     db: &Db,
     providers: Option<&[i64]>,
@@ -518,26 +550,34 @@ pub async fn top_packages(
     }
     let mut query = DynQuery::new(
         "select t.package_id, cast(0 as bigint) as upload_id, d.name as name, t.downloads \
-         from (select scope_id as package_id, cast(sum(downloads) as bigint) as downloads \
-         from download_totals where (",
+         from (select scope_id as package_id, cast(sum(downloads) as bigint) as downloads from (",
     );
-    let mut either = Vec::new();
+    let filter = match providers {
+        Some(providers) => {
+            let list = query.id_list(providers);
+            format!(" and scope_id in (select id from downloads where provider_id in {list})")
+        }
+        None => String::new(),
+    };
+    let select = |sign: &str, scope: &str, runs: String| {
+        format!(
+            "select scope_id, {sign}downloads as downloads from download_totals \
+             where scope = '{scope}' and {runs}{filter}"
+        )
+    };
+    let mut selects = Vec::new();
     if let Some(days) = day_runs(&mut query, "day", parts) {
-        either.push(format!("(scope = 'package' and {days})"));
+        selects.push(select("", "package", days));
     }
     if let Some(months) = month_run(&mut query, "day", parts) {
-        either.push(format!("(scope = 'package:month' and {months})"));
+        selects.push(select("", "package:month", months));
     }
-    query.push(&either.join(" or ")).push(")");
-    if let Some(providers) = providers {
-        let list = query.id_list(providers);
-        query.push(&format!(
-            " and scope_id in (select id from downloads where provider_id in {list})"
-        ));
+    if let Some(minus) = runs_of(&mut query, "day", &parts.minus_days) {
+        selects.push(select("-", "package", minus));
     }
     let limit = query.param(limit);
-    query.push(&format!(
-        " group by scope_id having sum(downloads) > 0 \
+    query.push(&selects.join(" union all ")).push(&format!(
+        ") u group by scope_id having sum(downloads) > 0 \
          order by downloads desc, scope_id limit {limit}) t \
          left join downloads d on d.id = t.package_id \
          order by t.downloads desc, t.package_id"
@@ -545,7 +585,8 @@ pub async fn top_packages(
     query.fetch_all(db).await
 }
 
-/// The most downloaded files in the range, of `providers` (all: `None`) or of one package.
+/// The most downloaded files in the range (read as [`counting_parts`](crate::domain::statistics::DayRange::counting_parts)), of
+/// `providers` (all: `None`) or of one package.
 pub async fn top_files(
     db: &Db,
     providers: Option<&[i64]>,
@@ -579,6 +620,11 @@ pub async fn top_files(
     if let Some(months) = month_run(&mut query, "month", parts) {
         parts_sql.push(format!(
             "select package_id, upload_id, downloads from download_monthly where {months}{filters}"
+        ));
+    }
+    if let Some(minus) = runs_of(&mut query, "day", &parts.minus_days) {
+        parts_sql.push(format!(
+            "select package_id, upload_id, -downloads from download_daily where {minus}{filters}"
         ));
     }
     let limit = query.param(limit);
@@ -763,6 +809,8 @@ mod tests {
         three_months(&t.db).await;
         for (from, to) in [
             ("2026-01-25", "2026-04-05"),
+            ("2026-01-29", "2026-04-25"),
+            ("2026-02-03", "2026-02-26"),
             ("2026-02-01", "2026-03-31"),
             ("2026-01-20", "2026-02-28"),
             ("2026-02-10", "2026-02-20"),
@@ -771,8 +819,8 @@ mod tests {
             let days_only = RangeParts {
                 months: None,
                 days: vec![(from.into(), to.into())],
+                minus_days: Vec::new(),
             };
-            assert!(r.parts().months.is_some() || from == "2026-02-10");
             assert_eq!(
                 top_packages(&t.db, None, &r.parts(), 100).await.unwrap(),
                 top_packages(&t.db, None, &days_only, 100).await.unwrap(),

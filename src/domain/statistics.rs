@@ -295,6 +295,7 @@ impl DayRange {
             return RangeParts {
                 months: None,
                 days: vec![(text(self.from), text(self.to))],
+                minus_days: Vec::new(),
             };
         }
         let mut days = Vec::new();
@@ -307,6 +308,60 @@ impl DayRange {
         RangeParts {
             months: Some((month(first_whole), month(last_whole))),
             days,
+            minus_days: Vec::new(),
+        }
+    }
+
+    /// Like [`DayRange::parts`], for counts: a month the range covers more than half of is read
+    /// whole, and its days outside the range are counted off. A range up to today reads this
+    /// month whole and takes off the days still to come, which have nothing to take.
+    pub fn counting_parts(self) -> RangeParts {
+        let text = |d: NaiveDate| d.format("%Y-%m-%d").to_string();
+        let month = |d: NaiveDate| d.format("%Y-%m").to_string();
+        let start_of = |d: NaiveDate| d.with_day(1).expect("day 1");
+        let end_of = |d: NaiveDate| first_of_next_month(d) - Duration::days(1);
+        let mut first = start_of(self.from);
+        let mut last = end_of(self.to);
+        let mut days = Vec::new();
+        let mut minus_days = Vec::new();
+        if first == start_of(self.to) {
+            // One month: the month less what is outside the range, or the range's days.
+            let outside = (self.from - first).num_days() + (last - self.to).num_days();
+            if outside > (self.to - self.from).num_days() {
+                return RangeParts {
+                    months: None,
+                    days: vec![(text(self.from), text(self.to))],
+                    minus_days,
+                };
+            }
+            if self.from > first {
+                minus_days.push((text(first), text(self.from - Duration::days(1))));
+            }
+            if self.to < last {
+                minus_days.push((text(self.to + Duration::days(1)), text(last)));
+            }
+        } else {
+            // The first month: whole, whole less its days before the range, or its days.
+            let outside = (self.from - first).num_days();
+            if outside > (end_of(self.from) - self.from).num_days() {
+                days.push((text(self.from), text(end_of(self.from))));
+                first = first_of_next_month(self.from);
+            } else if outside > 0 {
+                minus_days.push((text(first), text(self.from - Duration::days(1))));
+            }
+            // The last month likewise.
+            let outside = (last - self.to).num_days();
+            if outside > (self.to - start_of(self.to)).num_days() {
+                days.push((text(start_of(self.to)), text(self.to)));
+                last = start_of(self.to) - Duration::days(1);
+            } else if outside > 0 {
+                minus_days.push((text(self.to + Duration::days(1)), text(last)));
+            }
+        }
+        RangeParts {
+            months: (first <= last).then(|| (month(first), month(last))),
+            days,
+            minus_days,
         }
     }
 }
@@ -320,12 +375,15 @@ fn first_of_next_month(day: NaiveDate) -> NaiveDate {
     NaiveDate::from_ymd_opt(year, month, 1).expect("a month's first day")
 }
 
-/// A [`DayRange`] split for the roll-ups: the whole months (`YYYY-MM`, first and last), and
-/// the runs of days (`YYYY-MM-DD`, both included) outside them.
+/// A [`DayRange`] split for the roll-ups: the whole months (`YYYY-MM`, first and last), the
+/// runs of days (`YYYY-MM-DD`, both included) added to them, and those taken off them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RangeParts {
     pub months: Option<(String, String)>,
     pub days: Vec<(String, String)>,
+    /// Days of the months that are not in the range: counted off again. Only for counts
+    /// ([`DayRange::counting_parts`]); customers' sketches cannot be taken off.
+    pub minus_days: Vec<(String, String)>,
 }
 
 /// The scope of a totals row that holds a whole month (`day` is then `YYYY-MM`).
@@ -385,6 +443,50 @@ mod tests {
         let two_halves = range("2025-12-15", "2026-01-10").parts();
         assert_eq!(two_halves.months, None);
         assert_eq!(two_halves.days, days(&[("2025-12-15", "2026-01-10")]));
+    }
+
+    #[test]
+    fn counts_read_a_month_that_is_mostly_in_the_range_whole_and_take_off_the_rest() {
+        let range = |from: &str, to: &str| DayRange {
+            from: NaiveDate::parse_from_str(from, "%Y-%m-%d").unwrap(),
+            to: NaiveDate::parse_from_str(to, "%Y-%m-%d").unwrap(),
+        };
+        let days = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        // A year up to today: November read whole, the days still to come taken off.
+        let year = range("2025-11-26", "2026-11-25").counting_parts();
+        assert_eq!(year.months, Some(("2025-12".into(), "2026-11".into())));
+        assert_eq!(year.days, days(&[("2025-11-26", "2025-11-30")]));
+        assert_eq!(year.minus_days, days(&[("2026-11-26", "2026-11-30")]));
+        // The last 30 days.
+        let month = range("2026-10-27", "2026-11-25").counting_parts();
+        assert_eq!(month.months, Some(("2026-11".into(), "2026-11".into())));
+        assert_eq!(month.days, days(&[("2026-10-27", "2026-10-31")]));
+        assert_eq!(month.minus_days, days(&[("2026-11-26", "2026-11-30")]));
+        // Mostly in January at the start: January whole, its first days taken off.
+        let start = range("2026-01-05", "2026-02-28").counting_parts();
+        assert_eq!(start.months, Some(("2026-01".into(), "2026-02".into())));
+        assert!(start.days.is_empty());
+        assert_eq!(start.minus_days, days(&[("2026-01-01", "2026-01-04")]));
+        // Within one month: the month less what is outside, or the days.
+        let most = range("2026-02-02", "2026-02-27").counting_parts();
+        assert_eq!(most.months, Some(("2026-02".into(), "2026-02".into())));
+        assert!(most.days.is_empty());
+        assert_eq!(
+            most.minus_days,
+            days(&[("2026-02-01", "2026-02-01"), ("2026-02-28", "2026-02-28")])
+        );
+        let few = range("2026-02-10", "2026-02-12").counting_parts();
+        assert_eq!(few.months, None);
+        assert_eq!(few.days, days(&[("2026-02-10", "2026-02-12")]));
+        assert!(few.minus_days.is_empty());
+        let whole = range("2026-02-01", "2026-03-31").counting_parts();
+        assert_eq!(whole.months, Some(("2026-02".into(), "2026-03".into())));
+        assert!(whole.days.is_empty() && whole.minus_days.is_empty());
     }
 
     fn span(from: u64, to: u64) -> Span {

@@ -122,7 +122,7 @@ pub async fn export(
     package: Option<i64>,
 ) -> ServiceResult<Export> {
     let (from, to) = (day_text(range.from), day_text(range.to));
-    let parts = range.parts();
+    let parts = range.counting_parts();
     let csv = match view {
         View::Days => {
             let summary = reports::summary(db, user, range, provider).await?;

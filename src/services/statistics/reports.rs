@@ -155,11 +155,12 @@ fn every_day(range: DayRange, counts: &BTreeMap<String, i64>) -> Vec<DayCount> {
 
 pub(super) const DELETED: &str = "(gelöscht)";
 
-async fn rows_of(db: &Db, reach: &Reach, from: &str, to: &str) -> ServiceResult<Vec<TotalsRow>> {
-    Ok(match reach {
-        Reach::All => db::statistics::totals(db, "all", &[0], from, to).await?,
-        Reach::Providers(ids) => db::statistics::totals(db, "provider", ids, from, to).await?,
-    })
+/// The scope and ids of the totals rows a reach adds up.
+fn scope_of(reach: &Reach) -> (&'static str, &[i64]) {
+    match reach {
+        Reach::All => ("all", &[0]),
+        Reach::Providers(ids) => ("provider", ids),
+    }
 }
 
 /// The summary of the range for the user's providers, or for one of them.
@@ -171,11 +172,19 @@ pub async fn summary(
 ) -> ServiceResult<Summary> {
     let reach = reach(db, user, provider).await?;
     let (from, to) = (day_text(range.from), day_text(range.to));
-    let totals = add_up(&rows_of(db, &reach, &from, &to).await?);
-    let providers = reach.providers();
     let parts = range.parts();
-    let top_packages = db::statistics::top_packages(db, providers, &parts, TOP).await?;
-    let top_files = db::statistics::top_files(db, providers, None, &parts, TOP).await?;
+    // The sums from whole months and the days around them; the chart's days without the
+    // customers' sketches (a moderator of many providers would merge one per provider and day).
+    let (scope, ids) = scope_of(&reach);
+    let totals = add_up(&db::statistics::totals_over(db, scope, ids, &parts).await?);
+    let days: BTreeMap<String, i64> = db::statistics::day_counts(db, scope, ids, &from, &to)
+        .await?
+        .into_iter()
+        .collect();
+    let providers = reach.providers();
+    let counting = range.counting_parts();
+    let top_packages = db::statistics::top_packages(db, providers, &counting, TOP).await?;
+    let top_files = db::statistics::top_files(db, providers, None, &counting, TOP).await?;
     let untouched = db::statistics::untouched_packages(
         db,
         providers,
@@ -189,7 +198,7 @@ pub async fn summary(
         downloads: totals.downloads,
         customers: totals.customers.estimate(),
         zip_share: share(totals.zip_downloads, totals.downloads),
-        days: every_day(range, &totals.days),
+        days: every_day(range, &days),
         top_packages: top_packages
             .into_iter()
             .map(|r| TopEntry {
@@ -235,7 +244,8 @@ pub async fn package(
     crate::services::downloads::managed(db, user, id).await?;
     let (from, to) = (day_text(range.from), day_text(range.to));
     let totals = add_up(&db::statistics::totals(db, "package", &[id], &from, &to).await?);
-    let counted = db::statistics::top_files(db, None, Some(id), &range.parts(), 10_000).await?;
+    let counted =
+        db::statistics::top_files(db, None, Some(id), &range.counting_parts(), 10_000).await?;
     // Every file the package holds, also those nobody took, in the package's order; then
     // files counted in the range that it no longer holds.
     let mut files: Vec<TopEntry> = db::downloads::files_of(db, &[id])
