@@ -69,16 +69,6 @@ pub(crate) async fn execute_audited(
     Ok(changed > 0)
 }
 
-/// Writes `entry` on its own: for changes whose data lives elsewhere (a Brevo sync's run, a
-/// mail sent), where the entry is the record.
-pub async fn record_alone(db: &Db, entry: &Entry) -> Result<(), sqlx::Error> {
-    db_run!(db, pool => {
-        let mut tx = pool.begin_write().await?;
-        record!(tx, entry)?;
-        tx.commit().await
-    })
-}
-
 /// One entry as the Protokoll shows it.
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
 pub struct AuditRow {
@@ -159,6 +149,15 @@ mod tests {
     use super::*;
     use crate::domain::audit::{Action, Actor, Changes, Entity};
     use crate::test_support::TestDb;
+
+    /// An entry without a change of its own, for the tests of reading the log.
+    async fn record_alone(db: &Db, entry: &Entry) -> Result<(), sqlx::Error> {
+        db_run!(db, pool => {
+            let mut tx = pool.begin_write().await?;
+            record!(tx, entry)?;
+            tx.commit().await
+        })
+    }
 
     fn entry(entity: Entity, id: i64) -> Entry {
         Entry::new(&Actor::Cli, Action::Update, entity, Some(id))

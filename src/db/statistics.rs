@@ -259,32 +259,42 @@ pub async fn backfill_month_totals(db: &Db) -> Result<u64, sqlx::Error> {
     {
         return Ok(0);
     }
-    let daily: Vec<TotalsRow> = tx
+    // A month at a time, so memory holds one month's sketches, not every day's.
+    let months: Vec<(String,)> = tx
         .fetch_all(
-            "select scope, scope_id, day, downloads, zip_downloads, resumptions, bytes_sent, \
-             sketch from download_totals where scope in ('all', 'provider', 'package')",
+            "select distinct substr(day, 1, 7) from download_totals where scope = 'all'",
             &[],
         )
         .await?;
-    let changes: Vec<TotalsChange> = daily
-        .iter()
-        .map(|row| TotalsChange {
-            scope: match row.scope.as_str() {
-                "all" => "all",
-                "provider" => "provider",
-                _ => "package",
-            },
-            scope_id: row.scope_id,
-            day: row.day.clone(),
-            downloads: row.downloads,
-            zip_downloads: row.zip_downloads,
-            resumptions: row.resumptions,
-            bytes_sent: row.bytes_sent,
-            customers: row.customers(),
-        })
-        .collect();
-    let months = monthly(&changes);
-    let written = insert_new_totals(&mut tx, &months).await?;
+    let mut written = 0;
+    for (month,) in months {
+        let daily: Vec<TotalsRow> = tx
+            .fetch_all(
+                "select scope, scope_id, day, downloads, zip_downloads, resumptions, bytes_sent, \
+                 sketch from download_totals where scope in ('all', 'provider', 'package') \
+                 and day >= $1 and day <= $2",
+                &[format!("{month}-01").into(), format!("{month}-31").into()],
+            )
+            .await?;
+        let changes: Vec<TotalsChange> = daily
+            .iter()
+            .map(|row| TotalsChange {
+                scope: match row.scope.as_str() {
+                    "all" => "all",
+                    "provider" => "provider",
+                    _ => "package",
+                },
+                scope_id: row.scope_id,
+                day: row.day.clone(),
+                downloads: row.downloads,
+                zip_downloads: row.zip_downloads,
+                resumptions: row.resumptions,
+                bytes_sent: row.bytes_sent,
+                customers: row.customers(),
+            })
+            .collect();
+        written += insert_new_totals(&mut tx, &monthly(&changes)).await?;
+    }
     tx.commit().await?;
     Ok(written)
 }

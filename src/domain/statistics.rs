@@ -413,18 +413,22 @@ pub const CSV_BOM: &str = "\u{feff}";
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_range_reads_whole_months_and_the_days_around_them() {
-        let range = |from: &str, to: &str| DayRange {
+    fn range(from: &str, to: &str) -> DayRange {
+        DayRange {
             from: NaiveDate::parse_from_str(from, "%Y-%m-%d").unwrap(),
             to: NaiveDate::parse_from_str(to, "%Y-%m-%d").unwrap(),
-        };
-        let days = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
-            pairs
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect()
-        };
+        }
+    }
+
+    fn days(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_range_reads_whole_months_and_the_days_around_them() {
         let year = range("2025-11-26", "2026-11-25").parts();
         assert_eq!(year.months, Some(("2025-12".into(), "2026-10".into())));
         assert_eq!(
@@ -447,16 +451,6 @@ mod tests {
 
     #[test]
     fn counts_read_a_month_that_is_mostly_in_the_range_whole_and_take_off_the_rest() {
-        let range = |from: &str, to: &str| DayRange {
-            from: NaiveDate::parse_from_str(from, "%Y-%m-%d").unwrap(),
-            to: NaiveDate::parse_from_str(to, "%Y-%m-%d").unwrap(),
-        };
-        let days = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
-            pairs
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect()
-        };
         // A year up to today: November read whole, the days still to come taken off.
         let year = range("2025-11-26", "2026-11-25").counting_parts();
         assert_eq!(year.months, Some(("2025-12".into(), "2026-11".into())));

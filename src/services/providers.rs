@@ -391,18 +391,13 @@ pub async fn update(
         brevo_inactive_folder_id: Some(inactive),
         upload_id: input.upload_id,
     };
-    let mut before_roles = current.allowed_roles.clone();
-    before_roles.sort();
-    let before = Recorded {
-        allowed_roles: before_roles,
-        ..Recorded::of_new(&db::providers::NewProvider {
-            name: current.name.clone(),
-            allowed_roles: Vec::new(),
-            brevo_active_folder_id: current.brevo_active_folder_id,
-            brevo_inactive_folder_id: current.brevo_inactive_folder_id,
-            upload_id: current.upload_id,
-        })
-    };
+    let before = Recorded::of_new(&db::providers::NewProvider {
+        name: current.name.clone(),
+        allowed_roles: current.allowed_roles.clone(),
+        brevo_active_folder_id: current.brevo_active_folder_id,
+        brevo_inactive_folder_id: current.brevo_inactive_folder_id,
+        upload_id: current.upload_id,
+    });
     let audit =
         Entry::new(&Actor::of(user), Action::Update, Entity::Provider, Some(id)).with_changes(
             Changes::between(Some(&before), Some(&Recorded::of_new(&changes))),
