@@ -511,45 +511,76 @@ alone() {
 # admins (the statistics screen is a handful of people's, not a crowd's); appends to api.md:
 # reports_bench <label>
 reports_bench() {
-  local label=$1 out=${2:-$work/api.md} today year_ago range busy row url value p50 p99 bad slowest met
+  local label=$1 out=${2:-$work/api.md} today year_ago range busy file url value p50 p99 bad
+  local cold kept met counting
   today=$(TZ=Europe/Berlin date +%F)
   year_ago=$(TZ=Europe/Berlin date -d "$today -364 days" +%F)
   range="from=$year_ago&to=$today"
   busy=$(curl -s -H "Cookie: ap_session=$admin" "$base/api/statistics/summary?$range" | json 'd["topPackages"][0]["id"]')
+  # What "after a change" toggles: the oldest package's archive state.
+  toggled=$(curl -s -H "Cookie: ap_session=$admin" "$base/api/downloads/?limit=1&sort=ASC" | json 'd["content"][0]["id"]')
+  file=$(curl -s -H "Cookie: ap_session=$admin" "$base/api/download/$busy" | json 'd["Uploads"][0]["path"]')
   {
     echo
     echo "#### $label: statistics of a year and the audit log, 4 concurrent admins"
     echo
     echo "10 million download events over 365 days (the last 90 kept as events), 500,000 audit entries over"
-    echo "730 days. wrk -c4 -t2 -d10s after a 3 s warm-up; *alone*: the slowest of five single requests."
-    echo "Target: p95 < 300 ms, checked as p99 < 300 ms (wrk reports p99, the stricter) and alone < 300 ms."
+    echo "730 days. wrk -c4 -t2 -d10s after a 3 s warm-up. *Alone*: the slowest of five single requests,"
+    echo "each right after a change (a package archived or restored, so nothing kept applies and the figures"
+    echo "are computed anew), and of five asked again (kept: the summary and the CSVs are kept until the next"
+    echo "batch of downloads or change). The rows *while downloads are counted* repeat the crowd while a client"
+    echo "downloads a file 20 times a second, so the writer commits a batch, and the kept figures go, every"
+    echo "second. Target: p95 < 300 ms, checked as p99 < 300 ms (wrk reports p99, the stricter) and every"
+    echo "*alone* < 300 ms."
     echo
-    echo "| Call | req/s | p50 | p99 | alone | target met |"
-    echo "|---|---:|---:|---:|---:|:---:|"
+    echo "| Call | req/s | p50 | p99 | alone, after a change | alone, kept | target met |"
+    echo "|---|---:|---:|---:|---:|---:|:---:|"
   } >>"$out"
   for url in "/api/statistics/summary?$range" \
     "/api/statistics/providers?$range" \
     "/api/statistics/packages/$busy?$range" \
     "/api/statistics/packages/$busy/customers?from=$(TZ=Europe/Berlin date -d "$today -89 days" +%F)&to=$today" \
     "/api/statistics/export.csv?view=files&$range" \
+    "/api/statistics/export.csv?view=packages&$range" \
     "/api/audit?limit=50" \
     "/api/audit?limit=50&offset=250000" \
     "/api/audit?entity=package&entityId=4711&limit=50" \
     "/api/audit?actor=redaktion3%40example.com&limit=50" \
     "/api/audit?entity=contact&from=$year_ago&to=$today&limit=50" \
     "/admin/audit" \
-    "/admin/audit?entity=contact&page=100"; do
-    slowest=$(alone "$admin" "$url" kept)
+    "/admin/audit?entity=contact&page=100" \
+    "counting /api/statistics/summary?$range" \
+    "counting /api/statistics/export.csv?view=files&$range"; do
+    counting=""
+    if [ "${url%% *}" = counting ]; then
+      url=${url#counting }
+      counting=" (while downloads are counted)"
+      python3 - "$base$file" "$admin" >/dev/null 2>&1 <<'PY' &
+import sys, time, urllib.request
+request = urllib.request.Request(sys.argv[1], headers={"Cookie": f"ap_session={sys.argv[2]}"})
+due = time.monotonic()
+while True:
+    with urllib.request.urlopen(request) as answer:
+        answer.read()
+    due += 0.05
+    time.sleep(max(0.0, due - time.monotonic()))
+PY
+      counting_pid=$!
+      sleep 2
+    fi
+    cold=$(alone "$admin" "$url" changed)
+    kept=$(alone "$admin" "$url" kept)
     run_wrk "$base$url" -c4 --latency --timeout 5s -H "Cookie: ap_session=$admin" -d3s # warm-up
     run_wrk "$base$url" -c4 --latency --timeout 5s -H "Cookie: ap_session=$admin" -d10s
+    [ -z "$counting" ] || { kill "$counting_pid"; wait "$counting_pid" 2>/dev/null || true; }
     value=$(wrk_rps)
     p50=$(wrk_latency 50)
     p99=$(wrk_latency 99)
     bad=$(wrk_bad)
-    met=$(calc "'yes' if '$p99' != 'n/a' and float('$p99') < 300 and $slowest < 300 and $bad == 0 else 'no'")
-    echo "   $url: $value req/s, p50 $p50 ms, p99 $p99 ms, alone $slowest ms"
+    met=$(calc "'yes' if '$p99' != 'n/a' and float('$p99') < 300 and max($cold, $kept) < 300 and $bad == 0 else 'no'")
+    echo "   $url$counting: $value req/s, p50 $p50 ms, p99 $p99 ms, alone $cold / $kept ms"
     [ "$bad" -eq 0 ] || echo "!! $url: $bad Antworten ohne 2xx/3xx" >&2
-    echo "| \`${url//|/%7C}\` | $value | $p50 ms | $p99 ms | $slowest ms | $met |" >>"$out"
+    echo "| \`${url//|/%7C}\`$counting | $value | $p50 ms | $p99 ms | $cold ms | $kept ms | $met |" >>"$out"
   done
 }
 

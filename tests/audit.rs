@@ -6,8 +6,7 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use aktionsportal::db::Db;
@@ -15,6 +14,8 @@ use aktionsportal::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
 use common::{TestApp, spawn_app};
 use serde_json::{Value, json};
+
+use common::binary::portal;
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
@@ -541,24 +542,6 @@ async fn a_change_whose_transaction_fails_leaves_no_entry() {
         .await;
     assert_eq!(status, 400);
     assert_eq!(count().await, before);
-}
-
-const BIN: &str = env!("CARGO_BIN_EXE_aktionsportal");
-
-/// The binary with only the settings given here (none of the caller's `AP_*`).
-fn portal(work: &Path, database_url: &str) -> Command {
-    let mut command = Command::new(BIN);
-    for (key, _) in std::env::vars() {
-        if key.starts_with("AP_") {
-            command.env_remove(key);
-        }
-    }
-    command
-        .env("DATABASE_URL", database_url)
-        .env("RUST_LOG", "warn")
-        .env("NO_COLOR", "1")
-        .current_dir(work);
-    command
 }
 
 /// Lists and their entries as stored: every list has exactly one creation entry and its name

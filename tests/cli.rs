@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use aktionsportal::db::Backend;
 use aktionsportal::test_support::{TestDb, test_backend};
 
-const BIN: &str = env!("CARGO_BIN_EXE_aktionsportal");
+#[path = "common/binary.rs"]
+mod binary;
+use binary::{BIN, free_port};
 
 /// The binary pointed at the test database (`--data` for SQLite, `DATABASE_URL` for PostgreSQL).
 fn portal(test: &TestDb) -> Command {
@@ -248,14 +250,6 @@ async fn seed_demo_creates_data_and_prints_the_admin_login_once() {
         stdout.contains("Vorschauen erstellt: 1 neu, 0 nicht möglich"),
         "{stdout}"
     );
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 async fn wait_for_health(port: u16) -> bool {

@@ -152,6 +152,8 @@ async fn contacts_are_created_found_paged_changed_blocked_and_deleted() {
         ("emailBlacklisted=true", 0),
         ("status=new", 3),
         ("status=active", 0),
+        ("sortBy=", 3),
+        ("sortBy=company&sort=", 3),
     ] {
         let (status, page) = app
             .call(&admin, "GET", &format!("/api/contacts?{query}"), None)
@@ -171,6 +173,7 @@ async fn contacts_are_created_found_paged_changed_blocked_and_deleted() {
     for query in [
         "sortBy=password",
         "sortBy=id;drop",
+        "sortBy=%20id",
         "emailBlacklisted=vielleicht",
         "status=alt",
         "liste=abc",
@@ -863,6 +866,204 @@ async fn a_double_opt_in_mail_goes_out_by_smtp_and_only_the_post_of_its_page_con
     assert_eq!(status, 404);
 }
 
+/// Proof of consent (issue 25): the confirmation keeps the mail whose link was used, the
+/// request, and the version of the consent text; confirmations without it say so.
+#[tokio::test]
+async fn a_confirmation_keeps_its_proof_and_one_without_says_so() {
+    use aktionsportal::domain::double_opt_in::{CONSENT_TEXT, consent_version};
+    let (app, smtp) = spawn_with_smtp(false).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    create(&app, &admin, contact_body("anna@example.de", &[])).await;
+    let bert = create(&app, &admin, contact_body("bert@example.de", &[])).await;
+    create(&app, &admin, contact_body("carla@example.de", &[])).await;
+    let (status, sent) = app
+        .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
+        .await;
+    assert_eq!(status, 200, "{sent}");
+    let mail = &smtp.mails_to("anna@example.de")[0];
+    let token = mail.double_opt_in_token().expect("link");
+    let response = app
+        .client
+        .post(app.url("/api/fn/confirm-double-opt-in"))
+        .header("accept", "text/html")
+        .header("origin", app.url(""))
+        .header("user-agent", "Mozilla/5.0 (Testbrowser)\t")
+        .form(&[("token", token.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 302);
+    // Bert confirmed before the proof was kept (or in Brevo).
+    aktionsportal::db::contacts::confirm(
+        &app.test_db.db,
+        bert["id"].as_i64().unwrap(),
+        "bert@example.de",
+        chrono::Utc::now(),
+        &aktionsportal::db::contacts::Proof::default(),
+        &aktionsportal::test_support::cli_change(),
+    )
+    .await
+    .unwrap();
+
+    let (status, group) = app
+        .call(&admin, "GET", "/api/contacts/customer-number/100001", None)
+        .await;
+    assert_eq!(status, 200, "{group}");
+    let consent_of = |email: &str| {
+        group["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["email"] == email)
+            .map(|c| c["consent"].clone())
+            .unwrap()
+    };
+    let proof = consent_of("anna@example.de");
+    let version = consent_version(CONSENT_TEXT);
+    assert_eq!(proof["proven"], true, "{proof}");
+    assert_eq!(proof["address"], "127.0.0.1");
+    assert_eq!(proof["userAgent"], "Mozilla/5.0 (Testbrowser)");
+    assert_eq!(
+        proof["messageId"].as_str(),
+        mail.header("Message-ID").as_deref()
+    );
+    assert_eq!(proof["messageId"], sent["messageId"]);
+    assert_eq!(proof["textVersion"], version.as_str());
+    let sent_at: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(proof["mailSentAt"].clone()).unwrap();
+    let confirmed_at: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(proof["confirmedAt"].clone()).unwrap();
+    assert!(sent_at <= confirmed_at, "{proof}");
+    assert_eq!(
+        aktionsportal::db::contacts::consent_text(&app.test_db.db, &version)
+            .await
+            .unwrap()
+            .as_deref(),
+        Some(CONSENT_TEXT),
+        "the words consented to stay readable"
+    );
+    assert_eq!(
+        consent_of("bert@example.de"),
+        json!({"proven": false, "confirmedAt": consent_of("bert@example.de")["confirmedAt"],
+               "address": null, "userAgent": null, "mailSentAt": null, "messageId": null,
+               "textVersion": null})
+    );
+    assert_eq!(consent_of("carla@example.de"), Value::Null, "not confirmed");
+}
+
+/// A contact's request for its data (issue 25, DSGVO Art. 15 and 20): everything stored
+/// about it in one document, for the admin alone; the request itself is logged.
+#[tokio::test]
+async fn an_admin_exports_everything_stored_about_a_contact() {
+    use aktionsportal::domain::double_opt_in::CONSENT_TEXT;
+    let (app, smtp) = spawn_with_smtp(false).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (_, list, _) = provider_with_lists(&app, &admin, "Glasfaser Süd", GLASFASER).await;
+    let anna = create(&app, &admin, contact_body("anna@example.de", &[list])).await;
+    let id = anna["id"].as_i64().unwrap();
+    let (status, _) = app
+        .call(&admin, "POST", "/api/smtp/email/anna@example.de", None)
+        .await;
+    assert_eq!(status, 200);
+    let token = smtp.mails_to("anna@example.de")[0]
+        .double_opt_in_token()
+        .expect("link");
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/contacts/confirm-double-opt-in/{token}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    // Bert has not confirmed: the mail to all pending contacts has an item for him.
+    let bert = create(&app, &admin, contact_body("bert@example.de", &[])).await;
+    let (job, _) = aktionsportal::db::mail_jobs::start_double_opt_in(
+        &app.test_db.db,
+        "CLI",
+        chrono::Utc::now(),
+        &aktionsportal::test_support::cli_change(),
+    )
+    .await
+    .unwrap();
+
+    let response = app
+        .get_with(&admin, &format!("/api/contacts/{id}/export"), &[])
+        .await;
+    assert_eq!(response.status(), 200);
+    let disposition = response.headers()["content-disposition"].to_str().unwrap();
+    assert!(disposition.starts_with("attachment"), "{disposition}");
+    assert!(disposition.contains(&format!("Kontakt-{id}.json")));
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    let document: Value = response.json().await.unwrap();
+    assert_eq!(document["contact"]["email"], "anna@example.de");
+    assert_eq!(document["contact"]["listsIds"], json!([list]));
+    assert_eq!(
+        document["company"],
+        json!({"customerNumber": 100_001, "companyName": "Müller & Söhne GmbH"})
+    );
+    assert_eq!(document["lists"].as_array().unwrap().len(), 1);
+    assert_eq!(document["lists"][0]["id"], list);
+    assert_eq!(document["lists"][0]["providerName"], "Glasfaser Süd");
+    assert_eq!(document["contact"]["consent"]["proven"], true);
+    assert_eq!(document["consentText"], CONSENT_TEXT);
+    assert_eq!(document["mails"], json!([]), "confirmed before the job");
+    let actions: Vec<&str> = document["audit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions,
+        ["create", "doubleOptInSent", "doubleOptInConfirmed"]
+    );
+    assert!(document["exportedAt"].is_string());
+
+    let bert_id = bert["id"].as_i64().unwrap();
+    let (status, theirs) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/contacts/{bert_id}/export"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{theirs}");
+    assert_eq!(theirs["contact"]["consent"], Value::Null);
+    assert_eq!(theirs["consentText"], Value::Null);
+    assert_eq!(theirs["mails"].as_array().unwrap().len(), 1);
+    assert_eq!(theirs["mails"][0]["jobId"], job.id);
+    assert_eq!(theirs["mails"][0]["kind"], job.kind.as_str());
+
+    // The request is in the Protokoll; nobody but the admin gets a contact's data.
+    let (_, log) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/audit?entity=contact&entityId={id}&limit=1"),
+            None,
+        )
+        .await;
+    assert_eq!(log["content"][0]["action"], "export");
+    assert_eq!(log["content"][0]["actionLabel"], "Daten exportiert");
+    let moderator = app.session_with_roles(&[MODERATOR]).await;
+    let (status, _) = app
+        .call(
+            &moderator,
+            "GET",
+            &format!("/api/contacts/{id}/export"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, _) = app
+        .call(&admin, "GET", "/api/contacts/999999/export", None)
+        .await;
+    assert_eq!(status, 404);
+}
+
 #[tokio::test]
 async fn the_confirm_call_takes_the_token_and_old_links_expire() {
     let (app, smtp) = spawn_with_smtp(false).await;
@@ -884,6 +1085,7 @@ async fn the_confirm_call_takes_the_token_and_old_links_expire() {
         &app.test_db.db,
         id,
         chrono::Utc::now() - chrono::Duration::minutes(2),
+        None,
         &aktionsportal::test_support::cli_change(),
     )
     .await
@@ -1025,7 +1227,7 @@ async fn the_mail_to_all_pending_contacts_is_for_production_and_reaches_each_onc
                     id,
                     &email,
                     chrono::Utc::now(),
-                    None,
+                    &aktionsportal::db::contacts::Proof::default(),
                     &aktionsportal::test_support::cli_change(),
                 )
                 .await

@@ -21,33 +21,16 @@ use reqwest::{Method, Response};
 use serde_json::{Value, json};
 
 use common::big_pdf;
+use common::binary::{free_port, portal};
 use common::fake_smtp::{FakeSmtp, ReceivedMail};
 use common::moto::Moto;
 
-const BIN: &str = env!("CARGO_BIN_EXE_aktionsportal");
 const ADMIN_ROLE: &str = "GS-Aktionsportal-Admin";
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 const PASSWORD: &str = "Zwei-Instanzen-2026";
 const CONTACTS: usize = 40;
 /// Mails per second of each instance: slow enough that both are still sending when one dies.
 const PER_SECOND: &str = "4";
-
-/// The binary with a clean environment of ours: nothing from the caller's `AP_*` settings or
-/// a config file in the working folder leaks in.
-fn portal(work: &Path, database_url: &str) -> Command {
-    let mut command = Command::new(BIN);
-    for (key, _) in std::env::vars() {
-        if key.starts_with("AP_") {
-            command.env_remove(key);
-        }
-    }
-    command
-        .env("DATABASE_URL", database_url)
-        .env("RUST_LOG", "info,sqlx=warn")
-        .env("NO_COLOR", "1")
-        .current_dir(work);
-    command
-}
 
 fn run(mut command: Command, stdin: &str) {
     let mut child = command
@@ -69,14 +52,6 @@ fn run(mut command: Command, stdin: &str) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// One `aktionsportal serve` process; killed when dropped (also when the test panics).

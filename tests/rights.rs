@@ -665,6 +665,7 @@ async fn mail_link(
         &app.test_db.db,
         id,
         chrono::Utc::now() - chrono::Duration::minutes(2),
+        None,
         &aktionsportal::test_support::cli_change(),
     )
     .await

@@ -492,6 +492,80 @@ async fn the_csv_opens_in_german_excel_and_runs_no_formula() {
     );
 }
 
+/// The summary and the CSVs are kept for whoever asks the same next (a crowd of admins costs
+/// one computation), and never outlive a counted download or a change to what they name.
+#[tokio::test]
+async fn kept_reports_follow_downloads_and_changes_and_answer_304() {
+    let w = world().await;
+    let app = &w.app;
+    let untouched_csv = "/api/statistics/export.csv?view=untouched";
+    let admin = w.admin.as_str();
+    let csv = |path: &'static str| async move {
+        let response = app.get_with(admin, path, &[]).await;
+        assert_eq!(response.status(), 200);
+        response.text().await.unwrap()
+    };
+    let first = app.get_with(&w.admin, "/api/statistics/summary", &[]).await;
+    assert_eq!(first.status(), 200);
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    let body: Value = first.json().await.unwrap();
+    assert_eq!(body["untouchedPackages"].as_array().unwrap().len(), 2);
+    assert!(csv(untouched_csv).await.contains("Winter Aktion"));
+    let again = app
+        .get_with(
+            &w.admin,
+            "/api/statistics/summary",
+            &[("if-none-match", &etag)],
+        )
+        .await;
+    assert_eq!(again.status(), 304);
+
+    // Archived: gone from the untouched packages at once, in the summary and the CSV.
+    let (status, _) = app
+        .call(
+            &w.admin,
+            "PATCH",
+            &format!("/api/download/changeArchiveStatus/{}", w.winter),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (_, body) = app
+        .call(&w.admin, "GET", "/api/statistics/summary", None)
+        .await;
+    assert_eq!(
+        body["untouchedPackages"],
+        json!([{"id": w.package, "name": "=Herbst; Aktion"}])
+    );
+    assert!(!csv(untouched_csv).await.contains("Winter Aktion"));
+    let stale = app
+        .get_with(
+            &w.admin,
+            "/api/statistics/summary",
+            &[("if-none-match", &etag)],
+        )
+        .await;
+    assert_eq!(stale.status(), 200, "the old answer is not named any more");
+
+    // Downloaded: counted in the next answers once the writer has written it.
+    let files_csv = "/api/statistics/export.csv?view=files";
+    assert!(!csv(files_csv).await.contains("Flyer.pdf"));
+    app.get_with(&w.dealer, &w.pdf_path, &[])
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let body = summary_with(app, &w.admin, "", 1).await;
+    assert_eq!(body["untouchedPackages"], json!([]));
+    assert_eq!(
+        csv(files_csv).await,
+        format!(
+            "\u{feff}Paket-ID;Datei-ID;Datei;Downloads\r\n{};{};Flyer.pdf;1\r\n",
+            w.package, w.pdf
+        )
+    );
+}
+
 #[tokio::test]
 async fn every_view_exports_as_csv_for_german_excel() {
     let w = world().await;

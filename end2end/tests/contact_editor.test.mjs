@@ -8,6 +8,7 @@
 // 100002 and 100003 (alex.weber@example.de) and the list "Privatkunden Strom Nord"; they save
 // only the groups 400001 and 400002 of the fake planning system and groups they make themselves.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { brevoAccountsFile, logIn } from '../lib/accounts.mjs';
 import { brevoBaseUrl, withPage } from '../lib/browser.mjs';
@@ -178,6 +179,23 @@ test('[lokal] an import candidate of the planning system becomes an active conta
     assert.deepEqual(consoleErrors, []);
   }));
 
+test('[lokal] the admin saves everything stored about a contact', () =>
+  signedIn('admin', async ({ page, consoleErrors }) => {
+    await openEditor(page, 100001);
+    const thomas = page.locator('[data-testid="active-contact"][data-email="thomas.mueller@example.de"]');
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      thomas.getByRole('link', { name: 'thomas.mueller@example.de: Daten exportieren' }).click(),
+    ]);
+    assert.match(saved.suggestedFilename(), /^Kontakt-\d+\.json$/);
+    const document = JSON.parse(await readFile(await saved.path(), 'utf8'));
+    assert.equal(document.contact.email, 'thomas.mueller@example.de');
+    assert.equal(document.company.customerNumber, 100001);
+    assert.ok(document.lists.length > 0);
+    assert.equal(document.contact.consent.proven, false);
+    assert.deepEqual(consoleErrors, []);
+  }));
+
 test('[lokal] an email twice among the contacts is refused before any call', () =>
   signedIn('admin', async ({ page, consoleErrors }) => {
     const saves = countRequests(page, isSave);
@@ -315,6 +333,8 @@ test('[lokal] BU-DOI takes candidates and saves, but changes no names, contacts 
     assert.equal(await thomas.getByLabel('Nachname').getAttribute('readonly'), '');
     assert.equal(await thomas.getByLabel('Anrede').getAttribute('readonly'), '');
     assert.equal(await thomas.getByLabel('E-Mail').getAttribute('readonly'), null);
+    // Seeded as confirmed, without the proof a confirmation through the link keeps.
+    assert.equal(await thomas.getByTestId('consent').textContent(), 'Einwilligung: Nachweis nicht vorhanden');
     assert.equal(await editor.getByTestId('remove-contact').count(), 0);
     assert.equal(await editor.getByTestId('toggle-block').count(), 0);
     assert.equal(await editor.getByTestId('open-criteria').isDisabled(), true);

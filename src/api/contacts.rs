@@ -5,8 +5,8 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{Json as JsonResponse, Response};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Json as JsonResponse, Response};
 use axum::routing::{get, patch, post, put};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -39,7 +39,46 @@ pub fn router() -> Router<AppState> {
         .route("/contacts/{id}", axum::routing::delete(remove))
         .route("/contacts/email-blacklist/{id}", patch(toggle_blacklist))
         .route_layer(require(Capability::ContactDetails));
-    table.merge(editor).merge(details)
+    // Requests of the people the data is about (issue 25): the admin alone.
+    let requests = Router::new()
+        .route("/contacts/{id}/export", get(export))
+        .route_layer(require(Capability::AdminOnly));
+    table.merge(editor).merge(details).merge(requests)
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/contacts/{id}/export",
+    operation_id = "exportContactData",
+    tag = "contacts",
+    summary = "Everything stored about a contact (DSGVO Art. 15, 20)",
+    description = "One JSON document to save: the contact with its Brevo id and proof of consent, the consent text it confirmed, its company, its lists, its mails of mail jobs and the audit log's entries about it. The request itself is written to the audit log (`export`).\n\n**Wer darf:** `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
+    responses(
+        (status = 200, description = "The document, as an attachment `Kontakt-{id}.json`.", body = crate::services::data_subject::ContactExport, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::Forbidden),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+)]
+async fn export(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let document = crate::services::data_subject::export(&state.db, &user, id).await?;
+    let disposition = super::delivery::content_disposition(&format!("Kontakt-{id}.json"), false);
+    Ok((
+        [
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        JsonResponse(document),
+    )
+        .into_response())
 }
 
 #[utoipa::path(

@@ -3,7 +3,7 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json as JsonResponse, Response};
 use axum::routing::{patch, post};
 use serde::Serialize;
@@ -58,10 +58,17 @@ pub fn router() -> Router<AppState> {
 async fn confirm_double_opt_in(
     State(state): State<AppState>,
     client: Client,
+    headers: HeaderMap,
     Path(token): Path<String>,
 ) -> Result<Response, ApiError> {
     let address = client.ip.to_string();
-    match double_opt_in::confirm(&state.db, &state.marketing, &token, Some(&address)).await {
+    let by = double_opt_in::Confirming {
+        address: &address,
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|value| value.to_str().ok()),
+    };
+    match double_opt_in::confirm(&state.db, &state.marketing, &token, by).await {
         Ok(()) => Ok(JsonResponse(DoubleOptInConfirmed {
             code: "DOUBLE_OPT-IN_CONFIRMED",
             message: crate::domain::double_opt_in::VERIFIED,

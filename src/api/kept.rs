@@ -25,7 +25,7 @@ pub fn json(answer: Arc<Answer>, headers: &HeaderMap, cache_control: &'static st
     let mut response = if unchanged {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let mut response = Body::from(Bytes::from_owner(Owner(answer))).into_response();
+        let mut response = body(answer).into_response();
         response.headers_mut().insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
@@ -41,6 +41,11 @@ pub fn json(answer: Arc<Answer>, headers: &HeaderMap, cache_control: &'static st
         HeaderValue::from_static(cache_control),
     );
     response
+}
+
+/// The kept bytes as a response body, without a copy.
+pub fn body(answer: Arc<Answer>) -> Body {
+    Body::from(Bytes::from_owner(Owner(answer)))
 }
 
 /// Lets an answer's `Arc` own the bytes of a response body.

@@ -206,6 +206,7 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
         super::contacts::lists_of_many,
         super::contacts::update,
         super::contacts::remove,
+        super::contacts::export,
         super::contacts::toggle_blacklist,
         super::double_opt_in::confirm_double_opt_in,
         super::double_opt_in::confirm_double_opt_in_form_doc,

@@ -4,7 +4,7 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Json as JsonResponse, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
@@ -81,7 +81,8 @@ struct SummaryQuery {
     description = "Totals of the range (downloads from byte 0 of single files and of files in ZIPs, distinct customer numbers, the share that came in ZIPs), the downloads of every day, the ten most downloaded packages and files, and the packages valid in the range that nobody downloaded (not archived, at most 100). Read from the anonymous daily roll-ups.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Anbieter, die sie verwalten (`allowedRoles`).",
     params(RangeQuery, ("providerId" = Option<String>, Query, pattern = "^(0*[1-9][0-9]{0,17})?$", description = "Only this provider (one the user manages); default: all the user manages.")),
     responses(
-        (status = 200, description = "The figures.", body = Summary, content_type = "application/json"),
+        (status = 200, description = "The figures. `ETag` names the answer; it is kept until downloads are counted or anything it names changes.", body = Summary, content_type = "application/json"),
+        (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
         (status = 400, response = super::openapi::BadQuery),
         (status = 401, response = super::openapi::NotLoggedIn),
         (status = 403, response = super::openapi::Forbidden),
@@ -95,12 +96,12 @@ async fn summary(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Query(query): Query<SummaryQuery>,
-) -> Result<JsonResponse<Summary>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let range = range_of(query.from.as_deref(), query.to.as_deref())?;
     let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
-    Ok(JsonResponse(
-        reports::summary(&state.db, &user, range, provider).await?,
-    ))
+    let answer = reports::summary(&state.db, &state.answers, &user, range, provider).await?;
+    Ok(super::kept::json(answer, &headers, super::kept::REVALIDATE))
 }
 
 #[utoipa::path(
@@ -313,7 +314,7 @@ fn csv_answer(export: export::Export) -> Response {
             ),
             (header::CACHE_CONTROL, "no-store".to_string()),
         ],
-        export.csv,
+        super::kept::body(export.csv),
     )
         .into_response()
 }

@@ -69,6 +69,15 @@ pub(crate) async fn execute_audited(
     Ok(changed > 0)
 }
 
+/// Writes an entry that changes no data of its own: a request for a contact's data.
+pub async fn record_alone(db: &Db, entry: &Entry) -> Result<(), sqlx::Error> {
+    db_run!(db, pool => {
+        let mut tx = pool.begin_write().await?;
+        record!(tx, entry)?;
+        tx.commit().await
+    })
+}
+
 /// One entry as the Protokoll shows it.
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
 pub struct AuditRow {
@@ -149,15 +158,6 @@ mod tests {
     use super::*;
     use crate::domain::audit::{Action, Actor, Changes, Entity};
     use crate::test_support::TestDb;
-
-    /// An entry without a change of its own, for the tests of reading the log.
-    async fn record_alone(db: &Db, entry: &Entry) -> Result<(), sqlx::Error> {
-        db_run!(db, pool => {
-            let mut tx = pool.begin_write().await?;
-            record!(tx, entry)?;
-            tx.commit().await
-        })
-    }
 
     fn entry(entity: Entity, id: i64) -> Entry {
         Entry::new(&Actor::Cli, Action::Update, entity, Some(id))

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::bulk::{LinkSet, replace_links};
+use super::bulk::{LinkSet, Tx, replace_links};
 use super::sql::{DynQuery, Param};
 use super::{Db, audit, dedup_keep_order, now};
 use crate::db_run;
@@ -16,8 +16,9 @@ macro_rules! contact_columns {
     () => {
         "c.id, c.customer_number, c.brevo_contact_id, c.email, c.salutation, c.firstname, \
          c.lastname, c.extern_id, c.double_opt_in, c.double_opt_in_at, c.double_opt_in_address, \
-         c.double_opt_in_sent_at, c.email_blacklisted, c.created_at, c.updated_at, \
-         co.company_name"
+         c.double_opt_in_sent_at, c.double_opt_in_mail_sent_at, c.double_opt_in_message_id, \
+         c.double_opt_in_user_agent, c.double_opt_in_consent_version, c.email_blacklisted, \
+         c.created_at, c.updated_at, co.company_name"
     };
 }
 
@@ -63,6 +64,15 @@ pub struct Contact {
     pub double_opt_in_address: Option<String>,
     /// When the last confirmation mail went out.
     pub double_opt_in_sent_at: Option<DateTime<Utc>>,
+    /// Proof of consent (issue 25): when the mail whose link confirmed went out, and its
+    /// Message-ID.
+    pub double_opt_in_mail_sent_at: Option<DateTime<Utc>>,
+    pub double_opt_in_message_id: Option<String>,
+    /// The confirming request's `User-Agent`.
+    pub double_opt_in_user_agent: Option<String>,
+    /// The version of the consent text the confirmation page showed (`consent_texts`);
+    /// `None` for confirmations from before the proof was kept, or from Brevo.
+    pub double_opt_in_consent_version: Option<String>,
     pub email_blacklisted: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -143,7 +153,10 @@ impl CompanyWrite<'_> {
 /// it. Run in the transaction that writes the new address, before it.
 pub(crate) const END_CONSENT_OF_OLD_ADDRESS: [&str; 2] = [
     "update contacts set double_opt_in = false, double_opt_in_at = null, \
-     double_opt_in_address = null, double_opt_in_sent_at = null where id = $1 and email <> $2",
+     double_opt_in_address = null, double_opt_in_sent_at = null, \
+     double_opt_in_mail_sent_at = null, double_opt_in_message_id = null, \
+     double_opt_in_user_agent = null, double_opt_in_consent_version = null \
+     where id = $1 and email <> $2",
     "delete from double_opt_in_tokens where contact_id = $1 and (email is null or email <> $2)",
 ];
 
@@ -544,10 +557,8 @@ impl ContactFilter {
     }
 }
 
-/// The columns the contacts table sorts by; serialized as the API's `sortBy` names (for the
-/// description; [`ContactSort::parse`] reads them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+/// The columns the contacts table sorts by, `id` by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ContactSort {
     Id,
     CustomerNumber,
@@ -562,23 +573,52 @@ pub enum ContactSort {
     UpdatedAt,
 }
 
+/// The API's `sortBy` names (the field names of spec §3, and `company` for the company name):
+/// one table for reading them, the German message and the API description alike.
+const SORT_NAMES: &[(&str, ContactSort)] = &[
+    ("id", ContactSort::Id),
+    ("customerNumber", ContactSort::CustomerNumber),
+    ("email", ContactSort::Email),
+    ("salutation", ContactSort::Salutation),
+    ("firstname", ContactSort::Firstname),
+    ("lastname", ContactSort::Lastname),
+    ("companyName", ContactSort::CompanyName),
+    ("company", ContactSort::CompanyName),
+    ("doubleOptIn", ContactSort::DoubleOptIn),
+    ("emailBlacklisted", ContactSort::EmailBlacklisted),
+    ("createdAt", ContactSort::CreatedAt),
+    ("updatedAt", ContactSort::UpdatedAt),
+];
+
+/// Exactly the words [`ContactSort::parse`] takes, so the description cannot promise less or
+/// more.
+impl utoipa::PartialSchema for ContactSort {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let names: Vec<&str> = SORT_NAMES.iter().map(|(name, _)| *name).collect();
+        crate::domain::paging::word_choice(&names, "The column to sort by; empty: `id`.")
+    }
+}
+
+impl utoipa::ToSchema for ContactSort {}
+
 impl ContactSort {
-    /// From the API's `sortBy` (the field names of spec §3).
-    pub fn parse(name: &str) -> Option<ContactSort> {
-        Some(match name {
-            "id" => ContactSort::Id,
-            "customerNumber" => ContactSort::CustomerNumber,
-            "email" => ContactSort::Email,
-            "salutation" => ContactSort::Salutation,
-            "firstname" => ContactSort::Firstname,
-            "lastname" => ContactSort::Lastname,
-            "companyName" | "company" => ContactSort::CompanyName,
-            "doubleOptIn" => ContactSort::DoubleOptIn,
-            "emailBlacklisted" => ContactSort::EmailBlacklisted,
-            "createdAt" => ContactSort::CreatedAt,
-            "updatedAt" => ContactSort::UpdatedAt,
-            _ => return None,
-        })
+    /// From the API's `sortBy`: empty or missing is `id`; another name answers with the
+    /// German message that lists the possible ones.
+    pub fn parse(name: Option<&str>) -> Result<ContactSort, String> {
+        let Some(name) = name.filter(|name| !name.is_empty()) else {
+            return Ok(ContactSort::Id);
+        };
+        SORT_NAMES
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, sort)| *sort)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SORT_NAMES.iter().map(|(name, _)| *name).collect();
+                format!(
+                    "Nach „{name}“ kann nicht sortiert werden. Möglich sind: {}.",
+                    names.join(", ")
+                )
+            })
     }
 
     fn column(self) -> &'static str {
@@ -813,46 +853,103 @@ pub async fn contact_of_token(
     })
 }
 
-/// Records the confirmation of `email`: when, and from which client address. False when the
-/// contact is gone or has another email address by now. `audit` is written with it.
+/// What a confirmation keeps as proof of consent (issue 25). `Default`: nothing (a
+/// confirmation made by hand, as tests and seeds do).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Proof<'a> {
+    /// The link used: its mail's time and Message-ID go into the proof.
+    pub token_hash: Option<&'a str>,
+    /// The confirming request's address and `User-Agent`.
+    pub address: Option<&'a str>,
+    pub user_agent: Option<&'a str>,
+    /// The consent text the page showed: (version, text). The text is kept once per version.
+    pub consent: Option<(&'a str, &'a str)>,
+}
+
+/// Records the confirmation of `email` at `at` with its `proof`. False when the contact is
+/// gone or has another email address by now (then nothing is written). `audit` is written
+/// with it.
 pub async fn confirm(
     db: &Db,
     id: i64,
     email: &str,
     at: DateTime<Utc>,
-    address: Option<&str>,
+    proof: &Proof<'_>,
     audit: &Entry,
 ) -> Result<bool, sqlx::Error> {
-    audit::execute_audited(
-        db,
-        "update contacts set double_opt_in = true, double_opt_in_at = $2, \
-         double_opt_in_address = $3, updated_at = $2 where id = $1 and email = $4",
-        &[
-            id.into(),
-            at.into(),
-            address.map(str::to_owned).into(),
-            normalize_email(email).into(),
-        ],
-        audit,
-    )
-    .await
+    let mut tx = Tx::begin(db).await?;
+    if let Some((version, text)) = proof.consent {
+        tx.execute(
+            "insert into consent_texts (version, text, created_at, updated_at) \
+             values ($1, $2, $3, $3) on conflict (version) do nothing",
+            &[version.into(), text.into(), at.into()],
+        )
+        .await?;
+    }
+    let changed = tx
+        .execute(
+            "update contacts set double_opt_in = true, double_opt_in_at = $2, \
+             double_opt_in_address = $3, updated_at = $2, double_opt_in_user_agent = $5, \
+             double_opt_in_consent_version = $6, \
+             double_opt_in_mail_sent_at = (select sent_at from double_opt_in_tokens \
+             where token_hash = $7), \
+             double_opt_in_message_id = (select message_id from double_opt_in_tokens \
+             where token_hash = $7) \
+             where id = $1 and email = $4",
+            &[
+                id.into(),
+                at.into(),
+                proof.address.map(str::to_owned).into(),
+                normalize_email(email).into(),
+                proof.user_agent.map(str::to_owned).into(),
+                proof.consent.map(|(version, _)| version.to_owned()).into(),
+                proof.token_hash.map(str::to_owned).into(),
+            ],
+        )
+        .await?;
+    if changed == 0 {
+        return Ok(false);
+    }
+    audit::record_in(&mut tx, audit).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
-/// Notes that a confirmation mail went out to the contact, with `audit`.
+/// Notes that a confirmation mail went out to the contact at `at`, with `audit`; and, for
+/// the proof of consent, the link it carried (token hash) and its Message-ID.
 pub async fn mark_mail_sent(
     db: &Db,
     id: i64,
     at: DateTime<Utc>,
+    link: Option<(&str, &str)>,
     audit: &Entry,
 ) -> Result<(), sqlx::Error> {
-    audit::execute_audited(
-        db,
+    let mut tx = Tx::begin(db).await?;
+    tx.execute(
         "update contacts set double_opt_in_sent_at = $2 where id = $1",
         &[id.into(), at.into()],
-        audit,
     )
-    .await
-    .map(drop)
+    .await?;
+    if let Some((token_hash, message_id)) = link {
+        tx.execute(
+            "update double_opt_in_tokens set sent_at = $2, message_id = $3 \
+             where token_hash = $1",
+            &[token_hash.into(), at.into(), message_id.into()],
+        )
+        .await?;
+    }
+    audit::record_in(&mut tx, audit).await?;
+    tx.commit().await
+}
+
+/// The consent text of a version, as a confirmation page showed it.
+pub async fn consent_text(db: &Db, version: &str) -> Result<Option<String>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar("select text from consent_texts where version = $1")
+            .bind(version)
+            .fetch_optional(pool)
+            .await
+    })
 }
 
 /// Removes links that expired before `before`; returns how many.
@@ -885,23 +982,15 @@ mod tests {
     use crate::test_support::TestDb;
 
     #[test]
-    fn the_documented_sort_names_are_the_ones_read() {
-        use ContactSort::*;
-        for column in [
-            Id,
-            CustomerNumber,
-            Email,
-            Salutation,
-            Firstname,
-            Lastname,
-            CompanyName,
-            DoubleOptIn,
-            EmailBlacklisted,
-            CreatedAt,
-            UpdatedAt,
-        ] {
-            let name = serde_json::to_value(column).unwrap();
-            assert_eq!(ContactSort::parse(name.as_str().unwrap()), Some(column));
+    fn every_sort_name_is_read_and_only_those() {
+        for (name, column) in SORT_NAMES {
+            assert_eq!(ContactSort::parse(Some(name)), Ok(*column));
+        }
+        assert_eq!(ContactSort::parse(Some("")), Ok(ContactSort::Id));
+        assert_eq!(ContactSort::parse(None), Ok(ContactSort::Id));
+        for wrong in [" id", "ID", "password_hash", "c.email"] {
+            let message = ContactSort::parse(Some(wrong)).unwrap_err();
+            assert!(message.contains("kann nicht sortiert werden"), "{message}");
         }
     }
 

@@ -113,6 +113,37 @@ pub async fn start_double_opt_in(
     }
 }
 
+/// A contact's mail of a mail job: the outbox as a data export shows it.
+#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactMail {
+    pub job_id: i64,
+    /// What the job mails, e.g. `double_opt_in`.
+    pub kind: String,
+    /// `pending`, `sending`, `sent`, `failed` or `skipped`.
+    pub state: String,
+    pub attempts: i32,
+    pub message_id: Option<String>,
+    pub error: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The mails of mail jobs to a contact, oldest first.
+pub async fn mails_of_contact(db: &Db, contact_id: i64) -> Result<Vec<ContactMail>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as(
+            "select i.job_id, j.kind, i.state, i.attempts, i.message_id, i.error, \
+             i.created_at, i.updated_at from mail_job_items i \
+             join mail_jobs j on j.id = i.job_id where i.contact_id = $1 \
+             order by i.created_at, i.job_id",
+        )
+        .bind(contact_id)
+        .fetch_all(pool)
+        .await
+    })
+}
+
 pub async fn get(db: &Db, id: i64) -> Result<Option<MailJob>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_as::<_, MailJob>(concat!("select ", job_columns!(), " from mail_jobs where id = $1"))
@@ -410,7 +441,7 @@ mod tests {
             ids[4],
             "k4@example.de",
             now,
-            None,
+            &contacts::Proof::default(),
             &crate::test_support::cli_change(),
         )
         .await

@@ -350,11 +350,12 @@ mod tests {
             // table (`create virtual table`, migration 0014).
             pg_indexes.retain(|i| !i.ends_with("_trgm_idx"));
             assert_eq!(lite_indexes, pg_indexes, "{name:?}");
-            // The data version, the contact totals and the download roll-ups are counters, not
+            // The data and statistics versions, the contact totals and the download roll-ups are counters, not
             // records anybody edits; a download event and an audit entry are written once, at
             // their `at`.
             let counters = [
                 "data_version",
+                "statistics_version",
                 "contact_totals",
                 "download_daily",
                 "download_totals",

@@ -120,6 +120,48 @@ macro_rules! bind_all {
 }
 pub(crate) use bind_all;
 
+/// `sql` with its parameters `$1, $2, … $n` (each once, in this order, as the bulk statements
+/// write them) turned into SQLite's anonymous `?`; any other `sql` as it is. SQLite looks a
+/// named or numbered parameter up in a list from its start, when it parses the statement and
+/// again for each value bound, so a statement with thousands of `$N` costs time in the square
+/// of their number (a batch of 500 download events: a fifth of the CPU of serving them);
+/// `?` it binds by position.
+pub(crate) fn positional(sql: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let bytes = sql.as_bytes();
+    let mut out = String::with_capacity(sql.len());
+    let (mut next, mut copied, mut at, mut quoted) = (1u64, 0, 0, false);
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\'' => quoted = !quoted,
+            b'$' if !quoted => {
+                let digits = bytes[at + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                if digits > 0 {
+                    if sql[at + 1..at + 1 + digits].parse::<u64>().ok() != Some(next) {
+                        return Cow::Borrowed(sql);
+                    }
+                    next += 1;
+                    out.push_str(&sql[copied..at]);
+                    out.push('?');
+                    at += 1 + digits;
+                    copied = at;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    if next == 1 {
+        return Cow::Borrowed(sql);
+    }
+    out.push_str(&sql[copied..]);
+    Cow::Owned(out)
+}
+
 impl DynQuery {
     pub fn new(sql: &str) -> DynQuery {
         DynQuery {
@@ -151,11 +193,20 @@ impl DynQuery {
         &self.sql
     }
 
+    /// The text as `db` binds it fastest (see [`positional`]).
+    fn text_for(&self, db: &Db) -> std::borrow::Cow<'_, str> {
+        match db {
+            Db::Sqlite(_) => positional(&self.sql),
+            Db::Postgres(_) => std::borrow::Cow::Borrowed(&self.sql),
+        }
+    }
+
     pub async fn fetch_all<R>(&self, db: &Db) -> Result<Vec<R>, sqlx::Error>
     where
         R: for<'r> sqlx::FromRow<'r, SqliteRow> + for<'r> sqlx::FromRow<'r, PgRow> + Send + Unpin,
     {
-        db_run!(db, pool => bind_all!(sqlx::query_as::<_, R>(&self.sql), &self.params)
+        let sql = &*self.text_for(db);
+        db_run!(db, pool => bind_all!(sqlx::query_as::<_, R>(sql), &self.params)
             .fetch_all(pool)
             .await)
     }
@@ -169,7 +220,8 @@ impl DynQuery {
     }
 
     pub async fn fetch_count(&self, db: &Db) -> Result<i64, sqlx::Error> {
-        db_run!(db, pool => bind_all!(sqlx::query_scalar::<_, i64>(&self.sql), &self.params)
+        let sql = &*self.text_for(db);
+        db_run!(db, pool => bind_all!(sqlx::query_scalar::<_, i64>(sql), &self.params)
             .fetch_one(pool)
             .await)
     }
@@ -177,6 +229,28 @@ impl DynQuery {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbered_parameters_in_order_become_positional() {
+        use super::positional;
+        assert_eq!(
+            positional("insert into t (a, b) values ($1, $2), ($3, $4)"),
+            "insert into t (a, b) values (?, ?), (?, ?)"
+        );
+        assert_eq!(
+            positional("select '$1' as x, a from t where a = $1 and b > $2"),
+            "select '$1' as x, a from t where a = ? and b > ?"
+        );
+        // Used twice, out of order, or none: as it is.
+        for sql in [
+            "select $1 where a = $1",
+            "select $2, $1",
+            "select 1",
+            "select $1, $3",
+        ] {
+            assert_eq!(positional(sql), sql);
+        }
+    }
+
     use super::*;
     use crate::test_support::TestDb;
 

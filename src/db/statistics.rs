@@ -1,6 +1,9 @@
 //! Download events and their roll-ups (issue 24; migration 0015): the writer's batches, the
 //! expiry of the personal events, and the reports' reads.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
 use chrono::{DateTime, Utc};
 
 use super::Db;
@@ -47,9 +50,10 @@ const KEYS_PER_STATEMENT: usize = 300;
 /// committed yet.
 const WRITER_LOCK: i64 = 2_024_001;
 
-/// Writes one batch in one transaction: its events; the `download_daily` rows of each
-/// (day, package, upload) it touches, recomputed from that day's events; and `totals`,
-/// added to what the rows hold (customers merged into their sketches).
+/// Writes one batch in one transaction: its events; what they add to the `download_daily`
+/// and `download_monthly` rows of their files; and `totals`, added to what the rows hold
+/// (customers merged into their sketches). Each row grows by the batch alone, so a batch
+/// costs the same on a file's first download of the day as on its ten-thousandth.
 pub async fn write_batch(
     db: &Db,
     events: &[NewEvent],
@@ -60,67 +64,240 @@ pub async fn write_batch(
         tx.execute("select pg_advisory_xact_lock($1)", &[WRITER_LOCK.into()])
             .await?;
     }
-    insert_events(&mut tx, events).await?;
-
-    let mut keys: Vec<(&str, i64, i64)> = events
-        .iter()
-        .map(|e| (e.day.as_str(), e.package_id, e.upload_id))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    for chunk in keys.chunks(KEYS_PER_STATEMENT) {
-        let mut values = Vec::with_capacity(chunk.len() * 3);
-        let mut tuples = Vec::with_capacity(chunk.len());
-        for (day, package, upload) in chunk {
-            let n = values.len();
-            tuples.push(format!("(${}, ${}, ${})", n + 1, n + 2, n + 3));
-            values.extend([Param::from(*day), (*package).into(), (*upload).into()]);
-        }
-        let sql = format!(
-            "insert into download_daily (day, package_id, upload_id, provider_id, downloads, \
-             zip_downloads, resumptions, customers, bytes_sent) \
-             select day, package_id, upload_id, max(provider_id), \
-             sum(case when kind = 'download' then 1 else 0 end), \
-             sum(case when kind = 'download' and channel <> 'file' then 1 else 0 end), \
-             sum(case when kind = 'resumption' then 1 else 0 end), \
-             count(distinct customer_number), sum(bytes_sent) \
-             from download_events where (day, package_id, upload_id) in (values {}) \
-             group by day, package_id, upload_id \
-             on conflict (day, package_id, upload_id) do update set \
-             provider_id = excluded.provider_id, downloads = excluded.downloads, \
-             zip_downloads = excluded.zip_downloads, resumptions = excluded.resumptions, \
-             customers = excluded.customers, bytes_sent = excluded.bytes_sent",
-            tuples.join(", ")
-        );
-        tx.execute(&sql, &values).await?;
-    }
-
-    add_monthly_files(&mut tx, events).await?;
+    add_events(&mut tx, events, Batch::Live).await?;
     let mut all = totals.to_vec();
     all.extend(monthly(totals));
     merge_totals(&mut tx, &all).await?;
+    count_version(&mut tx).await?;
     tx.commit().await
 }
+
+/// Counts the statistics version up, in the transaction that changes the roll-ups.
+pub(crate) async fn count_version(tx: &mut Tx) -> Result<(), sqlx::Error> {
+    tx.execute(
+        "update statistics_version set version = version + 1 where id = 1",
+        &[],
+    )
+    .await
+    .map(|_| ())
+}
+
+/// The statistics version: it moves with every change of the roll-ups (migration 0019).
+pub async fn version(db: &Db) -> Result<i64, sqlx::Error> {
+    crate::db_run!(db, pool => {
+        sqlx::query_scalar::<_, i64>("select version from statistics_version where id = 1")
+            .fetch_one(pool)
+            .await
+    })
+}
+
+/// How [`add_events`] writes a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Batch {
+    /// The writer's: the events are stored, and each file's customers are counted against
+    /// the events of the day stored before.
+    Live,
+    /// A seed's whole day, of which nothing is stored yet (so nobody is counted before): the
+    /// events are stored only when `keep` (the days within the personal days).
+    NewDay { keep: bool },
+}
+
+/// Adds `events` to the daily and monthly rows of their files, in an open transaction, and
+/// stores them as `batch` says. How many events were stored.
+pub(crate) async fn add_events(
+    tx: &mut Tx,
+    events: &[NewEvent],
+    batch: Batch,
+) -> Result<u64, sqlx::Error> {
+    let mut daily = file_sums(events, Period::Day);
+    // Before the events are in: which of their customers each file has seen that day.
+    if batch == Batch::Live {
+        forget_known_customers(tx, &mut daily).await?;
+    }
+    let stored = if batch == (Batch::NewDay { keep: false }) {
+        0
+    } else {
+        insert_events(tx, events).await?
+    };
+    add_file_sums(tx, Period::Day, &daily).await?;
+    add_file_sums(tx, Period::Month, &file_sums(events, Period::Month)).await?;
+    Ok(stored)
+}
+
+/// The rows of a file's downloads: per day or per month.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Period {
+    /// `download_daily`, by `YYYY-MM-DD`.
+    Day,
+    /// `download_monthly`, by `YYYY-MM`.
+    Month,
+}
+
+impl Period {
+    fn of(self, day: &str) -> &str {
+        let len = match self {
+            Period::Day => 10,
+            Period::Month => 7,
+        };
+        day.get(..len).unwrap_or(day)
+    }
+}
+
+/// What a batch adds to one file's row of a day or month.
+#[derive(Debug, Default)]
+struct FileSums {
+    provider_id: i64,
+    downloads: i64,
+    zip_downloads: i64,
+    resumptions: i64,
+    bytes_sent: i64,
+    /// The distinct customers; by day only, and only those the day has not seen before.
+    customers: BTreeSet<i64>,
+}
+
+/// (period, package, upload) → what `events` add to that row.
+type FileKey = (String, i64, i64);
+
+fn file_sums(events: &[NewEvent], period: Period) -> BTreeMap<FileKey, FileSums> {
+    let mut sums: BTreeMap<FileKey, FileSums> = BTreeMap::new();
+    for e in events {
+        let key = (period.of(&e.day).to_owned(), e.package_id, e.upload_id);
+        let row = sums.entry(key).or_default();
+        row.provider_id = e.provider_id;
+        let download = e.kind == "download";
+        row.downloads += i64::from(download);
+        row.zip_downloads += i64::from(download && e.channel != "file");
+        row.resumptions += i64::from(!download);
+        row.bytes_sent += e.bytes_sent;
+        if let (Period::Day, Some(number)) = (period, e.customer_number) {
+            row.customers.insert(number);
+        }
+    }
+    sums
+}
+
+/// Removes from `daily` the customers whose events of that day and file are stored already,
+/// so that what is left are the customers new to each row. An index probe per customer
+/// (`download_events_customer_idx`), in the writer's transaction.
+async fn forget_known_customers(
+    tx: &mut Tx,
+    daily: &mut BTreeMap<FileKey, FileSums>,
+) -> Result<(), sqlx::Error> {
+    let asked: Vec<[Param; 4]> = daily
+        .iter()
+        .flat_map(|((day, package, upload), sums)| {
+            sums.customers.iter().map(move |customer| {
+                [
+                    Param::from(day.clone()),
+                    (*package).into(),
+                    (*upload).into(),
+                    (*customer).into(),
+                ]
+            })
+        })
+        .collect();
+    for chunk in asked.chunks(KEYS_PER_STATEMENT) {
+        // A join on a list of values, not a row value `in (values …)`, which SQLite answers
+        // by scanning the whole index.
+        let sql = format!(
+            "select v.column1, v.column2, v.column3, v.column4 from (values {}) as v \
+             where exists (select 1 from download_events e where e.day = v.column1 \
+             and e.package_id = v.column2 and e.upload_id = v.column3 \
+             and e.customer_number = v.column4)",
+            super::bulk::tuples(4, chunk.len())
+        );
+        let values: Vec<Param> = chunk.iter().flatten().cloned().collect();
+        let known: Vec<(String, i64, i64, i64)> = tx.fetch_all(&sql, &values).await?;
+        for (day, package, upload, customer) in known {
+            if let Some(sums) = daily.get_mut(&(day, package, upload)) {
+                sums.customers.remove(&customer);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds `sums` to the rows of their files in `download_daily` or `download_monthly`, in the
+/// open transaction that writes their events: each event is added exactly once.
+async fn add_file_sums(
+    tx: &mut Tx,
+    period: Period,
+    sums: &BTreeMap<FileKey, FileSums>,
+) -> Result<(), sqlx::Error> {
+    let (table, period_column) = match period {
+        Period::Day => ("download_daily", "day"),
+        Period::Month => ("download_monthly", "month"),
+    };
+    let mut columns = vec![period_column, "package_id", "upload_id"];
+    columns.extend(FILE_SUM_COLUMNS);
+    if period == Period::Day {
+        columns.push("customers");
+    }
+    let rows: Vec<Vec<Param>> = sums
+        .iter()
+        .map(|((period_key, package, upload), sums)| {
+            let mut row = vec![
+                Param::from(period_key.clone()),
+                (*package).into(),
+                (*upload).into(),
+                sums.provider_id.into(),
+                sums.downloads.into(),
+                sums.zip_downloads.into(),
+                sums.resumptions.into(),
+                sums.bytes_sent.into(),
+            ];
+            if period == Period::Day {
+                row.push((sums.customers.len() as i64).into());
+            }
+            row
+        })
+        .collect();
+    for chunk in rows.chunks(KEYS_PER_STATEMENT) {
+        let mut sql = super::bulk::insert_sql(table, &columns, chunk.len(), None);
+        let _ = write!(
+            sql,
+            " on conflict ({period_column}, package_id, upload_id) do update set \
+             provider_id = excluded.provider_id"
+        );
+        for added in &columns[4..] {
+            let _ = write!(sql, ", {added} = {table}.{added} + excluded.{added}");
+        }
+        let values: Vec<Param> = chunk.iter().flatten().cloned().collect();
+        tx.execute(&sql, &values).await?;
+    }
+    Ok(())
+}
+
+/// The sums of a file's daily and monthly rows, after its period, package and upload, in the
+/// order of [`add_file_sums`]; a daily row has `customers` last.
+const FILE_SUM_COLUMNS: [&str; 5] = [
+    "provider_id",
+    "downloads",
+    "zip_downloads",
+    "resumptions",
+    "bytes_sent",
+];
 
 /// Adds `totals` to the rows they name (customers merged into the sketches), creating the
 /// rows that do not exist yet, in an open transaction. Each key at most once.
 pub(crate) async fn merge_totals(tx: &mut Tx, totals: &[TotalsChange]) -> Result<(), sqlx::Error> {
     for chunk in totals.chunks(KEYS_PER_STATEMENT) {
-        let mut values = Vec::with_capacity(chunk.len() * 3);
-        let mut tuples = Vec::with_capacity(chunk.len());
-        for change in chunk {
-            let n = values.len();
-            tuples.push(format!("(${}, ${}, ${})", n + 1, n + 2, n + 3));
-            values.extend([
-                Param::from(change.scope),
-                change.scope_id.into(),
-                change.day.clone().into(),
-            ]);
-        }
+        let values: Vec<Param> = chunk
+            .iter()
+            .flat_map(|change| {
+                [
+                    Param::from(change.scope),
+                    change.scope_id.into(),
+                    change.day.clone().into(),
+                ]
+            })
+            .collect();
+        // A join, not a row value `in (values …)`, which SQLite answers by scanning the table.
         let sql = format!(
-            "select scope, scope_id, day, downloads, zip_downloads, resumptions, bytes_sent, \
-             sketch from download_totals where (scope, scope_id, day) in (values {})",
-            tuples.join(", ")
+            "select t.scope, t.scope_id, t.day, t.downloads, t.zip_downloads, t.resumptions, \
+             t.bytes_sent, t.sketch from (values {}) as v join download_totals t \
+             on t.scope = v.column1 and t.scope_id = v.column2 and t.day = v.column3",
+            super::bulk::tuples(3, chunk.len())
         );
         let stored: Vec<TotalsRow> = tx.fetch_all(&sql, &values).await?;
         let rows: Vec<Vec<Param>> = chunk
@@ -176,66 +353,6 @@ pub fn monthly(totals: &[TotalsChange]) -> Vec<TotalsChange> {
     }
     months
 }
-
-/// Adds the downloads of `events` to the monthly rows of their files (`download_monthly`), in
-/// the open transaction that writes the events: each event is added exactly once.
-pub(crate) async fn add_monthly_files(tx: &mut Tx, events: &[NewEvent]) -> Result<(), sqlx::Error> {
-    let mut sums: std::collections::BTreeMap<(&str, i64, i64), [i64; 5]> =
-        std::collections::BTreeMap::new();
-    for e in events {
-        let month = e.day.get(..7).unwrap_or(&e.day);
-        let row = sums.entry((month, e.package_id, e.upload_id)).or_default();
-        row[0] = e.provider_id;
-        let download = e.kind == "download";
-        row[1] += i64::from(download);
-        row[2] += i64::from(download && e.channel != "file");
-        row[3] += i64::from(!download);
-        row[4] += e.bytes_sent;
-    }
-    let rows: Vec<Vec<Param>> = sums
-        .into_iter()
-        .map(
-            |((month, package, upload), [provider, downloads, zip, resumptions, bytes])| {
-                vec![
-                    Param::from(month),
-                    package.into(),
-                    upload.into(),
-                    provider.into(),
-                    downloads.into(),
-                    zip.into(),
-                    resumptions.into(),
-                    bytes.into(),
-                ]
-            },
-        )
-        .collect();
-    for chunk in rows.chunks(KEYS_PER_STATEMENT) {
-        let mut sql =
-            super::bulk::insert_sql("download_monthly", &MONTHLY_COLUMNS, chunk.len(), None);
-        sql.push_str(
-            " on conflict (month, package_id, upload_id) do update set \
-             provider_id = excluded.provider_id, \
-             downloads = download_monthly.downloads + excluded.downloads, \
-             zip_downloads = download_monthly.zip_downloads + excluded.zip_downloads, \
-             resumptions = download_monthly.resumptions + excluded.resumptions, \
-             bytes_sent = download_monthly.bytes_sent + excluded.bytes_sent",
-        );
-        let values: Vec<Param> = chunk.iter().flatten().cloned().collect();
-        tx.execute(&sql, &values).await?;
-    }
-    Ok(())
-}
-
-const MONTHLY_COLUMNS: [&str; 8] = [
-    "month",
-    "package_id",
-    "upload_id",
-    "provider_id",
-    "downloads",
-    "zip_downloads",
-    "resumptions",
-    "bytes_sent",
-];
 
 /// The month totals of the days already counted, for a data set from before they were kept:
 /// written once (by whichever writer comes first), when daily totals exist and month totals
@@ -295,6 +412,7 @@ pub async fn backfill_month_totals(db: &Db) -> Result<u64, sqlx::Error> {
             .collect();
         written += insert_new_totals(&mut tx, &monthly(&changes)).await?;
     }
+    count_version(&mut tx).await?;
     tx.commit().await?;
     Ok(written)
 }
@@ -333,7 +451,7 @@ impl NewEvent {
 }
 
 /// Inserts events in an open transaction; how many.
-pub(crate) async fn insert_events(tx: &mut Tx, events: &[NewEvent]) -> Result<u64, sqlx::Error> {
+async fn insert_events(tx: &mut Tx, events: &[NewEvent]) -> Result<u64, sqlx::Error> {
     let rows: Vec<Vec<Param>> = events.iter().map(NewEvent::row).collect();
     Ok(tx
         .insert_rows("download_events", &EVENT_COLUMNS, rows, None)
@@ -864,6 +982,68 @@ mod tests {
                 "{from}..{to}"
             );
         }
+    }
+
+    #[tokio::test]
+    async fn daily_rows_grow_by_each_batch_to_what_a_recount_of_the_events_says() {
+        let t = TestDb::new().await;
+        // Customers come back within a batch, in later batches and on the next day; some
+        // events name no customer, some are resumptions.
+        for batch in 0..5i64 {
+            let mut events: Vec<NewEvent> = (0..14)
+                .map(|i| {
+                    let day = if (batch + i) % 4 == 3 {
+                        "2026-03-02"
+                    } else {
+                        "2026-03-01"
+                    };
+                    event(
+                        day,
+                        100 + (batch * 3 + i) % 6,
+                        1 + i % 2,
+                        10 + i % 3,
+                        i % 3 == 0,
+                    )
+                })
+                .collect();
+            events[0].customer_number = None;
+            events[1].kind = "resumption";
+            events[1].bytes_sent = 4;
+            write_batch(
+                &t.db,
+                &events,
+                &crate::services::statistics::totals_of(&events),
+            )
+            .await
+            .unwrap();
+        }
+        type Row = (String, i64, i64, i64, i64, i64, i64, i64);
+        let (stored, recounted): (Vec<Row>, Vec<Row>) = crate::db_run!(&t.db, pool => {
+            let stored = sqlx::query_as(
+                "select day, package_id, upload_id, downloads, zip_downloads, resumptions, \
+                 customers, bytes_sent from download_daily order by 1, 2, 3",
+            )
+            .fetch_all(pool)
+            .await
+            .unwrap();
+            let recounted = sqlx::query_as(
+                "select day, package_id, upload_id, \
+                 cast(sum(case when kind = 'download' then 1 else 0 end) as bigint), \
+                 cast(sum(case when kind = 'download' and channel <> 'file' then 1 else 0 end) \
+                 as bigint), cast(sum(case when kind = 'resumption' then 1 else 0 end) as bigint), \
+                 count(distinct customer_number), cast(sum(bytes_sent) as bigint) \
+                 from download_events group by day, package_id, upload_id order by 1, 2, 3",
+            )
+            .fetch_all(pool)
+            .await
+            .unwrap();
+            (stored, recounted)
+        });
+        assert_eq!(stored, recounted);
+        assert!(
+            stored.iter().any(|row| row.6 > 1 && row.6 < row.3),
+            "{stored:?}"
+        );
     }
 
     #[tokio::test]

@@ -98,6 +98,7 @@ words! {
         Sync => "sync", "abgeglichen";
         SetRoles => "setRoles", "Rollen geändert";
         SetPassword => "setPassword", "Passwort gesetzt";
+        Export => "export", "Daten exportiert";
     }
 }
 

@@ -8,6 +8,35 @@ pub const FAILED: &str = "Die E-Mail konnte nicht bestätigt werden oder gefunde
 /// The page's message after confirming.
 pub const VERIFIED: &str = "Ihre E-Mail-Adresse wurde erfolgreich bestätigt.";
 
+/// What a contact consents to on the confirmation page. Each confirmation records the
+/// version of the text it was shown ([`consent_version`]), and the texts are kept, so the
+/// consent can be proven after the page's words change (DSGVO Art. 7(1)).
+pub const CONSENT_TEXT: &str = "Bitte bestätigen Sie, dass Sie Aktionen und Werbematerial über das Aktionsportal erhalten möchten.";
+
+/// The version of a consent text: the hex SHA-256 of its words.
+pub fn consent_version(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Characters of a confirming request's `User-Agent` kept at most.
+pub const USER_AGENT_MAX_CHARS: usize = 512;
+
+/// The `User-Agent` to keep as proof: control characters dropped, at most
+/// [`USER_AGENT_MAX_CHARS`]; `None` when nothing is left.
+pub fn kept_user_agent(raw: &str) -> Option<String> {
+    let kept: String = raw
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(USER_AGENT_MAX_CHARS)
+        .collect();
+    let kept = kept.trim();
+    (!kept.is_empty()).then(|| kept.to_owned())
+}
+
 /// Seconds before the confirmation page continues to the portal (spec §9).
 pub const COUNTDOWN_SECONDS: u32 = 5;
 
@@ -111,6 +140,29 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn consent_versions_name_their_words() {
+        assert_eq!(consent_version(CONSENT_TEXT), consent_version(CONSENT_TEXT));
+        assert_ne!(
+            consent_version(CONSENT_TEXT),
+            consent_version("Andere Worte.")
+        );
+        assert_eq!(consent_version(CONSENT_TEXT).len(), 64);
+    }
+
+    #[test]
+    fn user_agents_are_kept_bounded_and_printable() {
+        assert_eq!(
+            kept_user_agent("  Mozilla/5.0\r\n "),
+            Some("Mozilla/5.0".into())
+        );
+        assert_eq!(kept_user_agent("\u{7}"), None);
+        assert_eq!(
+            kept_user_agent(&"ä".repeat(2000)).map(|s| s.chars().count()),
+            Some(USER_AGENT_MAX_CHARS)
+        );
+    }
 
     fn recipient(salutation: i16) -> Recipient<'static> {
         Recipient {

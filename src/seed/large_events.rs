@@ -14,7 +14,6 @@ use rand::{Rng, SeedableRng};
 
 use super::large::FIRST_CUSTOMER_NUMBER;
 use crate::db::bulk::Tx;
-use crate::db::sql::Param;
 use crate::db::statistics::NewEvent;
 use crate::db::{self, Db};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
@@ -112,17 +111,6 @@ pub async fn seed_download_events(
     Ok(summary)
 }
 
-/// The day's daily rows of one (package, upload).
-#[derive(Default)]
-struct Daily {
-    provider: i64,
-    downloads: i64,
-    zip_downloads: i64,
-    resumptions: i64,
-    customers: HashSet<i64>,
-    bytes: i64,
-}
-
 async fn write_day(
     db: &Db,
     events: &[NewEvent],
@@ -130,62 +118,17 @@ async fn write_day(
     summary: &mut EventsSummary,
 ) -> anyhow::Result<()> {
     let mut tx = Tx::begin(db).await?;
-    if keep {
-        summary.kept += db::statistics::insert_events(&mut tx, events).await?;
-    }
-    let mut daily: HashMap<(i64, i64), Daily> = HashMap::new();
-    for e in events {
-        let row = daily.entry((e.package_id, e.upload_id)).or_default();
-        row.provider = e.provider_id;
-        if e.kind == "download" {
-            row.downloads += 1;
-            if e.channel != "file" {
-                row.zip_downloads += 1;
-            }
-        } else {
-            row.resumptions += 1;
-        }
-        if let Some(customer) = e.customer_number {
-            row.customers.insert(customer);
-        }
-        row.bytes += e.bytes_sent;
-    }
-    let day = events.first().map(|e| e.day.clone()).unwrap_or_default();
-    let rows: Vec<Vec<Param>> = daily
-        .into_iter()
-        .map(|((package, upload), row)| {
-            vec![
-                Param::from(day.clone()),
-                package.into(),
-                upload.into(),
-                row.provider.into(),
-                row.downloads.into(),
-                row.zip_downloads.into(),
-                row.resumptions.into(),
-                (row.customers.len() as i64).into(),
-                row.bytes.into(),
-            ]
-        })
-        .collect();
-    let columns = [
-        "day",
-        "package_id",
-        "upload_id",
-        "provider_id",
-        "downloads",
-        "zip_downloads",
-        "resumptions",
-        "customers",
-        "bytes_sent",
-    ];
-    summary.daily_rows += tx
-        .insert_rows("download_daily", &columns, rows, None)
-        .await?
-        .0;
+    summary.kept +=
+        db::statistics::add_events(&mut tx, events, db::statistics::Batch::NewDay { keep }).await?;
+    summary.daily_rows += events
+        .iter()
+        .map(|e| (e.package_id, e.upload_id))
+        .collect::<HashSet<_>>()
+        .len() as u64;
     let totals = crate::services::statistics::totals_of(events);
     summary.totals_rows += db::statistics::insert_new_totals(&mut tx, &totals).await?;
-    db::statistics::add_monthly_files(&mut tx, events).await?;
     db::statistics::merge_totals(&mut tx, &db::statistics::monthly(&totals)).await?;
+    db::statistics::count_version(&mut tx).await?;
     summary.events += events.len() as u64;
     tx.commit().await?;
     Ok(())

@@ -74,7 +74,7 @@ pub async fn page(db: &Db, user: &User, query: &AuditQuery<'_>) -> ServiceResult
     Ok(AuditPage { content, count })
 }
 
-fn entry_of(row: db::audit::AuditRow) -> AuditEntry {
+pub(crate) fn entry_of(row: db::audit::AuditRow) -> AuditEntry {
     let label = |word: Option<&'static str>, stored: &str| word.unwrap_or(stored).to_owned();
     AuditEntry {
         at: row.at,

@@ -69,6 +69,29 @@ pub struct ContactView {
     pub updated_at: DateTime<Utc>,
     /// Ids of the lists (criteria) the contact is on, ascending.
     pub lists_ids: Vec<i64>,
+    /// The proof of the contact's consent; `null` while the address is not confirmed.
+    pub consent: Option<ConsentView>,
+}
+
+/// The proof of a confirmed contact's consent (DSGVO Art. 7(1)): the mail whose link was
+/// used, and the request that confirmed with the consent text its page showed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = ConsentProof)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsentView {
+    /// False for confirmations from before the proof was kept, or taken over from the
+    /// marketing service: the editor says "Nachweis nicht vorhanden".
+    pub proven: bool,
+    pub confirmed_at: Option<DateTime<Utc>>,
+    /// The confirming request's client address.
+    pub address: Option<String>,
+    /// The confirming request's `User-Agent`.
+    pub user_agent: Option<String>,
+    /// When the mail whose link was used went out, and its Message-ID.
+    pub mail_sent_at: Option<DateTime<Utc>>,
+    pub message_id: Option<String>,
+    /// The version (hex SHA-256) of the consent text the confirmation page showed.
+    pub text_version: Option<String>,
 }
 
 impl ContactView {
@@ -94,6 +117,15 @@ impl ContactView {
             created_at: contact.created_at,
             updated_at: contact.updated_at,
             lists_ids,
+            consent: contact.double_opt_in.then(|| ConsentView {
+                proven: contact.double_opt_in_consent_version.is_some(),
+                confirmed_at: contact.double_opt_in_at,
+                address: contact.double_opt_in_address,
+                user_agent: contact.double_opt_in_user_agent,
+                mail_sent_at: contact.double_opt_in_mail_sent_at,
+                message_id: contact.double_opt_in_message_id,
+                text_version: contact.double_opt_in_consent_version,
+            }),
         }
     }
 }
@@ -120,9 +152,9 @@ pub struct ContactQuery {
     /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
     pub sort: Option<String>,
-    /// Column: `id` (default), `customerNumber`, `email`, `salutation`, `firstname`,
-    /// `lastname`, `companyName` (also `company`), `doubleOptIn`, `emailBlacklisted`,
-    /// `createdAt`, `updatedAt`; anything else answers 400.
+    /// Column: `id` (default, also when empty), `customerNumber`, `email`, `salutation`,
+    /// `firstname`, `lastname`, `companyName` (also `company`), `doubleOptIn`,
+    /// `emailBlacklisted`, `createdAt`, `updatedAt`; anything else answers 400.
     #[param(value_type = Option<crate::db::contacts::ContactSort>, inline)]
     pub sort_by: Option<String>,
     /// `true` (or `1`): only blocked contacts; `false` (or `0`): only the others; empty or
@@ -253,16 +285,7 @@ fn flag(value: Option<&str>, name: &str) -> ServiceResult<Option<bool>> {
 
 impl ContactQuery {
     pub fn params(&self, now: DateTime<Utc>) -> ServiceResult<ContactParams> {
-        let sort = match self.sort_by.as_deref().map(str::trim) {
-            None | Some("") => ContactSort::Id,
-            Some(name) => ContactSort::parse(name).ok_or_else(|| {
-                invalid(format!(
-                    "Nach „{name}“ kann nicht sortiert werden. Möglich sind: id, customerNumber, \
-                     email, salutation, firstname, lastname, companyName, doubleOptIn, \
-                     emailBlacklisted, createdAt, updatedAt."
-                ))
-            })?,
-        };
+        let sort = ContactSort::parse(self.sort_by.as_deref()).map_err(invalid)?;
         let paging = Paging::parse(self.limit, self.offset, self.sort.as_deref(), MAX_PAGE_SIZE)
             .map_err(invalid)?;
         let new_since = now - Duration::days(NEW_FOR_DAYS);
@@ -331,7 +354,7 @@ pub(crate) async fn views(db: &Db, contacts: Vec<Contact>) -> ServiceResult<Vec<
         .collect())
 }
 
-async fn view(db: &Db, contact: Contact) -> ServiceResult<ContactView> {
+pub(crate) async fn view(db: &Db, contact: Contact) -> ServiceResult<ContactView> {
     Ok(views(db, vec![contact]).await?.remove(0))
 }
 
@@ -432,7 +455,7 @@ pub struct AssignedListView {
     pub contact_ids: Vec<i64>,
 }
 
-fn group_lists(assigned: Vec<db::contacts::AssignedList>) -> Vec<AssignedListView> {
+pub(crate) fn group_lists(assigned: Vec<db::contacts::AssignedList>) -> Vec<AssignedListView> {
     let mut out: Vec<AssignedListView> = Vec::new();
     for row in assigned {
         match out.iter_mut().find(|l| l.id == row.list_id) {

@@ -159,7 +159,14 @@ async fn send_to(
         serde_json::Value::Null,
         &contact.email,
     ));
-    db::contacts::mark_mail_sent(db, contact.id, db::now(), &audit).await?;
+    db::contacts::mark_mail_sent(
+        db,
+        contact.id,
+        db::now(),
+        Some((&token_hash, &sent)),
+        &audit,
+    )
+    .await?;
     // The newest mail's link is the one that counts; older ones end.
     db::contacts::end_older_tokens(db, contact.id, &token_hash).await?;
     Ok(sent)
@@ -257,18 +264,27 @@ pub async fn link_state(db: &Db, token: &str) -> ServiceResult<LinkState> {
     )
 }
 
+/// The request that confirms: kept as proof of consent.
+#[derive(Clone, Copy, Debug)]
+pub struct Confirming<'a> {
+    /// The client's address (behind trusted proxies, the one they name).
+    pub address: &'a str,
+    /// The request's `User-Agent`, as sent.
+    pub user_agent: Option<&'a str>,
+}
+
 /// Confirms the contact of a link (`PATCH /api/contacts/confirm-double-opt-in/{token}` and
 /// the confirmation page's form), for the address the link was mailed to. The confirmation is
-/// recorded first (only while the contact still has that address), then Brevo gets
-/// `DOUBLE_OPT-IN` = 1; if Brevo cannot take it now, its update is kept for a retry. An
-/// unknown or expired link, or one mailed to an address the contact no longer has, is
-/// `NotFound`.
+/// recorded first (only while the contact still has that address) with its proof: the link's
+/// mail, the request, and the consent text the page shows. Then Brevo gets `DOUBLE_OPT-IN` =
+/// 1; if Brevo cannot take it now, its update is kept for a retry. An unknown or expired
+/// link, or one mailed to an address the contact no longer has, is `NotFound`.
 #[tracing::instrument(skip_all)]
 pub async fn confirm(
     db: &Db,
     marketing: &Marketing,
     token: &str,
-    address: Option<&str>,
+    by: Confirming<'_>,
 ) -> ServiceResult<()> {
     if !is_token_shaped(token) {
         return Err(ServiceError::NotFound);
@@ -288,7 +304,16 @@ pub async fn confirm(
         Some(contact.id),
     )
     .with_changes(Changes::none().field("double_opt_in", false, true));
-    if !db::contacts::confirm(db, contact.id, &contact.email, now, address, &audit).await? {
+    let token_hash = hash_token(token);
+    let user_agent = by.user_agent.and_then(doi::kept_user_agent);
+    let version = doi::consent_version(doi::CONSENT_TEXT);
+    let proof = db::contacts::Proof {
+        token_hash: Some(&token_hash),
+        address: Some(by.address),
+        user_agent: user_agent.as_deref(),
+        consent: Some((&version, doi::CONSENT_TEXT)),
+    };
+    if !db::contacts::confirm(db, contact.id, &contact.email, now, &proof, &audit).await? {
         return Err(ServiceError::NotFound);
     }
     if let Marketing::Brevo(client) = marketing {

@@ -868,6 +868,48 @@ struct RecordedFile<'a> {
     tags: &'a [i64],
 }
 
+impl<'a> RecordedPackage<'a> {
+    /// A package as it is about to be created.
+    fn created(new: &'a db::downloads::NewDownload) -> RecordedPackage<'a> {
+        RecordedPackage {
+            provider_id: new.provider_id,
+            name: &new.name,
+            start_at: new.start_at,
+            end_at: new.end_at,
+            files: new
+                .files
+                .iter()
+                .map(|f| RecordedFile {
+                    upload_id: f.upload_id,
+                    name: &f.name,
+                    tags: &f.tag_ids,
+                })
+                .collect(),
+            lists: new.list_ids.clone(),
+        }
+    }
+
+    /// A package of `provider_id` as an edit leaves it.
+    fn changed(provider_id: i64, change: &'a DownloadChange) -> RecordedPackage<'a> {
+        RecordedPackage {
+            provider_id,
+            name: &change.name,
+            start_at: change.start_at,
+            end_at: change.end_at,
+            files: change
+                .files
+                .iter()
+                .map(|f| RecordedFile {
+                    upload_id: f.upload_id,
+                    name: &f.name,
+                    tags: &f.tag_ids,
+                })
+                .collect(),
+            lists: change.list_ids.clone(),
+        }
+    }
+}
+
 /// `POST /api/download/`: name, startAt, endAt, ProviderId, listsIds, uploadsToInsert.
 pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResult<DownloadView> {
     let name = name_of(input)?;
@@ -890,24 +932,8 @@ pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResul
         files,
         list_ids,
     };
-    let recorded = RecordedPackage {
-        provider_id,
-        name: &new.name,
-        start_at,
-        end_at,
-        files: new
-            .files
-            .iter()
-            .map(|f| RecordedFile {
-                upload_id: f.upload_id,
-                name: &f.name,
-                tags: &f.tag_ids,
-            })
-            .collect(),
-        lists: new.list_ids.clone(),
-    };
     let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Package, None)
-        .with_changes(Changes::created(&recorded));
+        .with_changes(Changes::created(&RecordedPackage::created(&new)));
     let download = db::downloads::create(db, &new, &audit).await?;
     tracing::info!(download = download.id, "download created");
     get(db, user, download.id).await
@@ -1052,22 +1078,7 @@ pub async fn update(
         files,
         list_ids,
     };
-    let after = RecordedPackage {
-        provider_id: download.provider_id,
-        name: &change.name,
-        start_at,
-        end_at,
-        files: change
-            .files
-            .iter()
-            .map(|f| RecordedFile {
-                upload_id: f.upload_id,
-                name: &f.name,
-                tags: &f.tag_ids,
-            })
-            .collect(),
-        lists: change.list_ids.clone(),
-    };
+    let after = RecordedPackage::changed(download.provider_id, &change);
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
         .with_changes(Changes::between(Some(&before), Some(&after)));
     let (_, removed) = db::downloads::update(db, id, &change, &audit)

@@ -8,6 +8,7 @@ pub mod brevo_sync;
 pub mod contact_mirror;
 pub mod contacts;
 pub mod customer_groups;
+pub mod data_subject;
 pub mod double_opt_in;
 pub mod downloads;
 pub mod error;

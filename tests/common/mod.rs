@@ -3,6 +3,7 @@
 //! redirects, so tests see exactly what a browser is told.
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod chaos;
 pub mod fake_brevo;
 pub mod fake_smtp;

@@ -393,6 +393,12 @@ pub const ROWS: &[Row] = &[
         path: "/api/contacts/1",
         expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
     },
+    // A contact's data (issue 25): the admin alone, also beside another role.
+    Row {
+        method: "GET",
+        path: "/api/contacts/1/export",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 403],
+    },
     Row {
         method: "PATCH",
         path: "/api/contacts/email-blacklist/1",

@@ -11,7 +11,7 @@ use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::Layout;
 use crate::app::{no_store, page_env, set_status};
-use crate::domain::double_opt_in::{COUNTDOWN_SECONDS, FAILED, VERIFIED, link_path};
+use crate::domain::double_opt_in::{CONSENT_TEXT, COUNTDOWN_SECONDS, FAILED, VERIFIED, link_path};
 use crate::services::double_opt_in::LinkState;
 
 /// What the route loaded for the page: the link's state and its token.
@@ -33,16 +33,15 @@ pub async fn confirm_double_opt_in(token: String) -> Result<(), ServerFnError> {
 
     let state = use_context::<AppState>()
         .ok_or_else(|| ServerFnError::new("Der Server ist nicht bereit."))?;
-    let client: Client = leptos_axum::extract().await?;
+    let (client, headers): (Client, axum::http::HeaderMap) = leptos_axum::extract().await?;
     let address = client.ip.to_string();
-    match crate::services::double_opt_in::confirm(
-        &state.db,
-        &state.marketing,
-        &token,
-        Some(&address),
-    )
-    .await
-    {
+    let by = crate::services::double_opt_in::Confirming {
+        address: &address,
+        user_agent: headers
+            .get(axum::http::header::USER_AGENT)
+            .and_then(|value| value.to_str().ok()),
+    };
+    match crate::services::double_opt_in::confirm(&state.db, &state.marketing, &token, by).await {
         // An unknown or expired link: the page says so.
         Ok(()) | Err(ServiceError::NotFound) => {}
         Err(err) => {
@@ -93,7 +92,7 @@ pub fn VerifyDoubleOptIn() -> impl IntoView {
             });
             view! {
                 <h1 class="h3">"E-Mail-Adresse bestätigen"</h1>
-                <p>"Bitte bestätigen Sie, dass Sie Aktionen und Werbematerial über das Aktionsportal erhalten möchten."</p>
+                <p>{CONSENT_TEXT}</p>
                 <form id=FORM_ID method="post" action=CONFIRM_PATH>
                     <input type="hidden" name="token" value=token.clone()/>
                     <button type="submit" class="btn btn-primary">"E-Mail-Adresse jetzt bestätigen"</button>

@@ -2,13 +2,15 @@
 //! between cells, CRLF, days as `TT.MM.JJJJ` and shares with a decimal comma. Names come from
 //! users, so every text cell is neutralised (`csv_cell`) and quoted where needed.
 
+use std::sync::Arc;
+
 use chrono::NaiveDate;
 
-use super::reports::{self, DELETED, day_text, reach};
+use super::reports::{self, DELETED, Reach, day_text, reach};
 use crate::db::{self, Db};
 use crate::domain::statistics::{CSV_BOM, DayRange, csv_cell};
 use crate::domain::user::User;
-use crate::services::answers::Answers;
+use crate::services::answers::{Answer, Answers};
 use crate::services::error::{ServiceError, ServiceResult};
 
 /// Rows a CSV holds at most.
@@ -69,7 +71,23 @@ impl View {
 /// A CSV file and the name to save it under.
 pub struct Export {
     pub file_name: String,
-    pub csv: String,
+    /// The file's bytes, kept for whoever asks the same next (see `reports::kept_key`).
+    pub csv: Arc<Answer>,
+}
+
+/// Whose figures a view shows: a reach, or one package.
+enum Scope {
+    Reach(Reach),
+    Package(i64),
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scope::Reach(reach) => reach.fmt(f),
+            Scope::Package(id) => write!(f, "package{id}"),
+        }
+    }
 }
 
 /// A CSV being written.
@@ -111,7 +129,7 @@ fn german_share(share: f64) -> String {
 }
 
 /// The view as CSV, with the rights of the screen (a provider or package the user may not
-/// see is refused as there).
+/// see is refused as there). The rights are checked before a file kept for others is used.
 pub async fn export(
     db: &Db,
     answers: &Answers,
@@ -121,66 +139,99 @@ pub async fn export(
     provider: Option<i64>,
     package: Option<i64>,
 ) -> ServiceResult<Export> {
+    let scope = match view {
+        View::Package => {
+            let id = package
+                .ok_or_else(|| ServiceError::Invalid("Für view=package fehlt packageId.".into()))?;
+            crate::services::downloads::managed(db, user, id).await?;
+            Scope::Package(id)
+        }
+        // Every provider the user sees, as on the screen.
+        View::Providers => Scope::Reach(reach(db, user, None).await?),
+        _ => Scope::Reach(reach(db, user, provider).await?),
+    };
+    let key = reports::kept_key(db, answers, view.title(), &scope, range).await?;
+    let csv = answers
+        .bytes(key, async {
+            Ok(csv_of(db, answers, view, &scope, range)
+                .await?
+                .0
+                .into_bytes())
+        })
+        .await?;
+    Ok(Export {
+        file_name: format!(
+            "{} {} bis {}.csv",
+            view.title(),
+            range.from.format("%d.%m.%Y"),
+            range.to.format("%d.%m.%Y")
+        ),
+        csv,
+    })
+}
+
+async fn csv_of(
+    db: &Db,
+    answers: &Answers,
+    view: View,
+    scope: &Scope,
+    range: DayRange,
+) -> ServiceResult<Csv> {
+    let reach = match scope {
+        Scope::Reach(reach) => reach,
+        Scope::Package(id) => return package_csv(db, *id, range).await,
+    };
     let (from, to) = (day_text(range.from), day_text(range.to));
     let parts = range.counting_parts();
-    let csv = match view {
+    let providers = reach.providers();
+    Ok(match view {
         View::Days => {
-            let summary = reports::summary(db, user, range, provider).await?;
             let mut csv = Csv::new(&["Datum", "Downloads"]);
-            for day in summary.days {
+            for day in reports::days_of(db, reach, range).await? {
                 csv.row(vec![german_day(&day.date), day.downloads.to_string()]);
             }
             csv
         }
-        View::Packages | View::Files | View::Untouched => {
-            let reach = reach(db, user, provider).await?;
-            let providers = reach.providers();
-            match view {
-                View::Packages => {
-                    let mut csv = Csv::new(&["Paket-ID", "Paket", "Downloads"]);
-                    for row in db::statistics::top_packages(db, providers, &parts, MAX_ROWS).await?
-                    {
-                        let name = row.name.unwrap_or_else(|| DELETED.into());
-                        csv.row(vec![
-                            row.package_id.to_string(),
-                            name,
-                            row.downloads.to_string(),
-                        ]);
-                    }
-                    csv
-                }
-                View::Files => {
-                    let mut csv = Csv::new(&["Paket-ID", "Datei-ID", "Datei", "Downloads"]);
-                    let rows =
-                        db::statistics::top_files(db, providers, None, &parts, MAX_ROWS).await?;
-                    for row in rows {
-                        let name = row.name.unwrap_or_else(|| DELETED.into());
-                        csv.row(vec![
-                            row.package_id.to_string(),
-                            row.upload_id.to_string(),
-                            name,
-                            row.downloads.to_string(),
-                        ]);
-                    }
-                    csv
-                }
-                _ => {
-                    let mut csv = Csv::new(&["Paket-ID", "Paket"]);
-                    let rows = db::statistics::untouched_packages(
-                        db,
-                        providers,
-                        crate::domain::time::berlin_start_of_day(range.from),
-                        crate::domain::time::berlin_end_of_day(range.to),
-                        (&from, &to),
-                        MAX_ROWS,
-                    )
-                    .await?;
-                    for row in rows {
-                        csv.row(vec![row.id.to_string(), row.name]);
-                    }
-                    csv
-                }
+        View::Packages => {
+            let mut csv = Csv::new(&["Paket-ID", "Paket", "Downloads"]);
+            for row in db::statistics::top_packages(db, providers, &parts, MAX_ROWS).await? {
+                let name = row.name.unwrap_or_else(|| DELETED.into());
+                csv.row(vec![
+                    row.package_id.to_string(),
+                    name,
+                    row.downloads.to_string(),
+                ]);
             }
+            csv
+        }
+        View::Files => {
+            let mut csv = Csv::new(&["Paket-ID", "Datei-ID", "Datei", "Downloads"]);
+            for row in db::statistics::top_files(db, providers, None, &parts, MAX_ROWS).await? {
+                let name = row.name.unwrap_or_else(|| DELETED.into());
+                csv.row(vec![
+                    row.package_id.to_string(),
+                    row.upload_id.to_string(),
+                    name,
+                    row.downloads.to_string(),
+                ]);
+            }
+            csv
+        }
+        View::Untouched => {
+            let mut csv = Csv::new(&["Paket-ID", "Paket"]);
+            let rows = db::statistics::untouched_packages(
+                db,
+                providers,
+                crate::domain::time::berlin_start_of_day(range.from),
+                crate::domain::time::berlin_end_of_day(range.to),
+                (&from, &to),
+                MAX_ROWS,
+            )
+            .await?;
+            for row in rows {
+                csv.row(vec![row.id.to_string(), row.name]);
+            }
+            csv
         }
         View::Providers => {
             let mut csv = Csv::new(&[
@@ -190,7 +241,7 @@ pub async fn export(
                 "Händler gesamt",
                 "Anteil",
             ]);
-            for share in reports::provider_shares(db, answers, user, range).await? {
+            for share in reports::shares_of(db, answers, reach, range).await? {
                 csv.row(vec![
                     share.id.to_string(),
                     share.name,
@@ -202,29 +253,25 @@ pub async fn export(
             csv
         }
         View::Package => {
-            let id = package
-                .ok_or_else(|| ServiceError::Invalid("Für view=package fehlt packageId.".into()))?;
-            let figures = reports::package(db, user, id, range).await?;
-            let mut csv = Csv::new(&["Datei-ID", "Datei", "Downloads"]);
-            for file in figures.files {
-                csv.row(vec![
-                    file.id.to_string(),
-                    file.name,
-                    file.downloads.to_string(),
-                ]);
-            }
-            csv
+            return Err(ServiceError::internal(anyhow::anyhow!(
+                "view=package without its package"
+            )));
         }
-    };
-    Ok(Export {
-        file_name: format!(
-            "{} {} bis {}.csv",
-            view.title(),
-            range.from.format("%d.%m.%Y"),
-            range.to.format("%d.%m.%Y")
-        ),
-        csv: csv.0,
     })
+}
+
+/// One package's files (the user's right to it checked).
+async fn package_csv(db: &Db, id: i64, range: DayRange) -> ServiceResult<Csv> {
+    let figures = reports::package_figures(db, id, range).await?;
+    let mut csv = Csv::new(&["Datei-ID", "Datei", "Downloads"]);
+    for file in figures.files {
+        csv.row(vec![
+            file.id.to_string(),
+            file.name,
+            file.downloads.to_string(),
+        ]);
+    }
+    Ok(csv)
 }
 
 #[cfg(test)]

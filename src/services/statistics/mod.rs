@@ -114,7 +114,12 @@ impl Recorder {
             .unwrap_or_else(|e| e.into_inner())
             .take();
         if let Some(receiver) = receiver {
-            tokio::spawn(run_writer(db, receiver, self.personal_days));
+            tokio::spawn(run_writer(
+                db,
+                receiver,
+                self.personal_days,
+                self.dropped.clone(),
+            ));
         }
     }
 
@@ -243,7 +248,14 @@ async fn write(db: &Db, batch: &mut Vec<NewEvent>, dropped: &AtomicU64) {
     }
 }
 
-async fn run_writer(db: Db, mut receiver: mpsc::Receiver<Message>, personal_days: u32) {
+/// Writes the events of `receiver`; events it has to give up count into `dropped`, the
+/// recorder's.
+async fn run_writer(
+    db: Db,
+    mut receiver: mpsc::Receiver<Message>,
+    personal_days: u32,
+    dropped: Arc<AtomicU64>,
+) {
     // A data set from before the month totals: they are made once from the daily ones.
     match db::statistics::backfill_month_totals(&db).await {
         Ok(0) => {}
@@ -252,7 +264,6 @@ async fn run_writer(db: Db, mut receiver: mpsc::Receiver<Message>, personal_days
             tracing::warn!(error = %err, "month totals of the download statistics not made")
         }
     }
-    let dropped = AtomicU64::new(0);
     let mut batch: Vec<NewEvent> = Vec::with_capacity(BATCH_SIZE);
     let mut flush = tokio::time::interval(FLUSH_EVERY);
     flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -3,6 +3,7 @@
 //! (the `allowedRoles` rule of spec §6); nobody else gets here (`Capability::AdminArea`).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -13,7 +14,7 @@ use crate::db::{self, Db};
 use crate::domain::statistics::{DayRange, Sketch};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
-use crate::services::answers::Answers;
+use crate::services::answers::{Answer, Answers};
 use crate::services::error::{ServiceError, ServiceResult};
 
 /// How many packages and files the top lists name.
@@ -114,6 +115,36 @@ pub(super) async fn reach(db: &Db, user: &User, provider: Option<i64>) -> Servic
     ))
 }
 
+/// A key part: what a reach shows (`all`, or the providers' ids).
+impl std::fmt::Display for Reach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reach::All => f.write_str("all"),
+            Reach::Providers(ids) => write!(f, "providers{ids:?}"),
+        }
+    }
+}
+
+/// The key a report (`what`, of `scope`: a reach or a package) of `range` is kept under in
+/// [`Answers`]: with the data version (names, packages valid in the range, who manages what)
+/// and the statistics version (the roll-ups), both read before the report's data, so it is
+/// never served after a change. A crowd of admins asking for the same year costs one
+/// computation per batch of downloads. Whoever asks must have been let see `scope` first.
+pub(super) async fn kept_key(
+    db: &Db,
+    answers: &Answers,
+    what: &str,
+    scope: &(dyn std::fmt::Display + Sync),
+    range: DayRange,
+) -> ServiceResult<String> {
+    let stamp = answers.stamp(db).await?;
+    let downloads = db::statistics::version(db).await?;
+    Ok(format!(
+        "statistics|{what}|{scope}|{stamp}|{downloads}|{}|{}",
+        range.from, range.to
+    ))
+}
+
 pub(super) fn day_text(day: NaiveDate) -> String {
     day.format("%Y-%m-%d").to_string()
 }
@@ -163,42 +194,67 @@ fn scope_of(reach: &Reach) -> (&'static str, &[i64]) {
     }
 }
 
-/// The summary of the range for the user's providers, or for one of them.
+/// The summary of the range for the user's providers, or for one of them, as JSON.
 pub async fn summary(
     db: &Db,
+    answers: &Answers,
     user: &User,
     range: DayRange,
     provider: Option<i64>,
-) -> ServiceResult<Summary> {
+) -> ServiceResult<Arc<Answer>> {
     let reach = reach(db, user, provider).await?;
+    let key = kept_key(db, answers, "summary", &reach, range).await?;
+    answers.body(key, summary_of(db, &reach, range)).await
+}
+
+/// Every day of the range with its downloads, for the reach.
+pub(super) async fn days_of(
+    db: &Db,
+    reach: &Reach,
+    range: DayRange,
+) -> ServiceResult<Vec<DayCount>> {
+    let (scope, ids) = scope_of(reach);
+    let counts: BTreeMap<String, i64> =
+        db::statistics::day_counts(db, scope, ids, &day_text(range.from), &day_text(range.to))
+            .await?
+            .into_iter()
+            .collect();
+    Ok(every_day(range, &counts))
+}
+
+async fn summary_of(db: &Db, reach: &Reach, range: DayRange) -> ServiceResult<Summary> {
     let (from, to) = (day_text(range.from), day_text(range.to));
-    let parts = range.parts();
     // The sums from whole months and the days around them; the chart's days without the
     // customers' sketches (a moderator of many providers would merge one per provider and day).
-    let (scope, ids) = scope_of(&reach);
-    let totals = add_up(&db::statistics::totals_over(db, scope, ids, &parts).await?);
-    let days: BTreeMap<String, i64> = db::statistics::day_counts(db, scope, ids, &from, &to)
-        .await?
-        .into_iter()
-        .collect();
+    let (scope, ids) = scope_of(reach);
     let providers = reach.providers();
     let counting = range.counting_parts();
-    let top_packages = db::statistics::top_packages(db, providers, &counting, TOP).await?;
-    let top_files = db::statistics::top_files(db, providers, None, &counting, TOP).await?;
-    let untouched = db::statistics::untouched_packages(
-        db,
-        providers,
-        berlin_start_of_day(range.from),
-        berlin_end_of_day(range.to),
-        (&from, &to),
-        UNTOUCHED,
-    )
-    .await?;
+    let parts = range.parts();
+    // Five independent reads, each on its own connection: a cold year costs the slowest of
+    // them, not their sum.
+    let (totals, days, top_packages, top_files, untouched) = tokio::try_join!(
+        async { Ok::<_, ServiceError>(db::statistics::totals_over(db, scope, ids, &parts).await?) },
+        days_of(db, reach, range),
+        async { Ok(db::statistics::top_packages(db, providers, &counting, TOP).await?) },
+        async { Ok(db::statistics::top_files(db, providers, None, &counting, TOP).await?) },
+        async {
+            Ok(db::statistics::untouched_packages(
+                db,
+                providers,
+                berlin_start_of_day(range.from),
+                berlin_end_of_day(range.to),
+                (&from, &to),
+                UNTOUCHED,
+            )
+            .await?)
+        },
+    )?;
+    let totals = add_up(&totals);
     Ok(Summary {
         downloads: totals.downloads,
         customers: totals.customers.estimate(),
         zip_share: share(totals.zip_downloads, totals.downloads),
-        days: every_day(range, &days),
+        days,
         top_packages: top_packages
             .into_iter()
             .map(|r| TopEntry {
@@ -242,6 +298,15 @@ pub async fn package(
     range: DayRange,
 ) -> ServiceResult<PackageStatistics> {
     crate::services::downloads::managed(db, user, id).await?;
+    package_figures(db, id, range).await
+}
+
+/// One package's figures, for whoever may see them.
+pub(super) async fn package_figures(
+    db: &Db,
+    id: i64,
+    range: DayRange,
+) -> ServiceResult<PackageStatistics> {
     let (from, to) = (day_text(range.from), day_text(range.to));
     let totals = add_up(&db::statistics::totals(db, "package", &[id], &from, &to).await?);
     let counted =
@@ -352,8 +417,17 @@ pub async fn provider_shares(
     user: &User,
     range: DayRange,
 ) -> ServiceResult<Vec<ProviderShare>> {
+    shares_of(db, answers, &reach(db, user, None).await?, range).await
+}
+
+pub(super) async fn shares_of(
+    db: &Db,
+    answers: &Answers,
+    reach: &Reach,
+    range: DayRange,
+) -> ServiceResult<Vec<ProviderShare>> {
     let providers = db::providers::list_all(db).await?;
-    let providers: Vec<_> = match reach(db, user, None).await? {
+    let providers: Vec<_> = match reach {
         Reach::All => providers,
         Reach::Providers(ids) => providers
             .into_iter()

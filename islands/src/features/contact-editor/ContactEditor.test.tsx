@@ -377,9 +377,18 @@ describe('ContactEditor: criteria picker', () => {
     expect(body.uncheckedListsIds).toEqual([11]);
   });
 
-  it('has no reset for moderators', async () => {
+  it('offers the admin the data of each contact to save, and nobody else', async () => {
+    setup({ group: group([contact(7, { email: 'erika@example.de' })]) });
+    await loaded();
+    const link = activeRow('erika@example.de').getByRole('link', { name: 'erika@example.de: Daten exportieren' });
+    expect(link.getAttribute('href')).toBe('/api/contacts/7/export');
+    expect(link.getAttribute('download')).toBe('Kontakt-7.json');
+  });
+
+  it('has no reset and no data export for moderators', async () => {
     setup({}, { permissions: { editDetails: true, admin: false } });
     await loaded();
+    expect(screen.queryByTestId('export-contact')).toBeNull();
     fireEvent.click(screen.getByTestId('open-criteria'));
     const picker = within(await screen.findByTestId('criteria-picker'));
     await picker.findByText('Glasfaser Privatkunden');

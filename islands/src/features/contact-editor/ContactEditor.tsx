@@ -9,6 +9,7 @@ import { isApiError } from '../../lib/api';
 import { toastReadError, toastWriteError } from '../../lib/apiToasts';
 import { toast } from '../../lib/toast';
 import { fetchGroup, fetchListsOfContacts, saveGroup, toggleBlacklist } from './api';
+import { ConsentNote } from './ConsentNote';
 import { CandidateRow, ContactFieldsRow, ContactTableHead, RemovedRow } from './ContactRows';
 import { CriteriaPicker } from './CriteriaPicker';
 import {
@@ -513,11 +514,24 @@ export default function ContactEditor({ customerNumber, permissions, providers }
                                 DOI ausstehend
                               </span>
                             )}
+                            <ConsentNote consent={row.contact.consent} />
                           </>
                         }
                         actions={
                           mayEditDetails ? (
                             <>
+                              {permissions?.admin === true && (
+                                <a
+                                  className="btn btn-sm btn-outline-secondary me-1"
+                                  href={`/api/contacts/${row.contact.id}/export`}
+                                  download={`Kontakt-${row.contact.id}.json`}
+                                  aria-label={`${row.contact.email}: Daten exportieren`}
+                                  title="Daten exportieren"
+                                  data-testid="export-contact"
+                                >
+                                  <i className="bi bi-file-earmark-arrow-down" aria-hidden="true" />
+                                </a>
+                              )}
                               <button
                                 type="button"
                                 className="btn btn-sm btn-outline-secondary me-1"

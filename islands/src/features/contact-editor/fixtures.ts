@@ -13,6 +13,7 @@ export function contact(id: number, overrides: Partial<Contact> = {}): Contact {
     emailBlacklisted: false,
     doubleOptIn: true,
     listsIds: [],
+    consent: null,
     ...overrides,
   };
 }

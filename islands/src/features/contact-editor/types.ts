@@ -18,6 +18,7 @@ export type Contact = Pick<
   | 'emailBlacklisted'
   | 'doubleOptIn'
   | 'listsIds'
+  | 'consent'
 >;
 
 /**
