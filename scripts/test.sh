@@ -40,13 +40,15 @@ step() {
 step "Islands: installieren, Typprüfung, Lint, Unit-Tests, Build"
 (cd islands && npm ci --no-audit --no-fund && npm run typecheck && npm run lint && npm test && npm run build)
 
-# The archive tests check the package ZIP with the tools users open it with.
+# The archive tests check the package ZIP with the tools users open it with; the metrics test
+# has Prometheus's own checker read /metrics.
 missing=()
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 command -v 7z >/dev/null 2>&1 || missing+=(p7zip-full)
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    step "Werkzeuge für die ZIP-Prüfung installieren: ${missing[*]}"
+    step "Werkzeuge für die Prüfungen installieren: ${missing[*]}"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
     echo "!! Es fehlen: ${missing[*]} (apt-get install ${missing[*]})." >&2

@@ -178,6 +178,9 @@ pub struct Config {
     pub stats_recording: bool,
     /// Days the audit log keeps its entries (`AP_AUDIT_DAYS`, 1–3650).
     pub audit_days: u32,
+    /// Address of a separate listener for Prometheus's `GET /metrics` (`AP_METRICS_ADDR`,
+    /// e.g. `127.0.0.1:9464`); unset: no metrics.
+    pub metrics_addr: Option<SocketAddr>,
     /// Contacts per page of the contact sync from Brevo (`AP_BREVO_SYNC_PAGE_SIZE`, 1–1000;
     /// Brevo's largest page is 1000).
     pub brevo_sync_page_size: u32,
@@ -326,6 +329,7 @@ impl Default for Config {
             planning_timeout_secs: 5,
             stats_personal_days: 90,
             audit_days: crate::domain::audit::DEFAULT_KEEP_DAYS,
+            metrics_addr: None,
             stats_recording: true,
             brevo_sync_page_size: 1000,
             s3_bucket: None,

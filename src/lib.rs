@@ -15,6 +15,7 @@ pub mod db;
 pub mod domain;
 pub mod headers;
 pub mod integrations;
+pub mod metrics;
 pub mod previews;
 pub mod seed;
 pub mod server;

@@ -142,6 +142,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(crate::api::health::healthz))
         .route("/static/{name}", get(crate::api::static_files::serve))
         .nest_service("/assets", assets)
+        .layer(axum::middleware::from_fn(crate::metrics::track))
         .layer(axum::middleware::from_fn(crate::auth::csrf::protect))
         .layer(axum::middleware::from_fn(crate::headers::secure))
         .layer(axum::middleware::from_fn_with_state(
@@ -176,6 +177,8 @@ impl Predicate for HtmlOnly {
 /// A running server: its address, and a handle that ends when it has shut down.
 pub struct Server {
     pub addr: SocketAddr,
+    /// Where `GET /metrics` answers (`AP_METRICS_ADDR`), when switched on.
+    pub metrics_addr: Option<SocketAddr>,
     pub task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
@@ -190,6 +193,10 @@ pub async fn serve(
         .await
         .map_err(|e| anyhow::anyhow!("Adresse {addr} kann nicht belegt werden: {e}"))?;
     let addr = listener.local_addr()?;
+    let metrics_addr = match state.config.metrics_addr {
+        Some(at) => Some(crate::metrics::serve(state.clone(), at).await?),
+        None => None,
+    };
     // What a crash left half-stored is settled before the first request.
     match crate::services::uploads::settle_leftovers(&state.db, &state.files).await {
         Ok(report) if report.completed + report.discarded > 0 => {
@@ -237,7 +244,11 @@ pub async fn serve(
     let limits = crate::server::ConnectionLimits::from_config(&state.config);
     let app = NormalizePathLayer::trim_trailing_slash().layer(router(state));
     let task = tokio::spawn(crate::server::run(listener, app, limits, shutdown));
-    Ok(Server { addr, task })
+    Ok(Server {
+        addr,
+        metrics_addr,
+        task,
+    })
 }
 
 /// Deletes audit entries past `AP_AUDIT_DAYS` and sweeps the file store a minute after start

@@ -60,6 +60,7 @@ for (const viewport of WIDTHS) {
           `/admin/provider/${provider.id}`,
           '/admin/downloads/',
           '/admin/download/add/',
+          '/admin/tags',
         ]) {
           await check(page, path, viewport);
         }

@@ -325,6 +325,46 @@ test('[lokal] removing a contact asks first and deletes it', () =>
     assert.deepEqual(consoleErrors, []);
   }));
 
+test('[lokal] the admin erases a contact for good after naming what goes', () =>
+  signedIn('admin', async ({ page, consoleErrors }) => {
+    await page.goto('/admin/contacts');
+    const number = 490000 + (Number.parseInt(runTag, 36) % 9000);
+    const list = await listId(page, 'Stadtwerke Nord', 'Privatkunden Strom Nord');
+    const keep = `bleibt-dsgvo-${runTag}@example.de`;
+    const erase = `vergessen-${runTag}@example.de`;
+    for (const email of [keep, erase]) {
+      await api(page, 'POST', '/api/contacts', {
+        customerNumber: number,
+        companyName: 'E2E DSGVO GmbH',
+        email,
+        salutation: 2,
+        firstname: 'Egon',
+        lastname: 'Vergessen',
+        listsIds: [list],
+      });
+    }
+    await openEditor(page, number);
+    const row = page.locator(`[data-testid="active-contact"][data-email="${erase}"]`);
+    await row.getByRole('button', { name: `${erase}: Endgültig löschen (DSGVO)` }).click();
+    const modal = page.getByTestId('confirm-erase-modal');
+    await modal.getByText('den Kontakt in Brevo, wenn Brevo angebunden ist').waitFor();
+    await modal.getByText('seine Angaben im Protokoll (sie lauten danach „gelöscht“)').waitFor();
+    // The focus stays in the question; Escape leaves it without erasing.
+    assert.equal(await modal.getByRole('button', { name: 'Abbrechen' }).evaluate((b) => b === document.activeElement), true);
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'detached' });
+    assert.deepEqual((await activeEmails(page)).sort(), [keep, erase].sort());
+
+    await row.getByTestId('erase-contact').click();
+    await modal.getByTestId('confirm-erase').click();
+    await expectToast(page, 'success', 'Der Kontakt wurde endgültig gelöscht.');
+    assert.deepEqual(await activeEmails(page), [keep]);
+    assert.deepEqual(await api(page, 'GET', `/api/contacts/email/${erase}`), {});
+    const group = await api(page, 'GET', `/api/contacts/customer-number/${number}`);
+    assert.deepEqual(group.content.map((c) => c.email), [keep]);
+    assert.deepEqual(consoleErrors, []);
+  }));
+
 test('[lokal] BU-DOI takes candidates and saves, but changes no names, contacts or criteria', () =>
   signedIn(buDoiLogin(), async ({ page, consoleErrors }) => {
     const editor = await openEditor(page, 100001);

@@ -10,6 +10,7 @@ describe('the island registry', () => {
       'AdminDownloads',
       'AdminMenu',
       'AdminStatistics',
+      'AdminTags',
       'AutoSubmit',
       'ContactEditor',
       'Countdown',

@@ -8,6 +8,7 @@ export const islands: IslandModules = {
   AdminDownloads: () => import('./features/admin-downloads/AdminDownloads'),
   AdminMenu: () => import('./features/providers/AdminMenu'),
   AdminStatistics: () => import('./features/admin-statistics/AdminStatistics'),
+  AdminTags: () => import('./features/admin-tags/AdminTags'),
   AutoSubmit: () => import('./features/public-pages/AutoSubmit'),
   ContactEditor: () => import('./features/contact-editor/ContactEditor'),
   Countdown: () => import('./features/public-pages/Countdown'),

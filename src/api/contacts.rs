@@ -42,6 +42,7 @@ pub fn router() -> Router<AppState> {
     // Requests of the people the data is about (issue 25): the admin alone.
     let requests = Router::new()
         .route("/contacts/{id}/export", get(export))
+        .route("/contacts/{id}/erase", post(erase))
         .route_layer(require(Capability::AdminOnly));
     table.merge(editor).merge(details).merge(requests)
 }
@@ -69,7 +70,8 @@ async fn export(
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
-    let document = crate::services::data_subject::export(&state.db, &user, id).await?;
+    let document =
+        crate::services::data_subject::export(&state.db, &state.mailer, &user, id).await?;
     let disposition = super::delivery::content_disposition(&format!("Kontakt-{id}.json"), false);
     Ok((
         [
@@ -79,6 +81,36 @@ async fn export(
         JsonResponse(document),
     )
         .into_response())
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/contacts/{id}/erase",
+    operation_id = "eraseContact",
+    tag = "contacts",
+    summary = "Erase a contact for good (DSGVO Art. 17)",
+    description = "Deletes the contact in the marketing service first (Brevo `DELETE /v3/contacts/{identifier}`; one it does not know counts as deleted). When that fails, nothing here changes (502 with a German message). Then the portal's copies of mails to it in the outbox folder, and in one transaction the contact, its list memberships, its double opt-in links and proof of consent, its mails of mail jobs, waiting changes for the marketing service and import candidates with its address, its customer group when no other contact is in it, and every personal value in the audit log's entries about it (they read \"gelöscht\"; who changed what and when stays). The erasure is written to the audit log (`erase`). No request body.\n\n**Wer darf:** `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
+    responses(
+        (status = 200, description = "Erased; what went.", body = crate::services::data_subject::ErasureReport, content_type = "application/json"),
+        (status = 401, response = super::openapi::NotLoggedIn),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 500, response = super::openapi::InternalError),
+        (status = 502, response = super::openapi::MarketingError),
+        (status = 503, response = super::openapi::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+)]
+async fn erase(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+) -> Result<JsonResponse<crate::services::data_subject::ErasureReport>, ApiError> {
+    let report =
+        crate::services::data_subject::erase(&state.db, &state.marketing, &state.mailer, &user, id)
+            .await?;
+    Ok(JsonResponse(report))
 }
 
 #[utoipa::path(

@@ -28,6 +28,8 @@ pub struct Delivery {
     pub inline: bool,
     /// What the statistics count of a body that goes out (not of HEAD, 304 or 416).
     pub tally: Option<Tally>,
+    /// A file or a ZIP, for the metrics' bytes sent.
+    pub sent: crate::metrics::Sent,
 }
 
 /// The byte range a request asks for, if it asks for one we serve.
@@ -215,18 +217,16 @@ pub fn respond(method: &Method, request_headers: &HeaderMap, what: Delivery) -> 
         Body::empty()
     } else {
         let stream = serve::stream(serve::select(&what.pieces, start, end));
-        match what.tally {
-            Some(tally) => Body::from_stream(Counted {
-                inner: Box::pin(stream),
-                tally: Some(tally),
-                requested: Span {
-                    from: start,
-                    to: end,
-                },
-                sent: 0,
-            }),
-            None => Body::from_stream(stream),
-        }
+        Body::from_stream(Counted {
+            inner: Box::pin(stream),
+            tally: what.tally,
+            kind: what.sent,
+            requested: Span {
+                from: start,
+                to: end,
+            },
+            sent: 0,
+        })
     };
     let mut response = (status, headers, body).into_response();
     // Body::from_stream does not know its length; the header set above says it.
@@ -240,11 +240,12 @@ pub fn respond(method: &Method, request_headers: &HeaderMap, what: Delivery) -> 
 
 type ByteStream = std::pin::Pin<Box<dyn Stream<Item = std::io::Result<Bytes>> + Send>>;
 
-/// A body that tells its tally, when it ends or is dropped (the client went away), how many
-/// of the requested bytes went out.
+/// A body that tells its tally and the metrics, when it ends or is dropped (the client went
+/// away), how many of the requested bytes went out.
 struct Counted {
     inner: ByteStream,
     tally: Option<Tally>,
+    kind: crate::metrics::Sent,
     requested: Span,
     sent: u64,
 }
@@ -266,6 +267,7 @@ impl Stream for Counted {
 
 impl Drop for Counted {
     fn drop(&mut self) {
+        crate::metrics::bytes_sent(self.kind, self.sent);
         if let Some(tally) = self.tally.take() {
             tally.finish(self.requested, self.sent);
         }

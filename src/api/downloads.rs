@@ -362,6 +362,7 @@ async fn send_zip(
             cache: "private, no-cache",
             inline: false,
             tally: Some(plan.tally),
+            sent: crate::metrics::Sent::Zip,
         },
     ))
 }

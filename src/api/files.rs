@@ -43,10 +43,14 @@ pub async fn serve(
     let file =
         services::files::download(&state.db, &state.files, &state.statistics, &user, id, &name)
             .await?;
-    Ok(respond(&method, &headers, delivery_of(file)))
+    Ok(respond(
+        &method,
+        &headers,
+        delivery_of(file, crate::metrics::Sent::File),
+    ))
 }
 
-fn delivery_of(file: services::files::Download) -> Delivery {
+fn delivery_of(file: services::files::Download, sent: crate::metrics::Sent) -> Delivery {
     Delivery {
         pieces: vec![Piece::File {
             source: file.source,
@@ -61,6 +65,7 @@ fn delivery_of(file: services::files::Download) -> Delivery {
         cache: file.cache,
         inline: file.inline,
         tally: file.tally,
+        sent,
     }
 }
 
@@ -93,5 +98,9 @@ pub async fn preview(
 ) -> Result<Response, ApiError> {
     let size = services::files::PreviewSize::parse(&size).ok_or(ApiError::NotFound)?;
     let file = services::files::preview(&state.db, &state.files, &user, id, size).await?;
-    Ok(respond(&method, &headers, delivery_of(file)))
+    Ok(respond(
+        &method,
+        &headers,
+        delivery_of(file, crate::metrics::Sent::Preview),
+    ))
 }

@@ -21,6 +21,7 @@ pub mod planning;
 pub mod providers;
 pub mod static_files;
 pub mod statistics;
+pub mod tags;
 pub mod uploads;
 
 use axum::Router;
@@ -50,6 +51,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(double_opt_in::router())
         .merge(brevo_sync::router())
         .merge(marketing_retries::router())
+        .merge(tags::router())
         .merge(planning::router())
         .merge(statistics::router())
         .merge(audit::router())

@@ -135,6 +135,8 @@ error_codes! {
         + csv_errors;
     SyncRefused("A sync runs already, or there is no marketing service to sync from."):
         ["sync_running", "marketing_not_connected"];
+    TagConflict("Another tag has the name (without regard to case)."):
+        ["tag_exists"];
 }
 
 /// The bad lines an `invalid_csv` answer lists (`services::planning` `Refused`).
@@ -207,6 +209,11 @@ fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
         super::contacts::update,
         super::contacts::remove,
         super::contacts::export,
+        super::contacts::erase,
+        super::tags::list,
+        super::tags::create,
+        super::tags::update,
+        super::tags::remove,
         super::contacts::toggle_blacklist,
         super::double_opt_in::confirm_double_opt_in,
         super::double_opt_in::confirm_double_opt_in_form_doc,

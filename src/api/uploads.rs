@@ -135,6 +135,24 @@ async fn upload(
     AuthUser(user): AuthUser,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<JsonResponse<UploadAnswer>, ApiError> {
+    let answer = receive(&state, &user, multipart).await;
+    match &answer {
+        Ok(stored) => {
+            for file in &stored.uploads {
+                crate::metrics::upload_stored(file.size.max(0) as u64);
+            }
+        }
+        Err(_) => crate::metrics::upload_refused(),
+    }
+    answer.map(JsonResponse)
+}
+
+/// Reads the form's files into one batch and stores it.
+async fn receive(
+    state: &AppState,
+    user: &crate::domain::user::User,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<UploadAnswer, ApiError> {
     let mut multipart = multipart.map_err(|_| {
         ApiError::validation("Bitte laden Sie die Datei als Formular (multipart/form-data) hoch.")
     })?;
@@ -161,9 +179,9 @@ async fn upload(
         }
         batch.finish(file).await?;
     }
-    let stored = batch.commit(&state.db, &user).await?;
+    let stored = batch.commit(&state.db, user).await?;
     state.previews.wake();
-    Ok(JsonResponse(stored))
+    Ok(stored)
 }
 
 #[cfg(test)]

@@ -32,8 +32,8 @@ use leptos::view;
 
 use super::layout::AdminMenu;
 use super::pages::{
-    admin_audit, admin_contacts, admin_downloads, admin_statistics, contact_editor, customer,
-    double_opt_in, providers,
+    admin_audit, admin_contacts, admin_downloads, admin_statistics, admin_tags, contact_editor,
+    customer, double_opt_in, providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::downloads::ListQuery;
@@ -152,6 +152,10 @@ pub fn router(render: Render) -> Router<AppState> {
             "/admin/audit",
             page(audit, || view! { <admin_audit::Audit/> }.into_any()),
         )
+        .route(
+            "/admin/tags",
+            page(tags, || view! { <admin_tags::Tags/> }.into_any()),
+        )
         .layer(Extension(render))
 }
 
@@ -163,6 +167,19 @@ async fn statistics(
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     if let Some(props) = admin_statistics::load(&state, user.as_ref()).await {
+        insert(&mut request, props);
+    }
+    render(request).await
+}
+
+async fn tags(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
+    if let Some(props) = admin_tags::load(user.as_ref()) {
         insert(&mut request, props);
     }
     render(request).await

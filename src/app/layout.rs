@@ -115,6 +115,7 @@ pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
                         {is_admin.then(|| view! { <span class="nav-link">"Neuer Anbieter"</span> })}
                         <a class="nav-link" href="/admin/downloads"><i class="bi bi-download"></i>" Downloads"</a>
                         <a class="nav-link" href="/admin/statistics"><i class="bi bi-bar-chart"></i>" Statistik"</a>
+                        {is_admin.then(|| view! { <a class="nav-link" href="/admin/tags"><i class="bi bi-tags"></i>" Tags"</a> })}
                         {is_admin.then(|| view! { <a class="nav-link" href="/admin/audit"><i class="bi bi-journal-text"></i>" Protokoll"</a> })}
                     </nav>
                 </Island>

@@ -125,6 +125,7 @@ pub async fn reserve(db: &Db, keys: &[ThrottleKey]) -> Result<Reservation, GateE
             for counted in &keys[..n] {
                 db::login_attempts::release(db, &counted.stored(), now).await?;
             }
+            crate::metrics::login_throttled();
             return Err(GateError::Throttled(remaining(window_start + window, now)));
         }
     }

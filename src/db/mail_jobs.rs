@@ -175,6 +175,18 @@ pub async fn latest(db: &Db) -> Result<Option<MailJob>, sqlx::Error> {
     })
 }
 
+/// Items of running jobs not finished yet (pending or being sent), over all jobs.
+pub async fn open_items(db: &Db) -> Result<i64, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar(
+            "select count(*) from mail_job_items i join mail_jobs j on j.id = i.job_id \
+             where j.status = 'running' and i.state in ('pending', 'sending')",
+        )
+        .fetch_one(pool)
+        .await
+    })
+}
+
 pub async fn item_counts(db: &Db, id: i64) -> Result<ItemCounts, sqlx::Error> {
     let rows: Vec<(String, i64)> = db_run!(db, pool => {
         sqlx::query_as(

@@ -19,6 +19,7 @@ pub mod contacts;
 pub mod customer_groups;
 pub mod data_version;
 pub mod downloads;
+pub mod erasure;
 pub mod folders;
 pub mod job_leases;
 pub mod lists;
@@ -119,6 +120,14 @@ fn sqlite_pool() -> SqlitePoolOptions {
         .test_before_acquire(false)
 }
 
+/// How many connections a pool may hold, holds, and holds unused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolState {
+    pub max: u32,
+    pub open: u32,
+    pub idle: u32,
+}
+
 impl Db {
     /// Opens the SQLite file at `path`, creating it (and its folder) when missing.
     pub async fn open_sqlite(path: &Path) -> anyhow::Result<Db> {
@@ -129,6 +138,9 @@ impl Db {
             .filename(path)
             .create_if_missing(true)
             .foreign_keys(true)
+            // Deleted content is overwritten, so that an erased contact (issue 25) is not
+            // left in free pages of the file.
+            .pragma("secure_delete", "on")
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10));
@@ -166,12 +178,22 @@ impl Db {
                 let options = SqliteConnectOptions::from_str(url)?
                     .create_if_missing(true)
                     .foreign_keys(true)
+                    .pragma("secure_delete", "on")
                     .busy_timeout(Duration::from_secs(10));
                 let pool = sqlite_pool().connect_with(options).await?;
                 Ok(Db::Sqlite(pool))
             }
             None => anyhow::bail!("DATABASE_URL muss mit postgres:// oder sqlite: beginnen"),
         }
+    }
+
+    /// The pool's connections now, for the metrics.
+    pub fn pool_state(&self) -> PoolState {
+        db_run!(self, pool => PoolState {
+            max: pool.options().get_max_connections(),
+            open: pool.size(),
+            idle: pool.num_idle() as u32,
+        })
     }
 
     /// How many connections the pool holds at most.

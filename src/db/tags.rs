@@ -54,6 +54,78 @@ pub async fn list(db: &Db) -> Result<Vec<Tag>, sqlx::Error> {
     })
 }
 
+/// A tag with how many files of packages carry it (the tag screen).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TagInUse {
+    #[sqlx(flatten)]
+    pub tag: Tag,
+    pub uses: i64,
+}
+
+/// All tags ordered by name, each with its number of uses.
+pub async fn list_with_uses(db: &Db) -> Result<Vec<TagInUse>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, TagInUse>(
+            "select t.id, t.name, t.icon, t.created_at, t.updated_at, \
+             (select count(*) from download_upload_tags d where d.tag_id = t.id) as uses \
+             from tags t order by t.name, t.id",
+        )
+        .fetch_all(pool)
+        .await
+    })
+}
+
+pub async fn get(db: &Db, id: i64) -> Result<Option<Tag>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, Tag>(
+            "select id, name, icon, created_at, updated_at from tags where id = $1",
+        )
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// Renames a tag and sets its icon, with `audit`; `None` when it does not exist. A taken name
+/// fails with a unique violation.
+pub async fn update(
+    db: &Db,
+    id: i64,
+    name: &str,
+    icon: &str,
+    audit: &crate::domain::audit::Entry,
+) -> Result<Option<Tag>, sqlx::Error> {
+    let now = now();
+    db_run!(db, pool => {
+        let mut tx = pool.begin_write().await?;
+        let tag = sqlx::query_as::<_, Tag>(
+            "update tags set name = $1, icon = $2, updated_at = $3 where id = $4 \
+             returning id, name, icon, created_at, updated_at",
+        )
+        .bind(name)
+        .bind(icon)
+        .bind(now)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if tag.is_some() {
+            super::audit::record!(tx, audit)?;
+            tx.commit().await?;
+        }
+        Ok(tag)
+    })
+}
+
+/// Deletes a tag and takes it off every file that carries it (by foreign key), with `audit`;
+/// whether it existed.
+pub async fn delete(
+    db: &Db,
+    id: i64,
+    audit: &crate::domain::audit::Entry,
+) -> Result<bool, sqlx::Error> {
+    super::audit::execute_audited(db, "delete from tags where id = $1", &[id.into()], audit).await
+}
+
 /// How many of these tag ids exist.
 pub async fn count_existing(db: &Db, ids: &[i64]) -> Result<i64, sqlx::Error> {
     if ids.is_empty() {

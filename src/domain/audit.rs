@@ -99,6 +99,7 @@ words! {
         SetRoles => "setRoles", "Rollen geändert";
         SetPassword => "setPassword", "Passwort gesetzt";
         Export => "export", "Daten exportiert";
+        Erase => "erase", "endgültig gelöscht (DSGVO)";
     }
 }
 

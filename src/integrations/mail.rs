@@ -224,6 +224,87 @@ impl Mailer {
     }
 }
 
+impl Mailer {
+    /// The outbox's mails to `email` (file names, oldest first); empty for the other ways of
+    /// sending, which keep no copy here.
+    pub async fn outbox_mails_to(&self, email: &str) -> Result<Vec<PathBuf>, MailError> {
+        let Mailer::Outbox { dir, .. } = self else {
+            return Ok(Vec::new());
+        };
+        let (dir, email) = (dir.clone(), email.to_lowercase());
+        tokio::task::spawn_blocking(move || mails_to(&dir, &email))
+            .await
+            .map_err(|e| MailError::Outbox(e.to_string()))?
+            .map_err(|e| MailError::Outbox(e.to_string()))
+    }
+
+    /// Deletes the outbox's mails to `email` (a contact's erasure); how many went.
+    pub async fn forget_mails_to(&self, email: &str) -> Result<usize, MailError> {
+        let files = self.outbox_mails_to(email).await?;
+        for file in &files {
+            match tokio::fs::remove_file(file).await {
+                Ok(()) => {}
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => return Err(MailError::Outbox(err.to_string())),
+            }
+        }
+        Ok(files.len())
+    }
+}
+
+/// The `.eml` files in `dir` whose `To:` header names `email` (lower-case). Only the header
+/// block of each file is read.
+fn mails_to(dir: &std::path::Path, email: &str) -> std::io::Result<Vec<PathBuf>> {
+    use std::io::Read;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(err),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let path = entry.path();
+        if path.extension().is_none_or(|ext| ext != "eml") {
+            continue;
+        }
+        let mut head = Vec::new();
+        std::fs::File::open(&path)?
+            .take(MAX_HEADER_BYTES)
+            .read_to_end(&mut head)?;
+        if recipients_line(&String::from_utf8_lossy(&head)).contains(email) {
+            let modified = entry.metadata()?.modified()?;
+            found.push((modified, path));
+        }
+    }
+    found.sort();
+    Ok(found.into_iter().map(|(_, path)| path).collect())
+}
+
+/// How much of a mail file is read to find its header (lettre writes a few hundred bytes).
+const MAX_HEADER_BYTES: u64 = 64 * 1024;
+
+/// The `To:` header of a mail, unfolded and lower-cased ("" without one).
+fn recipients_line(mail: &str) -> String {
+    let header = mail.split("\r\n\r\n").next().unwrap_or_default();
+    let header = header.split("\n\n").next().unwrap_or_default();
+    let mut lines: Vec<String> = Vec::new();
+    for line in header.lines() {
+        match lines.last_mut() {
+            Some(last) if line.starts_with([' ', '\t']) => last.push_str(line),
+            _ => lines.push(line.to_owned()),
+        }
+    }
+    lines
+        .into_iter()
+        .find(|line| {
+            line.get(..3)
+                .is_some_and(|name| name.eq_ignore_ascii_case("to:"))
+        })
+        .map(|line| line.to_lowercase())
+        .unwrap_or_default()
+}
+
 /// A multipart/alternative message: plain text first, HTML second.
 fn build_message(mail: &OutgoingMail, from: &Mailbox) -> Result<Message, MailError> {
     let to_address = mail
@@ -288,6 +369,60 @@ mod tests {
         );
         assert!(text.contains("multipart/alternative"));
         assert!(text.contains("verify-double-opt-in/abc"));
+    }
+
+    #[tokio::test]
+    async fn the_outbox_finds_and_forgets_the_mails_to_one_address() {
+        let dir = tempfile::tempdir().unwrap();
+        let from: Mailbox = "Aktionsportal <portal@example.de>".parse().unwrap();
+        let mailer = Mailer::outbox(dir.path().join("outbox"), from);
+        assert!(
+            mailer
+                .outbox_mails_to("x@example.de")
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        mailer.send(&mail()).await.unwrap();
+        mailer.send(&mail()).await.unwrap();
+        let mut other = mail();
+        other.to_email = "bernd@example.de".into();
+        other.text = "Kopie an jürgen@example.de".into();
+        mailer.send(&other).await.unwrap();
+        assert_eq!(
+            mailer
+                .outbox_mails_to("JÜRGEN@example.de")
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
+        assert_eq!(
+            mailer.forget_mails_to("jürgen@example.de").await.unwrap(),
+            2
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("outbox"))
+            .unwrap()
+            .collect();
+        assert_eq!(left.len(), 1, "the mail to someone else stays");
+        assert_eq!(
+            mailer
+                .outbox_mails_to("bernd@example.de")
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn the_recipient_line_is_unfolded() {
+        let mail = "From: a@b.de\r\nTo: =?utf-8?b?SsO8cmdlbg==?=\r\n <Juergen@Example.de>\r\n\r\nTo: x@y.de";
+        assert_eq!(
+            recipients_line(mail),
+            "to: =?utf-8?b?sso8cmdlbg==?= <juergen@example.de>"
+        );
+        assert_eq!(recipients_line("Subject: x\r\n\r\nbody"), "");
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! Requests of the people whose data the portal keeps (issue 25; DSGVO Art. 15 and 20):
-//! everything stored about a contact, as one JSON document. Admin only; each request is
-//! written to the audit log.
+//! Requests of the people whose data the portal keeps (issue 25): everything stored about a
+//! contact as one JSON document (DSGVO Art. 15 and 20), and its erasure (Art. 17). Admin only;
+//! each request is written to the audit log.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -10,9 +10,12 @@ use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Entity, Entry, Filter};
 use crate::domain::paging::Paging;
 use crate::domain::user::User;
+use crate::integrations::mail::Mailer;
 use crate::services::audit::AuditEntry;
+use crate::services::contact_mirror as mirror;
 use crate::services::contacts::{AssignedListView, CompanyView, ContactView};
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::marketing::Marketing;
 
 /// Audit entries an export names at most (the newest); the log keeps `AP_AUDIT_DAYS`.
 const MAX_AUDIT_ENTRIES: i64 = 10_000;
@@ -36,10 +39,18 @@ pub struct ContactExport {
     pub mails: Vec<db::mail_jobs::ContactMail>,
     /// The audit log's entries about the contact, oldest first.
     pub audit: Vec<AuditEntry>,
+    /// The portal's copies of mails to the contact in the outbox folder (file names; only
+    /// when mail goes to the outbox instead of Brevo or SMTP).
+    pub outbox_files: Vec<String>,
 }
 
 /// Everything stored about contact `id`, for an admin; the request is logged.
-pub async fn export(db: &Db, user: &User, id: i64) -> ServiceResult<ContactExport> {
+pub async fn export(
+    db: &Db,
+    mailer: &Mailer,
+    user: &User,
+    id: i64,
+) -> ServiceResult<ContactExport> {
     if !user.is_admin() {
         return Err(ServiceError::Forbidden);
     }
@@ -54,6 +65,7 @@ pub async fn export(db: &Db, user: &User, id: i64) -> ServiceResult<ContactExpor
     let lists =
         crate::services::contacts::group_lists(db::contacts::assigned_lists(db, &[id]).await?);
     let mails = db::mail_jobs::mails_of_contact(db, id).await?;
+    let outbox_files = outbox_of(mailer, &contact.email).await?;
     let filter = Filter {
         entity: Some(Entity::Contact),
         entity_id: Some(id),
@@ -78,5 +90,80 @@ pub async fn export(db: &Db, user: &User, id: i64) -> ServiceResult<ContactExpor
         consent_text,
         mails,
         audit,
+        outbox_files,
+    })
+}
+
+/// The file names of the outbox's mails to `email`.
+async fn outbox_of(mailer: &Mailer, email: &str) -> ServiceResult<Vec<String>> {
+    let files = mailer.outbox_mails_to(email).await.map_err(outbox_failed)?;
+    Ok(files
+        .iter()
+        .filter_map(|path| path.file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect())
+}
+
+fn outbox_failed(err: crate::integrations::mail::MailError) -> ServiceError {
+    ServiceError::Internal(anyhow::anyhow!("Ablage der Mails: {err}"))
+}
+
+/// Added to Brevo's refusal: the admin learns that the portal kept everything.
+const NOTHING_ERASED: &str = "Es wurde nichts gelöscht.";
+
+/// `POST /api/contacts/{id}/erase`: what an erasure removed.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ErasureReport {
+    /// `Der Kontakt wurde endgültig gelöscht.`
+    pub message: String,
+    pub id: i64,
+    /// Whether the marketing service (Brevo) was asked to delete it (false in local mode).
+    pub marketing_service: bool,
+    /// Copies of mails to the contact deleted from the outbox folder.
+    pub outbox_files: usize,
+    #[serde(flatten)]
+    pub erased: db::erasure::Erased,
+}
+
+/// Erases contact `id` for an admin: in Brevo first (when that fails, nothing here changes),
+/// then the outbox's copies of its mails, then everything in the database in one transaction.
+#[tracing::instrument(skip_all, fields(contact = id))]
+pub async fn erase(
+    db: &Db,
+    marketing: &Marketing,
+    mailer: &Mailer,
+    user: &User,
+    id: i64,
+) -> ServiceResult<ErasureReport> {
+    if !user.is_admin() {
+        return Err(ServiceError::Forbidden);
+    }
+    let contact = db::contacts::get_contact(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if let Marketing::Brevo(client) = marketing {
+        mirror::delete_remote(client, contact.brevo_contact_id, &contact.email)
+            .await
+            .map_err(|err| {
+                tracing::warn!(error = %err, contact = id, "Brevo did not delete: nothing erased");
+                ServiceError::Upstream(format!("{} {NOTHING_ERASED}", err.user_message()))
+            })?;
+    }
+    let outbox_files = mailer
+        .forget_mails_to(&contact.email)
+        .await
+        .map_err(outbox_failed)?;
+    let entry = Entry::new(&Actor::of(user), Action::Erase, Entity::Contact, Some(id));
+    let erased = db::erasure::erase_contact(db, id, &entry)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    tracing::info!(contact = id, ?erased, outbox_files, "contact erased");
+    Ok(ErasureReport {
+        message: "Der Kontakt wurde endgültig gelöscht.".into(),
+        id,
+        marketing_service: matches!(marketing, Marketing::Brevo(_)),
+        outbox_files,
+        erased,
     })
 }

@@ -40,11 +40,11 @@ impl ServiceError {
     /// reached is said so (anywhere in the cause's chain), everything else is internal.
     pub fn internal(err: impl Into<anyhow::Error>) -> ServiceError {
         let err = err.into();
-        if err
-            .chain()
-            .filter_map(|e| e.downcast_ref::<sqlx::Error>())
-            .any(crate::db::is_unavailable)
-        {
+        let database_errors = || err.chain().filter_map(|e| e.downcast_ref::<sqlx::Error>());
+        if database_errors().any(|e| matches!(e, sqlx::Error::PoolTimedOut)) {
+            crate::metrics::pool_timeout();
+        }
+        if database_errors().any(crate::db::is_unavailable) {
             ServiceError::DatabaseUnavailable(err)
         } else if err.chain().any(crate::storage::is_unavailable) {
             ServiceError::FileStoreUnavailable(err)

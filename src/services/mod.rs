@@ -19,5 +19,7 @@ pub mod marketing;
 pub mod planning;
 pub mod previews;
 pub mod providers;
+pub mod queues;
 pub mod statistics;
+pub mod tags;
 pub mod uploads;

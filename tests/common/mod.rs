@@ -21,6 +21,8 @@ use tokio::sync::oneshot;
 
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// `GET /metrics` when the test switched metrics on (`config.metrics_addr`).
+    pub metrics_addr: Option<SocketAddr>,
     pub client: reqwest::Client,
     pub test_db: TestDb,
     shutdown: Option<oneshot::Sender<()>>,
@@ -349,6 +351,7 @@ pub async fn spawn_app_on(
         .unwrap();
     TestApp {
         addr: server.addr,
+        metrics_addr: server.metrics_addr,
         client,
         test_db,
         shutdown: Some(tx),

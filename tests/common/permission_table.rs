@@ -89,6 +89,16 @@ pub const BODIES: &[(&str, &str, &str)] = &[
         r#"{"name":"Neue Liste Herbst"}"#,
     ),
     ("PATCH", "/api/lists/name/1", r#"{"name":"Flyer Herbst"}"#),
+    (
+        "POST",
+        "/api/tags",
+        r#"{"name":"Rechte-Tag","icon":"bi bi-star"}"#,
+    ),
+    (
+        "PUT",
+        "/api/tags/999",
+        r#"{"name":"Rechte-Tag 2","icon":"bi bi-star"}"#,
+    ),
     ("PATCH", "/api/lists/status/1", r#"{"active":true}"#),
     (
         "POST",
@@ -154,6 +164,12 @@ pub const ROWS: &[Row] = &[
     Row {
         method: "GET",
         path: "/admin/audit?entity=package&entityId=1",
+        expect: [302, 200, 302, 302, 302, 302, 302, 302, 200, 302],
+    },
+    // Tag management (issue 25): the admin alone.
+    Row {
+        method: "GET",
+        path: "/admin/tags",
         expect: [302, 200, 302, 302, 302, 302, 302, 302, 200, 302],
     },
     Row {
@@ -398,6 +414,32 @@ pub const ROWS: &[Row] = &[
         method: "GET",
         path: "/api/contacts/1/export",
         expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 403],
+    },
+    Row {
+        method: "GET",
+        path: "/api/tags",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 403],
+    },
+    Row {
+        method: "POST",
+        path: "/api/tags",
+        expect: [401, 201, 403, 403, 403, 403, 403, 403, 409, 403],
+    },
+    Row {
+        method: "PUT",
+        path: "/api/tags/999",
+        expect: [401, 404, 403, 403, 403, 403, 403, 403, 404, 403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/api/tags/999",
+        expect: [401, 404, 403, 403, 403, 403, 403, 403, 404, 403],
+    },
+    // Erasure: an unknown contact, so that the table's contact stays for the rows after it.
+    Row {
+        method: "POST",
+        path: "/api/contacts/999/erase",
+        expect: [401, 404, 403, 403, 403, 403, 403, 403, 404, 403],
     },
     Row {
         method: "PATCH",

@@ -5,6 +5,7 @@ pub mod admin_audit;
 pub mod admin_contacts;
 pub mod admin_downloads;
 pub mod admin_statistics;
+pub mod admin_tags;
 pub mod contact_editor;
 pub mod customer;
 pub mod double_opt_in;

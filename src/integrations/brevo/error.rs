@@ -35,6 +35,17 @@ pub enum BrevoError {
 }
 
 impl BrevoError {
+    /// The kind of failure, as the metrics label a call's outcome.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BrevoError::Api { .. } => "rejected",
+            BrevoError::NotFound { .. } => "not_found",
+            BrevoError::RateLimited => "rate_limited",
+            BrevoError::Unavailable(_) => "unavailable",
+            BrevoError::InvalidResponse(_) => "invalid_response",
+        }
+    }
+
     /// German text for a toast or an error page.
     pub fn user_message(&self) -> String {
         match self {

@@ -442,8 +442,18 @@ impl BrevoClient {
         Ok(created.id)
     }
 
-    /// Runs the attempts of one call: pacing, timeout, retries, error mapping.
+    /// Runs one call and counts its outcome for the metrics.
     async fn execute(&self, call: Call) -> Result<Answer, BrevoError> {
+        let answer = self.execute_attempts(call).await;
+        crate::metrics::brevo_call(match &answer {
+            Ok(_) => "ok",
+            Err(err) => err.kind(),
+        });
+        answer
+    }
+
+    /// Runs the attempts of one call: pacing, timeout, retries, error mapping.
+    async fn execute_attempts(&self, call: Call) -> Result<Answer, BrevoError> {
         let config = &self.inner.config;
         let url = format!("{}{}", config.base_url, call.path);
         let idempotent = call.method != Method::POST;

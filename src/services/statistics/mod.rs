@@ -77,6 +77,11 @@ impl Recorder {
         self.dropped.load(Ordering::Relaxed)
     }
 
+    /// Events waiting for the writer now.
+    pub fn queued(&self) -> usize {
+        self.sender.max_capacity() - self.sender.capacity()
+    }
+
     fn record(&self, event: NewEvent) {
         if !self.recording {
             return;

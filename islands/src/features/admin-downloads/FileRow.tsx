@@ -4,6 +4,7 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useEffect, useId, useRef } from 'react';
 import type { Dispatch } from 'react';
+import { TagIcon } from '../../components/TagIcon';
 import type { Tag } from '../../lib/downloads';
 import { typeIcon } from '../../lib/fileIcon';
 import { formatFileSize } from '../../lib/format';
@@ -215,11 +216,6 @@ function RenameField({ file, dispatch }: { file: FormFile; dispatch: Dispatch<Fo
   );
 }
 
-function TagIcon({ icon }: { icon: string }) {
-  if (icon.includes('bi bi-')) return <i className={`${icon} me-1`} aria-hidden="true" />;
-  return <img src={icon} alt="" className="ap-tag-icon me-1" />;
-}
-
 function TagChoices({ file, tags, dispatch }: { file: FormFile; tags: Tag[]; dispatch: Dispatch<FormAction> }) {
   const baseId = useId();
   return (
@@ -237,7 +233,7 @@ function TagChoices({ file, tags, dispatch }: { file: FormFile; tags: Tag[]; dis
               onChange={() => dispatch({ type: 'toggleTag', key: file.key, tagId: tag.id })}
             />
             <label htmlFor={id} className="form-check-label">
-              <TagIcon icon={tag.icon} />
+              <TagIcon tag={tag} className="me-1" />
               {tag.name}
             </label>
           </div>

@@ -46,11 +46,15 @@ interface ServerOptions {
   put?: (request: MockRequest) => Response | Promise<Response>;
   /** Emails the server knows: email → customer number. */
   known?: Record<string, number>;
+  /** What POST /api/contacts/{id}/erase answers. */
+  erase?: (id: number) => Response;
 }
 
-function server({ group: loaded = standardGroup, put, known = {} }: ServerOptions = {}): MockHandler {
+function server({ group: loaded = standardGroup, put, known = {}, erase }: ServerOptions = {}): MockHandler {
   return (request) => {
     const path = request.path;
+    const erasing = /^\/api\/contacts\/(\d+)\/erase$/.exec(path);
+    if (request.method === 'POST' && erasing && erase) return erase(Number(erasing[1]));
     if (request.method === 'GET' && path === '/api/contacts/customer-number/100001') {
       return loaded instanceof Response ? loaded : jsonResponse(200, loaded);
     }
@@ -389,10 +393,63 @@ describe('ContactEditor: criteria picker', () => {
     setup({}, { permissions: { editDetails: true, admin: false } });
     await loaded();
     expect(screen.queryByTestId('export-contact')).toBeNull();
+    expect(screen.queryByTestId('erase-contact')).toBeNull();
     fireEvent.click(screen.getByTestId('open-criteria'));
     const picker = within(await screen.findByTestId('criteria-picker'));
     await picker.findByText('Glasfaser Privatkunden');
     expect(picker.queryByTestId('criteria-reset')).toBeNull();
+  });
+});
+
+describe('ContactEditor: erasure (DSGVO)', () => {
+  const erased = (id: number) =>
+    jsonResponse(200, {
+      message: 'Der Kontakt wurde endgültig gelöscht.',
+      id,
+      marketingService: true,
+      outboxFiles: 0,
+      lists: 2,
+      tokens: 0,
+      mails: 0,
+      marketingRetries: 0,
+      planningCandidates: 0,
+      customerGroup: false,
+      auditEntries: 3,
+    });
+
+  it('names what goes, asks, erases and drops the row', async () => {
+    const { requests } = setup({ erase: erased });
+    await loaded();
+    fireEvent.click(
+      activeRow('sabine@example.de').getByRole('button', { name: 'sabine@example.de: Endgültig löschen (DSGVO)' }),
+    );
+    const modal = within(await screen.findByTestId('confirm-erase-modal'));
+    expect(modal.getByText('sabine@example.de').textContent).toBe('sabine@example.de');
+    const named = modal.getAllByRole('listitem').map((item) => item.textContent);
+    expect(named).toContain('den Kontakt in Brevo, wenn Brevo angebunden ist');
+    expect(named).toContain('seine Double-Opt-In-Links und den Nachweis seiner Einwilligung');
+    expect(document.activeElement).toBe(modal.getByRole('button', { name: 'Abbrechen' }));
+    expect(requests.some((r) => r.path.endsWith('/erase'))).toBe(false);
+
+    fireEvent.click(modal.getByTestId('confirm-erase'));
+    await waitFor(() => expect(screen.queryByTestId('confirm-erase-modal')).toBeNull());
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/contacts/2/erase']);
+    expect(toasts()).toContainEqual({ type: 'success', message: 'Der Kontakt wurde endgültig gelöscht.' });
+    const emails = screen.getAllByTestId('active-contact').map((row) => row.getAttribute('data-email'));
+    expect(emails).toEqual(['thomas@example.de']);
+  });
+
+  it('keeps the contact when Brevo fails and says why', async () => {
+    setup({
+      erase: () => jsonResponse(502, { message: 'Brevo ist nicht erreichbar. Es wurde nichts gelöscht.', code: 'marketing' }),
+    });
+    await loaded();
+    fireEvent.click(activeRow('sabine@example.de').getByTestId('erase-contact'));
+    fireEvent.click(within(await screen.findByTestId('confirm-erase-modal')).getByTestId('confirm-erase'));
+    await waitFor(() =>
+      expect(toasts().map((t) => t.message).join(' ')).toContain('Brevo ist nicht erreichbar'),
+    );
+    expect(screen.getAllByTestId('active-contact')).toHaveLength(2);
   });
 });
 

@@ -8,7 +8,7 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { isApiError } from '../../lib/api';
 import { toastReadError, toastWriteError } from '../../lib/apiToasts';
 import { toast } from '../../lib/toast';
-import { fetchGroup, fetchListsOfContacts, saveGroup, toggleBlacklist } from './api';
+import { eraseContact, fetchGroup, fetchListsOfContacts, saveGroup, toggleBlacklist } from './api';
 import { ConsentNote } from './ConsentNote';
 import { CandidateRow, ContactFieldsRow, ContactTableHead, RemovedRow } from './ContactRows';
 import { CriteriaPicker } from './CriteriaPicker';
@@ -27,6 +27,8 @@ import {
   PLACEHOLDER_COMPANY,
   PLACEHOLDER_CUSTOMER_NUMBER,
   UPDATED_MESSAGE,
+  ERASE_LABEL,
+  ERASURE_REMOVES,
 } from './messages';
 import type { Contact, ListRef, ProviderRef } from './types';
 import { useEmailChecks } from './useEmailChecks';
@@ -95,6 +97,8 @@ export default function ContactEditor({ customerNumber, permissions, providers }
   const [pickerOpen, setPickerOpen] = useState(false);
   const [listNames, setListNames] = useState<Readonly<Record<number, ListRef>>>({});
   const [blocking, setBlocking] = useState<ReadonlySet<number>>(() => new Set());
+  const [erasing, setErasing] = useState<Contact | null>(null);
+  const [erasureBusy, setErasureBusy] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const checks = useEmailChecks();
   const focusRef = useRef<FocusTarget | null>(null);
@@ -264,6 +268,27 @@ export default function ContactEditor({ customerNumber, permissions, providers }
         next.delete(id);
         return next;
       });
+    }
+  }
+
+  /** Erases the contact in question for good; the last one of the group leads back to the list. */
+  async function onErase() {
+    if (erasing === null || erasureBusy) return;
+    setErasureBusy(true);
+    try {
+      const report = await eraseContact(erasing.id);
+      toast.success(report.message);
+      const left = state.active.filter((row) => row.contact.id !== erasing.id).length + state.removed.length;
+      dispatch({ type: 'contactErased', id: erasing.id });
+      setErasing(null);
+      if (left === 0 && state.fresh.length === 0) window.location.assign(CONTACTS_PATH);
+      else focusNow({ selector: '[data-testid="add-contact"]' });
+    } catch (error) {
+      // Brevo refused or was away: its German message says that nothing was erased.
+      if (isApiError(error) && error.status === 502) toast.error(error.message);
+      else toastWriteError(error);
+    } finally {
+      setErasureBusy(false);
     }
   }
 
@@ -532,6 +557,18 @@ export default function ContactEditor({ customerNumber, permissions, providers }
                                   <i className="bi bi-file-earmark-arrow-down" aria-hidden="true" />
                                 </a>
                               )}
+                              {permissions?.admin === true && (
+                                <button
+                                  type="button"
+                                  className="btn btn-sm btn-outline-danger me-1"
+                                  onClick={() => setErasing(row.contact)}
+                                  aria-label={`${row.contact.email}: ${ERASE_LABEL}`}
+                                  title={ERASE_LABEL}
+                                  data-testid="erase-contact"
+                                >
+                                  <i className="bi bi-shield-x" aria-hidden="true" />
+                                </button>
+                              )}
                               <button
                                 type="button"
                                 className="btn btn-sm btn-outline-secondary me-1"
@@ -734,6 +771,29 @@ export default function ContactEditor({ customerNumber, permissions, providers }
               </li>
             ))}
           </ul>
+        </ConfirmModal>
+      )}
+      {erasing !== null && (
+        <ConfirmModal
+          key="erase"
+          title={ERASE_LABEL}
+          confirmLabel="Endgültig löschen"
+          danger
+          busy={erasureBusy}
+          onConfirm={() => void onErase()}
+          onClose={() => setErasing(null)}
+          testId="confirm-erase-modal"
+          confirmTestId="confirm-erase"
+        >
+          <p>
+            <strong className="text-break">{erasing.email}</strong> wird endgültig gelöscht. Entfernt werden:
+          </p>
+          <ul>
+            {ERASURE_REMOVES.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+          <p className="mb-0">Das kann nicht rückgängig gemacht werden.</p>
         </ConfirmModal>
       )}
       {confirm === 'delete' && (

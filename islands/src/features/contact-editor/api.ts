@@ -56,3 +56,11 @@ export async function fetchListsOfContacts(contactIds: number[], signal?: AbortS
 export function toggleBlacklist(id: number): Promise<Contact> {
   return apiFetch<Contact>(`/api/contacts/email-blacklist/${id}`, { method: 'PATCH' });
 }
+
+/** What an erasure removed (POST /api/contacts/{id}/erase). */
+export type ErasureReport = Schemas['ErasureReport'];
+
+/** Erases the contact for good (DSGVO Art. 17): in Brevo first, then here. */
+export function eraseContact(id: number): Promise<ErasureReport> {
+  return apiFetch<ErasureReport>(`/api/contacts/${id}/erase`, { method: 'POST' });
+}

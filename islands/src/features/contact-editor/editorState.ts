@@ -76,7 +76,8 @@ export type EditorAction =
   /** Back to the criteria the group had when loaded (admin only). */
   | { type: 'resetLists' }
   /** A contact changed on the server meanwhile (blocked or unblocked). */
-  | { type: 'contactUpdated'; contact: Contact };
+  | { type: 'contactUpdated'; contact: Contact }
+  | { type: 'contactErased'; id: number };
 
 export const EMPTY_FIELDS: ContactFields = { salutation: null, firstname: '', lastname: '', email: '' };
 
@@ -230,6 +231,10 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const update = (row: ExistingRow) =>
         row.contact.id === action.contact.id ? { ...row, contact: { ...row.contact, ...action.contact } } : row;
       return { ...state, active: state.active.map(update), removed: state.removed.map(update) };
+    }
+    case 'contactErased': {
+      const keep = (row: ExistingRow) => row.contact.id !== action.id;
+      return { ...state, active: state.active.filter(keep), removed: state.removed.filter(keep) };
     }
   }
 }

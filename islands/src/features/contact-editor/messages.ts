@@ -55,3 +55,17 @@ export function deleteQuestion(count: number): string {
 export function blockUpdatedMessage(email: string): string {
   return `${email} wurde erfolgreich aktualisiert.`;
 }
+
+export const ERASE_LABEL = 'Endgültig löschen (DSGVO)';
+
+/** What an erasure removes, for its confirmation (the order of POST /api/contacts/{id}/erase). */
+export const ERASURE_REMOVES: readonly string[] = [
+  'den Kontakt in Brevo, wenn Brevo angebunden ist',
+  'E-Mail-Adresse, Anrede, Name, Kundennummer und externe Id des Kontakts',
+  'seine Zuordnung zu Listen (Kriterien)',
+  'seine Double-Opt-In-Links und den Nachweis seiner Einwilligung',
+  'seine Mails aus Mail-Aufträgen und aus der Ablage',
+  'wartende Änderungen für Brevo und Importkandidaten mit seiner Adresse',
+  'die Kundengruppe, wenn kein anderer Kontakt darin ist',
+  'seine Angaben im Protokoll (sie lauten danach „gelöscht“)',
+];

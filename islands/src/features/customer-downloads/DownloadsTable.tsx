@@ -13,7 +13,7 @@ import { sortedBy, urlQuery } from './listState';
 import type { ListState, SortColumn } from './listState';
 import { checkState, fileKey } from './selection';
 import type { CheckState, Selection } from './selection';
-import { TagIcon } from './TagIcon';
+import { TagIcon } from '../../components/TagIcon';
 
 /** The mark of what is new since the previous visit (not the spec's NEU badge). */
 const NEW_SINCE_VISIT_TEXT = 'Neu seit Ihrem letzten Besuch';

@@ -6,7 +6,7 @@ import type { FormEvent } from 'react';
 import type { ProviderRef, Tag } from '../../lib/downloads';
 import { DEFAULT_STATE, activeFilterCount, toggled, urlQuery } from './listState';
 import type { ListState, SearchMethod } from './listState';
-import { TagIcon } from './TagIcon';
+import { TagIcon } from '../../components/TagIcon';
 
 export interface ToolbarProps {
   state: ListState;

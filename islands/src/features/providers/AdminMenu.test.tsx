@@ -46,6 +46,8 @@ describe('activeSection', () => {
     expect(activeSection('/admin/audit')).toBe('audit');
     expect(activeSection('/admin/audit/?entity=package&entityId=3')).toBe('audit');
     expect(activeSection('/admin/auditx')).toBeNull();
+    expect(activeSection('/admin/tags/')).toBe('tags');
+    expect(activeSection('/admin/tagsx')).toBeNull();
     expect(activeSection('/user/downloads')).toBeNull();
   });
 });
@@ -79,17 +81,21 @@ describe('AdminMenu', () => {
     expect(audit.querySelector('.bi-journal-text')).not.toBeNull();
     expect(audit.className).not.toContain('active');
     expect(audit.getAttribute('aria-current')).toBeNull();
-    // The entry after Statistik.
+    // The entries after Statistik.
     const entries = Array.from(screen.getByTestId('admin-menu').querySelectorAll('.nav-link')).map((item) =>
       item.textContent?.trim(),
     );
-    expect(entries.slice(-2)).toEqual(['Statistik', 'Protokoll']);
+    expect(entries.slice(-3)).toEqual(['Statistik', 'Tags', 'Protokoll']);
+    const tags = screen.getByRole('link', { name: 'Tags' });
+    expect(tags.getAttribute('href')).toBe('/admin/tags');
+    expect(tags.querySelector('.bi-tags')).not.toBeNull();
   });
 
   it('hides Protokoll from users who are not admins', () => {
     setup({ isAdmin: false, currentPath: '/admin/audit' });
 
     expect(screen.queryByTestId('admin-menu-audit')).toBeNull();
+    expect(screen.queryByTestId('admin-menu-tags')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Protokoll' })).toBeNull();
   });
 

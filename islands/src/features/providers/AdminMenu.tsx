@@ -1,6 +1,6 @@
 // The admin navigation (spec §2 "Layout"): Händler, the Anbieter dropdown, "Neuer Anbieter"
-// (admin only, opens the provider form), Downloads, Statistik and Protokoll (admin only, the
-// audit log); the entry of the current page is marked.
+// (admin only, opens the provider form), Downloads, Statistik, Tags and Protokoll (admin only;
+// the tag screen and the audit log); the entry of the current page is marked.
 import { useEffect, useId, useState } from 'react';
 import { AUDIT_PATH } from '../../lib/audit';
 import { useDropdown } from '../../lib/useDropdown';
@@ -21,7 +21,9 @@ export interface AdminMenuProps {
   currentPath: string;
 }
 
-type Section = 'contacts' | 'providers' | 'downloads' | 'statistics' | 'audit' | null;
+type Section = 'contacts' | 'providers' | 'downloads' | 'statistics' | 'tags' | 'audit' | null;
+
+export const TAGS_PATH = '/admin/tags';
 
 function normalizePath(path: string): string {
   const clean = path.split(/[?#]/)[0] ?? '';
@@ -35,6 +37,7 @@ export function activeSection(path: string): Section {
   if (clean.startsWith('/admin/provider/')) return 'providers';
   if (clean.startsWith('/admin/download')) return 'downloads';
   if (clean.startsWith('/admin/statistics')) return 'statistics';
+  if (clean === TAGS_PATH) return 'tags';
   if (clean === AUDIT_PATH || clean.startsWith(`${AUDIT_PATH}/`)) return 'audit';
   return null;
 }
@@ -158,6 +161,19 @@ export default function AdminMenu({ providers: initialProviders, isAdmin, curren
             Statistik
           </a>
         </li>
+        {isAdmin && (
+          <li className="nav-item">
+            <a
+              className={linkClass(section === 'tags')}
+              href={TAGS_PATH}
+              aria-current={section === 'tags' ? 'page' : undefined}
+              data-testid="admin-menu-tags"
+            >
+              <i className="bi bi-tags me-1" aria-hidden="true" />
+              Tags
+            </a>
+          </li>
+        )}
         {isAdmin && (
           <li className="nav-item">
             <a

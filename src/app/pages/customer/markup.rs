@@ -44,7 +44,8 @@ fn end_date_class(badge: Option<Badge>) -> Option<&'static str> {
     }
 }
 
-/// A tag's icon: a Bootstrap icon class (`bi bi-…`) or an https or site-relative image URL.
+/// A tag's icon: a Bootstrap icon class (`bi bi-…`), an https or site-relative image URL, or an
+/// uploaded image as a `data:` URL.
 fn tag_icon(tag: &Tag) -> AnyView {
     let icon = tag.icon.trim();
     if icon.contains("bi bi-") {
@@ -56,7 +57,8 @@ fn tag_icon(tag: &Tag) -> AnyView {
             .into_any();
     }
     let image = (icon.starts_with("https://")
-        || (icon.starts_with('/') && !icon.starts_with("//")))
+        || (icon.starts_with('/') && !icon.starts_with("//"))
+        || crate::domain::tags::is_image_icon(icon))
         && !icon.contains(char::is_whitespace);
     if image {
         let src = icon.to_string();
