@@ -1,22 +1,18 @@
 //! Prometheus metrics (issue 25). The portal counts into the `metrics` facade everywhere (a
-//! no-op until a recorder is installed); with `AP_METRICS_ADDR` set, [`serve`] installs the
-//! Prometheus recorder and answers `GET /metrics` on that separate address, so the numbers are
-//! never reachable through the public site. Gauges that describe a queue are read from the
-//! database when scraped, so every instance reports the same shared queues.
+//! no-op until a recorder is installed). Like logging, this module is a leaf: it imports nothing
+//! of the crate, so every layer may count into it. With `AP_METRICS_ADDR` set, the composition
+//! root installs the recorder and serves `GET /metrics` (`api::metrics`) on that separate
+//! address, so the numbers are never reachable through the public site.
 
-use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{Method, header};
+use axum::extract::{MatchedPath, Request};
+use axum::http::Method;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use tokio::net::TcpListener;
-
-use crate::state::AppState;
 
 /// Seconds: the bounds of the request latency histogram's buckets.
 const LATENCY_BUCKETS: &[f64] = &[
@@ -116,6 +112,10 @@ fn describe() {
 /// Middleware: counts every answer under its route template (`/files/{id}/{name}`, never the
 /// path itself, so that the series stay few) with the time to its head.
 pub async fn track(request: Request, next: Next) -> Response {
+    // Without `AP_METRICS_ADDR` nothing records: spare the labels' allocations.
+    if HANDLE.get().is_none() {
+        return next.run(request).await;
+    }
     let started = Instant::now();
     let route = request
         .extensions()
@@ -187,59 +187,45 @@ pub fn pool_timeout() {
     counter!(POOL_TIMEOUTS).increment(1);
 }
 
-/// The text of `GET /metrics`: the gauges read now, then everything in Prometheus's format.
-pub async fn render(state: &AppState, handle: &PrometheusHandle) -> String {
-    let pool = state.db.pool_state();
-    gauge!("aktionsportal_db_pool_size").set(pool.max as f64);
-    gauge!("aktionsportal_db_pool_connections").set(pool.open as f64);
-    gauge!("aktionsportal_db_pool_in_use").set(pool.open.saturating_sub(pool.idle) as f64);
-    match crate::services::queues::queues(&state.db).await {
-        Ok(queues) => {
-            gauge!("aktionsportal_mail_job_items_open").set(queues.mails_open as f64);
-            gauge!("aktionsportal_brevo_retries_waiting").set(queues.brevo_retries as f64);
-            gauge!("aktionsportal_previews_waiting").set(queues.previews_waiting as f64);
-        }
-        // The last values stay; the scrape still answers (the database may be what is wrong).
-        Err(err) => tracing::warn!(error = %err, "queues for the metrics not read"),
+/// What the gauges show, read by the scrape (`api::metrics`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Gauges {
+    pub pool_max: u32,
+    pub pool_open: u32,
+    pub pool_idle: u32,
+    /// `None` when the database did not answer: the last values stay.
+    pub queues: Option<Queues>,
+    pub statistics_queued: usize,
+    pub statistics_dropped: u64,
+}
+
+/// The shared queues, as read from the database.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Queues {
+    pub mails_open: i64,
+    pub brevo_retries: i64,
+    pub previews_waiting: i64,
+}
+
+/// The text of `GET /metrics`: `gauges` set, then everything in Prometheus's format.
+pub fn render(handle: &PrometheusHandle, gauges: &Gauges) -> String {
+    gauge!("aktionsportal_db_pool_size").set(gauges.pool_max as f64);
+    gauge!("aktionsportal_db_pool_connections").set(gauges.pool_open as f64);
+    gauge!("aktionsportal_db_pool_in_use")
+        .set(gauges.pool_open.saturating_sub(gauges.pool_idle) as f64);
+    if let Some(queues) = gauges.queues {
+        gauge!("aktionsportal_mail_job_items_open").set(queues.mails_open as f64);
+        gauge!("aktionsportal_brevo_retries_waiting").set(queues.brevo_retries as f64);
+        gauge!("aktionsportal_previews_waiting").set(queues.previews_waiting as f64);
     }
-    gauge!("aktionsportal_statistics_events_queued").set(state.statistics.queued() as f64);
-    gauge!("aktionsportal_statistics_events_dropped").set(state.statistics.dropped() as f64);
+    gauge!("aktionsportal_statistics_events_queued").set(gauges.statistics_queued as f64);
+    gauge!("aktionsportal_statistics_events_dropped").set(gauges.statistics_dropped as f64);
     handle.run_upkeep();
     handle.render()
 }
 
-async fn metrics_page(
-    State((state, handle)): State<(AppState, &'static PrometheusHandle)>,
-) -> Response {
-    let text = render(&state, handle).await;
-    (
-        [(
-            header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
-        )],
-        text,
-    )
-        .into_response()
-}
-
-/// Serves `GET /metrics` on `addr` for as long as the process runs; the bound address.
-pub async fn serve(state: AppState, addr: SocketAddr) -> anyhow::Result<SocketAddr> {
-    let handle = install()?;
-    let listener = TcpListener::bind(addr)
-        .await
-        .map_err(|e| anyhow::anyhow!("AP_METRICS_ADDR: {addr} kann nicht belegt werden: {e}"))?;
-    let bound = listener.local_addr()?;
-    let app = axum::Router::new()
-        .route("/metrics", axum::routing::get(metrics_page))
-        .with_state((state, handle));
-    tokio::spawn(async move {
-        if let Err(err) = axum::serve(listener, app).await {
-            tracing::error!(error = %err, "metrics listener stopped");
-        }
-    });
-    tracing::info!(addr = %bound, "metrics at /metrics");
-    Ok(bound)
-}
+/// The Prometheus text format's content type.
+pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 #[cfg(test)]
 mod tests {

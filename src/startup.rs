@@ -142,7 +142,6 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(crate::api::health::healthz))
         .route("/static/{name}", get(crate::api::static_files::serve))
         .nest_service("/assets", assets)
-        .layer(axum::middleware::from_fn(crate::metrics::track))
         .layer(axum::middleware::from_fn(crate::auth::csrf::protect))
         .layer(axum::middleware::from_fn(crate::headers::secure))
         .layer(axum::middleware::from_fn_with_state(
@@ -157,6 +156,9 @@ pub fn router(state: AppState) -> Router {
             TraceLayer::new_for_http()
                 .on_failure(DefaultOnFailure::new().level(tracing::Level::WARN)),
         )
+        // Outermost, so that refusals of the layers inside (cross-site, limits) are counted
+        // too; a router's layers run after routing, so the route template is known.
+        .layer(axum::middleware::from_fn(crate::metrics::track))
         .with_state(state)
 }
 
@@ -194,7 +196,7 @@ pub async fn serve(
         .map_err(|e| anyhow::anyhow!("Adresse {addr} kann nicht belegt werden: {e}"))?;
     let addr = listener.local_addr()?;
     let metrics_addr = match state.config.metrics_addr {
-        Some(at) => Some(crate::metrics::serve(state.clone(), at).await?),
+        Some(at) => Some(serve_metrics(state.clone(), at).await?),
         None => None,
     };
     // What a crash left half-stored is settled before the first request.
@@ -249,6 +251,24 @@ pub async fn serve(
         metrics_addr,
         task,
     })
+}
+
+/// Installs the metrics recorder and serves `GET /metrics` on `addr` (`AP_METRICS_ADDR`) for as
+/// long as the process runs; the bound address.
+async fn serve_metrics(state: AppState, addr: SocketAddr) -> anyhow::Result<SocketAddr> {
+    let handle = crate::metrics::install()?;
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("AP_METRICS_ADDR: {addr} kann nicht belegt werden: {e}"))?;
+    let bound = listener.local_addr()?;
+    let app = crate::api::metrics::router(state, handle);
+    tokio::spawn(async move {
+        if let Err(err) = axum::serve(listener, app).await {
+            tracing::error!(error = %err, "metrics listener stopped");
+        }
+    });
+    tracing::info!(addr = %bound, "metrics at /metrics");
+    Ok(bound)
 }
 
 /// Deletes audit entries past `AP_AUDIT_DAYS` and sweeps the file store a minute after start

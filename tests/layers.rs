@@ -1,7 +1,7 @@
-//! The layers of design.md, read from the code's own imports: `domain` imports nothing of the
-//! crate, `db` and `integrations` nothing above them, no module below the faces imports a face
-//! (`api`, `app`) or the composition root (`state`, `startup`), neither face imports the other
-//! or `db`, and the top-level modules form no circle.
+//! The layers of design.md, read from the code's own imports: `domain` and `metrics` import
+//! nothing of the crate, `db` and `integrations` nothing above them, no module below the faces
+//! imports a face (`api`, `app`) or the composition root (`state`, `startup`), neither face
+//! imports the other or `db`, and the top-level modules form no circle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -67,10 +67,12 @@ fn the_layers_import_only_downwards_and_form_no_circle() {
     let graph = imports();
     let named = |module: &str| graph.get(module).cloned().unwrap_or_default();
     let mut wrong = Vec::new();
+    // `metrics` is a leaf like logging: every layer counts into it, and it imports nothing.
     let allowed: &[(&str, &[&str])] = &[
         ("domain", &[]),
+        ("metrics", &[]),
         ("db", &["domain", "db_run"]),
-        ("integrations", &["domain"]),
+        ("integrations", &["domain", "metrics"]),
     ];
     for (module, may) in allowed {
         for import in named(module) {

@@ -119,6 +119,18 @@ async fn metrics_are_valid_and_count_what_happened() {
             .unwrap();
     }
 
+    // A cross-site write is refused before any handler, and still counted.
+    let refused = app
+        .client
+        .post(app.url("/api/tags"))
+        .header("cookie", format!("ap_session={admin}"))
+        .header("origin", "https://fremd.example")
+        .json(&serde_json::json!({"name": "Fremd", "icon": "bi bi-star"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+
     // The body's bytes are counted when it ends, which the client may see a moment earlier.
     let mut after = scrape(&app).await;
     for _ in 0..50 {
@@ -183,6 +195,12 @@ async fn metrics_are_valid_and_count_what_happened() {
         brevo_calls as f64
     );
     assert_eq!(moved("aktionsportal_login_throttled_total", &[]), 1.0);
+    let cross_site = [
+        ("route", "/api/tags"),
+        ("method", "POST"),
+        ("status", "403"),
+    ];
+    assert_eq!(moved("aktionsportal_http_requests_total", &cross_site), 1.0);
     let login = [
         ("route", "/api/auth/login"),
         ("method", "POST"),

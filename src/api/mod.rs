@@ -16,6 +16,7 @@ pub mod kept;
 pub mod lists;
 pub mod marketing;
 pub mod marketing_retries;
+pub mod metrics;
 pub mod openapi;
 pub mod planning;
 pub mod providers;
