@@ -455,3 +455,45 @@ async fn a_method_not_allowed_names_exactly_the_described_methods() {
         );
     }
 }
+
+/// Every error `code` the server's code names (`code: "…"` of a conflict or an error answer)
+/// is in the description's `ErrorCode`, so a client's schema check does not refuse an answer.
+#[test]
+fn every_error_code_the_server_sends_is_described() {
+    let doc = on_disk();
+    let described: BTreeSet<&str> = doc["components"]["schemas"]["ErrorCode"]["enum"]
+        .as_array()
+        .expect("ErrorCode enum")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut sent = BTreeSet::new();
+    let mut pending = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (at, _) in text.match_indices("code: \"") {
+                    let rest = &text[at + 7..];
+                    let Some(end) = rest.find('"') else { continue };
+                    // `code: "…".into()` are success words and Brevo's own codes, and the
+                    // spec's success codes are written in capitals (`DOUBLE_OPT-IN_CONFIRMED`).
+                    let word = &rest[..end];
+                    let ours = word.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+                    if ours && !rest[end + 1..].starts_with('.') {
+                        sent.insert(word.to_owned());
+                    }
+                }
+            }
+        }
+    }
+    let missing: Vec<_> = sent
+        .iter()
+        .filter(|code| !described.contains(code.as_str()))
+        .collect();
+    assert!(sent.contains("tag_exists"), "the scan finds the codes");
+    assert!(missing.is_empty(), "not in ErrorCode: {missing:?}");
+}

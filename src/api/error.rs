@@ -231,7 +231,8 @@ pub struct ErrorBody {
 /// `payload_too_large` 413, `unprocessable` / `file_extension_not_allowed` 422, `conflict` /
 /// `list_active` / `list_exists` / `change_folder_warning` / `email_exists` /
 /// `email_blacklisted` / `double_opt_in_recently_sent` / `marketing_retry_pending` /
-/// `changed_meanwhile` / `sync_running` / `marketing_not_connected` 409, `internal_error` 500,
+/// `changed_meanwhile` / `sync_running` / `marketing_not_connected` / `tag_exists` 409,
+/// `internal_error` 500,
 /// `marketing_service_error` 502, `timeout` / `database_unavailable` /
 /// `file_store_unavailable` 503.
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -266,6 +267,7 @@ pub enum ErrorCode {
     ChangedMeanwhile,
     DatabaseUnavailable,
     FileStoreUnavailable,
+    TagExists,
 }
 
 impl IntoResponse for ApiError {

@@ -62,7 +62,7 @@ async fn list(
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+    extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn create(
     State(state): State<AppState>,
@@ -94,7 +94,7 @@ async fn create(
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),
     ),
-    extensions(("x-access" = json!({"capability": "AdminOnly"}))),
+    extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
 async fn update(
     State(state): State<AppState>,
