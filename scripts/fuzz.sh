@@ -90,6 +90,11 @@ fuzz_on() { # <backend>: seeds a fresh portal on that database, fuzzes it, check
 import json, sys
 defaults = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 doc = json.load(sys.stdin)
+# A body over the 2 MB limit is refused with 413 before it is read: a rejection as good as 400.
+rejections = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]
+print("[checks.negative_data_rejection]")
+print("expected-statuses = " + json.dumps(rejections))
+print()
 for name in doc["components"]["securitySchemes"]:
     print("[auth.openapi." + name + "]")
     print("api_key = \"${FUZZ_SESSION}\"")
