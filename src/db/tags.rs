@@ -75,6 +75,16 @@ pub async fn list_with_uses(db: &Db) -> Result<Vec<TagInUse>, sqlx::Error> {
     })
 }
 
+/// How many files of packages carry tag `id` (read from `download_upload_tags_tag_id_idx`).
+pub async fn uses(db: &Db, id: i64) -> Result<i64, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar("select count(*) from download_upload_tags where tag_id = $1")
+            .bind(id)
+            .fetch_one(pool)
+            .await
+    })
+}
+
 pub async fn get(db: &Db, id: i64) -> Result<Option<Tag>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_as::<_, Tag>(

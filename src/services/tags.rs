@@ -134,24 +134,16 @@ pub async fn update(db: &Db, user: &User, id: i64, input: &TagInput) -> ServiceR
         Err(err) if db::is_unique_violation(&err) => return Err(taken(&name)),
         Err(err) => return Err(err.into()),
     };
-    let uses = db::tags::list_with_uses(db)
-        .await?
-        .into_iter()
-        .find(|t| t.tag.id == id)
-        .map_or(0, |t| t.uses);
+    let uses = db::tags::uses(db, id).await?;
     Ok(view(updated, uses))
 }
 
 /// `DELETE /api/tags/{id}`: the tag goes, and with it its place on every file.
 pub async fn delete(db: &Db, user: &User, id: i64) -> ServiceResult<i64> {
     admin_only(user)?;
-    let current = db::tags::list_with_uses(db)
-        .await?
-        .into_iter()
-        .find(|t| t.tag.id == id)
-        .ok_or(ServiceError::NotFound)?;
-    let mut was = recorded(&current.tag.name, &current.tag.icon);
-    was["uses"] = json!(current.uses);
+    let current = db::tags::get(db, id).await?.ok_or(ServiceError::NotFound)?;
+    let mut was = recorded(&current.name, &current.icon);
+    was["uses"] = json!(db::tags::uses(db, id).await?);
     let audit = Entry::new(&Actor::of(user), Action::Delete, Entity::Tag, Some(id))
         .with_changes(Changes::deleted(&was));
     if db::tags::delete(db, id, &audit).await? {
