@@ -625,7 +625,10 @@ pub struct SweepReport {
 pub async fn settle_leftovers(db: &Db, files: &FileStore) -> Result<SweepReport, ServiceError> {
     let mut report = SweepReport::default();
     for leftover in files.leftovers().await.map_err(anyhow::Error::from)? {
-        if db::uploads::key_in_use(db, &leftover.key).await? {
+        // An upload's file, or a preview's (an import moves both in after its rows commit).
+        if db::uploads::key_in_use(db, &leftover.key).await?
+            || db::previews::key_in_use(db, &leftover.key).await?
+        {
             files
                 .complete(leftover)
                 .await
