@@ -99,7 +99,7 @@ pub async fn login(
         roles: account.roles.clone(),
         subject: format!("local:{}", account.id),
     };
-    let token = session::create(db, Some(account.id), &user, chrono::Utc::now())
+    let token = session::create(db, Some(account.id), &user, crate::domain::time::now())
         .await
         .map_err(anyhow::Error::from)?;
     tracing::info!(user_id = account.id, "local login");

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use chrono::{Duration, Utc};
+use chrono::Duration;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -38,7 +38,7 @@ pub async fn seed_audit_entries(db: &Db, total: usize, days: i64) -> anyhow::Res
         (Entity::Upload, Action::Create, 100_000),
     ];
     let span = Duration::days(days).num_seconds();
-    let now = Utc::now();
+    let now = crate::domain::time::now();
     let mut written = 0u64;
     let mut done = 0;
     while done < total {
@@ -79,6 +79,7 @@ mod tests {
     use crate::domain::audit::Filter;
     use crate::domain::paging::Paging;
     use crate::test_support::TestDb;
+    use chrono::Utc;
 
     #[tokio::test]
     async fn entries_spread_over_the_days_newest_last() {
