@@ -30,6 +30,9 @@
 #   instances  downloads of a 64 MiB file on PostgreSQL: from the local folder and from an
 #           S3-compatible bucket (moto's server, scripts/moto.sh), and through nginx as load
 #           balancer to one and to two portal instances sharing the database and the bucket
+#   backup  the archive of a whole installation (issue 25): seed-large on SQLite exported while
+#           the portal serves, imported into an empty SQLite and an empty PostgreSQL database,
+#           against tar of the stopped data folder (and tar x of it); times, sizes, peak RSS
 #   customer-page  the cold load of /user/downloads with 20 rows in headless Chromium: largest
 #           contentful paint, layout shift, bytes on the wire and the page's own JavaScript,
 #           against the budgets of issue 10 (Chromium and end2end/'s playwright-core needed)
@@ -48,7 +51,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api reports recording customer-page phones sync instances)
+all=(pages files zip upload api reports recording customer-page phones sync instances backup)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -1159,6 +1162,71 @@ print(max(items, key=lambda kv: int(kv[1]))[0])')
   } >"$work/instances.md"
   drop_pg_db
   database_url=""
+fi
+
+# Runs a command and prints "<seconds> <peak RSS in MiB>" of it: timed <command…>
+timed() {
+  python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+started = time.monotonic()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+elapsed = time.monotonic() - started
+if done.returncode != 0:
+    sys.exit(f"!! {sys.argv[1:]} endete mit {done.returncode}")
+print(f"{elapsed:.1f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f}")
+PY
+}
+
+if wants backup; then
+  echo "==> Export und Import einer ganzen Installation (seed-large)"
+  data="$work/large"
+  rm -rf "$data"
+  "$bin" --data "$data" seed-large >/dev/null
+  data_size=$(du -sb "$data" | cut -f1)
+  files_count=$(find "$data/files" -type f -not -path '*/.staging/*' | wc -l)
+  read -r tar_s _ < <(timed tar -C "$data" -cf "$work/reference.tar" .)
+  mkdir -p "$work/untar"
+  read -r untar_s _ < <(timed tar -C "$work/untar" -xf "$work/reference.tar")
+  rm -rf "$work/untar" "$work/reference.tar"
+  launch_portal "$data"
+  read -r export_s export_rss < <(timed "$bin" --data "$data" export --to "$work/large.zip")
+  # The portal served on during the export.
+  curl -fs "$base/healthz" >/dev/null
+  stop_portal
+  archive_size=$(stat -c %s "$work/large.zip")
+  read -r import_sqlite_s import_sqlite_rss < <(timed "$bin" --data "$work/imported" import --from "$work/large.zip")
+  rm -rf "$work/imported"
+  import_pg="not measured (PostgreSQL not reachable)"
+  if psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
+    pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+    psql -q "$pg_admin_url" -c "create database $pg_db" >/dev/null
+    read -r import_pg_s import_pg_rss < <(DATABASE_URL="${pg_admin_url%/*}/$pg_db" timed "$bin" --data "$work/imported" import --from "$work/large.zip")
+    import_pg="$import_pg_s s ($(calc "f'{$import_pg_s / $untar_s:.1f}'") × tar x), peak RSS $import_pg_rss MiB"
+    drop_pg_db
+    rm -rf "$work/imported"
+  fi
+  rm -rf "$data"
+  echo "   Export $export_s s, Archiv $(mib "$archive_size") MiB, Import SQLite $import_sqlite_s s, PostgreSQL: $import_pg"
+  {
+    echo "### Export and import of a whole installation (issue 25)"
+    echo
+    echo "\`seed-large\` on SQLite: 200 providers, 20,000 packages, 100,000 files, 200,000 contacts, the"
+    echo "last 90 of 10 million download events and 500,000 audit entries; the data folder holds"
+    echo "$(mib "$data_size") MiB in $files_count files. The reference is what an operator would do"
+    echo "without the portal: \`tar\` of the stopped data folder (and \`tar x\` of it)."
+    echo
+    echo "| Step | time | against the reference | peak RSS |"
+    echo "|---|---:|---:|---:|"
+    echo "| tar of the data folder (reference for the export) | $tar_s s | 1.0 | |"
+    echo "| \`export\` while the portal serves | $export_s s | $(calc "f'{$export_s / $tar_s:.1f}'") × | $export_rss MiB |"
+    echo "| tar x (reference for the imports) | $untar_s s | 1.0 | |"
+    echo "| \`import\` into an empty SQLite database and folder | $import_sqlite_s s | $(calc "f'{$import_sqlite_s / $untar_s:.1f}'") × | $import_sqlite_rss MiB |"
+    echo "| \`import\` into an empty PostgreSQL database | $import_pg | | |"
+    echo
+    echo "The archive has $(mib "$archive_size") MiB ($(calc "f'{$archive_size / $data_size * 100:.0f}'") % of the data folder): the tables"
+    echo "deflated, the files stored as they are. An import first reads the whole archive once to check"
+    echo "every SHA-256, then writes; the rows go in one transaction."
+  } >"$work/backup.md"
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"

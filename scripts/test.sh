@@ -67,9 +67,9 @@ cargo fmt --all -- --check
 cargo clippy --locked --all-targets -- -D warnings
 
 step "Rust: keine ignorierten Tests, die kein Schritt ausführt"
-# Tests marked #[ignore] run only in the steps below that ask for them (the bucket and the two
-# instances); one anywhere else would count as passed without ever running.
-ignored_elsewhere=$(grep -rl --include='*.rs' '#\[ignore' src tests | grep -vx -e tests/bucket.rs -e tests/instances.rs || true)
+# Tests marked #[ignore] run only in the steps below that ask for them (the bucket, the two
+# instances, the move to PostgreSQL and S3); one anywhere else would count as passed without ever running.
+ignored_elsewhere=$(grep -rl --include='*.rs' '#\[ignore' src tests | grep -vx -e tests/bucket.rs -e tests/instances.rs -e tests/backup.rs || true)
 if [ -n "$ignored_elsewhere" ]; then
   echo "!! #[ignore] in Tests, die kein Schritt ausführt: $ignored_elsewhere" >&2
   exit 1
@@ -109,11 +109,13 @@ if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
   AP_TEST_MOTO_SERVER="$moto_server" AP_TEST_BACKEND=postgres cargo test --locked --test bucket -- --ignored
 fi
 
-step "Zwei Instanzen auf PostgreSQL und S3 (moto)"
+step "Zwei Instanzen und ein Umzug auf PostgreSQL und S3 (moto)"
 # Two `aktionsportal serve` processes on one PostgreSQL database and one moto bucket; one is
 # killed during the mass mail (tests/instances.rs). It needs PostgreSQL whatever the backend.
 if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
   AP_TEST_MOTO_SERVER="$moto_server" cargo test --locked --test instances -- --ignored
+  # seed-large moved from SQLite and a folder to PostgreSQL and a bucket (tests/backup.rs).
+  AP_TEST_MOTO_SERVER="$moto_server" cargo test --locked --test backup -- --ignored
   drop_test_databases
 elif [ "${CI:-}" != "true" ] && [ "${AP_SKIP_POSTGRES:-}" = "1" ]; then
   echo "!! PostgreSQL nicht erreichbar: der Test mit zwei Instanzen wurde NICHT ausgeführt (AP_SKIP_POSTGRES=1)."

@@ -1,5 +1,5 @@
 //! The command line: `serve` (default), `migrate`, `user …`, `seed-demo`, `seed-large`,
-//! `copy-files-to-bucket`, `previews` (and the hidden `preview-render` the portal runs).
+//! `copy-files-to-bucket`, `export`, `import`, `previews` (and the hidden `preview-render` the portal runs).
 
 use std::io::BufRead;
 use std::net::SocketAddr;
@@ -57,6 +57,22 @@ pub enum Command {
     /// AP_S3_BUCKET, then check that every file the database names is in the bucket with its
     /// size and checksum. Safe to run again: files already there are checked, not copied.
     CopyFilesToBucket,
+    /// Write the whole installation (every table, read in one snapshot while the portal
+    /// serves on, and every stored file with its SHA-256) into one archive: the backup, and
+    /// the way to another database or file store.
+    Export {
+        /// The archive to write (a ZIP file; refused when it exists).
+        #[arg(long, value_name = "FILE")]
+        to: PathBuf,
+    },
+    /// Fill an empty database (DATABASE_URL, else the SQLite file of the data folder) and an
+    /// empty file store (AP_S3_BUCKET, else the data folder) from an archive of `export`,
+    /// after checking every checksum.
+    Import {
+        /// The archive to read.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+    },
     /// Make the previews of every stored picture, SVG drawing and PDF that has none yet
     /// (the running portal does this by itself; this shows the progress).
     Previews,
@@ -199,6 +215,10 @@ async fn open_migrated(config: &Config) -> anyhow::Result<Db> {
 }
 
 async fn execute(command: Command, config: Config) -> anyhow::Result<()> {
+    // An import migrates the empty database to the archive's schema itself.
+    if let Command::Import { from } = &command {
+        return import(&config, from).await;
+    }
     let db = open_migrated(&config).await?;
     let result = match command {
         Command::Serve { .. } => serve(config, db.clone()).await,
@@ -213,6 +233,8 @@ async fn execute(command: Command, config: Config) -> anyhow::Result<()> {
         Command::SeedDemo => seed_demo(&config, &db).await,
         Command::SeedLarge => seed_large(&config, &db).await,
         Command::CopyFilesToBucket => copy_files_to_bucket(&config, &db).await,
+        Command::Export { to } => export(&config, &db, &to).await,
+        Command::Import { .. } => Ok(()),
         Command::Previews => make_previews(&config, &db).await,
         // Handled by `run` before anything else (see `Cli::run_without_runtime`).
         Command::PreviewRender { .. } => Ok(()),
@@ -430,6 +452,87 @@ async fn copy_files_to_bucket(config: &Config, db: &Db) -> anyhow::Result<()> {
     if !report.is_complete() {
         anyhow::bail!("Der Bucket ist nicht vollständig: siehe die Liste oben.");
     }
+    Ok(())
+}
+
+/// Prints progress: a status overwrites the line before it on a terminal, and is left out
+/// elsewhere (a log would fill with them).
+fn progress_printer() -> crate::services::backup::OnProgress {
+    use crate::services::backup::Progress;
+    use std::io::{IsTerminal, Write};
+    let terminal = std::io::stdout().is_terminal();
+    std::sync::Arc::new(move |step| match step {
+        Progress::Line(text) if text.is_empty() => {
+            if terminal {
+                println!();
+            }
+        }
+        Progress::Line(text) => {
+            if terminal {
+                print!("\r\x1b[K");
+            }
+            println!("{text}");
+        }
+        Progress::Status(text) => {
+            if terminal {
+                print!("\r\x1b[K{text}");
+                let _ = std::io::stdout().flush();
+            }
+        }
+    })
+}
+
+async fn export(config: &Config, db: &Db, to: &std::path::Path) -> anyhow::Result<()> {
+    let files = FileStore::from_config(config)?;
+    println!(
+        "Exportiere {} und {} nach {} …",
+        config.database_description(),
+        files.describe(),
+        to.display()
+    );
+    let report = crate::services::backup::export(db, &files, to, progress_printer()).await?;
+    println!(
+        "Fertig: {} Tabellen mit {} Zeilen, {} Dateien ({}); das Archiv hat {}.",
+        report.tables,
+        report.rows,
+        report.files,
+        crate::domain::format::file_size(report.file_bytes as i64),
+        crate::domain::format::file_size(report.archive_bytes as i64)
+    );
+    if !report.missing.is_empty() {
+        println!(
+            "{} Dateien wurden während des Exports gelöscht; ihre Zeilen sind ohne Datei im Archiv.",
+            report.missing.len()
+        );
+    }
+    Ok(())
+}
+
+async fn import(config: &Config, from: &std::path::Path) -> anyhow::Result<()> {
+    let db = startup::open_database(config).await.map_err(|e| {
+        anyhow::anyhow!(
+            "Datenbank ({}) nicht erreichbar: {e}",
+            config.database_description()
+        )
+    })?;
+    let files = FileStore::from_config(config)?;
+    println!(
+        "Importiere {} nach {} und {} …",
+        from.display(),
+        config.database_description(),
+        files.describe()
+    );
+    let result = crate::services::backup::import(&db, &files, from, progress_printer()).await;
+    db.close().await;
+    let report = result?;
+    println!(
+        "Fertig: {} Tabellen mit {} Zeilen und {} Dateien ({}) importiert, Datenbankschema {} auf den neuesten Stand gebracht.",
+        report.tables,
+        report.rows,
+        report.files,
+        crate::domain::format::file_size(report.file_bytes as i64),
+        report.schema
+    );
     Ok(())
 }
 

@@ -74,6 +74,17 @@ impl TestDb {
     }
 }
 
+/// The URL of a new database of `backend` without any table (for an import), and the
+/// folder that holds it (and is its data folder) for SQLite.
+pub async fn empty_database(backend: Backend) -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let url = match backend {
+        Backend::Sqlite => format!("sqlite://{}", dir.path().join("aktionsportal.db").display()),
+        Backend::Postgres => create_postgres_database().await,
+    };
+    (url, dir)
+}
+
 fn admin_url() -> String {
     std::env::var("AP_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_POSTGRES_URL.to_string())
 }

@@ -31,6 +31,8 @@ macro_rules! tx_run {
     };
 }
 
+pub(crate) use tx_run;
+
 /// `insert into t (a, b) values ($1, $2), ($3, $4) … [returning …]` for `rows` rows.
 pub(crate) fn insert_sql(
     table: &str,

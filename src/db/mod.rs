@@ -31,6 +31,7 @@ pub mod planning_candidates;
 pub mod previews;
 pub mod providers;
 pub mod sessions;
+pub mod snapshot;
 pub(crate) mod sql;
 pub mod statistics;
 pub mod tags;

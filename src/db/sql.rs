@@ -21,6 +21,8 @@ pub(crate) enum Param {
     OptInt(Option<i64>),
     OptText(Option<String>),
     Bytes(Vec<u8>),
+    OptBool(Option<bool>),
+    OptBytes(Option<Vec<u8>>),
 }
 
 impl From<Option<i64>> for Param {
@@ -113,6 +115,8 @@ macro_rules! bind_all {
                 Param::OptInt(v) => query.bind(*v),
                 Param::OptText(v) => query.bind(v.as_deref()),
                 Param::Bytes(v) => query.bind(v.as_slice()),
+                Param::OptBool(v) => query.bind(*v),
+                Param::OptBytes(v) => query.bind(v.as_deref()),
             };
         }
         query

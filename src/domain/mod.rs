@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod audit;
+pub mod backup;
 pub mod badges;
 pub mod branding;
 pub mod contacts;

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod answers;
 pub mod audit;
+pub mod backup;
 pub mod brevo_sync;
 pub mod contact_mirror;
 pub mod contacts;

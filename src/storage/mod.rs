@@ -316,6 +316,16 @@ impl StagedFile {
     }
 }
 
+impl StagedFile {
+    /// Leaves the file where it waits for its row and returns its key: on disk in the
+    /// staging folder, from where [`FileStore::complete`] (or the start-up sweep, once the
+    /// row has committed) moves it into place; in a bucket at its key.
+    pub fn leave_staged(mut self) -> String {
+        self.persisted = true;
+        std::mem::take(&mut self.key)
+    }
+}
+
 impl Drop for StagedFile {
     fn drop(&mut self) {
         if self.persisted {
@@ -372,6 +382,14 @@ impl FileStore {
     /// The folder of the store (or of its staging folder, with a bucket).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Where the files are, for people: the bucket's name or the folder.
+    pub fn describe(&self) -> String {
+        match &self.bucket {
+            Some(bucket) => format!("Bucket {}", bucket.describe()),
+            None => self.root.display().to_string(),
+        }
     }
 
     /// The bucket, when the files live in one.
@@ -453,6 +471,32 @@ impl FileStore {
         Ok(Self::writer(key, sink, WRITE_BUFFER))
     }
 
+    /// Starts writing the file of an existing `key` (an installation's archive being
+    /// imported): on disk into the staging folder, whatever an earlier attempt left there
+    /// replaced; in a bucket to the key itself.
+    pub async fn begin_at(&self, key: &str) -> io::Result<StagedWriter> {
+        if !is_valid_key(key) {
+            return Err(invalid_key());
+        }
+        if let Some(bucket) = &self.bucket {
+            let sink = Sink::Bucket {
+                bucket: bucket.clone(),
+                upload: None,
+            };
+            return Ok(Self::writer(key.to_string(), sink, WRITE_BUFFER));
+        }
+        let file_name = key.split_once('/').map_or(key, |(_, f)| f);
+        let path = self.root.join(STAGING).join(file_name);
+        tokio::fs::create_dir_all(self.root.join(STAGING)).await?;
+        let file = tokio::fs::File::create(&path).await?;
+        let sink = Sink::Disk {
+            path,
+            target: self.root.join(key),
+            file: Some(file),
+        };
+        Ok(Self::writer(key.to_string(), sink, WRITE_BUFFER))
+    }
+
     /// Writes `bytes` to a new staged file (small files: logos, demo data).
     pub async fn stage_bytes(&self, bytes: &[u8], ext: &str) -> io::Result<StagedFile> {
         let mut writer = self.begin(ext).await?;
@@ -466,7 +510,7 @@ impl FileStore {
     }
 
     /// The bytes of a stored file, chunk by chunk.
-    async fn chunks(
+    pub async fn chunks(
         &self,
         key: &str,
     ) -> io::Result<futures_util::stream::BoxStream<'static, io::Result<Bytes>>> {

@@ -1,0 +1,858 @@
+//! Export and import of a whole installation (issue 25): the backup, the restore and the move
+//! from SQLite and a folder to PostgreSQL and a bucket. The archive's layout is in
+//! `domain::backup`.
+//!
+//! **Export** reads every table in one snapshot (`db::snapshot::Snapshot`) while the portal
+//! serves on, then the files those rows name; the ZIP file is written by a thread of its own
+//! (the `zip` crate writes synchronously) and appears under its name only when complete.
+//!
+//! **Import** first reads the whole archive and checks every part against the manifest's
+//! SHA-256, then checks that the target database and file store are empty. Only then does it
+//! write: the files (on disk into the staging folder, in a bucket to their keys), the rows in
+//! one transaction, and after the commit the files into place. A failure or a SIGKILL before
+//! the commit leaves the database without rows; what it left in the staging folder or the
+//! bucket is taken over by the next import (or removed by the sweep), and a kill after the
+//! commit is finished by the start-up sweep, which moves in the files whose rows committed.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use futures_util::StreamExt;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use tokio::sync::mpsc;
+
+use crate::db::Db;
+use crate::db::snapshot::{self, Loader, Snapshot};
+use crate::domain::backup::{
+    self, FILE_LIST, FileEntry, FilesPart, MANIFEST, Manifest, Refusal, TablePart, file_part,
+    table_part,
+};
+use crate::domain::format;
+
+/// Bytes as the pages show them (`1,5 MiB`).
+fn human_bytes(bytes: u64) -> String {
+    format::file_size(i64::try_from(bytes).unwrap_or(i64::MAX))
+}
+use crate::storage::FileStore;
+
+/// What a long step says on the terminal.
+pub enum Progress {
+    /// A line that stays.
+    Line(String),
+    /// The state of a step, replaced by the next one.
+    Status(String),
+}
+
+/// Where progress goes (the command line prints it).
+pub type OnProgress = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// How often a step's status is said at most.
+const STATUS_EVERY: Duration = Duration::from_millis(500);
+/// Rows handed to the database at once.
+const ROWS_PER_BATCH: usize = 2_000;
+/// The longest line of a table part an import reads (a row of the portal is far smaller):
+/// a damaged or crafted archive cannot make it hold more.
+const MAX_LINE: usize = 64 * 1024 * 1024;
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Says a status at most every [`STATUS_EVERY`].
+struct Throttled {
+    last: Option<Instant>,
+}
+
+impl Throttled {
+    fn new() -> Throttled {
+        Throttled { last: None }
+    }
+
+    fn due(&mut self) -> bool {
+        let due = self.last.is_none_or(|at| at.elapsed() >= STATUS_EVERY);
+        if due {
+            self.last = Some(Instant::now());
+        }
+        due
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Export
+
+/// What an export wrote.
+#[derive(Debug)]
+pub struct ExportReport {
+    pub tables: usize,
+    pub rows: u64,
+    pub files: u64,
+    pub file_bytes: u64,
+    /// Files the rows named that were deleted before they were read.
+    pub missing: Vec<String>,
+    /// Size of the archive.
+    pub archive_bytes: u64,
+}
+
+/// What the ZIP writer thread is told.
+enum ToZip {
+    Start { name: String, compressed: bool },
+    Bytes(Vec<u8>),
+}
+
+/// Writes the archive at `path` from what arrives; returns its size.
+fn write_zip(path: &Path, mut parts: mpsc::Receiver<ToZip>) -> anyhow::Result<u64> {
+    use zip::write::SimpleFileOptions;
+    let file = File::create_new(path)
+        .with_context(|| format!("{} kann nicht angelegt werden", path.display()))?;
+    let mut zip = zip::ZipWriter::new(BufWriter::with_capacity(1024 * 1024, file));
+    while let Some(part) = parts.blocking_recv() {
+        match part {
+            ToZip::Start { name, compressed } => {
+                let method = if compressed {
+                    zip::CompressionMethod::Deflated
+                } else {
+                    // Pictures, PDFs and videos are compressed already.
+                    zip::CompressionMethod::Stored
+                };
+                let options = SimpleFileOptions::default()
+                    .compression_method(method)
+                    .large_file(true)
+                    .unix_permissions(0o644);
+                zip.start_file(name, options)?;
+            }
+            ToZip::Bytes(bytes) => zip.write_all(&bytes)?,
+        }
+    }
+    let mut out = zip.finish()?;
+    out.flush()?;
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()?;
+    Ok(file.metadata()?.len())
+}
+
+/// The sending side of the ZIP writer, with the SHA-256 of the part being written.
+struct ZipSink {
+    parts: mpsc::Sender<ToZip>,
+    sha256: Sha256,
+}
+
+impl ZipSink {
+    async fn send(&self, part: ToZip) -> anyhow::Result<()> {
+        self.parts
+            .send(part)
+            .await
+            .map_err(|_| anyhow::anyhow!("Das Archiv konnte nicht weitergeschrieben werden."))
+    }
+
+    async fn start(&mut self, name: String, compressed: bool) -> anyhow::Result<()> {
+        self.sha256 = Sha256::new();
+        self.send(ToZip::Start { name, compressed }).await
+    }
+
+    async fn write(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
+        self.sha256.update(&bytes);
+        self.send(ToZip::Bytes(bytes)).await
+    }
+
+    fn finish_part(&mut self) -> String {
+        hex(&std::mem::take(&mut self.sha256).finalize())
+    }
+}
+
+/// Writes the archive of the installation to `to` (refused when the file exists).
+pub async fn export(
+    db: &Db,
+    files: &FileStore,
+    to: &Path,
+    progress: OnProgress,
+) -> anyhow::Result<ExportReport> {
+    anyhow::ensure!(
+        !to.exists(),
+        "Die Datei {} gibt es schon; bitte einen neuen Namen wählen.",
+        to.display()
+    );
+    let partial = partial_path(to);
+    let _ = std::fs::remove_file(&partial);
+    let (sender, receiver) = mpsc::channel(16);
+    let writer = {
+        let partial = partial.clone();
+        tokio::task::spawn_blocking(move || write_zip(&partial, receiver))
+    };
+    let mut sink = ZipSink {
+        parts: sender,
+        sha256: Sha256::new(),
+    };
+    let written = write_parts(db, files, &mut sink, &progress).await;
+    drop(sink);
+    let zipped = writer.await.map_err(anyhow::Error::from).and_then(|r| r);
+    let result = match (written, zipped) {
+        (Ok(mut report), Ok(size)) => {
+            report.archive_bytes = size;
+            std::fs::rename(&partial, to)
+                .with_context(|| format!("{} kann nicht angelegt werden", to.display()))?;
+            Ok(report)
+        }
+        // The writer's own error says more than "could not be written on".
+        (Err(_), Err(err)) | (Ok(_), Err(err)) | (Err(err), Ok(_)) => Err(err),
+    };
+    if result.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    result
+}
+
+/// `<to>.part`: where the archive is written until it is complete.
+fn partial_path(to: &Path) -> PathBuf {
+    let mut name = to.file_name().unwrap_or_default().to_os_string();
+    name.push(".part");
+    to.with_file_name(name)
+}
+
+async fn write_parts(
+    db: &Db,
+    files: &FileStore,
+    sink: &mut ZipSink,
+    progress: &OnProgress,
+) -> anyhow::Result<ExportReport> {
+    let tables = snapshot::tables(db).await?;
+    let schema = snapshot::applied_schema(db).await?.unwrap_or(0);
+    let mut report = ExportReport {
+        tables: tables.len(),
+        rows: 0,
+        files: 0,
+        file_bytes: 0,
+        missing: Vec::new(),
+        archive_bytes: 0,
+    };
+    let mut snapshot = Snapshot::begin(db).await?;
+    let mut table_parts = Vec::with_capacity(tables.len());
+    for table in &tables {
+        sink.start(table_part(&table.name), true).await?;
+        let mut sent = 0usize;
+        let mut status = Throttled::new();
+        let rows = snapshot
+            .rows(table, |chunk| {
+                sent += chunk.len();
+                if status.due() {
+                    progress(Progress::Status(format!(
+                        "Tabelle {}: {} …",
+                        table.name,
+                        human_bytes(sent as u64)
+                    )));
+                }
+                sink.sha256.update(&chunk);
+                let parts = sink.parts.clone();
+                async move {
+                    parts.send(ToZip::Bytes(chunk)).await.map_err(|_| {
+                        anyhow::anyhow!("Das Archiv konnte nicht weitergeschrieben werden.")
+                    })
+                }
+            })
+            .await?;
+        progress(Progress::Line(format!(
+            "Tabelle {}: {rows} Zeilen",
+            table.name
+        )));
+        report.rows += rows;
+        table_parts.push(TablePart {
+            name: table.name.clone(),
+            columns: table.columns.iter().map(|c| c.name.clone()).collect(),
+            rows,
+            sha256: sink.finish_part(),
+        });
+    }
+    let keys = snapshot.file_keys(&tables).await?;
+    // The rows are read: the files they name do not change (a key is never reused), so the
+    // snapshot need not be held while they are copied.
+    drop(snapshot);
+    let mut entries = Vec::with_capacity(keys.len());
+    let mut status = Throttled::new();
+    for (n, key) in keys.iter().enumerate() {
+        if let Some(entry) = copy_file(files, key, sink).await? {
+            report.files += 1;
+            report.file_bytes += entry.size;
+            entries.push(entry);
+        } else {
+            progress(Progress::Line(format!(
+                "Datei {key} fehlt im Dateispeicher (während des Exports gelöscht?); ihre Zeile ist im Archiv ohne Datei."
+            )));
+            report.missing.push(key.clone());
+        }
+        if status.due() || n + 1 == keys.len() {
+            progress(Progress::Status(format!(
+                "Dateien: {} von {} ({})",
+                n + 1,
+                keys.len(),
+                human_bytes(report.file_bytes)
+            )));
+        }
+    }
+    if !keys.is_empty() {
+        progress(Progress::Line(String::new()));
+    }
+    sink.start(FILE_LIST.into(), true).await?;
+    let mut list = Vec::new();
+    for entry in &entries {
+        serde_json::to_writer(&mut list, entry)?;
+        list.push(b'\n');
+    }
+    sink.write(list).await?;
+    let files_part = FilesPart {
+        count: report.files,
+        bytes: report.file_bytes,
+        sha256: sink.finish_part(),
+        missing: report.missing.clone(),
+    };
+    let manifest = Manifest {
+        format: backup::FORMAT.into(),
+        format_version: backup::FORMAT_VERSION,
+        program: format!("aktionsportal {}", env!("CARGO_PKG_VERSION")),
+        created_at: crate::db::now(),
+        source: match db.backend() {
+            crate::db::Backend::Sqlite => "sqlite".into(),
+            crate::db::Backend::Postgres => "postgres".into(),
+        },
+        schema,
+        tables: table_parts,
+        files: files_part,
+    };
+    sink.start(MANIFEST.into(), true).await?;
+    sink.write(serde_json::to_vec_pretty(&manifest)?).await?;
+    Ok(report)
+}
+
+/// Copies one stored file into the archive; `None` when it is gone.
+async fn copy_file(
+    files: &FileStore,
+    key: &str,
+    sink: &mut ZipSink,
+) -> anyhow::Result<Option<FileEntry>> {
+    let mut chunks = match files.chunks(key).await {
+        Ok(chunks) => chunks,
+        Err(err) => {
+            return match files.size(key).await {
+                Ok(None) => Ok(None),
+                _ => Err(anyhow::Error::from(err).context(format!("Datei {key}"))),
+            };
+        }
+    };
+    sink.start(file_part(key), false).await?;
+    let mut size = 0u64;
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.with_context(|| format!("Datei {key}"))?;
+        size += chunk.len() as u64;
+        sink.write(chunk.to_vec()).await?;
+    }
+    Ok(Some(FileEntry {
+        key: key.to_string(),
+        size,
+        sha256: sink.finish_part(),
+    }))
+}
+
+// ---------------------------------------------------------------------------------------
+// Import
+
+/// What an import loaded.
+#[derive(Debug)]
+pub struct ImportReport {
+    pub tables: usize,
+    pub rows: u64,
+    pub files: u64,
+    pub file_bytes: u64,
+    /// The schema of the archive; the database was then migrated to the newest.
+    pub schema: i64,
+}
+
+type Archive = zip::ZipArchive<BufReader<File>>;
+
+fn damaged(detail: impl std::fmt::Display) -> anyhow::Error {
+    Refusal::Damaged(detail.to_string()).into()
+}
+
+/// Opens the archive and reads its manifest.
+fn open_archive(path: &Path) -> anyhow::Result<(Archive, Manifest)> {
+    let file = File::open(path)
+        .with_context(|| format!("{} kann nicht gelesen werden", path.display()))?;
+    let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(damaged)?;
+    let mut text = Vec::new();
+    archive
+        .by_name(MANIFEST)
+        .map_err(|_| damaged("ohne manifest.json"))?
+        .take(16 * 1024 * 1024)
+        .read_to_end(&mut text)
+        .map_err(damaged)?;
+    let manifest: Manifest =
+        serde_json::from_slice(&text).map_err(|e| damaged(format!("manifest.json: {e}")))?;
+    Ok((archive, manifest))
+}
+
+/// Reads a part whole and compares its SHA-256 (and, for a table, its line count) with the
+/// manifest; for `files.jsonl` returns its entries.
+fn check_part(
+    archive: &mut Archive,
+    name: &str,
+    sha256: &str,
+    lines: Option<u64>,
+    size: Option<u64>,
+) -> anyhow::Result<()> {
+    let mut part = archive
+        .by_name(name)
+        .map_err(|_| damaged(format!("{name} fehlt")))?;
+    let mut hash = Sha256::new();
+    let mut buffer = vec![0u8; 256 * 1024];
+    let (mut count, mut newlines) = (0u64, 0u64);
+    loop {
+        let n = part
+            .read(&mut buffer)
+            .map_err(|e| damaged(format!("{name}: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        hash.update(&buffer[..n]);
+        count += n as u64;
+        newlines += buffer[..n].iter().filter(|b| **b == b'\n').count() as u64;
+    }
+    if hex(&hash.finalize()) != sha256 {
+        return Err(damaged(format!(
+            "{name} hat nicht die Prüfsumme des Manifests"
+        )));
+    }
+    if lines.is_some_and(|lines| lines != newlines) || size.is_some_and(|size| size != count) {
+        return Err(damaged(format!(
+            "{name} hat nicht den Umfang des Manifests"
+        )));
+    }
+    Ok(())
+}
+
+/// The entries of `files.jsonl` (checked before).
+fn file_entries(archive: &mut Archive) -> anyhow::Result<Vec<FileEntry>> {
+    let part = archive.by_name(FILE_LIST).map_err(damaged)?;
+    let mut entries = Vec::new();
+    for line in BufReader::new(part).lines() {
+        let line = line.map_err(damaged)?;
+        let entry: FileEntry =
+            serde_json::from_str(&line).map_err(|e| damaged(format!("{FILE_LIST}: {e}")))?;
+        if !crate::storage::is_valid_key(&entry.key) {
+            return Err(damaged(format!("ungültiger Dateischlüssel {}", entry.key)));
+        }
+        entries.push(entry);
+    }
+    Ok(entries)
+}
+
+/// Checks every part of the archive against the manifest before anything is written.
+fn check_archive(
+    archive: &mut Archive,
+    manifest: &Manifest,
+    progress: &OnProgress,
+) -> anyhow::Result<Vec<FileEntry>> {
+    let total = manifest.tables.len() as u64 + 1 + manifest.files.count;
+    let mut status = Throttled::new();
+    let mut checked = 0u64;
+    let mut say = |checked: u64| {
+        if status.due() || checked == total {
+            progress(Progress::Status(format!(
+                "Prüfe das Archiv: {checked} von {total} Teilen"
+            )));
+        }
+    };
+    for table in &manifest.tables {
+        check_part(
+            archive,
+            &table_part(&table.name),
+            &table.sha256,
+            Some(table.rows),
+            None,
+        )?;
+        checked += 1;
+        say(checked);
+    }
+    check_part(archive, FILE_LIST, &manifest.files.sha256, None, None)?;
+    checked += 1;
+    let entries = file_entries(archive)?;
+    if entries.len() as u64 != manifest.files.count {
+        return Err(damaged(format!(
+            "{FILE_LIST} hat nicht den Umfang des Manifests"
+        )));
+    }
+    let mut keys = HashSet::with_capacity(entries.len());
+    for entry in &entries {
+        if !keys.insert(entry.key.as_str()) {
+            return Err(damaged(format!(
+                "{} steht zweimal in {FILE_LIST}",
+                entry.key
+            )));
+        }
+        check_part(
+            archive,
+            &file_part(&entry.key),
+            &entry.sha256,
+            None,
+            Some(entry.size),
+        )?;
+        checked += 1;
+        say(checked);
+    }
+    progress(Progress::Line(String::new()));
+    Ok(entries)
+}
+
+/// What the archive reader thread hands over.
+enum FromZip {
+    FileStart(FileEntry),
+    Bytes(Vec<u8>),
+    Rows(Vec<Vec<Value>>),
+}
+
+/// Fills the empty database `db` and the empty file store `files` from the archive at `from`.
+pub async fn import(
+    db: &Db,
+    files: &FileStore,
+    from: &Path,
+    progress: OnProgress,
+) -> anyhow::Result<ImportReport> {
+    let (archive, manifest) = {
+        let from = from.to_path_buf();
+        tokio::task::spawn_blocking(move || open_archive(&from)).await??
+    };
+    backup::check_manifest(&manifest, snapshot::newest_known_schema(db))?;
+    progress(Progress::Line(format!(
+        "Archiv vom {} ({}, {}, Datenbankschema {}): {} Tabellen, {} Dateien ({})",
+        format::date_time(manifest.created_at),
+        manifest.source,
+        manifest.program,
+        manifest.schema,
+        manifest.tables.len(),
+        manifest.files.count,
+        human_bytes(manifest.files.bytes)
+    )));
+    let (mut archive, entries) = {
+        let (manifest, progress) = (manifest.clone(), progress.clone());
+        tokio::task::spawn_blocking(move || {
+            let mut archive = archive;
+            check_archive(&mut archive, &manifest, &progress).map(|entries| (archive, entries))
+        })
+        .await??
+    };
+    progress(Progress::Line(
+        "Das Archiv ist vollständig und unbeschädigt.".into(),
+    ));
+    check_target(db, files, &manifest, &entries).await?;
+
+    snapshot::migrate_to(db, manifest.schema).await?;
+    let written = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let loaded = async {
+        archive = copy_files(archive, files, &entries, &written, &progress).await?;
+        load_rows(archive, db, &manifest, &progress).await
+    }
+    .await;
+    let rows = match loaded {
+        Ok(rows) => rows,
+        Err(err) => {
+            clean_up(files, &written).await;
+            return Err(err.context(
+                "Der Import wurde abgebrochen; die Datenbank hat keine Zeile des Archivs erhalten",
+            ));
+        }
+    };
+    // The rows are in: the files go into place.
+    let keys: HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
+    if files.bucket().is_none() {
+        for leftover in files.leftovers().await? {
+            if keys.contains(leftover.key.as_str()) {
+                files.complete(leftover).await?;
+            }
+        }
+    }
+    db.migrate().await?;
+    crate::db::bulk::analyze(db).await?;
+    Ok(ImportReport {
+        tables: manifest.tables.len(),
+        rows,
+        files: entries.len() as u64,
+        file_bytes: entries.iter().map(|e| e.size).sum(),
+        schema: manifest.schema,
+    })
+}
+
+/// Refuses a target that is not empty, before anything is written. Files a killed import
+/// of an archive left behind (in a bucket at their keys, on disk in the staging folder) do
+/// not count: this import writes them again.
+async fn check_target(
+    db: &Db,
+    files: &FileStore,
+    manifest: &Manifest,
+    entries: &[FileEntry],
+) -> anyhow::Result<()> {
+    if let Some(applied) = snapshot::applied_schema(db).await?
+        && applied > manifest.schema
+    {
+        return Err(Refusal::TargetSchemaNewer {
+            target: applied,
+            archive: manifest.schema,
+        }
+        .into());
+    }
+    let existing = snapshot::tables(db).await?;
+    if let Some((table, rows)) = snapshot::first_filled(db, &existing).await? {
+        return Err(Refusal::DatabaseNotEmpty { table, rows }.into());
+    }
+    let keys: HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
+    let foreign: Vec<String> = files
+        .stored_keys()
+        .await?
+        .into_iter()
+        .map(|(key, _)| key)
+        .filter(|key| !keys.contains(key.as_str()))
+        .collect();
+    if let Some(example) = foreign.first() {
+        return Err(Refusal::StoreNotEmpty {
+            place: files.describe(),
+            count: foreign.len(),
+            example: example.clone(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Writes every file of the archive into the store (on disk into the staging folder) and
+/// checks it once more as it goes.
+async fn copy_files(
+    archive: Archive,
+    files: &FileStore,
+    entries: &[FileEntry],
+    written: &std::sync::Mutex<Vec<String>>,
+    progress: &OnProgress,
+) -> anyhow::Result<Archive> {
+    let (sender, mut receiver) = mpsc::channel(16);
+    let reader = {
+        let entries = entries.to_vec();
+        tokio::task::spawn_blocking(move || read_files(archive, &entries, sender))
+    };
+    let total = entries.len();
+    let (mut done, mut bytes) = (0usize, 0u64);
+    let mut status = Throttled::new();
+    let mut current: Option<(FileEntry, crate::storage::StagedWriter)> = None;
+    let result: anyhow::Result<()> = async {
+        loop {
+            let message = receiver.recv().await;
+            if matches!(message, Some(FromZip::FileStart(_)) | None)
+                && let Some((entry, writer)) = current.take()
+            {
+                let staged = writer.finish().await?;
+                let digest = staged.digest();
+                if digest.size != entry.size || digest.sha256 != entry.sha256 {
+                    return Err(damaged(format!(
+                        "{} hat sich beim Lesen verändert",
+                        entry.key
+                    )));
+                }
+                written
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(staged.leave_staged());
+                done += 1;
+                bytes += entry.size;
+                if status.due() || done == total {
+                    progress(Progress::Status(format!(
+                        "Dateien: {done} von {total} ({})",
+                        human_bytes(bytes)
+                    )));
+                }
+            }
+            match message {
+                Some(FromZip::FileStart(entry)) => {
+                    let writer = files.begin_at(&entry.key).await?;
+                    current = Some((entry, writer));
+                }
+                Some(FromZip::Bytes(chunk)) => {
+                    if let Some((_, writer)) = current.as_mut() {
+                        writer.write(&chunk).await?;
+                    }
+                }
+                Some(FromZip::Rows(_)) => {}
+                None => return Ok(()),
+            }
+        }
+    }
+    .await;
+    drop(receiver);
+    let archive = reader.await??;
+    result?;
+    if total > 0 {
+        progress(Progress::Line(String::new()));
+    }
+    Ok(archive)
+}
+
+fn read_files(
+    mut archive: Archive,
+    entries: &[FileEntry],
+    sender: mpsc::Sender<FromZip>,
+) -> anyhow::Result<Archive> {
+    let mut buffer = vec![0u8; 1024 * 1024];
+    // A closed channel means the writing side gave up; it says why.
+    'files: for entry in entries {
+        if sender
+            .blocking_send(FromZip::FileStart(entry.clone()))
+            .is_err()
+        {
+            break;
+        }
+        let mut part = archive.by_name(&file_part(&entry.key)).map_err(damaged)?;
+        loop {
+            let n = part.read(&mut buffer).map_err(damaged)?;
+            if n == 0 {
+                break;
+            }
+            if sender
+                .blocking_send(FromZip::Bytes(buffer[..n].to_vec()))
+                .is_err()
+            {
+                break 'files;
+            }
+        }
+    }
+    drop(sender);
+    Ok(archive)
+}
+
+/// Loads every table of the archive in one transaction; returns how many rows.
+async fn load_rows(
+    archive: Archive,
+    db: &Db,
+    manifest: &Manifest,
+    progress: &OnProgress,
+) -> anyhow::Result<u64> {
+    let targets = snapshot::tables(db).await?;
+    let mut loader = Loader::begin(db).await?;
+    let mut total = 0u64;
+    let mut archive = archive;
+    for table in &manifest.tables {
+        let target = targets
+            .iter()
+            .find(|t| t.name == table.name)
+            .ok_or_else(|| {
+                damaged(format!(
+                    "die Tabelle {} gibt es im Schema {} nicht",
+                    table.name, manifest.schema
+                ))
+            })?;
+        let (sender, mut receiver) = mpsc::channel(4);
+        let reader = {
+            let name = table.name.clone();
+            tokio::task::spawn_blocking(move || read_rows(archive, &name, sender))
+        };
+        let mut loaded = 0u64;
+        let mut status = Throttled::new();
+        let result: anyhow::Result<()> = async {
+            while let Some(message) = receiver.recv().await {
+                if let FromZip::Rows(rows) = message {
+                    loader.insert(target, &table.columns, &rows, loaded).await?;
+                    loaded += rows.len() as u64;
+                    if status.due() {
+                        progress(Progress::Status(format!(
+                            "Tabelle {}: {loaded} von {} Zeilen",
+                            table.name, table.rows
+                        )));
+                    }
+                }
+            }
+            Ok(())
+        }
+        .await;
+        drop(receiver);
+        archive = reader.await??;
+        result?;
+        if loaded != table.rows {
+            return Err(damaged(format!(
+                "{} hat nicht den Umfang des Manifests",
+                table.name
+            )));
+        }
+        progress(Progress::Line(format!(
+            "Tabelle {}: {loaded} Zeilen",
+            table.name
+        )));
+        total += loaded;
+    }
+    progress(Progress::Status("Schreibe die Zeilen fest …".into()));
+    loader.commit().await?;
+    progress(Progress::Line("Die Zeilen sind gespeichert.".into()));
+    Ok(total)
+}
+
+fn read_rows(
+    mut archive: Archive,
+    table: &str,
+    sender: mpsc::Sender<FromZip>,
+) -> anyhow::Result<Archive> {
+    let read = |archive: &mut Archive| -> anyhow::Result<()> {
+        let part = archive.by_name(&table_part(table)).map_err(damaged)?;
+        let mut lines = BufReader::with_capacity(256 * 1024, part);
+        let mut line = Vec::new();
+        let mut batch = Vec::with_capacity(ROWS_PER_BATCH);
+        loop {
+            line.clear();
+            let n = (&mut lines)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut line)
+                .map_err(damaged)?;
+            if n == 0 {
+                break;
+            }
+            if line.len() > MAX_LINE {
+                return Err(damaged(format!("{table}: eine Zeile ist zu lang")));
+            }
+            let row: Vec<Value> =
+                serde_json::from_slice(&line).map_err(|e| damaged(format!("{table}: {e}")))?;
+            batch.push(row);
+            if batch.len() == ROWS_PER_BATCH {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(ROWS_PER_BATCH));
+                // A closed channel means the loading side gave up; it says why.
+                if sender.blocking_send(FromZip::Rows(full)).is_err() {
+                    return Ok(());
+                }
+            }
+        }
+        if !batch.is_empty() {
+            let _ = sender.blocking_send(FromZip::Rows(batch));
+        }
+        Ok(())
+    };
+    read(&mut archive)?;
+    Ok(archive)
+}
+
+/// Removes what a failed import wrote: files waiting in the staging folder, or objects in
+/// the bucket.
+async fn clean_up(files: &FileStore, written: &std::sync::Mutex<Vec<String>>) {
+    let keys: HashSet<String> =
+        std::mem::take(&mut *written.lock().unwrap_or_else(|e| e.into_inner()))
+            .into_iter()
+            .collect();
+    if files.bucket().is_some() {
+        for key in &keys {
+            if let Err(err) = files.delete(key).await {
+                tracing::warn!(error = %err, key, "file of a failed import stays until the sweep");
+            }
+        }
+        return;
+    }
+    if let Ok(leftovers) = files.leftovers().await {
+        for leftover in leftovers {
+            if keys.contains(&leftover.key) {
+                let _ = files.discard(leftover).await;
+            }
+        }
+    }
+}
