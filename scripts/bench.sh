@@ -1196,17 +1196,17 @@ if wants backup; then
   archive_size=$(stat -c %s "$work/large.zip")
   read -r import_sqlite_s import_sqlite_rss < <(timed "$bin" --data "$work/imported" import --from "$work/large.zip")
   rm -rf "$work/imported"
-  import_pg="not measured (PostgreSQL not reachable)"
+  import_pg="| \`import\` into an empty PostgreSQL database | not measured (PostgreSQL not reachable) | | |"
   if psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
     pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
     psql -q "$pg_admin_url" -c "create database $pg_db" >/dev/null
     read -r import_pg_s import_pg_rss < <(DATABASE_URL="${pg_admin_url%/*}/$pg_db" timed "$bin" --data "$work/imported" import --from "$work/large.zip")
-    import_pg="$import_pg_s s ($(calc "f'{$import_pg_s / $untar_s:.1f}'") × tar x), peak RSS $import_pg_rss MiB"
+    import_pg="| \`import\` into an empty PostgreSQL database | $import_pg_s s | $(calc "f'{$import_pg_s / $untar_s:.1f}'") × | $import_pg_rss MiB |"
     drop_pg_db
     rm -rf "$work/imported"
   fi
   rm -rf "$data"
-  echo "   Export $export_s s, Archiv $(mib "$archive_size") MiB, Import SQLite $import_sqlite_s s, PostgreSQL: $import_pg"
+  echo "   Export $export_s s, Archiv $(mib "$archive_size") MiB, Import SQLite $import_sqlite_s s, PostgreSQL ${import_pg_s:-–} s"
   {
     echo "### Export and import of a whole installation (issue 25)"
     echo
@@ -1221,7 +1221,7 @@ if wants backup; then
     echo "| \`export\` while the portal serves | $export_s s | $(calc "f'{$export_s / $tar_s:.1f}'") × | $export_rss MiB |"
     echo "| tar x (reference for the imports) | $untar_s s | 1.0 | |"
     echo "| \`import\` into an empty SQLite database and folder | $import_sqlite_s s | $(calc "f'{$import_sqlite_s / $untar_s:.1f}'") × | $import_sqlite_rss MiB |"
-    echo "| \`import\` into an empty PostgreSQL database | $import_pg | | |"
+    echo "$import_pg"
     echo
     echo "The archive has $(mib "$archive_size") MiB ($(calc "f'{$archive_size / $data_size * 100:.0f}'") % of the data folder): the tables"
     echo "deflated, the files stored as they are. An import first reads the whole archive once to check"

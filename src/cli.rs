@@ -180,7 +180,13 @@ pub async fn run(cli: Cli) -> i32 {
             return 2;
         }
     };
-    init_tracing(config.log_format);
+    // An export or import reads whole tables on purpose: sqlx's notes on slow statements
+    // would only crowd its progress.
+    let quiet_sqlx = matches!(
+        cli.command,
+        Some(Command::Export { .. } | Command::Import { .. })
+    );
+    init_tracing(config.log_format, quiet_sqlx);
     match execute(cli.command.unwrap_or(Command::Serve { addr: None }), config).await {
         Ok(()) => 0,
         Err(err) => {
@@ -190,10 +196,14 @@ pub async fn run(cli: Cli) -> i32 {
     }
 }
 
-fn init_tracing(format: LogFormat) {
+fn init_tracing(format: LogFormat, quiet_sqlx: bool) {
     use tracing_subscriber::EnvFilter;
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let default = if quiet_sqlx {
+        "info,sqlx=error"
+    } else {
+        "info,sqlx=warn"
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);

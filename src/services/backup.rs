@@ -545,6 +545,12 @@ pub async fn import(
     progress(Progress::Line(
         "Das Archiv ist vollständig und unbeschädigt.".into(),
     ));
+    if !manifest.files.missing.is_empty() {
+        progress(Progress::Line(format!(
+            "{} Dateien fehlten schon beim Export (während des Exports gelöscht); ihre Zeilen kommen ohne Datei.",
+            manifest.files.missing.len()
+        )));
+    }
     check_target(db, files, &manifest, &entries).await?;
 
     snapshot::migrate_to(db, manifest.schema).await?;
