@@ -55,6 +55,11 @@ test('an admin makes a tag, a file carries it, the dealer filters by it, and it 
       await page.keyboard.press('Escape');
       await modal.waitFor({ state: 'detached' });
       assert.deepEqual(await axeViolations(page), [], 'the screen at 320 px');
+      // Every row's buttons are on the screen, not beyond a sideways scroll of the table.
+      for (const button of await page.locator('[data-testid="tag-row"] button').all()) {
+        const box = await button.boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= 320, `a row's button ends at ${box && box.x + box.width} px`);
+      }
 
       // A file of a package on the dealer's list carries it.
       const tags = await json(await page.request.get('/api/tags'));

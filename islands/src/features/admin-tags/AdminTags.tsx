@@ -83,25 +83,29 @@ export default function AdminTags(rules: AdminTagsProps) {
                   </td>
                   <td className="text-break">{tag.name}</td>
                   <td className="text-end">{tag.uses}</td>
-                  <td className="text-end text-nowrap">
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-outline-secondary me-1"
-                      onClick={() => setEditing(tag)}
-                      aria-label={`${tag.name} bearbeiten`}
-                      title="Bearbeiten"
-                    >
-                      <i className="bi bi-pencil" aria-hidden="true" />
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-outline-danger"
-                      onClick={() => setDeleting(tag)}
-                      aria-label={`${tag.name} löschen`}
-                      title="Löschen"
-                    >
-                      <i className="bi bi-trash" aria-hidden="true" />
-                    </button>
+                  <td className="text-end">
+                    {/* On a phone the two buttons stand one above the other instead of
+                        pushing the table wider than the screen. */}
+                    <div className="d-inline-flex flex-wrap justify-content-end gap-1">
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-outline-secondary"
+                        onClick={() => setEditing(tag)}
+                        aria-label={`${tag.name} bearbeiten`}
+                        title="Bearbeiten"
+                      >
+                        <i className="bi bi-pencil" aria-hidden="true" />
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-outline-danger"
+                        onClick={() => setDeleting(tag)}
+                        aria-label={`${tag.name} löschen`}
+                        title="Löschen"
+                      >
+                        <i className="bi bi-trash" aria-hidden="true" />
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}
