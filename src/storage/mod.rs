@@ -294,6 +294,14 @@ impl StagedFile {
         }
     }
 
+    /// Leaves the file where it waits for its row and returns its key: on disk in the
+    /// staging folder, from where [`FileStore::complete`] (or the start-up sweep, once the
+    /// row has committed) moves it into place; in a bucket at its key.
+    pub fn leave_staged(mut self) -> String {
+        self.persisted = true;
+        std::mem::take(&mut self.key)
+    }
+
     /// Moves the file into place and returns its key. Never replaces an existing file.
     pub async fn persist(mut self) -> io::Result<String> {
         if let Place::Disk { path, target } = &self.place {
@@ -313,16 +321,6 @@ impl StagedFile {
         // In a bucket the object is at its key already.
         self.persisted = true;
         Ok(std::mem::take(&mut self.key))
-    }
-}
-
-impl StagedFile {
-    /// Leaves the file where it waits for its row and returns its key: on disk in the
-    /// staging folder, from where [`FileStore::complete`] (or the start-up sweep, once the
-    /// row has committed) moves it into place; in a bucket at its key.
-    pub fn leave_staged(mut self) -> String {
-        self.persisted = true;
-        std::mem::take(&mut self.key)
     }
 }
 
@@ -453,19 +451,25 @@ impl FileStore {
         if !ext.is_empty() && !valid_ext(ext) {
             return Err(invalid("ungültige Dateiendung"));
         }
-        let key = new_key(ext);
+        self.staged_on_disk(new_key(ext), false).await
+    }
+
+    /// A writer of `key` into the staging folder: a new file, or (`replace`) whatever is
+    /// there under that name replaced.
+    async fn staged_on_disk(&self, key: String, replace: bool) -> io::Result<StagedWriter> {
         let file_name = key.split_once('/').map_or(key.as_str(), |(_, f)| f);
         let path = self.root.join(STAGING).join(file_name);
         tokio::fs::create_dir_all(self.root.join(STAGING)).await?;
         let file = tokio::fs::OpenOptions::new()
             .write(true)
-            .create_new(true)
+            .create(replace)
+            .truncate(replace)
+            .create_new(!replace)
             .open(&path)
             .await?;
-        let target = self.root.join(&key);
         let sink = Sink::Disk {
             path,
-            target,
+            target: self.root.join(&key),
             file: Some(file),
         };
         Ok(Self::writer(key, sink, WRITE_BUFFER))
@@ -485,16 +489,7 @@ impl FileStore {
             };
             return Ok(Self::writer(key.to_string(), sink, WRITE_BUFFER));
         }
-        let file_name = key.split_once('/').map_or(key, |(_, f)| f);
-        let path = self.root.join(STAGING).join(file_name);
-        tokio::fs::create_dir_all(self.root.join(STAGING)).await?;
-        let file = tokio::fs::File::create(&path).await?;
-        let sink = Sink::Disk {
-            path,
-            target: self.root.join(key),
-            file: Some(file),
-        };
-        Ok(Self::writer(key.to_string(), sink, WRITE_BUFFER))
+        self.staged_on_disk(key.to_string(), true).await
     }
 
     /// Writes `bytes` to a new staged file (small files: logos, demo data).

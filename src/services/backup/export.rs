@@ -5,6 +5,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+use axum::body::Bytes;
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
@@ -33,7 +34,15 @@ pub struct ExportReport {
 /// What the ZIP writer thread is told.
 enum ToZip {
     Start { name: String, compressed: bool },
-    Bytes(Vec<u8>),
+    Bytes(Bytes),
+}
+
+/// Hands `part` to the ZIP writer; fails when the writer has stopped (its error says why).
+async fn send(parts: &mpsc::Sender<ToZip>, part: ToZip) -> anyhow::Result<()> {
+    parts
+        .send(part)
+        .await
+        .map_err(|_| anyhow::anyhow!("Das Archiv konnte nicht weitergeschrieben werden."))
 }
 
 /// Writes the archive at `path` from what arrives; returns its size.
@@ -74,21 +83,15 @@ struct ZipSink {
 }
 
 impl ZipSink {
-    async fn send(&self, part: ToZip) -> anyhow::Result<()> {
-        self.parts
-            .send(part)
-            .await
-            .map_err(|_| anyhow::anyhow!("Das Archiv konnte nicht weitergeschrieben werden."))
-    }
-
     async fn start(&mut self, name: String, compressed: bool) -> anyhow::Result<()> {
         self.sha256 = Sha256::new();
-        self.send(ToZip::Start { name, compressed }).await
+        send(&self.parts, ToZip::Start { name, compressed }).await
     }
 
-    async fn write(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
+    async fn write(&mut self, bytes: impl Into<Bytes>) -> anyhow::Result<()> {
+        let bytes = bytes.into();
         self.sha256.update(&bytes);
-        self.send(ToZip::Bytes(bytes)).await
+        send(&self.parts, ToZip::Bytes(bytes)).await
     }
 
     fn finish_part(&mut self) -> String {
@@ -177,13 +180,10 @@ async fn write_parts(
                         human_bytes(sent as u64)
                     )));
                 }
+                // Not `sink.write`: the closure's future cannot hold the sink it borrows.
                 sink.sha256.update(&chunk);
                 let parts = sink.parts.clone();
-                async move {
-                    parts.send(ToZip::Bytes(chunk)).await.map_err(|_| {
-                        anyhow::anyhow!("Das Archiv konnte nicht weitergeschrieben werden.")
-                    })
-                }
+                async move { send(&parts, ToZip::Bytes(chunk.into())).await }
             })
             .await?;
         progress(Progress::Line(format!(
@@ -278,7 +278,7 @@ async fn copy_file(
     while let Some(chunk) = chunks.next().await {
         let chunk = chunk.with_context(|| format!("Datei {key}"))?;
         size += chunk.len() as u64;
-        sink.write(chunk.to_vec()).await?;
+        sink.write(chunk).await?;
     }
     Ok(Some(FileEntry {
         key: key.to_string(),

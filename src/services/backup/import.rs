@@ -4,7 +4,6 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
-use std::sync::Mutex;
 
 use anyhow::Context as _;
 use serde_json::Value;
@@ -60,8 +59,8 @@ fn open_archive(path: &Path) -> anyhow::Result<(Archive, Manifest)> {
     Ok((archive, manifest))
 }
 
-/// Reads a part whole and compares its SHA-256 (and, for a table, its line count) with the
-/// manifest; for `files.jsonl` returns its entries.
+/// Reads a part whole and compares its SHA-256 (and, for a table, its line count; for a file,
+/// its size) with the manifest.
 fn check_part(
     archive: &mut Archive,
     name: &str,
@@ -99,14 +98,28 @@ fn check_part(
     Ok(())
 }
 
+/// Reads the next line of a part into `line` (emptied first); false at its end. A line longer
+/// than [`MAX_LINE`] is refused.
+fn next_line(part: &mut impl BufRead, name: &str, line: &mut Vec<u8>) -> anyhow::Result<bool> {
+    line.clear();
+    let n = part
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', line)
+        .map_err(damaged)?;
+    if line.len() > MAX_LINE {
+        return Err(damaged(format!("{name}: eine Zeile ist zu lang")));
+    }
+    Ok(n > 0)
+}
+
 /// The entries of `files.jsonl` (checked before).
 fn file_entries(archive: &mut Archive) -> anyhow::Result<Vec<FileEntry>> {
-    let part = archive.by_name(FILE_LIST).map_err(damaged)?;
+    let mut part = BufReader::new(archive.by_name(FILE_LIST).map_err(damaged)?);
     let mut entries = Vec::new();
-    for line in BufReader::new(part).lines() {
-        let line = line.map_err(damaged)?;
+    let mut line = Vec::new();
+    while next_line(&mut part, FILE_LIST, &mut line)? {
         let entry: FileEntry =
-            serde_json::from_str(&line).map_err(|e| damaged(format!("{FILE_LIST}: {e}")))?;
+            serde_json::from_slice(&line).map_err(|e| damaged(format!("{FILE_LIST}: {e}")))?;
         if !crate::storage::is_valid_key(&entry.key) {
             return Err(damaged(format!("ungültiger Dateischlüssel {}", entry.key)));
         }
@@ -172,11 +185,10 @@ fn check_archive(
     Ok(entries)
 }
 
-/// What the archive reader thread hands over.
-enum FromZip {
-    FileStart(FileEntry),
+/// What the reader thread hands over of the archive's files.
+enum FileChunk {
+    Start(FileEntry),
     Bytes(Vec<u8>),
-    Rows(Vec<Vec<Value>>),
 }
 
 /// Fills the empty database `db` and the empty file store `files` from the archive at `from`.
@@ -221,16 +233,16 @@ pub async fn import(
     check_target(db, files, &manifest, &entries).await?;
 
     snapshot::migrate_to(db, manifest.schema).await?;
-    let written = Mutex::new(Vec::<String>::new());
+    let mut written = Vec::new();
     let loaded = async {
-        archive = copy_files(archive, files, &entries, &written, &progress).await?;
+        archive = copy_files(archive, files, &entries, &mut written, &progress).await?;
         load_rows(archive, db, &manifest, &progress).await
     }
     .await;
     let rows = match loaded {
         Ok(rows) => rows,
         Err(err) => {
-            clean_up(files, &written).await;
+            clean_up(files, written).await;
             return Err(err.context(
                 "Der Import wurde abgebrochen; die Datenbank hat keine Zeile des Archivs erhalten",
             ));
@@ -303,7 +315,7 @@ async fn copy_files(
     archive: Archive,
     files: &FileStore,
     entries: &[FileEntry],
-    written: &Mutex<Vec<String>>,
+    written: &mut Vec<String>,
     progress: &OnProgress,
 ) -> anyhow::Result<Archive> {
     let (sender, mut receiver) = mpsc::channel(16);
@@ -318,7 +330,7 @@ async fn copy_files(
     let result: anyhow::Result<()> = async {
         loop {
             let message = receiver.recv().await;
-            if matches!(message, Some(FromZip::FileStart(_)) | None)
+            if matches!(message, Some(FileChunk::Start(_)) | None)
                 && let Some((entry, writer)) = current.take()
             {
                 let staged = writer.finish().await?;
@@ -329,10 +341,7 @@ async fn copy_files(
                         entry.key
                     )));
                 }
-                written
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(staged.leave_staged());
+                written.push(staged.leave_staged());
                 done += 1;
                 bytes += entry.size;
                 if status.due() || done == total {
@@ -343,16 +352,15 @@ async fn copy_files(
                 }
             }
             match message {
-                Some(FromZip::FileStart(entry)) => {
+                Some(FileChunk::Start(entry)) => {
                     let writer = files.begin_at(&entry.key).await?;
                     current = Some((entry, writer));
                 }
-                Some(FromZip::Bytes(chunk)) => {
+                Some(FileChunk::Bytes(chunk)) => {
                     if let Some((_, writer)) = current.as_mut() {
                         writer.write(&chunk).await?;
                     }
                 }
-                Some(FromZip::Rows(_)) => {}
                 None => return Ok(()),
             }
         }
@@ -370,13 +378,13 @@ async fn copy_files(
 fn read_files(
     mut archive: Archive,
     entries: &[FileEntry],
-    sender: mpsc::Sender<FromZip>,
+    sender: mpsc::Sender<FileChunk>,
 ) -> anyhow::Result<Archive> {
     let mut buffer = vec![0u8; 1024 * 1024];
     // A closed channel means the writing side gave up; it says why.
     'files: for entry in entries {
         if sender
-            .blocking_send(FromZip::FileStart(entry.clone()))
+            .blocking_send(FileChunk::Start(entry.clone()))
             .is_err()
         {
             break;
@@ -388,7 +396,7 @@ fn read_files(
                 break;
             }
             if sender
-                .blocking_send(FromZip::Bytes(buffer[..n].to_vec()))
+                .blocking_send(FileChunk::Bytes(buffer[..n].to_vec()))
                 .is_err()
             {
                 break 'files;
@@ -428,16 +436,14 @@ async fn load_rows(
         let mut loaded = 0u64;
         let mut status = Throttled::new();
         let result: anyhow::Result<()> = async {
-            while let Some(message) = receiver.recv().await {
-                if let FromZip::Rows(rows) = message {
-                    loader.insert(target, &table.columns, &rows, loaded).await?;
-                    loaded += rows.len() as u64;
-                    if status.due() {
-                        progress(Progress::Status(format!(
-                            "Tabelle {}: {loaded} von {} Zeilen",
-                            table.name, table.rows
-                        )));
-                    }
+            while let Some(rows) = receiver.recv().await {
+                loader.insert(target, &table.columns, &rows, loaded).await?;
+                loaded += rows.len() as u64;
+                if status.due() {
+                    progress(Progress::Status(format!(
+                        "Tabelle {}: {loaded} von {} Zeilen",
+                        table.name, table.rows
+                    )));
                 }
             }
             Ok(())
@@ -467,38 +473,27 @@ async fn load_rows(
 fn read_rows(
     mut archive: Archive,
     table: &str,
-    sender: mpsc::Sender<FromZip>,
+    sender: mpsc::Sender<Vec<Vec<Value>>>,
 ) -> anyhow::Result<Archive> {
     let read = |archive: &mut Archive| -> anyhow::Result<()> {
         let part = archive.by_name(&table_part(table)).map_err(damaged)?;
         let mut lines = BufReader::with_capacity(256 * 1024, part);
         let mut line = Vec::new();
         let mut batch = Vec::with_capacity(ROWS_PER_BATCH);
-        loop {
-            line.clear();
-            let n = (&mut lines)
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut line)
-                .map_err(damaged)?;
-            if n == 0 {
-                break;
-            }
-            if line.len() > MAX_LINE {
-                return Err(damaged(format!("{table}: eine Zeile ist zu lang")));
-            }
+        while next_line(&mut lines, table, &mut line)? {
             let row: Vec<Value> =
                 serde_json::from_slice(&line).map_err(|e| damaged(format!("{table}: {e}")))?;
             batch.push(row);
             if batch.len() == ROWS_PER_BATCH {
                 let full = std::mem::replace(&mut batch, Vec::with_capacity(ROWS_PER_BATCH));
                 // A closed channel means the loading side gave up; it says why.
-                if sender.blocking_send(FromZip::Rows(full)).is_err() {
+                if sender.blocking_send(full).is_err() {
                     return Ok(());
                 }
             }
         }
         if !batch.is_empty() {
-            let _ = sender.blocking_send(FromZip::Rows(batch));
+            let _ = sender.blocking_send(batch);
         }
         Ok(())
     };
@@ -508,11 +503,8 @@ fn read_rows(
 
 /// Removes what a failed import wrote: files waiting in the staging folder, or objects in
 /// the bucket.
-async fn clean_up(files: &FileStore, written: &Mutex<Vec<String>>) {
-    let keys: HashSet<String> =
-        std::mem::take(&mut *written.lock().unwrap_or_else(|e| e.into_inner()))
-            .into_iter()
-            .collect();
+async fn clean_up(files: &FileStore, written: Vec<String>) {
+    let keys: HashSet<String> = written.into_iter().collect();
     if files.bucket().is_some() {
         for key in &keys {
             if let Err(err) = files.delete(key).await {
