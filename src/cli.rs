@@ -213,13 +213,18 @@ fn init_tracing(format: LogFormat, quiet_sqlx: bool) {
     };
 }
 
-async fn open_migrated(config: &Config) -> anyhow::Result<Db> {
-    let db = startup::open_database(config).await.map_err(|e| {
+/// The configured database, with a German message when it cannot be reached.
+async fn open_database(config: &Config) -> anyhow::Result<Db> {
+    startup::open_database(config).await.map_err(|e| {
         anyhow::anyhow!(
             "Datenbank ({}) nicht erreichbar: {e}",
             config.database_description()
         )
-    })?;
+    })
+}
+
+async fn open_migrated(config: &Config) -> anyhow::Result<Db> {
+    let db = open_database(config).await?;
     db.migrate().await?;
     Ok(db)
 }
@@ -519,12 +524,7 @@ async fn export(config: &Config, db: &Db, to: &std::path::Path) -> anyhow::Resul
 }
 
 async fn import(config: &Config, from: &std::path::Path) -> anyhow::Result<()> {
-    let db = startup::open_database(config).await.map_err(|e| {
-        anyhow::anyhow!(
-            "Datenbank ({}) nicht erreichbar: {e}",
-            config.database_description()
-        )
-    })?;
+    let db = open_database(config).await?;
     let files = FileStore::from_config(config)?;
     println!(
         "Importiere {} nach {} und {} …",
