@@ -15,7 +15,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,7 +26,7 @@ use aktionsportal::storage::{FileStore, local_keys};
 use aktionsportal::test_support::{TestDb, empty_database, test_backend};
 use reqwest::header::{CONTENT_TYPE, COOKIE, ORIGIN, SET_COOKIE};
 
-use common::binary::{free_port, portal};
+use common::binary::{free_port, portal, run};
 use common::moto::Moto;
 
 fn quiet() -> OnProgress {
@@ -342,17 +342,6 @@ async fn an_import_refuses_a_filled_target_or_a_damaged_or_newer_archive_and_cha
     assert_eq!((placed as u64, staged), (loaded.files, 0));
 }
 
-fn output_of(command: &mut Command) -> Output {
-    let output = command.output().expect("binary runs");
-    assert!(
-        output.status.success(),
-        "{command:?}: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
 #[tokio::test]
 async fn an_import_killed_midway_leaves_the_target_empty_and_the_next_one_succeeds() {
     // An installation with 60 MB of files, so that the kill comes while they are copied.
@@ -371,12 +360,13 @@ async fn an_import_killed_midway_leaves_the_target_empty_and_the_next_one_succee
     let work = tempfile::tempdir().unwrap();
     let work = work.path();
     let archive = work.join("sicherung.zip");
-    output_of(
+    run(
         portal(work, &app.test_db.url)
             .arg("--data")
             .arg(&app.test_db.data_dir)
             .args(["export", "--to"])
             .arg(&archive),
+        "",
     );
 
     let (url, folder) = empty_database(test_backend()).await;
@@ -417,7 +407,7 @@ async fn an_import_killed_midway_leaves_the_target_empty_and_the_next_one_succee
         "the killed import left rows or files"
     );
 
-    let output = output_of(&mut import(work));
+    let output = run(&mut import(work), "");
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(said.contains("Fertig:"), "{said}");
     let (filled, placed, staged) = contents(&target, &target_dir.join("files")).await;
@@ -630,12 +620,13 @@ async fn seed_large_moves_from_sqlite_to_postgresql_and_a_bucket_and_answers_the
 
     // Exported while the portal serves.
     let archive = work.join("umzug.zip");
-    let exported = output_of(
+    let exported = run(
         portal(work, &source_url)
             .arg("--data")
             .arg(&source_dir)
             .args(["export", "--to"])
             .arg(&archive),
+        "",
     );
     assert!(String::from_utf8_lossy(&exported.stdout).contains("Fertig:"));
     drop(source);
@@ -648,13 +639,14 @@ async fn seed_large_moves_from_sqlite_to_postgresql_and_a_bucket_and_answers_the
     let target_dir = work.join("ziel");
     let mut env = moto.env(&bucket, "portal");
     env.extend(no_previews.clone());
-    output_of(
+    run(
         portal(work, &target_url)
             .envs(env.iter().map(|(k, v)| (*k, v)))
             .arg("--data")
             .arg(&target_dir)
             .args(["import", "--from"])
             .arg(&archive),
+        "",
     );
     // Every file of the folder is in the bucket, and nothing else.
     let mut source_keys: Vec<String> = local_keys(source_dir.join("files"))

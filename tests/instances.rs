@@ -9,9 +9,9 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use aktionsportal::storage::bucket::PART;
@@ -21,7 +21,7 @@ use reqwest::{Method, Response};
 use serde_json::{Value, json};
 
 use common::big_pdf;
-use common::binary::{free_port, portal};
+use common::binary::{free_port, portal, run};
 use common::fake_smtp::{FakeSmtp, ReceivedMail};
 use common::moto::Moto;
 
@@ -31,28 +31,6 @@ const PASSWORD: &str = "Zwei-Instanzen-2026";
 const CONTACTS: usize = 40;
 /// Mails per second of each instance: slow enough that both are still sending when one dies.
 const PER_SECOND: &str = "4";
-
-fn run(mut command: Command, stdin: &str) {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start binary");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().expect("binary output");
-    assert!(
-        output.status.success(),
-        "{command:?}: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
 
 /// One `aktionsportal serve` process; killed when dropped (also when the test panics).
 struct Instance {
@@ -277,7 +255,7 @@ async fn two_instances_share_sessions_files_and_the_mass_mail() {
     // The operator's steps: the schema, then an admin account (password on stdin).
     let mut migrate = portal(work, &test_db.url);
     migrate.arg("migrate");
-    run(migrate, "");
+    run(&mut migrate, "");
     let mut add = portal(work, &test_db.url);
     add.args([
         "user",
@@ -292,7 +270,7 @@ async fn two_instances_share_sessions_files_and_the_mass_mail() {
         "--name",
         "Erika Musterfrau",
     ]);
-    run(add, &format!("{PASSWORD}\n"));
+    run(&mut add, &format!("{PASSWORD}\n"));
 
     // Each instance has its own mail relay, so the test sees which one sent what.
     let (smtp_a, smtp_b) = (FakeSmtp::start().await, FakeSmtp::start().await);

@@ -3,8 +3,9 @@
 // tests/cli.rs includes this file alone and starts the binary its own way.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_aktionsportal");
 
@@ -32,4 +33,29 @@ pub fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// Runs `command` to its end with `stdin` on its standard input; fails the test, showing what
+/// it printed, unless it succeeds.
+pub fn run(command: &mut Command, stdin: &str) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start binary");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().expect("binary output");
+    assert!(
+        output.status.success(),
+        "{command:?}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
 }
