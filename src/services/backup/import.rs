@@ -128,35 +128,10 @@ fn file_entries(archive: &mut Archive) -> anyhow::Result<Vec<FileEntry>> {
     Ok(entries)
 }
 
-/// Checks every part of the archive against the manifest before anything is written.
-fn check_archive(
-    archive: &mut Archive,
-    manifest: &Manifest,
-    progress: &OnProgress,
-) -> anyhow::Result<Vec<FileEntry>> {
-    let total = manifest.tables.len() as u64 + 1 + manifest.files.count;
-    let mut status = Throttled::new();
-    let mut checked = 0u64;
-    let mut say = |checked: u64| {
-        if status.due() || checked == total {
-            progress(Progress::Status(format!(
-                "Prüfe das Archiv: {checked} von {total} Teilen"
-            )));
-        }
-    };
-    for table in &manifest.tables {
-        check_part(
-            archive,
-            &table_part(&table.name),
-            &table.sha256,
-            Some(table.rows),
-            None,
-        )?;
-        checked += 1;
-        say(checked);
-    }
+/// The archive's list of files, checked against the manifest (its SHA-256, its count, each
+/// key valid and named once): read before the target is looked at, which needs the keys.
+fn file_list(archive: &mut Archive, manifest: &Manifest) -> anyhow::Result<Vec<FileEntry>> {
     check_part(archive, FILE_LIST, &manifest.files.sha256, None, None)?;
-    checked += 1;
     let entries = file_entries(archive)?;
     if entries.len() as u64 != manifest.files.count {
         return Err(damaged(format!(
@@ -164,25 +139,43 @@ fn check_archive(
         )));
     }
     let mut keys = HashSet::with_capacity(entries.len());
-    for entry in &entries {
-        if !keys.insert(entry.key.as_str()) {
-            return Err(damaged(format!(
-                "{} steht zweimal in {FILE_LIST}",
-                entry.key
+    if let Some(twice) = entries.iter().find(|e| !keys.insert(e.key.as_str())) {
+        return Err(damaged(format!(
+            "{} steht zweimal in {FILE_LIST}",
+            twice.key
+        )));
+    }
+    Ok(entries)
+}
+
+/// Checks every table and file of the archive against the manifest before anything is
+/// written.
+fn check_parts(
+    archive: &mut Archive,
+    manifest: &Manifest,
+    entries: &[FileEntry],
+    progress: &OnProgress,
+) -> anyhow::Result<()> {
+    let total = manifest.tables.len() + entries.len();
+    let mut status = Throttled::new();
+    let tables = manifest
+        .tables
+        .iter()
+        .map(|t| (table_part(&t.name), &t.sha256, Some(t.rows), None));
+    let files = entries
+        .iter()
+        .map(|e| (file_part(&e.key), &e.sha256, None, Some(e.size)));
+    for (n, (name, sha256, lines, size)) in tables.chain(files).enumerate() {
+        check_part(archive, &name, sha256, lines, size)?;
+        if status.due() || n + 1 == total {
+            progress(Progress::Status(format!(
+                "Prüfe das Archiv: {} von {total} Teilen",
+                n + 1
             )));
         }
-        check_part(
-            archive,
-            &file_part(&entry.key),
-            &entry.sha256,
-            None,
-            Some(entry.size),
-        )?;
-        checked += 1;
-        say(checked);
     }
     progress(Progress::Line(String::new()));
-    Ok(entries)
+    Ok(())
 }
 
 /// What the reader thread hands over of the archive's files.
@@ -213,11 +206,21 @@ pub async fn import(
         manifest.files.count,
         human_bytes(manifest.files.bytes)
     )));
+    // The cheap refusals first: the file list, then the target; then every part.
+    let (archive, entries) = {
+        let manifest = manifest.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut archive = archive;
+            file_list(&mut archive, &manifest).map(|entries| (archive, entries))
+        })
+        .await??
+    };
+    check_target(db, files, &manifest, &entries).await?;
     let (mut archive, entries) = {
         let (manifest, progress) = (manifest.clone(), progress.clone());
         tokio::task::spawn_blocking(move || {
             let mut archive = archive;
-            check_archive(&mut archive, &manifest, &progress).map(|entries| (archive, entries))
+            check_parts(&mut archive, &manifest, &entries, &progress).map(|()| (archive, entries))
         })
         .await??
     };
@@ -230,7 +233,6 @@ pub async fn import(
             manifest.files.missing.len()
         )));
     }
-    check_target(db, files, &manifest, &entries).await?;
 
     snapshot::migrate_to(db, manifest.schema).await?;
     let mut written = Vec::new();

@@ -6,9 +6,9 @@
 //! serves on, then the files those rows name; the ZIP file is written by a thread of its own
 //! (the `zip` crate writes synchronously) and appears under its name only when complete.
 //!
-//! **Import** first reads the whole archive and checks every part against the manifest's
-//! SHA-256, then checks that the target database and file store are empty. Only then does it
-//! write: the files (on disk into the staging folder, in a bucket to their keys), the rows in
+//! **Import** first checks the manifest and the file list, then that the target database and
+//! file store are empty (the cheap refusals), then reads the whole archive and checks every
+//! part against the manifest's SHA-256. Only then does it write: the files (on disk into the staging folder, in a bucket to their keys), the rows in
 //! one transaction, and after the commit the files into place. A failure or a SIGKILL before
 //! the commit leaves the database without rows; what it left in the staging folder or the
 //! bucket is taken over by the next import (or removed by the sweep), and a kill after the
