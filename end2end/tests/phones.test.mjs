@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
 import { violationsWithEachDialog } from '../lib/axe.mjs';
 import { withPage } from '../lib/browser.mjs';
+import { eventually } from '../lib/wait.mjs';
 
 const TOUR_FLAG = 'aktionsportal:tour-downloads-completed';
 const PHONE = { width: 360, height: 740 };
@@ -174,8 +175,15 @@ test('a preview opens from its thumbnail, moves through the package with the key
     await atWidth(viewport, async (ctx) => {
       const { page, consoleErrors } = ctx;
       await asDealer(ctx);
-      const row = page.getByTestId('download-row').filter({ has: page.locator('a.ap-thumb') }).first();
-      const thumb = row.locator('a.ap-thumb').first();
+      await loadAll(page);
+      // A package of several files whose first one has a preview (the demo has such: a PDF and
+      // a PNG), so the arrow keys have somewhere to go.
+      const row = page
+        .getByTestId('download-row')
+        .filter({ has: page.locator('li.ap-file:first-child a.ap-thumb') })
+        .filter({ has: page.locator('li.ap-file:nth-child(2)') })
+        .first();
+      const thumb = row.locator('li.ap-file').first().locator('a.ap-thumb');
       const label = await thumb.getAttribute('aria-label');
       await thumb.focus();
       await page.keyboard.press('Enter');
@@ -188,14 +196,14 @@ test('a preview opens from its thumbnail, moves through the package with the key
         return img instanceof HTMLImageElement && img.complete && img.naturalWidth >= 300;
       });
       const files = await row.locator('li.ap-file').count();
+      assert.ok(files > 1, `${files} files in the package`);
       const first = await title();
-      if (files > 1) {
-        await page.keyboard.press('ArrowRight');
-        assert.notEqual(await title(), first, 'the next file');
-        assert.match(await dialog.getByTestId('preview-position').textContent(), new RegExp(`Datei 2 von ${files}`));
-        await page.keyboard.press('ArrowLeft');
-        assert.equal(await title(), first);
-      }
+      const second = (await row.locator('li.ap-file').nth(1).locator('a.ap-file-name').textContent()).trim();
+      await page.keyboard.press('ArrowRight');
+      await eventually(async () => assert.equal(await title(), second, 'the next file'));
+      assert.match(await dialog.getByTestId('preview-position').textContent(), new RegExp(`Datei 2 von ${files}`));
+      await page.keyboard.press('ArrowLeft');
+      await eventually(async () => assert.equal(await title(), first, 'back to the first file'));
       await dialog.getByTestId('preview-select').click();
       assert.equal(await dialog.getByTestId('preview-select').getAttribute('aria-pressed'), 'true');
       assert.match(await page.getByTestId('selected-count').textContent(), /^1$/);
@@ -247,6 +255,38 @@ function tourFlag(page) {
   return page.evaluate((key) => window.localStorage.getItem(key), TOUR_FLAG);
 }
 
+/**
+ * The tour's code: a chunk of its own, loaded only when the page decides at its first render
+ * that the tour runs (`lazy(() => import('./tour/GuidedTour'))` in DownloadsPage.tsx).
+ */
+const TOUR_CHUNK = /\/assets\/GuidedTour-[^/]+\.js$/;
+
+/** Collects the page's requests for the tour's code from now on (also those the cache serves). */
+function watchTourCode(page) {
+  const requested = [];
+  page.on('request', (request) => {
+    if (TOUR_CHUNK.test(new URL(request.url()).pathname)) requested.push(request.url());
+  });
+  return requested;
+}
+
+/**
+ * Reloads the customer page and checks that the tour does not start. No fixed wait: the page
+ * decides at its first render whether the tour runs and then requests the tour's code at once,
+ * so once the island is mounted, its list is shown and the network has been idle, a tour on its
+ * way has had its code requested. (Each test also sees that request on its first visit, so the
+ * watch is known to catch it.)
+ */
+async function expectNoTourAfterReload(page) {
+  const requested = watchTourCode(page);
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.locator('[data-island="CustomerDownloads"][data-island-state="mounted"]').waitFor();
+  await page.getByTestId('download-row').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(requested, [], 'the tour is not loaded on the next visit');
+  assert.equal(await page.locator('[data-joyride-step]').count(), 0, 'no tour on the next visit');
+}
+
 test('the tour shows all 20 steps by their titles at every width, each at an element shown there', async () => {
   for (const viewport of [{ width: 320, height: 640 }, PHONE, { width: 800, height: 900 }, DESKTOP]) {
     await atWidth(viewport, async (ctx) => {
@@ -282,28 +322,28 @@ test('the tour shows all 20 steps by their titles at every width, each at an ele
 test('on a first visit the tour starts by itself; skipping stores the flag and it does not start again', () =>
   atWidth(DESKTOP, async (ctx) => {
     const { page, consoleErrors } = ctx;
+    const firstVisit = watchTourCode(page);
     await asDealer(ctx, { tour: true });
     await page.locator('[data-joyride-step="0"]').waitFor();
     assert.equal((await tourStep(page)).title, TOUR_TITLES[0]);
+    assert.ok(firstVisit.length > 0, 'the first visit loads the tour (the watch below sees it)');
     assert.equal(await tourFlag(page), null, 'no flag while the tour runs');
 
     await page.getByTestId('button-skip').click();
     await page.locator('[data-joyride-step]').waitFor({ state: 'detached' });
     assert.notEqual(await tourFlag(page), null, 'skipping stores the flag (spec §2)');
 
-    await page.reload();
-    await page.locator('[data-island="CustomerDownloads"][data-island-state="mounted"]').waitFor();
-    // The lazily loaded tour would show its first step within this time.
-    await page.waitForTimeout(1500);
-    assert.equal(await page.locator('[data-joyride-step]').count(), 0, 'no tour on the next visit');
+    await expectNoTourAfterReload(page);
     assert.deepEqual(consoleErrors, []);
   }));
 
 test('Escape ends the tour started on a first visit, which then stays done', () =>
   atWidth(PHONE, async (ctx) => {
     const { page, consoleErrors } = ctx;
+    const firstVisit = watchTourCode(page);
     await asDealer(ctx, { tour: true });
     await page.locator('[data-joyride-step="0"]').waitFor();
+    assert.ok(firstVisit.length > 0, 'the first visit loads the tour (the watch below sees it)');
     await page.getByTestId('button-primary').click();
     await page.locator('[data-joyride-step="1"]').waitFor();
     assert.equal((await tourStep(page)).title, TOUR_TITLES[1]);
@@ -315,10 +355,7 @@ test('Escape ends the tour started on a first visit, which then stays done', () 
     // The page is usable again: the search takes the focus and text.
     await page.locator('[data-tour="search"] input').first().fill('Sommer');
 
-    await page.reload();
-    await page.locator('[data-island="CustomerDownloads"][data-island-state="mounted"]').waitFor();
-    await page.waitForTimeout(1500);
-    assert.equal(await page.locator('[data-joyride-step]').count(), 0, 'no tour on the next visit');
+    await expectNoTourAfterReload(page);
     assert.deepEqual(consoleErrors, []);
   }));
 

@@ -55,8 +55,15 @@ test('an admin makes a tag, a file carries it, the dealer filters by it, and it 
       await page.keyboard.press('Escape');
       await modal.waitFor({ state: 'detached' });
       assert.deepEqual(await axeViolations(page), [], 'the screen at 320 px');
-      // Every row's buttons are on the screen, not beyond a sideways scroll of the table.
-      for (const button of await page.locator('[data-testid="tag-row"] button').all()) {
+      // Every row's buttons are on the screen, not beyond a sideways scroll of the table. One row
+      // per tag (the demo's and this test's, so never none), each with its two buttons.
+      const tagNames = (await json(await page.request.get('/api/tags'))).map((t) => t.name);
+      assert.ok(tagNames.includes(TAG), `the new tag is among ${tagNames.join(', ')}`);
+      const tagCount = tagNames.length;
+      assert.equal(await page.getByTestId('tag-row').count(), tagCount, 'one row per tag');
+      const buttons = await page.locator('[data-testid="tag-row"] button').all();
+      assert.equal(buttons.length, 2 * tagCount, 'edit and delete in every row');
+      for (const button of buttons) {
         const box = await button.boundingBox();
         assert.ok(box && box.x >= 0 && box.x + box.width <= 320, `a row's button ends at ${box && box.x + box.width} px`);
       }
