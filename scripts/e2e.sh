@@ -6,8 +6,36 @@
 #   portal's database);
 # - AP_BASE_URL_BREVO / AP_E2E_ACCOUNTS_BREVO: Brevo mode, against the stateful fake Brevo of
 #   the Rust tests (examples/fake_brevo.rs), which this script starts too.
+# Then a third portal, set up like the first but on a fresh PostgreSQL database (created on
+# AP_TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres, and dropped at the
+# end), runs the customer page, the download form and the contact editor once more (POSTGRES_TESTS
+# below; with file arguments, only those of them that were named). If PostgreSQL is unreachable
+# the run fails; locally, AP_SKIP_POSTGRES=1 skips that part and says so (as scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export AP_TEST_POSTGRES_URL="${AP_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+
+# The test files run against PostgreSQL as well (paths relative to end2end/).
+POSTGRES_TESTS=(tests/customer_downloads.test.mjs tests/admin_downloads.test.mjs tests/contact_editor.test.mjs)
+postgres_tests=()
+for file in "${POSTGRES_TESTS[@]}"; do
+  if [ $# -eq 0 ]; then
+    postgres_tests+=("$file")
+  else
+    for arg in "$@"; do
+      [ "$(basename "$arg")" = "$(basename "$file")" ] && postgres_tests+=("$file") && break
+    done
+  fi
+done
+if [ ${#postgres_tests[@]} -gt 0 ] && ! psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
+  if [ "${CI:-}" != "true" ] && [ "${AP_SKIP_POSTGRES:-}" = "1" ]; then
+    echo "!! PostgreSQL nicht erreichbar: die Browser-Tests auf PostgreSQL werden NICHT ausgeführt (AP_SKIP_POSTGRES=1)."
+    postgres_tests=()
+  else
+    echo "!! PostgreSQL unter $AP_TEST_POSTGRES_URL nicht erreichbar (lokal überspringt AP_SKIP_POSTGRES=1 diesen Teil)." >&2
+    exit 1
+  fi
+fi
 
 # Debian's Chromium (no browser download): installed here when missing and we may.
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
@@ -40,21 +68,30 @@ free_port() {
 
 data=$(mktemp -d)
 data_brevo=$(mktemp -d)
+data_pg=$(mktemp -d)
 log="$data/server.log"
 log_brevo="$data_brevo/server.log"
+log_pg="$data_pg/server.log"
 server_pid=""
 server_brevo_pid=""
+server_pg_pid=""
 fake_pid=""
 planning_pid=""
+pg_database=""
 stop() {
   [ -n "$1" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null || true
 }
 cleanup() {
   stop "$server_pid"
   stop "$server_brevo_pid"
+  stop "$server_pg_pid"
   stop "$fake_pid"
   stop "$planning_pid"
-  rm -rf "$data" "$data_brevo"
+  if [ -n "$pg_database" ]; then
+    psql "$AP_TEST_POSTGRES_URL" -qc "drop database if exists $pg_database with (force)" >/dev/null ||
+      echo "!! Die Datenbank $pg_database wurde nicht gelöscht." >&2
+  fi
+  rm -rf "$data" "$data_brevo" "$data_pg"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -93,17 +130,43 @@ done
 [ -n "$planning_url" ] || { echo "Fake-Planung hat keine Adresse gemeldet." >&2; exit 1; }
 export AP_E2E_PLANNING_URL="$planning_url"
 
+# Demo data and the stranger into the portal of the data folder <dir> (and DATABASE_URL, when
+# set); the accounts go to <dir>/seed.txt.
+seed_local() { # <dir>
+  "$bin" --data "$1" seed-demo > "$1/seed.txt"
+  local stranger_password
+  stranger_password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(12))')
+  printf '%s\n' "$stranger_password" | "$bin" --data "$1" user add --login fremdhaendler --password-stdin \
+    --roles GS-Aktionsportal --email fremd@example.de --customer-number 100099 --name "Fremder Händler" >/dev/null
+  echo "Konto angelegt: Login fremdhaendler, Passwort $stranger_password (Rollen: GS-Aktionsportal)" >> "$1/seed.txt"
+}
+# A local-mode portal on the data folder <dir> (and DATABASE_URL, when set). Call it with `&`
+# only: the portal replaces the background shell, so `$!` is the portal's own pid.
+serve_local() { # <dir> <port>
+  AP_PRODUCT_NAME="E2E" AP_BROWSER_ZIP_LIMIT_MB=1 AP_PLANNING_URL="$planning_url" AP_PLANNING_TIMEOUT_SECS=2 \
+    exec "$bin" --data "$1" serve --addr "127.0.0.1:$2" > "$1/server.log" 2>&1
+}
+
 port=$(free_port)
-"$bin" --data "$data" seed-demo > "$data/seed.txt"
-stranger_password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(12))')
-printf '%s\n' "$stranger_password" | "$bin" --data "$data" user add --login fremdhaendler --password-stdin \
-  --roles GS-Aktionsportal --email fremd@example.de --customer-number 100099 --name "Fremder Händler" >/dev/null
-echo "Konto angelegt: Login fremdhaendler, Passwort $stranger_password (Rollen: GS-Aktionsportal)" >> "$data/seed.txt"
+seed_local "$data"
 export AP_E2E_ACCOUNTS="$data/seed.txt"
 # Without Brevo or SMTP the portal writes its mails as .eml files here (double opt-in test).
 export AP_E2E_OUTBOX="$data/outbox"
-AP_PRODUCT_NAME="E2E" AP_BROWSER_ZIP_LIMIT_MB=1 AP_PLANNING_URL="$planning_url" AP_PLANNING_TIMEOUT_SECS=2 "$bin" --data "$data" serve --addr "127.0.0.1:$port" > "$log" 2>&1 &
+serve_local "$data" "$port" &
 server_pid=$!
+
+# Portal 3: as portal 1, on a fresh PostgreSQL database (only when tests run against it).
+if [ ${#postgres_tests[@]} -gt 0 ]; then
+  pg_database="ap_test_e2e_$(python3 -c 'import secrets; print(secrets.token_hex(6))')"
+  psql "$AP_TEST_POSTGRES_URL" -qc "create database $pg_database" >/dev/null
+  # The same server and credentials, the new database as the path.
+  pg_url=$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/" + sys.argv[2])))' \
+    "$AP_TEST_POSTGRES_URL" "$pg_database")
+  port_pg=$(free_port)
+  DATABASE_URL="$pg_url" seed_local "$data_pg"
+  DATABASE_URL="$pg_url" serve_local "$data_pg" "$port_pg" &
+  server_pg_pid=$!
+fi
 
 # The fake Brevo: prints `FAKE_BREVO <base_url> <api_key>` once it listens.
 "$fake_bin" > "$data_brevo/fake.txt" 2> "$data_brevo/fake.log" &
@@ -132,6 +195,7 @@ server_brevo_pid=$!
 
 wait_healthy "$port" "$server_pid" "$log"
 wait_healthy "$port_brevo" "$server_brevo_pid" "$log_brevo"
+[ -z "$server_pg_pid" ] || wait_healthy "$port_pg" "$server_pg_pid" "$log_pg"
 
 export AP_BASE_URL="http://127.0.0.1:$port"
 export AP_BASE_URL_BREVO="http://127.0.0.1:$port_brevo"
@@ -146,3 +210,14 @@ run_tests() {
   tail -n 50 "$log_brevo"
   exit 1
 }
+
+# The same files once more against portal 3 (PostgreSQL); the Brevo-mode portal stays the same.
+if [ ${#postgres_tests[@]} -gt 0 ]; then
+  echo "==> Browser-Tests auf PostgreSQL: ${postgres_tests[*]}"
+  (cd end2end && AP_BASE_URL="http://127.0.0.1:$port_pg" AP_E2E_ACCOUNTS="$data_pg/seed.txt" AP_E2E_OUTBOX="$data_pg/outbox" \
+    node --test --test-concurrency=1 "${postgres_tests[@]}") || {
+    echo "--- Server-Log (PostgreSQL) ---"
+    tail -n 50 "$log_pg"
+    exit 1
+  }
+fi
