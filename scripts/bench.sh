@@ -33,6 +33,10 @@
 #   backup  the archive of a whole installation (issue 25): seed-large on SQLite exported while
 #           the portal serves, imported into an empty SQLite and an empty PostgreSQL database,
 #           against tar of the stopped data folder (and tar x of it); times, sizes, peak RSS
+#   kept    the kept answers under attack (issue 34): the demo dealer's session asks the package
+#           list with 1,000 random 18-digit provider ids and 1,000 tag ids, new ones every request,
+#           from 4 clients for 60 s; the portal's resident memory every 5 s against its size
+#           before and the bound of AP_KEPT_ANSWERS_MB (64 MiB)
 #   customer-page  the cold load of /user/downloads with 20 rows in headless Chromium: largest
 #           contentful paint, layout shift, bytes on the wire and the page's own JavaScript,
 #           against the budgets of issue 10 (Chromium and end2end/'s playwright-core needed)
@@ -51,7 +55,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api reports recording customer-page phones sync instances backup)
+all=(pages files zip upload api reports recording customer-page phones sync instances backup kept)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -1227,6 +1231,64 @@ if wants backup; then
     echo "deflated, the files stored as they are. An import first reads the whole archive once to check"
     echo "every SHA-256, then writes; the rows go in one transaction."
   } >"$work/backup.md"
+fi
+
+if wants kept; then
+  echo "==> Kept answers under attack: new filter ids in every request, 4 clients, 60 s"
+  start_portal
+  dealer_cookie=$(login haendler "$dealer_password")
+  # The usual size: after the dealer's ordinary lists were asked a few times.
+  for _ in $(seq 1 50); do
+    curl -fs -o /dev/null -H "Cookie: ap_session=$dealer_cookie" "$base/api/downloads/contact/?limit=20&offset=0"
+  done
+  rss_now() { awk '/^VmRSS:/ { printf "%.1f\n", $2 / 1024 }' "/proc/$server_pid/status"; }
+  usual=$(rss_now)
+  cat >"$work/attack.lua" <<'LUA'
+-- Every request a new question: 1,000 random 18-digit provider ids and 1,000 tag ids.
+math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
+local function ids()
+  local parts = {}
+  for i = 1, 1000 do
+    parts[i] = string.format("%d%09d", math.random(100000000, 999999999), math.random(0, 999999999))
+  end
+  return table.concat(parts, ",")
+end
+request = function()
+  return wrk.format("GET", "/api/downloads/contact/?limit=20&offset=0&providerIds=" .. ids() .. "&tagsIds=" .. ids())
+end
+LUA
+  wrk -t2 -c4 -d60s --timeout 10s -s "$work/attack.lua" -H "Cookie: ap_session=$dealer_cookie" "$base/" >"$work/wrk.out" &
+  wrk_pid=$!
+  samples=()
+  for _ in $(seq 1 12); do
+    sleep 5
+    samples+=("$(rss_now)")
+  done
+  wait "$wrk_pid"
+  requests=$(awk '/requests in/ { print $1 }' "$work/wrk.out")
+  bad=$(wrk_bad)
+  highest=$(printf '%s\n' "${samples[@]}" | sort -n | tail -1)
+  peak=$(peak_rss)
+  stop_portal
+  echo "   $requests Anfragen, RSS vorher $usual MiB, höchstens $highest MiB (Spitze $peak MiB)"
+  {
+    echo "### Kept answers under attack (issue 34)"
+    echo
+    echo "The demo dealer's session asks \`GET /api/downloads/contact/?limit=20&offset=0\` with 1,000 random"
+    echo "18-digit \`providerIds\` and 1,000 random \`tagsIds\`, new ones in every request, from 4 clients for"
+    echo "60 s ($requests requests, $bad answers other than 2xx). Before issue 34 this grew the portal from"
+    echo "80 MiB to 932 MiB. Now every id the dealer cannot see is dropped before the key is made, a key"
+    echo "is kept as its SHA-256, and every entry is weighed against one bound (\`AP_KEPT_ANSWERS_MB\`,"
+    echo "64 MiB)."
+    echo
+    echo "| Resident memory | MiB |"
+    echo "|---|---:|"
+    echo "| before (the portal's usual size, reference) | $usual |"
+    echo "| during the attack, every 5 s | $(IFS=' '; echo "${samples[*]}" | sed 's/ /, /g') |"
+    echo "| highest sample | $highest |"
+    echo "| peak (VmHWM) | $peak |"
+    echo "| bound: usual size + 64 MiB | $(calc "f'{$usual + 64:.1f}'") |"
+  } >"$work/kept.md"
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"

@@ -132,6 +132,9 @@ pub struct Config {
     pub preview_memory_mb: u64,
     /// Larger files get no preview, in MB (`AP_PREVIEW_MAX_MB`).
     pub preview_max_mb: u64,
+    /// Memory for kept answers (lists, counts, pages) together, in MiB
+    /// (`AP_KEPT_ANSWERS_MB`).
+    pub kept_answers_mb: u64,
     /// The portal binary whose `preview-render` command draws previews; default: the running
     /// binary (`AP_PREVIEW_RENDERER`).
     pub preview_renderer: Option<PathBuf>,
@@ -311,6 +314,7 @@ impl Default for Config {
             preview_timeout_secs: 20,
             preview_memory_mb: 1024,
             preview_max_mb: 200,
+            kept_answers_mb: 64,
             preview_renderer: None,
             toast_position: ToastPosition::TopRight,
             production: false,
@@ -625,6 +629,9 @@ impl Config {
         }
         if !(1..=4096).contains(&self.preview_max_mb) {
             return fail("AP_PREVIEW_MAX_MB", "muss zwischen 1 und 4096 liegen");
+        }
+        if !(1..=4096).contains(&self.kept_answers_mb) {
+            return fail("AP_KEPT_ANSWERS_MB", "muss zwischen 1 und 4096 liegen");
         }
         if self.login_hash_concurrency > 64 {
             return fail("AP_LOGIN_HASH_CONCURRENCY", "darf höchstens 64 sein");

@@ -109,7 +109,9 @@ impl AppState {
             marketing,
             files,
             uploads: crate::services::uploads::UploadRules::from_config(&config),
-            answers: Default::default(),
+            answers: crate::services::answers::Answers::new(
+                config.kept_answers_mb.saturating_mul(1024 * 1024),
+            ),
             mailer,
             mail_settings: MailSettings::from_config(&config),
             mail_jobs: Default::default(),

@@ -463,7 +463,7 @@ impl PackageQuery {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Visible {
     pub provider_ids: Vec<i64>,
     pub list_ids: Vec<i64>,

@@ -10,10 +10,18 @@
 //!   are not used after it;
 //! - the **viewer**: what the answer shows depends on (roles, customer number, previous visit);
 //!   the callers put exactly that into the key, never less;
-//! - the request's parameters.
+//! - the request's parameters, in a canonical form (filter ids sorted, without duplicates and
+//!   restricted to ids the viewer may use), so one question has one key.
 //!
-//! Concurrent requests for a missing answer wait for one of them to make it. Entries are
-//! bounded in bytes and live at most [`LONGEST_LIFE`], so memory stays flat.
+//! Concurrent requests for a missing answer wait for one of them to make it.
+//!
+//! **Memory** (issue 34): bodies and small values share one cache with one bound in bytes
+//! (`AP_KEPT_ANSWERS_MB`, default 64 MiB), in which every entry is weighed: its bytes (a
+//! value by the length of its JSON form), its key and a fixed overhead for the cache's own
+//! bookkeeping. A key is kept as the SHA-256 of its text (32 bytes), so a request's parameters
+//! cannot make a key large, however many ids it sends. Entries live at most [`LONGEST_LIFE`].
+//! The process's other cache, the content site's menus, holds two menus of at most
+//! `MAX_MENU_BODY_BYTES` each (`integrations::content_site`).
 
 use std::any::Any;
 use std::future::Future;
@@ -30,10 +38,11 @@ use crate::domain::time::{berlin_date, berlin_start_of_day};
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
 
-/// How many bytes of answers are kept at most.
-pub const MAX_BYTES: u64 = 48 * 1024 * 1024;
-/// How many small values (counts, provider lists) are kept at most.
-const MAX_VALUES: u64 = 20_000;
+/// How many bytes all kept answers take together at most, by default (`AP_KEPT_ANSWERS_MB`).
+pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
+/// What an entry costs besides its bytes: the key's digest, moka's node and its access-order
+/// links, the `Arc`s (measured from moka's source, rounded up).
+const ENTRY_OVERHEAD: usize = 256;
 /// An entry not used again within this time goes, whatever the version.
 const LONGEST_LIFE: Duration = Duration::from_secs(15 * 60);
 
@@ -108,32 +117,69 @@ pub fn roles_key(user: &User) -> String {
 
 type Value = Arc<dyn Any + Send + Sync>;
 
+/// A key as kept: the SHA-256 of its text.
+type Key = [u8; 32];
+
+fn key_of(text: &str) -> Key {
+    Sha256::digest(text.as_bytes()).into()
+}
+
+/// One kept entry with its weight in bytes.
+#[derive(Clone)]
+enum Kept {
+    Body(Arc<Answer>),
+    Value { value: Value, bytes: usize },
+}
+
+impl Kept {
+    fn weight(&self) -> u32 {
+        let bytes = match self {
+            Kept::Body(answer) => answer.body.len() + answer.etag.len(),
+            Kept::Value { bytes, .. } => *bytes,
+        };
+        u32::try_from(bytes.saturating_add(ENTRY_OVERHEAD)).unwrap_or(u32::MAX)
+    }
+}
+
+/// The bytes of a value's JSON form, counted without writing them anywhere: what a value
+/// weighs (ids and names take about as much room in memory as in JSON).
+fn json_len(value: &impl Serialize) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Serialising a value the portal made does not fail; if it did, the entry weighs its size.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0.max(std::mem::size_of_val(value))
+}
+
 /// The kept answers of this process.
 pub struct Answers {
-    bodies: Cache<String, Arc<Answer>>,
-    values: Cache<String, Value>,
+    kept: Cache<Key, Kept>,
     /// The period found for a version: (version, until).
     period: Mutex<Option<(i64, DateTime<Utc>)>>,
 }
 
 impl Default for Answers {
     fn default() -> Answers {
-        Answers::new(MAX_BYTES)
+        Answers::new(DEFAULT_MAX_BYTES)
     }
 }
 
 impl Answers {
+    /// Kept answers that take at most `max_bytes` together, keys and overhead included.
     pub fn new(max_bytes: u64) -> Answers {
         Answers {
-            bodies: Cache::builder()
+            kept: Cache::builder()
                 .max_capacity(max_bytes)
-                .weigher(|key: &String, answer: &Arc<Answer>| {
-                    u32::try_from(key.len() + answer.body.len() + 64).unwrap_or(u32::MAX)
-                })
-                .time_to_idle(LONGEST_LIFE)
-                .build(),
-            values: Cache::builder()
-                .max_capacity(MAX_VALUES)
+                .weigher(|_key: &Key, kept: &Kept| kept.weight())
                 .time_to_idle(LONGEST_LIFE)
                 .build(),
             period: Mutex::new(None),
@@ -184,37 +230,50 @@ impl Answers {
     where
         F: Future<Output = ServiceResult<Vec<u8>>>,
     {
-        self.bodies
-            .try_get_with(
-                key,
-                async move { make.await.map(|b| Arc::new(Answer::new(b))) },
-            )
+        let kept = self
+            .kept
+            .try_get_with(key_of(&key), async move {
+                make.await.map(|b| Kept::Body(Arc::new(Answer::new(b))))
+            })
             .await
-            .map_err(shared)
+            .map_err(shared)?;
+        match kept {
+            Kept::Body(answer) => Ok(answer),
+            Kept::Value { .. } => Err(another_kind(&key)),
+        }
     }
 
     /// A small value kept under `key` (a count, a provider list), or the one `make` returns.
     pub async fn value<T, F>(&self, key: String, make: F) -> ServiceResult<Arc<T>>
     where
-        T: Send + Sync + 'static,
+        T: Serialize + Send + Sync + 'static,
         F: Future<Output = ServiceResult<T>>,
     {
         let make = Box::pin(make);
-        let value = Box::pin(self.values.try_get_with(key.clone(), async move {
-            make.await.map(|v| Arc::new(v) as Value)
+        let kept = Box::pin(self.kept.try_get_with(key_of(&key), async move {
+            make.await.map(|value| Kept::Value {
+                bytes: json_len(&value),
+                value: Arc::new(value) as Value,
+            })
         }))
         .await
         .map_err(shared)?;
-        value.downcast::<T>().map_err(|_| {
-            ServiceError::Internal(anyhow::anyhow!("kept value of another type under {key}"))
-        })
+        match kept {
+            Kept::Value { value, .. } => value.downcast::<T>().map_err(|_| another_kind(&key)),
+            Kept::Body(_) => Err(another_kind(&key)),
+        }
     }
 
-    /// How many bytes the kept answers take (for the benchmark's memory figures and tests).
+    /// How many bytes the kept answers take, keys and overhead included (for the benchmark's
+    /// memory figures and tests).
     pub async fn weighed_bytes(&self) -> u64 {
-        self.bodies.run_pending_tasks().await;
-        self.bodies.weighted_size()
+        self.kept.run_pending_tasks().await;
+        self.kept.weighted_size()
     }
+}
+
+fn another_kind(key: &str) -> ServiceError {
+    ServiceError::Internal(anyhow::anyhow!("kept value of another type under {key}"))
 }
 
 /// The error of a making that other requests waited for: theirs too.
@@ -320,6 +379,37 @@ mod tests {
                 .unwrap();
         }
         assert!(answers.weighed_bytes().await <= 1024 * 1024);
+    }
+
+    #[tokio::test]
+    async fn values_and_long_keys_are_weighed_within_the_one_bound() {
+        let answers = Answers::new(1024 * 1024);
+        // 2,000 values under keys of 40 KB each (the filter ids of issue 34): without weighing
+        // keys and values they would hold about 80 MB.
+        let long = "9".repeat(40 * 1024);
+        for n in 0..2_000 {
+            let ids: Vec<i64> = (0..500).map(|i| i * n).collect();
+            answers
+                .value(format!("package-count|{n}|{long}"), async move { Ok(ids) })
+                .await
+                .unwrap();
+        }
+        answers
+            .bytes("body".into(), async { Ok(vec![b'x'; 512 * 1024]) })
+            .await
+            .unwrap();
+        let weighed = answers.weighed_bytes().await;
+        assert!(weighed <= 1024 * 1024, "{weighed}");
+        assert!(weighed > 256 * 1024, "values are weighed: {weighed}");
+        // A value weighs its JSON form plus the overhead.
+        let one = Answers::default();
+        one.value("k".into(), async { Ok(vec![12_345_i64; 100]) })
+            .await
+            .unwrap();
+        assert_eq!(
+            one.weighed_bytes().await,
+            (100 * 5 + 99 + 2 + ENTRY_OVERHEAD) as u64
+        );
     }
 
     #[tokio::test]

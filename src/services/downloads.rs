@@ -308,9 +308,34 @@ fn id_filter(value: Option<&str>, name: &str) -> ServiceResult<Option<Vec<i64>>>
     let Some(text) = value.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let ids = ids_in_text(text)
+    let mut ids = ids_in_text(text)
         .ok_or_else(|| invalid(format!("{name} muss eine Liste von Ids sein.")))?;
+    // One question, one form: the order and repetitions of ids do not change the answer.
+    ids.sort_unstable();
+    ids.dedup();
     Ok((!ids.is_empty()).then_some(ids))
+}
+
+impl ListParams {
+    fn has_id_filters(&self) -> bool {
+        self.provider_ids.is_some() || self.tag_ids.is_some()
+    }
+
+    /// The filters without ids of providers outside `providers` and of tags outside `tags`
+    /// (issue 34): such an id matches nothing, and so it must not make a question of its own
+    /// either (a kept answer per made-up id). A filter of only such ids stays, empty: it still
+    /// matches nothing.
+    fn within(mut self, providers: &[i64], tags: &[i64]) -> ListParams {
+        fn keep(ids: &mut Option<Vec<i64>>, allowed: &[i64]) {
+            if let Some(ids) = ids {
+                let allowed: std::collections::HashSet<i64> = allowed.iter().copied().collect();
+                ids.retain(|id| allowed.contains(id));
+            }
+        }
+        keep(&mut self.provider_ids, providers);
+        keep(&mut self.tag_ids, tags);
+        self
+    }
 }
 
 impl ListQuery {
@@ -420,11 +445,34 @@ pub async fn admin_answer_at(
     user: &User,
     params: &ListParams,
 ) -> ServiceResult<Arc<Answer>> {
+    let params = if params.has_id_filters() {
+        let (providers, tags) = tokio::try_join!(
+            provider_ids_at(db, answers, stamp),
+            tags_at(db, answers, stamp)
+        )?;
+        let tag_ids: Vec<i64> = tags.iter().map(|t| t.id).collect();
+        params.clone().within(&providers, &tag_ids)
+    } else {
+        params.clone()
+    };
     let key = format!("admin-list|{stamp}|{}|{params:?}", roles_key(user));
     answers
         .body(key, async {
-            let query = query_of(params, None)?;
-            page_of(db, answers, stamp, user, &query, params).await
+            let query = query_of(&params, None)?;
+            page_of(db, answers, stamp, user, &query, &params).await
+        })
+        .await
+}
+
+/// Every provider's id, kept under the stamp (what the admin list's filter may name).
+async fn provider_ids_at(db: &Db, answers: &Answers, stamp: Stamp) -> ServiceResult<Arc<Vec<i64>>> {
+    answers
+        .value(format!("provider-ids|{stamp}"), async {
+            Ok(db::providers::list_all(db)
+                .await?
+                .into_iter()
+                .map(|p| p.id)
+                .collect())
         })
         .await
 }
@@ -481,16 +529,38 @@ pub async fn customer_answer(
     params: &ListParams,
 ) -> ServiceResult<Arc<Answer>> {
     let view = CustomerView::of(db, answers, user, false).await?;
+    let params = customer_params(db, answers, &view, user, params).await?;
     answers
         .body(
-            view.key("customer-list", params),
-            customer_page(db, answers, &view, user, params),
+            view.key("customer-list", &params),
+            customer_page(db, answers, &view, user, &params),
         )
         .await
 }
 
+/// The customer list's parameters with filters only of providers the user sees and of tags
+/// that exist ([`ListParams::within`]); what [`customer_page`] takes.
+pub async fn customer_params(
+    db: &Db,
+    answers: &Answers,
+    view: &CustomerView,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<ListParams> {
+    if !params.has_id_filters() {
+        return Ok(params.clone());
+    }
+    let (providers, tags) = tokio::try_join!(
+        providers_in_view(db, answers, view, user),
+        tags_at(db, answers, view.stamp)
+    )?;
+    let provider_ids: Vec<i64> = providers.iter().map(|p| p.id).collect();
+    let tag_ids: Vec<i64> = tags.iter().map(|t| t.id).collect();
+    Ok(params.clone().within(&provider_ids, &tag_ids))
+}
+
 /// The customer's list: the packages the user sees, each as [`for_customer`] shows it, with
-/// what is new since the previous visit marked.
+/// what is new since the previous visit marked. `params` as [`customer_params`] made them.
 pub async fn customer_page(
     db: &Db,
     answers: &Answers,

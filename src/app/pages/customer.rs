@@ -79,6 +79,8 @@ pub async fn load_downloads(
         let island = answers
             .bytes(key, async {
                 // Three independent reads, each its own connection.
+                let params =
+                    services::downloads::customer_params(db, answers, &view, user, &params).await?;
                 let (page, tags, providers) = tokio::try_join!(
                     services::downloads::customer_page(db, answers, &view, user, &params),
                     services::downloads::tags_at(db, answers, view.stamp),
