@@ -340,3 +340,257 @@ async fn a_contact_of_a_group_goes_alone_in_local_mode() {
         .await;
     assert_eq!(status, 404);
 }
+
+/// Runs `sql` on the app's database.
+async fn execute(app: &TestApp, sql: &str) {
+    aktionsportal::db_run!(&app.test_db.db, pool => sqlx::query(sql).execute(pool).await.map(|_| ()))
+        .unwrap();
+}
+
+/// The stored `changes` and erasure record of every audit entry that names `id` or its address,
+/// byte for byte as kept.
+async fn entries_of(app: &TestApp, id: i64, email: &str) -> Vec<(i64, String, Option<String>)> {
+    let sql = format!(
+        "select id, changes, erasures from audit_log where (entity = 'contact' and entity_id = {id}) \
+         or changes like '%{email}%' order by id"
+    );
+    aktionsportal::db_run!(&app.test_db.db, pool => sqlx::query_as(&sql).fetch_all(pool).await)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_erasure_touches_only_what_belongs_to_the_erased_person() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", "GS-Aktionsportal-BU-Glasfaser")
+        .await;
+    let list = app.create_list(&admin, provider, "Neukunden").await;
+    // B is erased; the others' addresses contain B's, extend it, or add a +tag.
+    let erased = "a.mueller.x@example.de";
+    let others = [
+        "anna.mueller.x@example.de",
+        "a.mueller.x@example.dev",
+        "a.mueller.x+news@example.de",
+        "xa.mueller.x@example.de",
+    ];
+    let mut ids = Vec::new();
+    for (n, email) in std::iter::once(&erased).chain(others.iter()).enumerate() {
+        let (status, created) = app
+            .call(
+                &admin,
+                "POST",
+                "/api/contacts",
+                Some(json!({"customerNumber": 100_002 + n as i64, "companyName": format!("Firma {n}"),
+                            "email": email, "salutation": 2, "firstname": "Anna",
+                            "lastname": "Müller", "listsIds": [list]})),
+            )
+            .await;
+        assert_eq!(status, 201, "{created}");
+        ids.push(created["id"].as_i64().unwrap());
+        let (status, sent) = app
+            .call(&admin, "POST", &format!("/api/smtp/email/{email}"), None)
+            .await;
+        assert_eq!(status, 200, "{sent}");
+    }
+    let b = ids[0];
+    // A mail of a mass mailing and a change for Brevo still waiting, for B and for the others;
+    // the log names B in another record's text in upper case (the same address).
+    let now = "'2026-11-20T10:00:00Z'";
+    execute(
+        &app,
+        &format!(
+            "insert into mail_jobs (id, kind, status, total, started_by, created_at, updated_at) \
+             values (900, 'doubleOptIn', 'done', {}, 'admin', {now}, {now})",
+            ids.len()
+        ),
+    )
+    .await;
+    for (id, email) in ids
+        .iter()
+        .zip(std::iter::once(&erased).chain(others.iter()))
+    {
+        execute(
+            &app,
+            &format!(
+                "insert into mail_job_items (job_id, contact_id, state, attempts, created_at, updated_at) \
+                 values (900, {id}, 'sent', 1, {now}, {now})"
+            ),
+        )
+        .await;
+        execute(
+            &app,
+            &format!(
+                "insert into marketing_retries (email, operation, body, attempts, created_at, updated_at) \
+                 values ('{email}', 'upsert', '{{}}', 1, {now}, {now})"
+            ),
+        )
+        .await;
+    }
+    let (status, renamed) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{list}"),
+            Some(json!({"name": "Neukunden (Hinweis von A.MUELLER.X@Example.DE)"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{renamed}");
+
+    let before: Vec<_> = stored_entries(&app, &ids[1..], &others).await;
+    let outbox_before = outbox_files(&app);
+    assert_eq!(outbox_before.len(), ids.len(), "one mail each");
+
+    // The export names everything the erasure then removes.
+    let (status, export) = app
+        .call(&admin, "GET", &format!("/api/contacts/{b}/export"), None)
+        .await;
+    assert_eq!(status, 200, "{export}");
+    let stored = &export["stored"];
+
+    let (status, report) = app
+        .call(&admin, "POST", &format!("/api/contacts/{b}/erase"), None)
+        .await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["mails"], 1, "{report}");
+    assert_eq!(report["marketingRetries"], 1, "{report}");
+    assert_eq!(report["tokens"], 1, "{report}");
+    assert_eq!(report["lists"], 1, "{report}");
+    assert_eq!(report["outboxFiles"], 1, "{report}");
+    for place in [
+        "lists",
+        "tokens",
+        "mails",
+        "marketingRetries",
+        "planningCandidates",
+    ] {
+        assert_eq!(
+            stored[place].as_array().map(Vec::len),
+            report[place].as_u64().map(|n| n as usize),
+            "{place}: the export showed what the erasure removed: {stored}"
+        );
+    }
+    assert_eq!(
+        export["audit"].as_array().unwrap().len() as u64,
+        report["auditEntries"].as_u64().unwrap(),
+        "the export showed every entry the erasure rewrote: {export}"
+    );
+
+    // The others' entries, mails and waiting changes are as they were, byte for byte.
+    assert_eq!(stored_entries(&app, &ids[1..], &others).await, before);
+    let outbox_after = outbox_files(&app);
+    assert_eq!(outbox_after.len(), others.len());
+    for (name, bytes) in &outbox_after {
+        assert_eq!(outbox_before.get(name), Some(bytes), "{name}");
+    }
+    let left: i64 = aktionsportal::db_run!(&app.test_db.db, pool => sqlx::query_scalar(
+        "select count(*) from marketing_retries").fetch_one(pool).await)
+    .unwrap();
+    assert_eq!(left, others.len() as i64);
+
+    // The list's entry lost B's address, kept the rest of the text, and says which erasure did
+    // it, when and in which field.
+    let (_, log) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/audit?entity=list&entityId={list}"),
+            None,
+        )
+        .await;
+    let entry = log["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["action"] == "update")
+        .unwrap();
+    assert_eq!(
+        entry["changes"]["name"]["after"], "Neukunden (Hinweis von gelöscht)",
+        "{entry}"
+    );
+    let (_, erasure) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/audit?entity=contact&entityId={b}&limit=1"),
+            None,
+        )
+        .await;
+    let erasure = &erasure["content"][0];
+    assert_eq!(erasure["action"], "erase");
+    assert_eq!(entry["erasures"][0]["fields"], json!(["name"]), "{entry}");
+    assert_eq!(entry["erasures"][0]["at"], erasure["at"], "{entry}");
+    assert!(
+        entry["erasures"][0]["erasure"].as_i64().is_some(),
+        "{entry}"
+    );
+}
+
+/// Each other contact's stored entries.
+async fn stored_entries(
+    app: &TestApp,
+    ids: &[i64],
+    emails: &[&str],
+) -> Vec<Vec<(i64, String, Option<String>)>> {
+    let mut all = Vec::new();
+    for (id, email) in ids.iter().zip(emails) {
+        let entries = entries_of(app, *id, email).await;
+        assert!(!entries.is_empty(), "{email} has entries");
+        all.push(entries);
+    }
+    all
+}
+
+/// The outbox's files by name, with their bytes.
+fn outbox_files(app: &TestApp) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let Ok(entries) = std::fs::read_dir(app.test_db.data_dir.join("outbox")) else {
+        return Default::default();
+    };
+    entries
+        .map(|e| {
+            let path = e.unwrap().path();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&path).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_export_shows_a_planning_candidate_and_is_refused_from_another_site() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (id, _) = anna_and_bernd(&app, &admin).await;
+    let (status, export) = app
+        .call(&admin, "GET", &format!("/api/contacts/{id}/export"), None)
+        .await;
+    assert_eq!(status, 200, "{export}");
+    let candidates = export["stored"]["planningCandidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 1, "{export}");
+    assert_eq!(
+        candidates[0]["email"]
+            .as_str()
+            .map(str::to_lowercase)
+            .as_deref(),
+        Some(EMAIL)
+    );
+    assert_eq!(candidates[0]["lastname"], NAME);
+
+    // Another site's page cannot make the admin's browser export (and log it).
+    let count = |log: &Value| log["count"].as_i64().unwrap();
+    let path = format!("/api/audit?entity=contact&entityId={id}");
+    let (_, log) = app.call(&admin, "GET", &path, None).await;
+    let response = app
+        .get_with(
+            &admin,
+            &format!("/api/contacts/{id}/export"),
+            &[("sec-fetch-site", "cross-site")],
+        )
+        .await;
+    assert_eq!(response.status(), 403);
+    let refusal: Value = response.json().await.unwrap();
+    assert_eq!(refusal["code"], "cross_site_request", "{refusal}");
+    let (_, after) = app.call(&admin, "GET", &path, None).await;
+    assert_eq!(count(&after), count(&log), "nothing logged");
+}

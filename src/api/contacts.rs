@@ -41,7 +41,11 @@ pub fn router() -> Router<AppState> {
         .route_layer(require(Capability::ContactDetails));
     // Requests of the people the data is about (issue 25): the admin alone.
     let requests = Router::new()
-        .route("/contacts/{id}/export", get(export))
+        // It writes an audit entry in the admin's name: not from another site's page.
+        .route(
+            "/contacts/{id}/export",
+            get(export).layer(axum::middleware::from_fn(crate::auth::csrf::same_site_only)),
+        )
         .route("/contacts/{id}/erase", post(erase))
         .route_layer(require(Capability::AdminOnly));
     table.merge(editor).merge(details).merge(requests)
@@ -53,12 +57,12 @@ pub fn router() -> Router<AppState> {
     operation_id = "exportContactData",
     tag = "contacts",
     summary = "Everything stored about a contact (DSGVO Art. 15, 20)",
-    description = "One JSON document to save: the contact with its Brevo id and proof of consent, the consent text it confirmed, its company, its lists, its mails of mail jobs and the audit log's entries about it. The request itself is written to the audit log (`export`).\n\n**Wer darf:** `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
+    description = "One JSON document to save: the contact with its Brevo id and proof of consent, the consent text it confirmed, its company, its lists, its mails of mail jobs, every other place that keeps something about it (`stored`: the rows an erasure removes) and the audit log's entries that name it (the entries an erasure rewrites). The request itself is written to the audit log (`export`), so it is refused with 403 `cross_site_request` when another site sent the browser (`Sec-Fetch-Site` other than `same-origin`/`none`).\n\n**Wer darf:** `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
     responses(
         (status = 200, description = "The document, as an attachment `Kontakt-{id}.json`.", body = crate::services::data_subject::ContactExport, content_type = "application/json"),
         (status = 401, response = super::openapi::NotLoggedIn),
-        (status = 403, response = super::openapi::Forbidden),
+        (status = 403, response = super::openapi::ForbiddenOrCrossSite),
         (status = 404, response = super::openapi::NotFound),
         (status = 500, response = super::openapi::InternalError),
         (status = 503, response = super::openapi::Timeout),

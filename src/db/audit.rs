@@ -89,6 +89,8 @@ pub struct AuditRow {
     pub entity_id: Option<i64>,
     /// The JSON object of changed fields, as stored.
     pub changes: String,
+    /// The erasures that rewrote it (`domain::erasure::ErasureMark`s as JSON), if any.
+    pub erasures: Option<String>,
 }
 
 /// `where …` for a filter, its parameters added to `query`.
@@ -126,8 +128,9 @@ pub async fn page(
     filter: &Filter,
     paging: Paging,
 ) -> Result<(Vec<AuditRow>, i64), sqlx::Error> {
-    let mut rows =
-        DynQuery::new("select id, at, actor, action, entity, entity_id, changes from audit_log");
+    let mut rows = DynQuery::new(
+        "select id, at, actor, action, entity, entity_id, changes, erasures from audit_log",
+    );
     push_filter(&mut rows, filter);
     let direction = if paging.ascending { "asc" } else { "desc" };
     let limit = rows.param(paging.limit);
@@ -142,15 +145,31 @@ pub async fn page(
     Ok((rows, count))
 }
 
-/// Deletes the entries older than `before` (the retention sweep); how many went.
+/// The youngest entries a sweep may delete are this old (`AP_AUDIT_DAYS` is at least 1).
+pub const SWEEP_MIN_AGE: chrono::TimeDelta = chrono::TimeDelta::days(1);
+
+/// Deletes the entries older than `before` (the retention sweep); how many went. This is the
+/// only way an entry goes: the sweep is recorded in `audit_sweeps` in the same transaction, and
+/// the log's trigger lets a delete through only for entries older than a recorded sweep's
+/// `before` (migration 0024). A `before` less than [`SWEEP_MIN_AGE`] ago is refused.
 pub async fn delete_before(db: &Db, before: DateTime<Utc>) -> Result<u64, sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query("delete from audit_log where at < $1")
-            .bind(before)
-            .execute(pool)
-            .await
-            .map(|r| r.rows_affected())
-    })
+    let at = now();
+    if before > at - SWEEP_MIN_AGE {
+        return Err(sqlx::Error::Protocol(format!(
+            "an audit sweep keeps at least a day, not up to {before}"
+        )));
+    }
+    let mut tx = Tx::begin(db).await?;
+    tx.execute(
+        "insert into audit_sweeps (at, before) values ($1, $2)",
+        &[at.into(), before.into()],
+    )
+    .await?;
+    let deleted = tx
+        .execute("delete from audit_log where at < $1", &[before.into()])
+        .await?;
+    tx.commit().await?;
+    Ok(deleted)
 }
 
 #[cfg(test)]

@@ -385,6 +385,7 @@ mod tests {
                 "download_monthly",
                 "download_events",
                 "audit_log",
+                "audit_sweeps",
             ];
             for (table, columns) in lite_tables
                 .iter()

@@ -272,7 +272,11 @@ fn mails_to(dir: &std::path::Path, email: &str) -> std::io::Result<Vec<PathBuf>>
         std::fs::File::open(&path)?
             .take(MAX_HEADER_BYTES)
             .read_to_end(&mut head)?;
-        if recipients_line(&String::from_utf8_lossy(&head)).contains(email) {
+        // Whole addresses only: a mail to `anna.mueller@…` is not one to `a.mueller@…`.
+        if crate::domain::erasure::names_address(
+            &recipients_line(&String::from_utf8_lossy(&head)),
+            email,
+        ) {
             let modified = entry.metadata()?.modified()?;
             found.push((modified, path));
         }
@@ -397,6 +401,16 @@ mod tests {
                 .len(),
             2
         );
+        // Addresses that merely contain jürgen's, or add a +tag, are other people's.
+        for address in [
+            "hans.jürgen@example.de",
+            "jürgen+news@example.de",
+            "jürgen@example.dev",
+        ] {
+            let mut near = mail();
+            near.to_email = address.into();
+            mailer.send(&near).await.unwrap();
+        }
         assert_eq!(
             mailer.forget_mails_to("jürgen@example.de").await.unwrap(),
             2
@@ -404,7 +418,7 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(dir.path().join("outbox"))
             .unwrap()
             .collect();
-        assert_eq!(left.len(), 1, "the mail to someone else stays");
+        assert_eq!(left.len(), 4, "the mails to someone else stay");
         assert_eq!(
             mailer
                 .outbox_mails_to("bernd@example.de")

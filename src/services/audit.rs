@@ -33,6 +33,10 @@ pub struct AuditEntry {
     /// new record, `after` for a deleted one. Secrets are never recorded.
     #[schema(value_type = Object)]
     pub changes: Value,
+    /// The erasures of a person (DSGVO Art. 17) that replaced values of this entry with
+    /// "gelöscht": which erasure (its own entry's id), when, and which fields. Empty for an
+    /// entry no erasure touched.
+    pub erasures: Vec<crate::domain::erasure::ErasureMark>,
 }
 
 /// A page of entries, newest first, and how many match the filter.
@@ -85,6 +89,7 @@ pub(crate) fn entry_of(row: db::audit::AuditRow) -> AuditEntry {
         entity: row.entity,
         entity_id: row.entity_id,
         changes: serde_json::from_str(&row.changes).unwrap_or(Value::Null),
+        erasures: crate::domain::erasure::read_marks(row.erasures.as_deref()),
     }
 }
 

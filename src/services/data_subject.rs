@@ -7,8 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::{self, Db};
-use crate::domain::audit::{Action, Actor, Entity, Entry, Filter};
-use crate::domain::paging::Paging;
+use crate::domain::audit::{Action, Actor, Entity, Entry};
 use crate::domain::user::User;
 use crate::integrations::mail::Mailer;
 use crate::services::audit::AuditEntry;
@@ -16,9 +15,6 @@ use crate::services::contact_mirror as mirror;
 use crate::services::contacts::{AssignedListView, CompanyView, ContactView};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
-
-/// Audit entries an export names at most (the newest); the log keeps `AP_AUDIT_DAYS`.
-const MAX_AUDIT_ENTRIES: i64 = 10_000;
 
 /// `GET /api/contacts/{id}/export`: everything stored about one contact.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -37,8 +33,17 @@ pub struct ContactExport {
     pub consent_text: Option<String>,
     /// The contact's mails of mail jobs (double opt-in to all pending contacts), oldest first.
     pub mails: Vec<db::mail_jobs::ContactMail>,
-    /// The audit log's entries about the contact, oldest first.
+    /// The audit log's entries that name the contact, oldest first: about the contact itself,
+    /// its share of its customer group's entries, and any other entry naming its address.
+    /// These are the entries an erasure rewrites.
     pub audit: Vec<AuditEntry>,
+    /// Every other place that keeps something about the contact, each a list of rows with
+    /// their columns as text: `lists` (list memberships), `tokens` (double opt-in links, their
+    /// times only), `mails` (mails of mail jobs), `marketingRetries` (changes for Brevo still
+    /// waiting) and `planningCandidates` (import candidates of the planning system with the
+    /// address). An erasure removes exactly these rows.
+    #[schema(value_type = Object)]
+    pub stored: std::collections::BTreeMap<&'static str, Vec<db::erasure::Fields>>,
     /// The portal's copies of mails to the contact in the outbox folder (file names; only
     /// when mail goes to the outbox instead of Brevo or SMTP).
     pub outbox_files: Vec<String>,
@@ -66,19 +71,14 @@ pub async fn export(
         crate::services::contacts::group_lists(db::contacts::assigned_lists(db, &[id]).await?);
     let mails = db::mail_jobs::mails_of_contact(db, id).await?;
     let outbox_files = outbox_of(mailer, &contact.email).await?;
-    let filter = Filter {
-        entity: Some(Entity::Contact),
-        entity_id: Some(id),
-        ..Filter::default()
-    };
-    let newest = Paging::parse(Some(MAX_AUDIT_ENTRIES), None, None, MAX_AUDIT_ENTRIES)
-        .map_err(ServiceError::Invalid)?;
-    let (rows, _) = db::audit::page(db, &filter, newest).await?;
-    let mut audit: Vec<AuditEntry> = rows
+    let stored = db::erasure::stored_about(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let audit: Vec<AuditEntry> = stored
+        .audit
         .into_iter()
         .map(crate::services::audit::entry_of)
         .collect();
-    audit.reverse();
     let entry = Entry::new(&Actor::of(user), Action::Export, Entity::Contact, Some(id));
     db::audit::record_alone(db, &entry).await?;
     tracing::info!(contact = id, "contact's data exported");
@@ -90,6 +90,7 @@ pub async fn export(
         consent_text,
         mails,
         audit,
+        stored: stored.places,
         outbox_files,
     })
 }

@@ -157,10 +157,31 @@ fn entry_row(entry: &AuditEntry) -> AnyView {
             <td class="text-break">{entry.actor.clone()}</td>
             <td>{entry.action_label.clone()}</td>
             <td>{record}</td>
-            <td>{changes_view(&entry.changes)}</td>
+            <td>{changes_view(&entry.changes)}{erasures_view(entry)}</td>
         </tr>
     }
     .into_any()
+}
+
+/// Which erasures of a person replaced values of this entry, when, and in which fields.
+fn erasures_view(entry: &AuditEntry) -> AnyView {
+    entry
+        .erasures
+        .iter()
+        .map(|mark| {
+            let when = format::date_time_seconds(mark.at);
+            let fields = mark.fields.join(", ");
+            view! {
+                <p class="small text-body-secondary mb-0" data-testid="audit-erasure">
+                    {format!(
+                        "Personenbezogene Werte gelöscht am {when} (Löschung Nr. {}): {fields}",
+                        mark.erasure
+                    )}
+                </p>
+            }
+        })
+        .collect_view()
+        .into_any()
 }
 
 fn filter_form(query: &AuditPageQuery) -> AnyView {

@@ -1,0 +1,60 @@
+-- Issue 34: the audit log can only grow, be swept, and have a person's values erased, and an
+-- erasure's rewrite of an entry is recorded in the entry.
+--
+-- - `erased_by`: the id of the erasure's own entry (action 'erase') that rewrote this entry
+--   last; `erased_at` equals that entry's `at`. `erasures` lists every rewrite as JSON:
+--   [{"erasure": <entry id>, "at": <time>, "fields": [<field names whose values went>]}].
+--   An update must name an existing erasure entry of the same instant, and may change nothing
+--   but `changes` and these columns.
+-- - Deleting an entry is refused unless it is older than the `before` of a recorded retention
+--   sweep (`audit_sweeps`, written by db::audit::delete_before in the sweep's transaction);
+--   truncating is refused. The sweeps themselves are never changed or deleted.
+alter table audit_log add column erased_by bigint;
+alter table audit_log add column erasures text;
+
+create table audit_sweeps (
+    id bigserial primary key,
+    -- When the sweep ran.
+    at timestamptz not null,
+    -- Entries older than this went.
+    before timestamptz not null
+);
+
+create or replace function audit_log_append_only() returns trigger language plpgsql as $$
+begin
+    if new.erased_at is not null and new.erased_by is not null and new.erasures is not null
+        and new.id = old.id and new.at = old.at and new.actor = old.actor
+        and new.action = old.action and new.entity = old.entity
+        and new.entity_id is not distinct from old.entity_id
+        and exists (
+            select 1 from audit_log e
+            where e.id = new.erased_by and e.action = 'erase' and e.at = new.erased_at
+        ) then
+        return new;
+    end if;
+    raise exception 'audit_log is append-only';
+end;
+$$;
+
+create function audit_log_sweep_only() returns trigger language plpgsql as $$
+begin
+    if old.at < (select max(before) from audit_sweeps) then
+        return old;
+    end if;
+    raise exception 'audit_log entries are deleted only by the retention sweep';
+end;
+$$;
+create trigger audit_log_no_delete before delete on audit_log
+    for each row execute function audit_log_sweep_only();
+
+create function audit_log_never() returns trigger language plpgsql as $$
+begin
+    raise exception '% is append-only', tg_table_name;
+end;
+$$;
+create trigger audit_log_no_truncate before truncate on audit_log
+    for each statement execute function audit_log_never();
+create trigger audit_sweeps_no_change before update or delete on audit_sweeps
+    for each row execute function audit_log_never();
+create trigger audit_sweeps_no_truncate before truncate on audit_sweeps
+    for each statement execute function audit_log_never();
