@@ -47,7 +47,8 @@ export function DownloadRow({ download, busy, actions, allTime, isAdmin = false 
           <span className="fw-semibold">{provider.name}</span>
         )}
       </td>
-      <td>
+      {/* A long name breaks anywhere rather than push the actions out of the table's box. */}
+      <td className="text-break">
         <span className="me-2" data-testid="download-name-cell">
           {download.name}
         </span>
@@ -57,7 +58,8 @@ export function DownloadRow({ download, busy, actions, allTime, isAdmin = false 
       <td className="text-nowrap">
         <span className={endDateClass(download.badge)}>{formatDate(download.endAt)}</span>
       </td>
-      <td className="text-nowrap">{formatDateTime(download.updatedAt)}</td>
+      {/* Day and time may stand one above the other (the space is their only break). */}
+      <td>{formatDateTime(download.updatedAt)}</td>
       <td
         className="text-end"
         data-testid="all-time-downloads"
