@@ -544,6 +544,166 @@ async fn a_change_whose_transaction_fails_leaves_no_entry() {
     assert_eq!(count().await, before);
 }
 
+/// Makes every insert into the log fail (`on`) or lets it through again, through the test's
+/// own connection to the portal's database.
+async fn refuse_entries(db: &Db, on: bool) {
+    match db {
+        Db::Sqlite(pool) => {
+            let sql = if on {
+                "create trigger test_refuse_entries before insert on audit_log \
+                 begin select raise(abort, 'test refuses entries'); end"
+            } else {
+                "drop trigger test_refuse_entries"
+            };
+            sqlx::raw_sql(sql).execute(pool).await.unwrap();
+        }
+        Db::Postgres(pool) => {
+            let sql = if on {
+                "create function test_refuse_entries() returns trigger language plpgsql as \
+                 $$ begin raise exception 'test refuses entries'; end; $$; \
+                 create trigger test_refuse_entries before insert on audit_log \
+                 for each row execute function test_refuse_entries();"
+            } else {
+                "drop trigger test_refuse_entries on audit_log; \
+                 drop function test_refuse_entries();"
+            };
+            sqlx::raw_sql(sql).execute(pool).await.unwrap();
+        }
+    }
+}
+
+/// Deterministic counterpart of the SIGKILL test: when the entry cannot be written, the
+/// change it belongs to is not made either, and the caller hears of it.
+#[tokio::test]
+async fn a_change_whose_entry_cannot_be_written_is_not_made() {
+    let app = spawn_app().await;
+    let db = &app.test_db.db;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
+    let list = app.create_list(&admin, provider, "Privat").await;
+    let name = || async {
+        aktionsportal::db::lists::get(db, list)
+            .await
+            .unwrap()
+            .unwrap()
+            .name
+    };
+    let path = format!("/api/lists/name/{list}");
+    let rename = |to: &'static str| app.call(&admin, "PATCH", &path, Some(json!({ "name": to })));
+    let entries = history(&app, &admin, "list", list).await.len();
+
+    refuse_entries(db, true).await;
+    let (status, body) = rename("Gewerbe").await;
+    refuse_entries(db, false).await;
+    assert!(
+        !(200..300).contains(&status),
+        "the rename answered {status} without its entry: {body}"
+    );
+    assert_eq!(
+        name().await,
+        "Privat",
+        "the rename went back with its entry"
+    );
+    assert_eq!(history(&app, &admin, "list", list).await.len(), entries);
+
+    // With the log writable again the same rename goes through, with its entry.
+    let (status, body) = rename("Gewerbe").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(name().await, "Gewerbe");
+    assert_eq!(history(&app, &admin, "list", list).await.len(), entries + 1);
+}
+
+/// An entry as if written at `at`, straight into the table (the log takes inserts only).
+async fn entry_at(db: &Db, at: chrono::DateTime<chrono::Utc>, actor: &str) {
+    aktionsportal::db_run!(db, pool => {
+        sqlx::query(
+            "insert into audit_log (at, actor, action, entity, entity_id, changes) \
+             values ($1, $2, 'update', 'list', 1, '{}')",
+        )
+        .bind(at)
+        .bind(actor)
+        .execute(pool)
+        .await
+        .map(drop)
+        .unwrap()
+    });
+}
+
+/// `from` and `to` are German days (Europe/Berlin), both included.
+#[tokio::test]
+async fn the_day_filters_take_german_days() {
+    use aktionsportal::domain::time::{berlin_date, from_berlin};
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    // Today's: one entry written now.
+    app.create_provider(&admin, "Glasfaser", GLASFASER).await;
+    let today = berlin_date(chrono::Utc::now());
+    let yesterday = today - chrono::Duration::days(1);
+    let at =
+        |date: chrono::NaiveDate, h: u32, m: u32| from_berlin(date.and_hms_opt(h, m, 0).unwrap());
+    let db = &app.test_db.db;
+    entry_at(db, at(yesterday, 12, 0), "gestern-mittag").await;
+    // Late yesterday and just after midnight in Germany: the same UTC day (22:30 or 23:30
+    // and 22:30 or 23:05 UTC), different German days.
+    entry_at(db, at(yesterday, 23, 30), "gestern-spaet").await;
+    entry_at(db, at(today, 0, 5), "heute-frueh").await;
+    let actors = |query: String| {
+        let admin = admin.clone();
+        let app = &app;
+        async move {
+            let (status, page) = app
+                .call(
+                    &admin,
+                    "GET",
+                    &format!("/api/audit?limit=1000{query}"),
+                    None,
+                )
+                .await;
+            assert_eq!(status, 200, "{query}: {page}");
+            let mut actors: Vec<String> = page["content"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["actor"].as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(page["count"], json!(actors.len()), "{query}");
+            actors.sort();
+            actors.dedup();
+            actors
+        }
+    };
+    let (d0, d1, d2) = (day(0), day(-1), day(-2));
+    assert_eq!(
+        actors(format!("&from={d1}&to={d1}")).await,
+        ["gestern-mittag", "gestern-spaet"]
+    );
+    assert_eq!(
+        actors(format!("&to={d1}")).await,
+        ["gestern-mittag", "gestern-spaet"]
+    );
+    assert_eq!(
+        actors(format!("&from={d0}")).await,
+        ["erika@example.de", "heute-frueh"]
+    );
+    assert_eq!(
+        actors(format!("&from={d0}&to={d0}")).await,
+        ["erika@example.de", "heute-frueh"]
+    );
+    assert_eq!(
+        actors(format!("&from={d1}")).await,
+        [
+            "erika@example.de",
+            "gestern-mittag",
+            "gestern-spaet",
+            "heute-frueh"
+        ]
+    );
+    assert_eq!(
+        actors(format!("&from={d2}&to={d2}")).await,
+        Vec::<String>::new()
+    );
+}
+
 /// Lists and their entries as stored: every list has exactly one creation entry and its name
 /// is the `after` of its newest rename; every creation and rename entry names a list there is.
 async fn assert_each_change_has_its_entry(db: &Db, provider: i64) -> usize {

@@ -98,6 +98,56 @@ async fn world_with(adjust: impl FnOnce(&mut aktionsportal::config::Config)) -> 
     }
 }
 
+const STROM: &str = "GS-Aktionsportal-BU-Strom";
+
+/// A second provider with a package of its own, and its moderator.
+struct Neighbour {
+    provider: i64,
+    package: i64,
+    file: i64,
+    /// A moderator of this provider only (`BU_MODERATOR` and `STROM`).
+    moderator: String,
+}
+
+/// Stadtwerke Nord (`STROM`) with one package of one file, offered to dealer 100888's list;
+/// that dealer takes the file twice. With the world's one download the admin then sees 3.
+async fn neighbour(w: &World) -> Neighbour {
+    let app = &w.app;
+    let provider = app
+        .create_provider(&w.admin, "Stadtwerke Nord", STROM)
+        .await;
+    let list = app.create_list(&w.admin, provider, "Strom Privat").await;
+    let (status, file) = app.upload(&w.admin, "Tarif.pdf", b"%PDF-1.4\nStrom").await;
+    assert_eq!(status, 200, "{file}");
+    let (status, package) = app
+        .call(
+            &w.admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Strom Aktion",
+                "startAt": day(-1), "endAt": day(30),
+                "ProviderId": provider, "listsIds": [list],
+                "uploadsToInsert": [file["id"].clone()],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let dealer = app.dealer_session(100_888, &[list]).await;
+    let path = package["Uploads"][0]["path"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let response = app.get_with(&dealer, &path, &[]).await;
+        assert_eq!(response.status(), 200);
+        response.bytes().await.unwrap();
+    }
+    Neighbour {
+        provider,
+        package: package["id"].as_i64().unwrap(),
+        file: file["id"].as_i64().unwrap(),
+        moderator: app.session_with_roles(&[BU_MODERATOR, STROM]).await,
+    }
+}
+
 /// The summary once the writer has caught up with `downloads` downloads (it writes every
 /// second).
 async fn summary_with(app: &TestApp, token: &str, query: &str, downloads: i64) -> Value {
@@ -378,32 +428,60 @@ async fn moderators_see_their_providers_and_dealers_see_nothing() {
         .bytes()
         .await
         .unwrap();
-    summary_with(app, &w.admin, "", 1).await;
+    let n = neighbour(&w).await;
+    summary_with(app, &w.admin, "", 3).await;
 
-    // A moderator of another provider: nothing of this one, and no way to ask for it.
-    let other = app.session_with_roles(&[BU_MODERATOR]).await;
+    // A moderator of another provider: only its own figures, nothing of this one, and no way
+    // to ask for it.
+    let other = &n.moderator;
     let (status, body) = app
-        .call(&other, "GET", "/api/statistics/summary", None)
+        .call(other, "GET", "/api/statistics/summary", None)
         .await;
     assert_eq!(status, 200, "{body}");
+    assert_eq!(body["downloads"], 2, "{body}");
+    assert_eq!(body["customers"], 1, "{body}");
     assert_eq!(
-        (body["downloads"].clone(), body["topPackages"].clone()),
-        (json!(0), json!([]))
+        body["topPackages"],
+        json!([{"id": n.package, "name": "Strom Aktion", "downloads": 2}])
     );
-    assert_eq!(body["untouchedPackages"], json!([]));
+    assert_eq!(
+        body["untouchedPackages"],
+        json!([]),
+        "Winter Aktion is not its"
+    );
+    assert_eq!(body["days"][29], json!({"date": day(0), "downloads": 2}));
     let query = format!("/api/statistics/summary?providerId={}", w.provider);
-    assert_eq!(app.call(&other, "GET", &query, None).await.0, 403);
+    assert_eq!(app.call(other, "GET", &query, None).await.0, 403);
+    let own_query = format!("/api/statistics/summary?providerId={}", n.provider);
+    let (status, own_summary) = app.call(other, "GET", &own_query, None).await;
+    assert_eq!((status, own_summary["downloads"].clone()), (200, json!(2)));
     let package = format!("/api/statistics/packages/{}", w.package);
-    assert_eq!(app.call(&other, "GET", &package, None).await.0, 403);
-    let counts = format!("/api/statistics/downloads?ids={}", w.package);
+    assert_eq!(app.call(other, "GET", &package, None).await.0, 403);
+    let (status, own_package) = app
+        .call(
+            other,
+            "GET",
+            &format!("/api/statistics/packages/{}", n.package),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{own_package}");
     assert_eq!(
-        app.call(&other, "GET", &counts, None).await,
-        (200, json!([]))
+        own_package["files"],
+        json!([{"id": n.file, "name": "Tarif.pdf", "downloads": 2}])
+    );
+    let counts = format!("/api/statistics/downloads?ids={},{}", w.package, n.package);
+    assert_eq!(
+        app.call(other, "GET", &counts, None).await,
+        (200, json!([{"id": n.package, "downloads": 2}]))
     );
     assert_eq!(
-        app.call(&other, "GET", "/api/statistics/providers", None)
+        app.call(other, "GET", "/api/statistics/providers", None)
             .await,
-        (200, json!([]))
+        (
+            200,
+            json!([{"id": n.provider, "name": "Stadtwerke Nord", "customers": 1, "dealers": 1, "share": 1.0}])
+        )
     );
 
     // The provider's own moderator sees it, but not who took it (Admin only).
@@ -645,20 +723,47 @@ async fn every_view_exports_as_csv_for_german_excel() {
         let (status, _, body) = csv(query.into()).await;
         assert_eq!(status, expected, "{query}: {body}");
     }
-    // A moderator of another provider exports nothing of this one.
-    let other = app.session_with_roles(&[BU_MODERATOR]).await;
-    let response = app
-        .get_with(&other, "/api/statistics/export.csv?view=packages", &[])
-        .await;
+    // A moderator of another provider exports its own figures and nothing of this one.
+    let n = neighbour(&w).await;
+    summary_with(app, &w.admin, "", 3).await;
+    let other = &n.moderator;
+    let export = |view: &str| {
+        let path = format!("/api/statistics/export.csv?view={view}");
+        async move {
+            let response = app.get_with(other, &path, &[]).await;
+            assert_eq!(response.status(), 200, "{path}");
+            response.text().await.unwrap()
+        }
+    };
     assert_eq!(
-        response.text().await.unwrap(),
-        "\u{feff}Paket-ID;Paket;Downloads\r\n"
+        export("packages").await,
+        format!(
+            "\u{feff}Paket-ID;Paket;Downloads\r\n{};Strom Aktion;2\r\n",
+            n.package
+        )
     );
+    assert_eq!(
+        export("files").await,
+        format!(
+            "\u{feff}Paket-ID;Datei-ID;Datei;Downloads\r\n{};{};Tarif.pdf;2\r\n",
+            n.package, n.file
+        )
+    );
+    assert_eq!(export("untouched").await, "\u{feff}Paket-ID;Paket\r\n");
+    assert_eq!(
+        export("providers").await,
+        format!(
+            "\u{feff}Anbieter-ID;Anbieter;Händler erreicht;Händler gesamt;Anteil\r\n{};Stadtwerke Nord;1;1;1,000\r\n",
+            n.provider
+        )
+    );
+    let days = export("days").await;
+    assert!(days.ends_with(&format!("{german_today};2\r\n")), "{days}");
     let query = format!(
         "/api/statistics/export.csv?view=package&packageId={}",
         w.package
     );
-    assert_eq!(app.get_with(&other, &query, &[]).await.status(), 403);
+    assert_eq!(app.get_with(other, &query, &[]).await.status(), 403);
 }
 
 #[tokio::test]
