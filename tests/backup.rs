@@ -679,3 +679,382 @@ async fn seed_large_moves_from_sqlite_to_postgresql_and_a_bucket_and_answers_the
         "files on the disk of a bucket installation"
     );
 }
+
+/// Copies `archive` to `to` with the part of `table` replaced by `lines` (each written as
+/// it comes, so the test holds one at a time), and the manifest's rows and SHA-256 of it
+/// made to match, as whoever crafts an archive can.
+fn with_table(archive: &Path, to: &Path, table: &str, lines: impl Iterator<Item = Vec<u8>>) {
+    use sha2::{Digest, Sha256};
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(archive).unwrap()).unwrap();
+    let mut out = zip::ZipWriter::new(std::fs::File::create(to).unwrap());
+    let mut manifest = serde_json::Value::Null;
+    let name = format!("tables/{table}.jsonl");
+    for i in 0..zip.len() {
+        let part = zip.by_index(i).unwrap();
+        let part_name = part.name().unwrap().to_string();
+        if part_name == "manifest.json" {
+            manifest = serde_json::from_reader(part).unwrap();
+        } else if part_name != name {
+            out.raw_copy_file(part).unwrap();
+        }
+    }
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    out.start_file(name, options).unwrap();
+    let (mut hash, mut rows) = (Sha256::new(), 0u64);
+    for mut line in lines {
+        line.push(b'\n');
+        hash.update(&line);
+        out.write_all(&line).unwrap();
+        rows += 1;
+    }
+    let sha256: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let part = manifest["tables"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|t| t["name"] == table)
+        .unwrap();
+    part["rows"] = rows.into();
+    part["sha256"] = sha256.into();
+    out.start_file("manifest.json", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    out.write_all(manifest.to_string().as_bytes()).unwrap();
+    out.finish().unwrap();
+}
+
+/// Runs `command` to its end and returns what it printed and its peak resident memory in
+/// bytes (`VmHWM` of /proc, read every 2 ms while it runs).
+fn run_measured(command: &mut std::process::Command) -> (std::process::Output, u64) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // Read on their own, so that a full pipe cannot stop the child.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stderr.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let mut peak_kib = 0u64;
+    let status = loop {
+        // Once exited the status has no memory lines: the last reading stays.
+        if let Some(kib) = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|status| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix("VmHWM:"))
+                    .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+            })
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let output = std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    };
+    (output, peak_kib * 1024)
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / 1024.0 / 1024.0)
+}
+
+#[tokio::test]
+async fn an_archive_of_huge_rows_is_refused_and_an_import_stays_within_its_memory_bound() {
+    // An empty installation's archive, with crafted tables.
+    let source = TestDb::new().await;
+    let source_files = FileStore::new(source.data_dir.join("files")).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path();
+    let empty = work.join("leer.zip");
+    backup::export(&source.db, &source_files, &empty, quiet())
+        .await
+        .unwrap();
+    let bound = backup::memory_bound(0);
+
+    // Three highly compressible lines of 64 MiB each: a text, a million numbers, nested
+    // arrays. The archive itself is small.
+    const HUGE: usize = 64 * 1024 * 1024;
+    let huge = work.join("riesig.zip");
+    let lines = (0..3).map(|n| match n {
+        0 => [&b"[1, \""[..], &vec![b'a'; HUGE], b"\"]"].concat(),
+        1 => [&b"["[..], &b"1,".repeat(HUGE / 2), b"1]"].concat(),
+        _ => [b"[".repeat(HUGE / 2), b"]".repeat(HUGE / 2)].concat(),
+    });
+    with_table(&empty, &huge, "tags", lines);
+    assert!(std::fs::metadata(&huge).unwrap().len() < 4 * 1024 * 1024);
+
+    let (url, folder) = empty_database(test_backend()).await;
+    let target_dir = folder.path().to_path_buf();
+    let import = |archive: &Path| {
+        let mut command = portal(work, &url);
+        command
+            .arg("--data")
+            .arg(&target_dir)
+            .args(["import", "--from"])
+            .arg(archive);
+        command
+    };
+    let (refused, peak) = run_measured(&mut import(&huge));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(
+            "Fehler: Das Archiv enthält in der Tabelle tags (Zeile 1) eine Zeile von mehr als 4 MiB"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("Es wurde nichts verändert."), "{said}");
+    assert!(peak < bound, "peak {} ≥ bound {}", mib(peak), mib(bound));
+    eprintln!(
+        "peak of the refused import of lines of 64 MiB: {}",
+        mib(peak)
+    );
+    let target = Db::connect(&url).await.unwrap();
+    assert!(all_tables(&target).await.is_empty());
+    assert_eq!(
+        contents(&target, &target_dir.join("files")).await,
+        (None, 0, 0)
+    );
+
+    // Rows as long as a table allows: audit entries of almost 4 MiB each, 96 MiB together,
+    // load in batches, and the import stays within the same bound.
+    let tables = snapshot::tables(&source.db).await.unwrap();
+    let audit = tables
+        .iter()
+        .find(|t| t.name == "audit_log")
+        .unwrap()
+        .clone();
+    let long = work.join("lang.zip");
+    let rows = (1..=24).map(|id| {
+        let mut row: Vec<serde_json::Value> = Vec::new();
+        for column in &audit.columns {
+            use aktionsportal::db::snapshot::ColumnKind::*;
+            row.push(match (column.name.as_str(), column.kind) {
+                ("id", _) => id.into(),
+                ("actor", _) => "CLI".into(),
+                ("action", _) => "update".into(),
+                ("entity", _) => "tag".into(),
+                ("changes", _) => serde_json::json!({
+                    "name": {"before": "x".repeat(4 * 1024 * 1024 - 2048), "after": "y"}
+                })
+                .to_string()
+                .into(),
+                ("erased_at", _) => serde_json::Value::Null,
+                (_, Int64 | Int32 | Int16) => 1.into(),
+                (_, Bool) => false.into(),
+                (_, Time) => "2026-11-25T15:37:36+00:00".into(),
+                (name, Text) if name.ends_with("_at") => "2026-11-25T15:37:36+00:00".into(),
+                (_, Text | Bytes) => "".into(),
+            });
+        }
+        serde_json::to_vec(&row).unwrap()
+    });
+    with_table(&empty, &long, "audit_log", rows);
+    let (loaded, peak) = run_measured(&mut import(&long));
+    assert!(
+        loaded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&loaded.stderr)
+    );
+    let said = String::from_utf8_lossy(&loaded.stdout);
+    assert!(said.contains("Tabelle audit_log: 24 Zeilen"), "{said}");
+    assert!(peak < bound, "peak {} ≥ bound {}", mib(peak), mib(bound));
+    eprintln!("peak of the import of 24 rows of 4 MiB: {}", mib(peak));
+}
+
+#[tokio::test]
+async fn a_row_longer_than_its_table_allows_or_with_too_many_values_imports_nothing() {
+    let source = TestDb::new().await;
+    let source_files = FileStore::new(source.data_dir.join("files")).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let empty = work.path().join("leer.zip");
+    backup::export(&source.db, &source_files, &empty, quiet())
+        .await
+        .unwrap();
+    // `download_upload_tags` holds two ids and two times: a line of 3 MiB (under the ceiling of every
+    // table) is longer than any of its rows can be.
+    let long = work.path().join("lang.zip");
+    with_table(
+        &empty,
+        &long,
+        "download_upload_tags",
+        std::iter::once([&b"[1, 1, \""[..], &vec![b'a'; 3 << 20], b"\", null]"].concat()),
+    );
+    // A line of a million values where `tags` has a handful.
+    let many = work.path().join("viele.zip");
+    with_table(
+        &empty,
+        &many,
+        "tags",
+        std::iter::once([&b"["[..], &b"1,".repeat(1_000_000), b"1]"].concat()),
+    );
+    for (archive, expected) in [
+        (
+            &long,
+            "Das Archiv enthält in der Tabelle download_upload_tags (Zeile 1) eine Zeile von mehr als",
+        ),
+        (&many, "Tabelle tags, Zeile 1: mehr als"),
+    ] {
+        let (url, folder) = empty_database(test_backend()).await;
+        let target = Db::connect(&url).await.unwrap();
+        let target_dir = folder.path().join("files");
+        let target_files = FileStore::new(&target_dir).unwrap();
+        let message = refusal(&target, &target_files, archive).await;
+        assert!(message.contains(expected), "{message}");
+        assert!(message.contains("Es wurde nichts verändert."), "{message}");
+        assert_eq!(contents(&target, &target_dir).await, (None, 0, 0));
+    }
+}
+
+/// Runs `command` (an import) and kills it with SIGKILL as soon as it prints a line that
+/// starts with `at`; returns all it printed, up to its end.
+fn killed_at_line(command: &mut std::process::Command, at: &str, log: &Path) -> String {
+    use std::io::BufRead;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut said = String::new();
+    loop {
+        let mut line = String::new();
+        let n = lines.read_line(&mut line).unwrap();
+        assert!(n > 0, "the import ended before it said „{at}“: {said}");
+        said.push_str(&line);
+        if line.starts_with(at) {
+            child.kill().unwrap();
+            break;
+        }
+    }
+    child.wait().unwrap();
+    // What it printed before the kill landed.
+    lines.read_to_string(&mut said).unwrap();
+    said
+}
+
+#[tokio::test]
+async fn an_import_killed_while_rows_load_or_before_its_files_are_in_place_is_empty_or_complete_after_the_next_start()
+ {
+    // Many rows, so that the kill lands while they load; many files, so that it lands
+    // before the last one is in place.
+    let app = common::spawn_app().await;
+    let admin = app.session_with_roles(&["GS-Aktionsportal-Admin"]).await;
+    for n in 0..60 {
+        let (status, _) = app
+            .upload(
+                &admin,
+                &format!("Katalog {n}.pdf"),
+                common::big_pdf(20_000 + n),
+            )
+            .await;
+        assert_eq!(status, 200);
+    }
+    aktionsportal::seed::large_audit::seed_audit_entries(&app.test_db.db, 30_000, 30)
+        .await
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path();
+    let archive = work.join("sicherung.zip");
+    run(
+        portal(work, &app.test_db.url)
+            .arg("--data")
+            .arg(&app.test_db.data_dir)
+            .args(["export", "--to"])
+            .arg(&archive),
+        "",
+    );
+    let stored = local_keys(app.test_db.data_dir.join("files"))
+        .await
+        .unwrap();
+    assert!(stored.len() >= 60);
+    let no_previews = [("AP_PREVIEWS", "false".to_string())];
+    let import = |url: &str, data: &Path| {
+        let mut command = portal(work, url);
+        command
+            .arg("--data")
+            .arg(data)
+            .args(["import", "--from"])
+            .arg(&archive);
+        command
+    };
+
+    // Killed while the rows load: every file waits in the staging folder, no row committed.
+    let (url, folder) = empty_database(test_backend()).await;
+    let said = killed_at_line(
+        &mut import(&url, folder.path()),
+        "Lade die Zeilen",
+        &work.join("import-1.log"),
+    );
+    assert!(
+        !said.contains("Die Zeilen sind gespeichert"),
+        "the kill came after the commit: {said}"
+    );
+    let target = Db::connect(&url).await.unwrap();
+    let files = folder.path().join("files");
+    assert_eq!(contents(&target, &files).await, (None, 0, stored.len()));
+    // The next start removes what waits: the target is empty.
+    drop(Served::start(work, folder.path(), &url, &no_previews).await);
+    assert_eq!(contents(&target, &files).await, (None, 0, 0));
+
+    // Killed after the commit, before the files are in place. The kill comes right after the
+    // line; whether it came before the last file was moved is read from what it left, and
+    // tried again (with a new target) when it came too late.
+    let mut killed = None;
+    for attempt in 1..=5 {
+        let (url, folder) = empty_database(test_backend()).await;
+        let said = killed_at_line(
+            &mut import(&url, folder.path()),
+            "Die Zeilen sind gespeichert; die Dateien kommen an ihren Platz",
+            &work.join(format!("import-2-{attempt}.log")),
+        );
+        assert!(!said.contains("Dateien sind an ihrem Platz"), "{said}");
+        let target = Db::connect(&url).await.unwrap();
+        let (filled, placed, staged) = contents(&target, &folder.path().join("files")).await;
+        assert!(
+            filled.is_some(),
+            "the rows committed before the line: {said}"
+        );
+        assert_eq!(placed + staged, stored.len());
+        if staged > 0 {
+            killed = Some((url, folder, target));
+            break;
+        }
+    }
+    let (url, folder, target) =
+        killed.expect("in five imports the kill never came before the last file was in place");
+    // The next start moves the waiting files in: the target is complete.
+    drop(Served::start(work, folder.path(), &url, &no_previews).await);
+    let files = folder.path().join("files");
+    let (filled, placed, staged) = contents(&target, &files).await;
+    assert!(filled.is_some());
+    assert_eq!((placed, staged), (stored.len(), 0));
+    for (key, _) in &stored {
+        assert!(
+            std::fs::read(app.test_db.data_dir.join("files").join(key)).unwrap()
+                == std::fs::read(files.join(key)).unwrap(),
+            "{key}"
+        );
+    }
+}

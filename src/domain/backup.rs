@@ -8,11 +8,21 @@
 //!   (numbers, `true`/`false`, text, times as RFC 3339 text, bytes as base64 text, `null`);
 //! - `files.jsonl`: one `{"key", "size", "sha256"}` per stored file;
 //! - `files/<key>`: the file's bytes.
+//!
+//! **How long a line may be.** Whoever crafts an archive also computes its checksums, so the
+//! manifest vouches for nothing. A table's line is read only up to [`row_limit`] of the target
+//! table's columns (at most [`MAX_ROW_BYTES`]) and parsed by [`parse_row`], which refuses a
+//! line of the wrong number of values, or with an array or object in a cell, while it reads:
+//! a crafted line never becomes more values in memory than the table has columns.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, NaiveDateTime, Utc};
+use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::format;
 
 /// The name in every manifest, so that another ZIP file is not taken for an archive.
 pub const FORMAT: &str = "aktionsportal-export";
@@ -88,6 +98,15 @@ pub enum Refusal {
     )]
     Damaged(String),
     #[error(
+        "Das Archiv enthält in der Tabelle {table} (Zeile {line}) eine Zeile von mehr als {}; so lang ist keine Zeile, die das Aktionsportal schreibt. Der Import liest keine längeren Zeilen, damit sein Speicher begrenzt bleibt. Es wurde nichts verändert.",
+        format::file_size(i64::try_from(*limit).unwrap_or(i64::MAX))
+    )]
+    RowTooLong {
+        table: String,
+        line: u64,
+        limit: usize,
+    },
+    #[error(
         "Das Archiv hat das Format {found}, dieses Programm liest bis Format {known}. Bitte zuerst das Aktionsportal aktualisieren. Es wurde nichts verändert."
     )]
     NewerFormat { found: u32, known: u32 },
@@ -111,6 +130,149 @@ pub enum Refusal {
         count: usize,
         example: String,
     },
+}
+
+/// The longest text (or base64 bytes) one cell of an archive may hold, escaped as in the
+/// line. The portal's longest values are far shorter: an icon image of at most 16 KiB as a
+/// `data:` URL (22 KB), an audit entry with such an icon before and after (about 50 KB).
+pub const MAX_TEXT_CELL_BYTES: usize = 1024 * 1024;
+/// The longest line of any table an import reads, whatever its columns.
+pub const MAX_ROW_BYTES: usize = 4 * 1024 * 1024;
+
+/// What a column holds, as far as the length of its values in an archive line goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellWidth {
+    /// An integer: at most 20 characters (`-9223372036854775808`).
+    Number,
+    /// `true`, `false`.
+    Flag,
+    /// A time as RFC 3339 text in quotes (`"2026-11-25T15:37:36.123456789+00:00"`).
+    Time,
+    /// Text, or bytes as base64 text.
+    Text,
+}
+
+impl CellWidth {
+    /// The longest a value of this kind is in a line (`null` fits each).
+    const fn max_bytes(self) -> usize {
+        match self {
+            CellWidth::Number => 32,
+            CellWidth::Flag => 8,
+            CellWidth::Time => 64,
+            CellWidth::Text => MAX_TEXT_CELL_BYTES,
+        }
+    }
+}
+
+/// The longest line a table of these columns may have in an archive: each value at its
+/// longest, with commas and brackets, but never more than [`MAX_ROW_BYTES`]. A table of
+/// numbers and times gets lines of a few hundred bytes.
+pub fn row_limit(columns: impl IntoIterator<Item = CellWidth>) -> usize {
+    columns
+        .into_iter()
+        .fold(2usize, |sum, cell| sum.saturating_add(cell.max_bytes() + 1))
+        .min(MAX_ROW_BYTES)
+}
+
+/// Reads one line of a table part: a JSON array of exactly `columns` single values (`null`,
+/// a boolean, a number or a text). A line of more values, or with an array or object in a
+/// cell, is refused while it is read, before its values are built.
+pub fn parse_row(line: &[u8], columns: usize) -> Result<Vec<Value>, String> {
+    let mut reader = serde_json::Deserializer::from_slice(line);
+    let row = RowSeed { columns }
+        .deserialize(&mut reader)
+        .and_then(|row| reader.end().map(|()| row))
+        .map_err(|e| e.to_string())?;
+    Ok(row)
+}
+
+/// The values of one row, at most `columns` of them.
+struct RowSeed {
+    columns: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for RowSeed {
+    type Value = Vec<Value>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, reader: D) -> Result<Vec<Value>, D::Error> {
+        reader.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RowSeed {
+    type Value = Vec<Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "eine Zeile aus {} Werten", self.columns)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut cells: A) -> Result<Vec<Value>, A::Error> {
+        let mut row = Vec::with_capacity(self.columns);
+        while let Some(Cell(value)) = cells.next_element()? {
+            if row.len() == self.columns {
+                return Err(de::Error::custom(format!(
+                    "mehr als {} Werte in einer Zeile",
+                    self.columns
+                )));
+            }
+            row.push(value);
+        }
+        if row.len() != self.columns {
+            return Err(de::Error::custom(format!(
+                "{} Werte statt {}",
+                row.len(),
+                self.columns
+            )));
+        }
+        Ok(row)
+    }
+}
+
+/// One value of a row; an array or an object is refused before it is read.
+struct Cell(Value);
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: de::Deserializer<'de>>(reader: D) -> Result<Cell, D::Error> {
+        reader.deserialize_any(CellVisitor).map(Cell)
+    }
+}
+
+struct CellVisitor;
+
+impl<'de> Visitor<'de> for CellVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("einen einzelnen Wert (null, Zahl, Wahrheitswert oder Text)")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
+    }
 }
 
 /// Checks what the manifest says against this program: its format and schema must not be
@@ -314,6 +476,75 @@ mod tests {
                 "lists",
                 "contact_lists"
             ]
+        );
+    }
+
+    #[test]
+    fn a_row_limit_follows_the_columns_and_has_a_ceiling() {
+        use CellWidth::*;
+        // `[id, list_id, contact_id, created_at, updated_at]`: a few hundred bytes.
+        let links = row_limit([Number, Number, Number, Time, Time]);
+        assert!((200..400).contains(&links), "{links}");
+        assert!(row_limit([Number, Text]) > MAX_TEXT_CELL_BYTES);
+        assert_eq!(row_limit([Text; 10]), MAX_ROW_BYTES);
+        // The longest line the portal writes fits: an icon image as a `data:` URL.
+        let icon = format!(
+            "data:image/png;base64,{}",
+            "A".repeat(16 * 1024 / 3 * 4 + 4)
+        );
+        let line = serde_json::to_string(&serde_json::json!([
+            1,
+            "Name",
+            icon,
+            "2026-11-25T15:37:36.123456789+00:00",
+            "2026-11-25T15:37:36.123456789+00:00"
+        ]))
+        .unwrap();
+        assert!(line.len() <= row_limit([Number, Text, Text, Time, Time]));
+    }
+
+    #[test]
+    fn a_row_has_exactly_its_columns_of_single_values() {
+        let row = parse_row(br#"[1, -2, true, null, "Text \"x\"", 1.5]"#, 6).unwrap();
+        assert_eq!(
+            row,
+            [
+                Value::from(1),
+                Value::from(-2),
+                Value::Bool(true),
+                Value::Null,
+                Value::from("Text \"x\""),
+                Value::from(1.5)
+            ]
+        );
+        assert!(parse_row(b"[1,2,3]\n", 3).is_ok());
+        let more = parse_row(b"[1,2,3,4]", 3).unwrap_err();
+        assert!(more.contains("mehr als 3 Werte"), "{more}");
+        let fewer = parse_row(b"[1,2]", 3).unwrap_err();
+        assert!(fewer.contains("2 Werte statt 3"), "{fewer}");
+        for odd in [
+            &b"[[1,2,3]]"[..],
+            b"[{\"a\": 1}]",
+            b"{\"a\": 1}",
+            b"\"text\"",
+            b"[1] [2]",
+            b"[1",
+            b"",
+        ] {
+            assert!(
+                parse_row(odd, 1).is_err(),
+                "{}",
+                String::from_utf8_lossy(odd)
+            );
+        }
+        // A line of a million values is refused after the first values too many.
+        let mut huge = b"[".to_vec();
+        huge.extend(std::iter::repeat_n(&b"1,"[..], 1_000_000).flatten());
+        huge.extend(b"1]");
+        assert!(
+            parse_row(&huge, 5)
+                .unwrap_err()
+                .contains("mehr als 5 Werte")
         );
     }
 

@@ -1,4 +1,19 @@
 //! `aktionsportal import`: the archive checked whole, then loaded into an empty target.
+//!
+//! **Memory.** Whatever an archive holds, an import keeps at most [`ROWS_IN_FLIGHT_BYTES`]
+//! (64 MiB) of rows in memory, plus about [`BYTES_PER_FILE`] (1 KiB) per file of the archive
+//! (its directory and list), plus the program itself ([`PROGRAM_BYTES`]): [`memory_bound`],
+//! 128 MiB for an archive without files, 226 MiB with 100,000 files.
+//! - a table's line is read only up to the length its columns allow
+//!   ([`backup::row_limit`], at most [`backup::MAX_ROW_BYTES`], 4 MiB); a longer one is
+//!   refused before it is parsed, already while the archive is checked;
+//! - a row is parsed into exactly as many values as the table has columns, or refused
+//!   ([`backup::parse_row`]);
+//! - rows go to the database in batches of at most [`ROWS_PER_BATCH`] rows or
+//!   [`BATCH_BYTES`] (4 MiB) of lines, and one batch waits while the one before is written:
+//!   the line being read, the batch being filled, the waiting batch and the batch being
+//!   written (its values, its parameters and the statements' copy) stay under 64 MiB;
+//! - files go through in chunks of 1 MiB, at most 16 of them waiting.
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -12,18 +27,40 @@ use tokio::sync::mpsc;
 
 use super::{OnProgress, Progress, Throttled, hex, human_bytes};
 use crate::db::Db;
-use crate::db::snapshot::{self, Loader};
+use crate::db::snapshot::{self, ColumnKind, Loader, Table};
 use crate::domain::backup::{
-    self, FILE_LIST, FileEntry, MANIFEST, Manifest, Refusal, file_part, table_part,
+    self, CellWidth, FILE_LIST, FileEntry, MANIFEST, Manifest, Refusal, file_part, table_part,
 };
 use crate::domain::format;
 use crate::storage::FileStore;
 
-/// Rows handed to the database at once.
+/// Rows handed to the database at once, at most.
 const ROWS_PER_BATCH: usize = 2_000;
-/// The longest line of a table part an import reads (a row of the portal is far smaller):
-/// a damaged or crafted archive cannot make it hold more.
-const MAX_LINE: usize = 64 * 1024 * 1024;
+/// The lines of a batch together, at most: a batch is handed over before a row would take
+/// it past this.
+const BATCH_BYTES: usize = 4 * 1024 * 1024;
+/// Batches read ahead while one is written.
+const BATCHES_WAITING: usize = 1;
+/// The ceiling of the rows an import holds at once (see the module's notes): the line
+/// buffer, the batch being filled, [`BATCHES_WAITING`] batches and the batch being written
+/// three times over (values, parameters, the statements'), each with its values' overhead.
+pub const ROWS_IN_FLIGHT_BYTES: usize = 64 * 1024 * 1024;
+/// What each file of an archive costs in memory: its entry in the ZIP directory, its line
+/// of `files.jsonl` and its key in the lookups (an estimate; not measured).
+pub const BYTES_PER_FILE: usize = 1024;
+/// What the program itself takes while it imports (runtime, database driver, buffers of the
+/// archive and of the file copies): `tests/backup.rs` measures about 50 MiB for a refused
+/// archive, 87 MiB for one of 24 rows of 4 MiB (rows included).
+pub const PROGRAM_BYTES: usize = 64 * 1024 * 1024;
+
+/// The most memory an import of an archive of `files` files takes: the figure the README
+/// gives and `tests/backup.rs` measures.
+pub fn memory_bound(files: u64) -> u64 {
+    (PROGRAM_BYTES + ROWS_IN_FLIGHT_BYTES) as u64 + files.saturating_mul(BYTES_PER_FILE as u64)
+}
+
+/// The longest line of `files.jsonl` (a key, a size and a SHA-256 take about 150 bytes).
+const MAX_FILE_LINE: usize = 4 * 1024;
 
 /// What an import loaded.
 #[derive(Debug)]
@@ -59,14 +96,24 @@ fn open_archive(path: &Path) -> anyhow::Result<(Archive, Manifest)> {
     Ok((archive, manifest))
 }
 
-/// Reads a part whole and compares its SHA-256 (and, for a table, its line count; for a file,
-/// its size) with the manifest.
+/// What a part must be besides its SHA-256.
+enum Extent {
+    /// A table's part: its lines, none longer than [`backup::MAX_ROW_BYTES`].
+    Table {
+        name: String,
+        rows: u64,
+    },
+    /// A file: its size.
+    File(u64),
+    Unchecked,
+}
+
+/// Reads a part whole and compares its SHA-256 and its extent with the manifest.
 fn check_part(
     archive: &mut Archive,
     name: &str,
     sha256: &str,
-    lines: Option<u64>,
-    size: Option<u64>,
+    extent: Extent,
 ) -> anyhow::Result<()> {
     let mut part = archive
         .by_name(name)
@@ -74,6 +121,9 @@ fn check_part(
     let mut hash = Sha256::new();
     let mut buffer = vec![0u8; 256 * 1024];
     let (mut count, mut newlines) = (0u64, 0u64);
+    // The length of the line being read: a table's line too long for any table is refused
+    // here, before anything is written.
+    let mut line = 0usize;
     loop {
         let n = part
             .read(&mut buffer)
@@ -83,14 +133,36 @@ fn check_part(
         }
         hash.update(&buffer[..n]);
         count += n as u64;
-        newlines += buffer[..n].iter().filter(|b| **b == b'\n').count() as u64;
+        for piece in buffer[..n].split_inclusive(|b| *b == b'\n') {
+            let ends = piece.ends_with(b"\n");
+            line += piece.len();
+            if let Extent::Table { name, .. } = &extent
+                && line - usize::from(ends) > backup::MAX_ROW_BYTES
+            {
+                return Err(Refusal::RowTooLong {
+                    table: name.clone(),
+                    line: newlines + 1,
+                    limit: backup::MAX_ROW_BYTES,
+                }
+                .into());
+            }
+            if ends {
+                newlines += 1;
+                line = 0;
+            }
+        }
     }
     if hex(&hash.finalize()) != sha256 {
         return Err(damaged(format!(
             "{name} hat nicht die Prüfsumme des Manifests"
         )));
     }
-    if lines.is_some_and(|lines| lines != newlines) || size.is_some_and(|size| size != count) {
+    let fits = match extent {
+        Extent::Table { rows, .. } => rows == newlines,
+        Extent::File(size) => size == count,
+        Extent::Unchecked => true,
+    };
+    if !fits {
         return Err(damaged(format!(
             "{name} hat nicht den Umfang des Manifests"
         )));
@@ -98,18 +170,24 @@ fn check_part(
     Ok(())
 }
 
-/// Reads the next line of a part into `line` (emptied first); false at its end. A line longer
-/// than [`MAX_LINE`] is refused.
-fn next_line(part: &mut impl BufRead, name: &str, line: &mut Vec<u8>) -> anyhow::Result<bool> {
+/// Reads the next line of a part into `line` (emptied first), at most `limit` bytes and its
+/// line break; `None` at the part's end, `Some(false)` for a line longer than `limit` (of
+/// which only `limit + 1` bytes were read).
+fn next_line(
+    part: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> anyhow::Result<Option<bool>> {
     line.clear();
     let n = part
-        .take(MAX_LINE as u64 + 1)
+        .take(limit as u64 + 2)
         .read_until(b'\n', line)
         .map_err(damaged)?;
-    if line.len() > MAX_LINE {
-        return Err(damaged(format!("{name}: eine Zeile ist zu lang")));
+    if n == 0 {
+        return Ok(None);
     }
-    Ok(n > 0)
+    let text = line.strip_suffix(b"\n").unwrap_or(line);
+    Ok(Some(text.len() <= limit))
 }
 
 /// The entries of `files.jsonl` (checked before).
@@ -117,7 +195,10 @@ fn file_entries(archive: &mut Archive) -> anyhow::Result<Vec<FileEntry>> {
     let mut part = BufReader::new(archive.by_name(FILE_LIST).map_err(damaged)?);
     let mut entries = Vec::new();
     let mut line = Vec::new();
-    while next_line(&mut part, FILE_LIST, &mut line)? {
+    while let Some(fits) = next_line(&mut part, &mut line, MAX_FILE_LINE)? {
+        if !fits {
+            return Err(damaged(format!("{FILE_LIST}: eine Zeile ist zu lang")));
+        }
         let entry: FileEntry =
             serde_json::from_slice(&line).map_err(|e| damaged(format!("{FILE_LIST}: {e}")))?;
         if !crate::storage::is_valid_key(&entry.key) {
@@ -131,7 +212,12 @@ fn file_entries(archive: &mut Archive) -> anyhow::Result<Vec<FileEntry>> {
 /// The archive's list of files, checked against the manifest (its SHA-256, its count, each
 /// key valid and named once): read before the target is looked at, which needs the keys.
 fn file_list(archive: &mut Archive, manifest: &Manifest) -> anyhow::Result<Vec<FileEntry>> {
-    check_part(archive, FILE_LIST, &manifest.files.sha256, None, None)?;
+    check_part(
+        archive,
+        FILE_LIST,
+        &manifest.files.sha256,
+        Extent::Unchecked,
+    )?;
     let entries = file_entries(archive)?;
     if entries.len() as u64 != manifest.files.count {
         return Err(damaged(format!(
@@ -158,15 +244,18 @@ fn check_parts(
 ) -> anyhow::Result<()> {
     let total = manifest.tables.len() + entries.len();
     let mut status = Throttled::new();
-    let tables = manifest
-        .tables
-        .iter()
-        .map(|t| (table_part(&t.name), &t.sha256, Some(t.rows), None));
+    let tables = manifest.tables.iter().map(|t| {
+        let extent = Extent::Table {
+            name: t.name.clone(),
+            rows: t.rows,
+        };
+        (table_part(&t.name), &t.sha256, extent)
+    });
     let files = entries
         .iter()
-        .map(|e| (file_part(&e.key), &e.sha256, None, Some(e.size)));
-    for (n, (name, sha256, lines, size)) in tables.chain(files).enumerate() {
-        check_part(archive, &name, sha256, lines, size)?;
+        .map(|e| (file_part(&e.key), &e.sha256, Extent::File(e.size)));
+    for (n, (name, sha256, extent)) in tables.chain(files).enumerate() {
+        check_part(archive, &name, sha256, extent)?;
         if status.due() || n + 1 == total {
             progress(Progress::Status(format!(
                 "Prüfe das Archiv: {} von {total} Teilen",
@@ -250,14 +339,25 @@ pub async fn import(
             ));
         }
     };
-    // The rows are in: the files go into place.
+    // The rows are in: the files go into place. Killed from here on, the next `serve` does
+    // this (the start-up sweep moves in every waiting file whose row committed).
     let keys: HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
-    if files.bucket().is_none() {
+    if files.bucket().is_none() && !keys.is_empty() {
+        progress(Progress::Line(
+            "Die Zeilen sind gespeichert; die Dateien kommen an ihren Platz …".into(),
+        ));
+        let mut placed = 0usize;
         for leftover in files.leftovers().await? {
             if keys.contains(leftover.key.as_str()) {
                 files.complete(leftover).await?;
+                placed += 1;
             }
         }
+        progress(Progress::Line(format!(
+            "{placed} Dateien sind an ihrem Platz."
+        )));
+    } else {
+        progress(Progress::Line("Die Zeilen sind gespeichert.".into()));
     }
     db.migrate().await?;
     crate::db::bulk::analyze(db).await?;
@@ -418,6 +518,10 @@ async fn load_rows(
 ) -> anyhow::Result<u64> {
     let targets = snapshot::tables(db).await?;
     let mut loader = Loader::begin(db).await?;
+    progress(Progress::Line(format!(
+        "Lade die Zeilen von {} Tabellen in einer Transaktion …",
+        manifest.tables.len()
+    )));
     let mut total = 0u64;
     let mut archive = archive;
     for table in &manifest.tables {
@@ -430,10 +534,11 @@ async fn load_rows(
                     table.name, manifest.schema
                 ))
             })?;
-        let (sender, mut receiver) = mpsc::channel(4);
+        let shape = RowShape::of(target, &table.columns)?;
+        let (sender, mut receiver) = mpsc::channel(BATCHES_WAITING);
         let reader = {
             let name = table.name.clone();
-            tokio::task::spawn_blocking(move || read_rows(archive, &name, sender))
+            tokio::task::spawn_blocking(move || read_rows(archive, &name, shape, sender))
         };
         let mut loaded = 0u64;
         let mut status = Throttled::new();
@@ -468,31 +573,81 @@ async fn load_rows(
     }
     progress(Progress::Status("Schreibe die Zeilen fest …".into()));
     loader.commit().await?;
-    progress(Progress::Line("Die Zeilen sind gespeichert.".into()));
     Ok(total)
 }
 
+/// What a table's lines must be: how many values, and how long at most.
+struct RowShape {
+    columns: usize,
+    limit: usize,
+}
+
+impl RowShape {
+    /// The shape of the archive's `columns` of `table` (each must be one of its columns; the
+    /// loader says which is not).
+    fn of(table: &Table, columns: &[String]) -> anyhow::Result<RowShape> {
+        let widths = columns
+            .iter()
+            .map(|name| {
+                let column = table.column(name).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "Das Archiv nennt die Spalte {}.{name}, die die Datenbank nicht hat.",
+                        table.name
+                    )
+                })?;
+                Ok(match column.kind {
+                    ColumnKind::Int64 | ColumnKind::Int32 | ColumnKind::Int16 => CellWidth::Number,
+                    ColumnKind::Bool => CellWidth::Flag,
+                    ColumnKind::Time => CellWidth::Time,
+                    ColumnKind::Text | ColumnKind::Bytes => CellWidth::Text,
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(RowShape {
+            columns: columns.len(),
+            limit: backup::row_limit(widths),
+        })
+    }
+}
+
+/// Reads a table's lines and hands them over in batches of at most [`ROWS_PER_BATCH`] rows
+/// and [`BATCH_BYTES`] of lines.
 fn read_rows(
     mut archive: Archive,
     table: &str,
+    shape: RowShape,
     sender: mpsc::Sender<Vec<Vec<Value>>>,
 ) -> anyhow::Result<Archive> {
     let read = |archive: &mut Archive| -> anyhow::Result<()> {
         let part = archive.by_name(&table_part(table)).map_err(damaged)?;
         let mut lines = BufReader::with_capacity(256 * 1024, part);
-        let mut line = Vec::new();
-        let mut batch = Vec::with_capacity(ROWS_PER_BATCH);
-        while next_line(&mut lines, table, &mut line)? {
-            let row: Vec<Value> =
-                serde_json::from_slice(&line).map_err(|e| damaged(format!("{table}: {e}")))?;
-            batch.push(row);
-            if batch.len() == ROWS_PER_BATCH {
-                let full = std::mem::replace(&mut batch, Vec::with_capacity(ROWS_PER_BATCH));
+        // Room for the longest line allowed, so that reading never grows it.
+        let mut line = Vec::with_capacity(shape.limit + 2);
+        let mut batch = Vec::new();
+        let (mut batch_bytes, mut number) = (0usize, 0u64);
+        while let Some(fits) = next_line(&mut lines, &mut line, shape.limit)? {
+            number += 1;
+            if !fits {
+                return Err(Refusal::RowTooLong {
+                    table: table.to_string(),
+                    line: number,
+                    limit: shape.limit,
+                }
+                .into());
+            }
+            if !batch.is_empty()
+                && (batch.len() == ROWS_PER_BATCH || batch_bytes + line.len() > BATCH_BYTES)
+            {
                 // A closed channel means the loading side gave up; it says why.
-                if sender.blocking_send(full).is_err() {
+                if sender.blocking_send(std::mem::take(&mut batch)).is_err() {
                     return Ok(());
                 }
+                batch_bytes = 0;
             }
+            let row = backup::parse_row(&line, shape.columns)
+                .map_err(|e| damaged(format!("Tabelle {table}, Zeile {number}: {e}")))?;
+            batch.push(row);
+            batch_bytes += line.len();
         }
         if !batch.is_empty() {
             let _ = sender.blocking_send(batch);

@@ -13,6 +13,13 @@
 //! the commit leaves the database without rows; what it left in the staging folder or the
 //! bucket is taken over by the next import (or removed by the sweep), and a kill after the
 //! commit is finished by the start-up sweep, which moves in the files whose rows committed.
+//! The import says on its standard output when it starts the rows ("Lade die Zeilen …"), when
+//! they are committed ("Die Zeilen sind gespeichert; die Dateien kommen an ihren Platz …") and
+//! when the files are in place.
+//!
+//! **Memory of an import**, whatever the archive holds: at most [`ROWS_IN_FLIGHT_BYTES`]
+//! (64 MiB) of rows, plus [`BYTES_PER_FILE`] per file of the archive, plus the program
+//! ([`PROGRAM_BYTES`]); see `import` for how.
 
 mod export;
 mod import;
@@ -23,7 +30,9 @@ use std::time::{Duration, Instant};
 use crate::domain::format;
 
 pub use export::{ExportReport, export};
-pub use import::{ImportReport, import};
+pub use import::{
+    BYTES_PER_FILE, ImportReport, PROGRAM_BYTES, ROWS_IN_FLIGHT_BYTES, import, memory_bound,
+};
 
 /// What a long step says on the terminal.
 pub enum Progress {
