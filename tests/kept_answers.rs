@@ -160,6 +160,75 @@ async fn a_change_on_one_instance_shows_on_the_other_at_its_next_request() {
     }
 }
 
+/// A tag's new name shows on the dealer's kept page at the next request: the page names its
+/// files' tags, and the rename counts the data version like any change to what it shows.
+#[tokio::test]
+async fn a_renamed_tag_shows_on_the_dealers_kept_page() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Glasfaser Privat").await;
+    let dealer = app.dealer_session(200_001, &[list]).await;
+    let (status, tag) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/tags",
+            Some(serde_json::json!({"name": "Sommerflyer", "icon": "bi bi-star"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{tag}");
+    let tag = tag["id"].as_i64().unwrap();
+    let (status, upload) = app
+        .upload(&admin, "Flyer.pdf", common::big_pdf(2_000))
+        .await;
+    assert_eq!(status, 200, "{upload}");
+    let now = aktionsportal::db::now();
+    downloads::create(
+        &app.test_db.db,
+        &NewDownload {
+            provider_id: provider,
+            name: "Sommeraktion".into(),
+            start_at: now - chrono::Duration::days(20),
+            end_at: now + chrono::Duration::days(60),
+            files: vec![downloads::NewFile {
+                upload_id: upload["id"].as_i64().unwrap(),
+                name: "Flyer.pdf".into(),
+                tag_ids: vec![tag],
+            }],
+            list_ids: vec![list],
+        },
+        &aktionsportal::test_support::cli_change(),
+    )
+    .await
+    .expect("package");
+    let page = || async {
+        let response = app.get_as(&dealer, "/user/downloads").await;
+        assert_eq!(response.status(), 200);
+        response.text().await.unwrap()
+    };
+    // Asked twice: the second answer is the kept one.
+    for _ in 0..2 {
+        let html = page().await;
+        assert!(html.contains("Sommeraktion"), "the package is listed");
+        assert!(html.contains("Sommerflyer"), "the tag is named");
+    }
+    let (status, renamed) = app
+        .call(
+            &admin,
+            "PUT",
+            &format!("/api/tags/{tag}"),
+            Some(serde_json::json!({"name": "Herbstflyer", "icon": "bi bi-star"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{renamed}");
+    let html = page().await;
+    assert!(html.contains("Herbstflyer"), "the new name shows");
+    assert!(!html.contains("Sommerflyer"), "the old name is gone");
+}
+
 #[tokio::test]
 async fn a_dealer_never_gets_an_answer_kept_for_another() {
     let app = spawn_app().await;

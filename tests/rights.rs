@@ -113,11 +113,13 @@ async fn packages(w: &World) -> Vec<(i64, Vec<i64>)> {
     all
 }
 
-async fn file_status(app: &TestApp, token: &str, upload: i64) -> u16 {
-    app.get_as(token, &format!("/files/{upload}/x"))
-        .await
-        .status()
-        .as_u16()
+/// The status `token` gets for the file `upload`. The admin gets the same URL first, and must
+/// get it: a 404 then says "not for you", never "no such route" or "no such file".
+async fn file_status(w: &World, token: &str, upload: i64) -> u16 {
+    let url = format!("/files/{upload}/x");
+    let admin = w.app.get_as(&w.admin, &url).await;
+    assert_eq!(admin.status(), 200, "the admin gets {url}");
+    w.app.get_as(token, &url).await.status().as_u16()
 }
 
 fn assert_refused(status: u16, answer: &Value, message: &str) {
@@ -142,7 +144,7 @@ async fn a_moderator_cannot_attach_another_providers_files_by_any_call() {
     let colleague = app
         .session_as("test:kollegin", &[BU_MODERATOR, GLASFASER])
         .await;
-    assert_eq!(file_status(app, &moderator, flyer).await, 404);
+    assert_eq!(file_status(&w, &moderator, flyer).await, 404);
 
     // The legitimate way: upload, then attach; then edit and duplicate the package.
     let own = upload(app, &moderator, "Glasfaser Flyer.pdf", PDF).await;
@@ -241,9 +243,9 @@ async fn a_moderator_cannot_attach_another_providers_files_by_any_call() {
 
     // Nothing changed: no package, no file, no logo; nobody got the files.
     assert_eq!(packages(&w).await, before);
-    assert_eq!(file_status(app, &moderator, flyer).await, 404);
-    assert_eq!(file_status(app, &w.dealer, flyer).await, 404);
-    assert_eq!(file_status(app, &w.dealer, unattached).await, 404);
+    assert_eq!(file_status(&w, &moderator, flyer).await, 404);
+    assert_eq!(file_status(&w, &w.dealer, flyer).await, 404);
+    assert_eq!(file_status(&w, &w.dealer, unattached).await, 404);
     for id in [unattached, colleagues_fresh] {
         assert!(
             aktionsportal::db::uploads::get(&app.test_db.db, id)
@@ -318,7 +320,7 @@ async fn a_moderator_cannot_attach_another_providers_files_by_any_call() {
         .await;
     assert_eq!(status, 200, "{answer}");
     // The dealer of Glasfaser still never sees the Stadtwerke flyer.
-    assert_eq!(file_status(app, &w.dealer, flyer).await, 404);
+    assert_eq!(file_status(&w, &w.dealer, flyer).await, 404);
 }
 
 /// The packages a dealer sees: (ids, their file ids).
@@ -384,7 +386,7 @@ async fn a_contact_cannot_be_moved_to_another_customer_around_the_editors_rules(
         .unwrap()
         .unwrap();
     let dealer_before = dealer_view(&w, &w.dealer).await;
-    assert_eq!(file_status(app, &w.dealer, flyer).await, 404);
+    assert_eq!(file_status(&w, &w.dealer, flyer).await, 404);
     let company_of = |number: i64| async move {
         aktionsportal::db::contacts::get_company(db, number)
             .await
@@ -528,7 +530,7 @@ async fn a_contact_cannot_be_moved_to_another_customer_around_the_editors_rules(
     );
     assert_eq!(company_of(100_002).await, dealers_company);
     assert_eq!(dealer_view(&w, &w.dealer).await, dealer_before);
-    assert_eq!(file_status(app, &w.dealer, flyer).await, 404);
+    assert_eq!(file_status(&w, &w.dealer, flyer).await, 404);
 
     // Legitimate: a moderator who manages every list of the contact may move it; the target
     // company keeps its name, and the old one stays as it was.
