@@ -33,6 +33,56 @@ fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
         .sum()
 }
 
+/// Every gauge `/metrics` exports.
+const GAUGES: [&str; 8] = [
+    "aktionsportal_db_pool_size",
+    "aktionsportal_db_pool_connections",
+    "aktionsportal_db_pool_in_use",
+    "aktionsportal_mail_job_items_open",
+    "aktionsportal_brevo_retries_waiting",
+    "aktionsportal_previews_waiting",
+    "aktionsportal_statistics_events_queued",
+    "aktionsportal_statistics_events_dropped",
+];
+
+/// The value of the one series of the label-less gauge `name`; fails when it is not there
+/// (where [`value`] would read 0).
+fn gauge(text: &str, name: &str) -> f64 {
+    let values: Vec<f64> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+        .map(|number| number.parse().unwrap())
+        .collect();
+    assert_eq!(values.len(), 1, "one series {name}:\n{text}");
+    values[0]
+}
+
+/// A running mail job with one item claimed and not sent yet.
+async fn open_one_mail_item(app: &TestApp) {
+    let now = chrono::Utc::now();
+    let slot = now + chrono::Duration::hours(1);
+    aktionsportal::db_run!(&app.test_db.db, pool => {
+        let job: i64 = sqlx::query_scalar(
+            "insert into mail_jobs (kind, status, total, started_by, created_at, updated_at) \
+             values ('double_opt_in', 'running', 1, 'test', $1, $1) returning id",
+        )
+        .bind(now)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        sqlx::query(
+            "insert into mail_job_items (job_id, contact_id, state, attempts, created_at, \
+             updated_at) values ($1, 4711, 'sending', 1, $2, $3)",
+        )
+        .bind(job)
+        .bind(now)
+        .bind(slot)
+        .execute(pool)
+        .await
+        .unwrap();
+    });
+}
+
 async fn scrape(app: &TestApp) -> String {
     let addr = app.metrics_addr.expect("metrics on");
     let response = reqwest::get(format!("http://{addr}/metrics"))
@@ -208,17 +258,30 @@ async fn metrics_are_valid_and_count_what_happened() {
     ];
     assert_eq!(moved("aktionsportal_http_requests_total", &login), 6.0);
 
-    // Gauges describe the state now.
-    assert!(value(&after, "aktionsportal_db_pool_size", &[]) >= 1.0);
-    assert!(value(&after, "aktionsportal_db_pool_in_use", &[]) >= 0.0);
+    // Gauges describe the state now: each is exported (a missing series would read as 0).
+    for name in GAUGES {
+        assert!(
+            after.contains(&format!("# TYPE {name} gauge")),
+            "{name} is exported:\n{after}"
+        );
+    }
+    assert!(gauge(&after, "aktionsportal_db_pool_size") >= 1.0);
+    assert!(gauge(&after, "aktionsportal_db_pool_in_use") >= 0.0);
+    assert_eq!(gauge(&after, "aktionsportal_brevo_retries_waiting"), 0.0);
+    assert_eq!(gauge(&after, "aktionsportal_mail_job_items_open"), 0.0);
     assert_eq!(
-        value(&after, "aktionsportal_brevo_retries_waiting", &[]),
+        gauge(&after, "aktionsportal_statistics_events_dropped"),
         0.0
     );
-    assert_eq!(value(&after, "aktionsportal_mail_job_items_open", &[]), 0.0);
+    // One mail of a running mail job still open moves its gauge to 1. The item is claimed
+    // (`sending`) with a slot an hour ahead, so the mail worker neither sends it nor takes it
+    // for a dead worker's while the test reads.
+    open_one_mail_item(&app).await;
+    let moved_gauge = scrape(&app).await;
+    promtool_accepts(&moved_gauge);
     assert_eq!(
-        value(&after, "aktionsportal_statistics_events_dropped", &[]),
-        0.0
+        gauge(&moved_gauge, "aktionsportal_mail_job_items_open"),
+        1.0
     );
     assert!(after.contains("# TYPE aktionsportal_http_request_duration_seconds histogram"));
     // The path itself is never a label: one series per template.

@@ -71,6 +71,17 @@ mod tests {
                 format!(
                     "insert into contact_lists (contact_id, list_id, created_at, updated_at) values (900, 900, {now}, {now})"
                 ),
+                // Updates of every table a list shows (a rename shows at once).
+                "update providers set name = 'P 2' where id = 900".to_string(),
+                "update tags set name = 'T 2' where id = 900".to_string(),
+                "update uploads set name = 'b.pdf' where id = 900".to_string(),
+                "update download_uploads set name = 'c.pdf' where download_id = 900".to_string(),
+                "update download_upload_tags set updated_at = '2026-01-02T00:00:00Z' where download_id = 900"
+                    .to_string(),
+                "update download_lists set updated_at = '2026-01-02T00:00:00Z' where download_id = 900"
+                    .to_string(),
+                "update contact_lists set updated_at = '2026-01-02T00:00:00Z' where contact_id = 900"
+                    .to_string(),
                 "update contacts set firstname = 'C' where id = 900".to_string(),
                 "update companies set company_name = 'Firma 2' where customer_number = 900"
                     .to_string(),

@@ -935,6 +935,15 @@ mod tests {
     async fn months_and_days_add_up_to_what_the_days_alone_say() {
         let t = TestDb::new().await;
         three_months(&t.db).await;
+        let sum = |rows: Vec<TotalsRow>| {
+            let mut customers = Sketch::default();
+            let mut downloads = 0;
+            for row in &rows {
+                customers.merge(&row.customers());
+                downloads += row.downloads;
+            }
+            (downloads, customers.estimate())
+        };
         for (from, to) in [
             ("2026-01-25", "2026-04-05"),
             ("2026-01-29", "2026-04-25"),
@@ -949,39 +958,58 @@ mod tests {
                 days: vec![(from.into(), to.into())],
                 minus_days: Vec::new(),
             };
+            // Every range holds downloads: equal answers must not be two empty ones.
+            let packages = top_packages(&t.db, None, &r.parts(), 100).await.unwrap();
+            assert_eq!(packages.len(), 4, "{from}..{to}: {packages:?}");
             assert_eq!(
-                top_packages(&t.db, None, &r.parts(), 100).await.unwrap(),
+                packages,
                 top_packages(&t.db, None, &days_only, 100).await.unwrap(),
                 "{from}..{to}"
             );
+            let files = top_files(&t.db, Some(&[1]), None, &r.parts(), 100)
+                .await
+                .unwrap();
+            assert!(!files.is_empty(), "{from}..{to}");
             assert_eq!(
-                top_files(&t.db, Some(&[1]), None, &r.parts(), 100)
-                    .await
-                    .unwrap(),
+                files,
                 top_files(&t.db, Some(&[1]), None, &days_only, 100)
                     .await
                     .unwrap(),
                 "{from}..{to}"
             );
-            let sum = |rows: Vec<TotalsRow>| {
-                let mut customers = Sketch::default();
-                let mut downloads = 0;
-                for row in &rows {
-                    customers.merge(&row.customers());
-                    downloads += row.downloads;
-                }
-                (downloads, customers.estimate())
-            };
+            let totals = sum(totals_over(&t.db, "provider", &[1, 2], &r.parts())
+                .await
+                .unwrap());
+            assert!(totals.0 > 0, "{from}..{to}");
             assert_eq!(
-                sum(totals_over(&t.db, "provider", &[1, 2], &r.parts())
-                    .await
-                    .unwrap()),
+                totals,
                 sum(totals_over(&t.db, "provider", &[1, 2], &days_only)
                     .await
                     .unwrap()),
                 "{from}..{to}"
             );
         }
+        // February and March by hand: day n of the series (2026-01-20 is day 0) has 3 + n % 5
+        // downloads; these are days 12 to 70, so 59 × 3 = 177 plus Σ n % 5 = 11 × 10 + 9 = 119.
+        // The package of event i is 1 + (n + i) % 4, which gives each of the four 74.
+        let r = range("2026-02-01", "2026-03-31");
+        assert!(
+            r.parts().days.is_empty(),
+            "two whole months: month rows only"
+        );
+        let (downloads, customers) = sum(totals_over(&t.db, "provider", &[1, 2], &r.parts())
+            .await
+            .unwrap());
+        assert_eq!(downloads, 296);
+        assert_eq!(customers, 7, "customers 100 to 106");
+        let packages = top_packages(&t.db, None, &r.parts(), 100).await.unwrap();
+        assert_eq!(
+            packages
+                .iter()
+                .map(|p| (p.package_id, p.downloads))
+                .collect::<Vec<_>>(),
+            [(1, 74), (2, 74), (3, 74), (4, 74)]
+        );
     }
 
     #[tokio::test]
