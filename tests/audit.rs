@@ -458,7 +458,7 @@ async fn only_the_admin_reads_the_log_and_bad_filters_are_refused_in_german() {
     }
     // The screen shows the same refusal, with the filter form kept.
     let page = app.get_as(&admin, "/admin/audit?entityId=abc").await;
-    assert_eq!(page.status(), 200);
+    assert_eq!(page.status(), 400, "a refused filter is a bad request");
     let html = page.text().await.unwrap();
     assert!(html.contains("entityId muss eine positive ganze Zahl sein."));
     assert!(html.contains("name=\"entityId\""));

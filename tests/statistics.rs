@@ -815,3 +815,92 @@ async fn personal_events_expire_and_the_anonymous_roll_ups_stay() {
         .await;
     assert_eq!(customers["content"], json!([]), "nobody is named any more");
 }
+
+/// Issue 34: a date outside what the description states (`YYYY-MM-DD`, years 2000–2100) is
+/// refused with 400 and a German message wherever a client sends one, and the server goes on
+/// answering. `-262143-01-01` (chrono's first year, read by `%Y`) used to panic the handler,
+/// which closed the connection without an answer.
+#[tokio::test]
+async fn hostile_dates_are_refused_in_german_and_the_server_answers_on() {
+    let app = common::spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let moderator = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Glasfaser Privat").await;
+    let reproductions = [
+        (&moderator, "/api/statistics/summary"),
+        (&admin, "/api/audit"),
+    ];
+    let hostile = [
+        "from=-262143-01-01&to=-262143-01-02",
+        "from=+262142-12-30&to=+262142-12-31",
+        "from=12026-01-01",
+        "to=1999-12-31",
+        "from=2101-01-01&to=2101-01-02",
+        "from=%202026-11-01",
+    ];
+    for (token, path) in reproductions {
+        for query in hostile {
+            let (status, body) = app
+                .call(token, "GET", &format!("{path}?{query}"), None)
+                .await;
+            assert_eq!(status, 400, "{path}?{query}: {body}");
+            let message = body["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("muss ein Datum der Form JJJJ-MM-TT sein")
+                    && message.contains("Jahre 2000 bis 2100"),
+                "{path}?{query}: {body}"
+            );
+        }
+        let (status, body) = app
+            .call(
+                token,
+                "GET",
+                &format!("{path}?from=2026-11-01&to=2026-11-30"),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "the server answers on: {body}");
+    }
+    for path in [
+        "/api/statistics/export.csv?view=days&from=-262143-01-01&to=-262143-01-02",
+        "/api/statistics/packages.csv?from=-262143-01-01&to=-262143-01-02",
+        "/api/statistics/providers?from=-262143-01-01&to=-262143-01-02",
+    ] {
+        let (status, body) = app.call(&admin, "GET", path, None).await;
+        assert_eq!(status, 400, "{path}: {body}");
+    }
+    let page = app
+        .get_as(&admin, "/admin/audit?from=-262143-01-01&to=-262143-01-02")
+        .await;
+    assert_eq!(page.status(), 400);
+    assert!(page.text().await.unwrap().contains("Jahre 2000 bis 2100"));
+    // A package's start and end: the spec's message, nothing stored.
+    for start in [
+        "-262143-01-01",
+        "-262143-01-01T00:30",
+        "+262142-12-31T23:59:59Z",
+    ] {
+        let (status, body) = app
+            .call(
+                &admin,
+                "POST",
+                "/api/download/",
+                Some(json!({
+                    "name": "Winter Aktion", "ProviderId": provider, "listsIds": [list],
+                    "startAt": start, "endAt": "2026-12-31",
+                })),
+            )
+            .await;
+        assert_eq!(status, 400, "{start}: {body}");
+        assert_eq!(
+            body["message"],
+            "Bitte geben Sie ein gültiges Startdatum an."
+        );
+    }
+    let (status, body) = app.call(&admin, "GET", "/api/downloads/", None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["count"], 0, "nothing stored: {body}");
+}

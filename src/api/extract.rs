@@ -144,9 +144,11 @@ impl<S: Send + Sync> FromRequestParts<S> for AuthUser {
 pub struct PageQuery {
     /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
     #[param(minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     pub limit: Option<i64>,
     /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
@@ -168,5 +170,66 @@ impl PageQuery {
 
     pub fn search(&self) -> String {
         crate::domain::text::search_text(self.search.as_deref().unwrap_or(""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::paging::MAX_PAGE_SIZE;
+
+    /// A `limit`, `offset` or `sort` as a client might send it.
+    fn value() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::prop_oneof![
+            proptest::prelude::any::<String>(),
+            "[-+ ]?[0-9]{0,22}(\\.[0-9]{0,3})?",
+            "(?i)(asc|desc|x)?",
+        ]
+    }
+
+    #[test]
+    fn paging_numbers_are_whole_numbers_as_described() {
+        let page = |query: &str| {
+            let uri: axum::http::Uri = format!("/api/contacts?{query}").parse().unwrap();
+            axum::extract::Query::<PageQuery>::try_from_uri(&uri).map(|q| q.0)
+        };
+        assert_eq!(page("limit=50&offset=-0").unwrap().limit, Some(50));
+        assert_eq!(page("").unwrap().limit, None);
+        for bad in [
+            "limit=%2B1",
+            "offset=%201",
+            "limit=1.0",
+            "limit=",
+            "offset=99999999999999999999",
+        ] {
+            assert!(page(bad).is_err(), "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        /// No query panics the paging (read as the handlers read it, through axum's query
+        /// extractor), and an accepted page is within its bounds.
+        #[test]
+        fn no_query_panics_the_paging(limit in value(), offset in value(), sort in value()) {
+            let query = url::form_urlencoded::Serializer::new(String::new())
+                .append_pair("limit", &limit)
+                .append_pair("offset", &offset)
+                .append_pair("sort", &sort)
+                .finish();
+            let uri: axum::http::Uri = format!("/api/contacts?{query}").parse().unwrap();
+            if let Ok(axum::extract::Query(page)) =
+                axum::extract::Query::<PageQuery>::try_from_uri(&uri)
+                && let Ok(paging) = page.paging(MAX_PAGE_SIZE)
+            {
+                proptest::prop_assert!((1..=MAX_PAGE_SIZE).contains(&paging.limit));
+                proptest::prop_assert!(paging.offset >= 0);
+                // Only whole numbers as the description writes them (no `+1`, no spaces).
+                let whole = |t: &str| {
+                    let digits = t.strip_prefix('-').unwrap_or(t);
+                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                };
+                proptest::prop_assert!(whole(&limit) && whole(&offset), "{limit:?} {offset:?}");
+            }
+        }
     }
 }

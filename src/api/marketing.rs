@@ -104,9 +104,11 @@ async fn folder_lists(
 struct FolderQuery {
     /// Page size; default 50, 1–50 (Brevo's maximum; others answer 400).
     #[param(minimum = 1, maximum = 50)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     limit: Option<i64>,
     /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     offset: Option<i64>,
     /// The lists of a folder: `ASC` or `DESC` (default), any letter case; anything else
     /// answers 400.

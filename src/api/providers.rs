@@ -236,9 +236,11 @@ async fn remove(
 struct ListsQuery {
     /// Page size; default 20 (spec §9), clamped to 1–1000.
     #[param(minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     limit: Option<i64>,
     /// Entries to skip; negative values count as 0.
     #[param(minimum = 0)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]

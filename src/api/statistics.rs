@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::extract::{AuthUser, Path, Query};
 use crate::api::error::ApiError;
 use crate::auth::require::require;
-use crate::domain::input::{id_of_text, ids_in_text};
+use crate::domain::input::{id_of_query, ids_in_text};
 use crate::domain::permissions::Capability;
 use crate::domain::statistics::DayRange;
 use crate::domain::time::berlin_date;
@@ -42,10 +42,12 @@ pub fn router() -> Router<AppState> {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct RangeQuery {
-    /// First day, `YYYY-MM-DD` (German days); empty or absent: 29 days before `to`.
+    /// First day, `YYYY-MM-DD` (German days), years 2000–2100; empty or absent: 29 days
+    /// before `to`.
     #[param(value_type = Option<String>, pattern = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$")]
     from: Option<String>,
-    /// Last day, `YYYY-MM-DD`; empty or absent: today. At most 367 days after `from`.
+    /// Last day, `YYYY-MM-DD`, years 2000–2100; empty or absent: today. At most 367 days
+    /// after `from`.
     #[param(value_type = Option<String>, pattern = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$")]
     to: Option<String>,
 }
@@ -245,7 +247,7 @@ struct ExportQuery {
 /// An optional id of the query; not an id: 400 naming the parameter.
 fn optional_id(text: Option<&str>, name: &str) -> Result<Option<i64>, ApiError> {
     match text.filter(|t| !t.is_empty()) {
-        Some(text) => id_of_text(text)
+        Some(text) => id_of_query(text)
             .map(Some)
             .ok_or_else(|| ApiError::validation(format!("{name} muss eine Zahl sein."))),
         None => Ok(None),

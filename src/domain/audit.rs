@@ -1,7 +1,7 @@
 //! The audit log's entries (issue 24): who changed what, and which fields went from what to
 //! what. Pure values; `db::audit` writes them in the transaction of the change.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -263,29 +263,29 @@ impl Filter {
         fn given(value: Option<&str>) -> Option<&str> {
             value.map(str::trim).filter(|v| !v.is_empty())
         }
-        let entity = match given(entity) {
+        // Exactly one of the described words; only empty means any.
+        let entity = match entity.filter(|e| !e.is_empty()) {
             None => None,
             Some(word) => Some(Entity::parse(word).ok_or_else(|| {
                 let words: Vec<_> = Entity::ALL.iter().map(|e| e.as_str()).collect();
                 format!("entity muss eines von {} sein.", words.join(", "))
             })?),
         };
-        let entity_id = match given(entity_id) {
-            None => None,
-            Some(text) => Some(
-                text.parse::<i64>()
-                    .ok()
-                    .filter(|id| *id >= 1)
-                    .ok_or("entityId muss eine positive ganze Zahl sein.")?,
-            ),
-        };
-        let day = |text: &str, field: &str| {
-            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
-                format!("{field} muss ein Datum der Form JJJJ-MM-TT sein, z. B. 2026-11-01.")
+        // Exactly the described pattern (`ID_PATTERN`); only empty means any.
+        let entity_id = entity_id
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                super::input::id_of_query(t).ok_or("entityId muss eine positive ganze Zahl sein.")
             })
+            .transpose()?;
+        // Days exactly as described (`YYYY-MM-DD`, years 2000–2100); only empty means any.
+        let day = |text: Option<&str>, field: &str| {
+            text.filter(|t| !t.is_empty())
+                .map(|t| super::time::parse_day(t, field))
+                .transpose()
         };
-        let from_day = given(from).map(|t| day(t, "from")).transpose()?;
-        let to_day = given(to).map(|t| day(t, "to")).transpose()?;
+        let from_day = day(from, "from")?;
+        let to_day = day(to, "to")?;
         if let (Some(from), Some(to)) = (from_day, to_day)
             && from > to
         {
@@ -418,5 +418,29 @@ mod tests {
             Filter::parse(None, None, None, Some("2026-11-02"), Some("2026-11-01")).unwrap_err(),
             "from darf nicht nach to liegen."
         );
+    }
+
+    proptest::proptest! {
+        /// No filter text panics the reader (issue 34: `-262143-01-01` did, further on), and
+        /// what it accepts is bounded: ids below 10^18, days of 2000–2100.
+        #[test]
+        fn no_text_panics_the_filter(
+            entity in "\\PC{0,12}",
+            entity_id in proptest::prop_oneof!["\\PC{0,25}", "[-+ 0]{0,2}[0-9]{0,22}"],
+            from in proptest::prop_oneof!["\\PC{0,14}", "[-+]?[0-9]{0,7}-[0-9]{0,3}-[0-9]{0,3}"],
+            to in proptest::prop_oneof!["\\PC{0,14}", "[-+]?[0-9]{0,7}-[0-9]{0,3}-[0-9]{0,3}"],
+        ) {
+            let filter = Filter::parse(
+                Some(&entity), Some(&entity_id), None, Some(&from), Some(&to),
+            );
+            if let Ok(filter) = filter {
+                if let Some(id) = filter.entity_id {
+                    proptest::prop_assert!((1..super::super::input::MAX_ID).contains(&id));
+                }
+                for at in [filter.from, filter.to].into_iter().flatten() {
+                    proptest::prop_assert!((1999..=2100).contains(&chrono::Datelike::year(&at)));
+                }
+            }
+        }
     }
 }

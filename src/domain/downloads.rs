@@ -1,10 +1,9 @@
 //! Rules of download packages and their files (spec §3, §4, §5): validated names, dates,
 //! the sortable columns and the customer search modes.
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 
 use super::text::bounded;
-use super::time::{berlin_end_of_day, berlin_start_of_day, from_berlin};
 
 pub const LISTS_REQUIRED: &str = "Es muss mindestens ein Kriterium hinterlegt werden";
 pub const PROVIDER_REQUIRED: &str = "Bitte wählen Sie einen Anbieter aus.";
@@ -86,26 +85,10 @@ impl FileName {
     }
 }
 
-/// A start or end as clients send it: an RFC 3339 instant, a German wall-clock time
-/// (`2026-12-01T08:00`), or a date (`2026-12-01`: the start of that German day, or its end
-/// when `end_of_day`).
+/// A start or end as clients send it (see [`super::time::parse_instant`], the one reader of
+/// date-times): `None` when it is none.
 pub fn parse_instant(text: &str, end_of_day: bool) -> Option<DateTime<Utc>> {
-    let text = text.trim();
-    if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
-        return Some(instant.with_timezone(&Utc));
-    }
-    for format in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"] {
-        if let Ok(local) = NaiveDateTime::parse_from_str(text, format) {
-            return Some(from_berlin(local));
-        }
-    }
-    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
-    Some(if end_of_day {
-        berlin_end_of_day(date)
-    } else {
-        berlin_start_of_day(date)
-    })
-    .filter(|instant| (1970..=9999).contains(&chrono::Datelike::year(instant)))
+    super::time::parse_instant(text, end_of_day)
 }
 
 /// The period of a package: both dates present and valid, the end not before the start.

@@ -38,6 +38,12 @@ pub fn id_of_text(text: &str) -> Option<i64> {
     digits.parse().ok().filter(|id| *id <= MAX_ID)
 }
 
+/// An id as a query parameter described by [`ID_PATTERN`]: exactly that pattern (no sign, no
+/// spaces, at most 18 significant digits), so below [`MAX_ID`].
+pub fn id_of_query(text: &str) -> Option<i64> {
+    id_of_text(text).filter(|id| *id < MAX_ID)
+}
+
 fn integer_schema(minimum: i64, maximum: i64) -> ObjectBuilder {
     ObjectBuilder::new()
         .schema_type(Type::Integer)
@@ -197,10 +203,14 @@ pub fn ids_in_text(text: &str) -> Option<Vec<i64>> {
     for part in text.split(',') {
         let id = id_of_text(part.trim_matches(' '))?;
         if !ids.contains(&id) {
+            // Refused at once: a long text must not cost a quadratic search first.
+            if ids.len() == MAX_IDS {
+                return None;
+            }
             ids.push(id);
         }
     }
-    (ids.len() <= MAX_IDS).then_some(ids)
+    Some(ids)
 }
 
 /// The characters JSON allows between tokens.
@@ -499,5 +509,35 @@ mod tests {
         assert_eq!(code("\"3\""), Some(3));
         assert_eq!(code("5"), None);
         assert_eq!(code("\"Herr\""), None);
+    }
+
+    proptest::proptest! {
+        /// No text panics the id readers, and what they accept is in bounds.
+        #[test]
+        fn no_text_panics_the_id_readers(
+            text in proptest::prop_oneof![
+                proptest::prelude::any::<String>(),
+                "[-+ 0]{0,3}[0-9]{0,25}",
+                "[\\[\\] ,\"{}:id0-9.e-]{0,40}",
+            ],
+        ) {
+            if let Some(id) = id_of_text(&text) {
+                proptest::prop_assert!((1..=MAX_ID).contains(&id));
+            }
+            if let Some(id) = id_of_query(&text) {
+                proptest::prop_assert!((1..MAX_ID).contains(&id));
+                proptest::prop_assert!(text.bytes().all(|b| b.is_ascii_digit()));
+            }
+            if let Some(ids) = ids_in_text(&text) {
+                proptest::prop_assert!(ids.len() <= MAX_IDS);
+                proptest::prop_assert!(ids.iter().all(|id| (1..=MAX_ID).contains(id)));
+            }
+            if let Ok(input) = serde_json::from_str::<IdsInput>(&text) {
+                proptest::prop_assert!(input.get().is_none_or(|ids| ids.len() <= MAX_IDS));
+            }
+            if let Ok(Some(id)) = serde_json::from_str::<IdInput>(&text).map(IdInput::get) {
+                proptest::prop_assert!((1..=MAX_ID).contains(&id));
+            }
+        }
     }
 }

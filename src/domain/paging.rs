@@ -62,6 +62,18 @@ pub fn parse_flag(value: Option<&str>, name: &str) -> Result<Option<bool>, Strin
     }
 }
 
+/// A whole number of the query as its schema (`integer`) states it: digits, `-` before them at
+/// most; serde alone would also read `+1`. Anything else answers 400 like every malformed
+/// query. For `#[serde(default, deserialize_with = "integer")]` on an `Option<i64>`.
+pub fn integer<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(serde::de::Error::custom("not a whole number"));
+    }
+    text.parse().map(Some).map_err(serde::de::Error::custom)
+}
+
 /// A page as every list call reads it: `limit` 1 to the call's maximum (default
 /// [`PAGE_SIZE`]), `offset` from 0, `sort` `ASC` or `DESC` in any letter case (default
 /// descending). Values out of range are refused, not clamped, so that a client learns of its

@@ -4,6 +4,8 @@
 
 use chrono::{Datelike, Duration, NaiveDate};
 
+use super::time::parse_day;
+
 /// What one delivered file counts as. HEAD and 304 answers count as nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -239,24 +241,20 @@ pub const DEFAULT_DAYS: i64 = 30;
 pub const MAX_DAYS: i64 = 367;
 
 impl DayRange {
-    /// `from` and `to` as `YYYY-MM-DD`; missing ones default to the last 30 days up to
-    /// `today`. Refused (German) when unreadable, reversed or longer than a year.
+    /// `from` and `to` as `YYYY-MM-DD` (read by [`crate::domain::time::parse_day`]: years
+    /// 2000–2100); missing or empty ones default to the last 30 days up to `today`. Refused
+    /// (German) when unreadable, reversed or longer than a year.
     pub fn parse(
         from: Option<&str>,
         to: Option<&str>,
         today: NaiveDate,
     ) -> Result<DayRange, String> {
-        let day = |text: &str, field: &str| {
-            NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
-                format!("{field} muss ein Datum der Form JJJJ-MM-TT sein, z. B. 2026-11-01.")
-            })
-        };
-        let to = match to.filter(|t| !t.trim().is_empty()) {
-            Some(text) => day(text, "to")?,
+        let to = match to.filter(|t| !t.is_empty()) {
+            Some(text) => parse_day(text, "to")?,
             None => today,
         };
-        let from = match from.filter(|t| !t.trim().is_empty()) {
-            Some(text) => day(text, "from")?,
+        let from = match from.filter(|t| !t.is_empty()) {
+            Some(text) => parse_day(text, "from")?,
             None => to - Duration::days(DEFAULT_DAYS - 1),
         };
         if from > to {
@@ -289,7 +287,7 @@ impl DayRange {
         let last_whole = if first_of_next_month(self.to) - Duration::days(1) == self.to {
             self.to
         } else {
-            self.to.with_day(1).expect("day 1") - Duration::days(1)
+            start_of_month(self.to) - Duration::days(1)
         };
         if first_whole > last_whole {
             return RangeParts {
@@ -318,7 +316,7 @@ impl DayRange {
     pub fn counting_parts(self) -> RangeParts {
         let text = |d: NaiveDate| d.format("%Y-%m-%d").to_string();
         let month = |d: NaiveDate| d.format("%Y-%m").to_string();
-        let start_of = |d: NaiveDate| d.with_day(1).expect("day 1");
+        let start_of = start_of_month;
         let end_of = |d: NaiveDate| first_of_next_month(d) - Duration::days(1);
         let mut first = start_of(self.from);
         let mut last = end_of(self.to);
@@ -366,13 +364,16 @@ impl DayRange {
     }
 }
 
+// A range's days are of 2000–2100 (`DayRange::parse`), far from chrono's limits, so the day
+// arithmetic here and above cannot overflow.
+fn start_of_month(day: NaiveDate) -> NaiveDate {
+    day - Duration::days(i64::from(day.day0()))
+}
+
 fn first_of_next_month(day: NaiveDate) -> NaiveDate {
-    let (year, month) = if day.month() == 12 {
-        (day.year() + 1, 1)
-    } else {
-        (day.year(), day.month() + 1)
-    };
-    NaiveDate::from_ymd_opt(year, month, 1).expect("a month's first day")
+    day.checked_add_months(chrono::Months::new(1))
+        .map(start_of_month)
+        .unwrap_or(day)
 }
 
 /// A [`DayRange`] split for the roll-ups: the whole months (`YYYY-MM`, first and last), the
@@ -612,5 +613,39 @@ mod tests {
         }
         assert_eq!(csv_cell("Flyer Herbst.pdf"), "Flyer Herbst.pdf");
         assert_eq!(csv_cell(""), "");
+    }
+
+    /// A day parameter as clients might send it: anything, near the grammar, or a real day.
+    fn day_text() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::prop_oneof![
+            "\\PC{0,14}",
+            "[-+ ]?[0-9]{0,7}-[0-9]{0,3}-[0-9]{0,3}",
+            "(1999|20[0-9]{2}|2100|2101)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])",
+            "2026-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])",
+        ]
+    }
+
+    proptest::proptest! {
+        /// No `from`/`to` panics the range reader or the roll-up splits of what it accepts
+        /// (issue 34: `-262143-01-01` panicked in `parts`), and what it accepts is in bounds.
+        #[test]
+        fn no_text_panics_a_range(
+            from in day_text(),
+            to in day_text(),
+            today in 0i64..36890,
+        ) {
+            let today = NaiveDate::from_ymd_opt(2000, 1, 1).unwrap() + Duration::days(today);
+            if let Ok(range) = DayRange::parse(Some(&from), Some(&to), today) {
+                proptest::prop_assert!(range.from <= range.to);
+                proptest::prop_assert!((range.to - range.from).num_days() < MAX_DAYS);
+                proptest::prop_assert!((2000..=2100).contains(&range.to.year()));
+                let _ = (range.parts(), range.counting_parts(), range.days().count());
+            }
+            for (from, to) in [(None, Some(to.as_str())), (Some(from.as_str()), None)] {
+                if let Ok(range) = DayRange::parse(from, to, today) {
+                    let _ = (range.parts(), range.counting_parts());
+                }
+            }
+        }
     }
 }

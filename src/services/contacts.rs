@@ -145,9 +145,11 @@ pub struct ContactPage {
 pub struct ContactQuery {
     /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
     #[param(minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     pub limit: Option<i64>,
     /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
@@ -173,7 +175,7 @@ pub struct ContactQuery {
     #[param(value_type = Option<ContactStatus>, inline)]
     pub status: Option<String>,
     /// Only the contacts on the list (criterion) with this id (the provider screen's "show
-    /// contacts"); not a positive number answers 400.
+    /// contacts"); empty or absent: every list; not a positive number answers 400.
     #[param(value_type = Option<i64>, minimum = 1, maximum = 1000000000000000000i64)]
     pub liste: Option<String>,
     /// JSON array of provider ids (or ids separated by commas); empty or absent: every
@@ -295,7 +297,8 @@ impl ContactQuery {
             Some("active") => (None, Some(new_since)),
             Some(_) => return Err(invalid("status muss new oder active sein.")),
         };
-        let list_id = match self.liste.as_deref().map(str::trim) {
+        // Digits exactly (the described integer); empty is "not given", as for the filters.
+        let list_id = match self.liste.as_deref() {
             None | Some("") => None,
             Some(text) => Some(
                 id_of_text(text)

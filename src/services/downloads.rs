@@ -191,9 +191,11 @@ pub struct ListParams {
 pub struct ListQuery {
     /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
     #[param(minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     pub limit: Option<i64>,
     /// Entries to skip; from 0 (negative answers 400).
     #[param(minimum = 0)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
     pub offset: Option<i64>,
     /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
     #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
@@ -241,12 +243,15 @@ pub struct DownloadInput {
     /// The package's name (Bezeichnung), trimmed.
     #[schema(min_length = 5, max_length = 100)]
     pub name: Option<String>,
-    /// RFC 3339 instant, German wall-clock time (`2026-12-01T08:00`), or a date
-    /// (`2026-12-01`: the start of that German day).
+    /// An RFC 3339 instant with seconds and a zone (`2026-12-01T07:00:00Z`,
+    /// `2026-12-01T08:00:00.000+01:00`), a German wall-clock time `YYYY-MM-DDTHH:MM` or
+    /// `YYYY-MM-DDTHH:MM:SS` (a space may stand for the `T`), or a date `YYYY-MM-DD` (the start
+    /// of that German day); years 2000–2100. Anything else: "Bitte geben Sie ein gültiges
+    /// Startdatum an."
     #[schema(max_length = 40)]
     pub start_at: Option<String>,
-    /// RFC 3339 instant, German wall-clock time (`2026-12-01T08:00`), or a date
-    /// (`2026-12-01`: its last second).
+    /// As `startAt`; a date alone means its last second. Anything else: "Bitte geben Sie ein
+    /// gültiges Enddatum an."
     #[schema(max_length = 40)]
     pub end_at: Option<String>,
     /// Required on create; on update it must be the package's provider ("Der Anbieter eines

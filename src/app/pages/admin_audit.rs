@@ -69,6 +69,8 @@ pub struct AuditScreen {
     count: i64,
     /// Why the filter was refused (German), or that loading failed.
     problem: Option<String>,
+    /// The page's status: 400 for a refused filter, 500 when loading failed.
+    status: Option<axum::http::StatusCode>,
 }
 
 /// Loads the page for an admin; `None` for anybody else (the page sends them away).
@@ -87,14 +89,18 @@ pub async fn load(
         limit: Some(PAGE_SIZE),
         offset: Some((query.page_number() - 1) * PAGE_SIZE),
     };
-    let (entries, count, problem) = match audit::page(&state.db, user, &asked).await {
-        Ok(page) => (page.content, page.count, None),
-        Err(ServiceError::Invalid(message)) => (Vec::new(), 0, Some(message)),
+    use axum::http::StatusCode;
+    let (entries, count, problem, status) = match audit::page(&state.db, user, &asked).await {
+        Ok(page) => (page.content, page.count, None, None),
+        Err(ServiceError::Invalid(message)) => {
+            (Vec::new(), 0, Some(message), Some(StatusCode::BAD_REQUEST))
+        }
         Err(err) => {
             tracing::error!(error = %err, "audit page");
             let message = "Das Protokoll konnte nicht geladen werden. Bitte versuchen Sie es \
                            später erneut.";
-            (Vec::new(), 0, Some(message.to_owned()))
+            let status = Some(StatusCode::INTERNAL_SERVER_ERROR);
+            (Vec::new(), 0, Some(message.to_owned()), status)
         }
     };
     Some(AuditScreen {
@@ -102,6 +108,7 @@ pub async fn load(
         entries,
         count,
         problem,
+        status,
     })
 }
 
@@ -261,6 +268,9 @@ pub fn Audit() -> impl IntoView {
         return view! { <AdminLayout title="Protokoll">{crate::app::layout::unexpected_error()}</AdminLayout> }
             .into_any();
     };
+    if let Some(status) = screen.status {
+        crate::app::set_status(status);
+    }
     let problem = screen.problem.clone().map(|message| {
         view! { <div class="alert alert-warning" role="alert">{message}</div> }
     });
