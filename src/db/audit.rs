@@ -231,11 +231,32 @@ mod tests {
                 .unwrap(),
             0
         );
+        // An entry of last year goes; today's stays, and no sweep may take what is younger
+        // than a day.
+        let old = now() - chrono::Duration::days(365);
+        db_run!(&t.db, pool => {
+            sqlx::query(INSERT)
+                .bind(old)
+                .bind("CLI")
+                .bind("update")
+                .bind("contact")
+                .bind(Some(2_i64))
+                .bind("{}")
+                .execute(pool)
+                .await
+                .map(drop)
+        })
+        .unwrap();
         assert_eq!(
-            delete_before(&t.db, now() + chrono::Duration::seconds(1))
+            delete_before(&t.db, now() - chrono::Duration::days(1))
                 .await
                 .unwrap(),
             1
+        );
+        assert!(
+            delete_before(&t.db, now() + chrono::Duration::seconds(1))
+                .await
+                .is_err()
         );
     }
 }
