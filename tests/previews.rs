@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use aktionsportal::domain::roles::ADMIN;
@@ -11,6 +13,7 @@ use aktionsportal::previews::Kind;
 use aktionsportal::previews::isolated::{Limits, RenderFailure, Renderer};
 use serde_json::{Value, json};
 
+use common::binary::{free_port, portal};
 use common::{TestApp, spawn_app_with, with_previews};
 
 const FLYER: &[u8] = include_bytes!("../assets/seed/flyer.pdf");
@@ -348,26 +351,328 @@ async fn a_hostile_upload_gets_no_preview_and_the_next_one_does() {
             .sha256
             .unwrap()
     };
-    let fine_sha = sha_of(fine).await;
-    assert_ne!(sha_of(broken).await, fine_sha);
+    let (broken_sha, fine_sha) = (sha_of(broken).await, sha_of(fine).await);
+    assert_ne!(broken_sha, fine_sha);
+    // Until nothing waits: both files are settled, one way or the other.
     let started = Instant::now();
-    while aktionsportal::db::previews::ready(db, &fine_sha)
+    let counts = loop {
+        let counts = aktionsportal::db::previews::counts(db, &Kind::CONTENT_TYPES)
+            .await
+            .unwrap();
+        if counts.waiting == 0 {
+            break counts;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "still waiting: {counts:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    // The hostile file is given up, with no preview; the good one has its previews.
+    assert_eq!(
+        (counts.ready, counts.failed, counts.waiting),
+        (1, 1, 0),
+        "{counts:?}"
+    );
+    assert!(
+        aktionsportal::db::previews::ready(db, &broken_sha)
+            .await
+            .unwrap()
+            .is_none(),
+        "the hostile file has a preview"
+    );
+    assert!(
+        aktionsportal::db::previews::ready(db, &fine_sha)
+            .await
+            .unwrap()
+            .is_some(),
+        "the good file has no preview"
+    );
+    // So do the lists: the hostile file shows its type icon, the good one its thumbnail.
+    let provider = app.create_provider(&admin, "Glasfaser Nord", ROLE).await;
+    let list = app.create_list(&admin, provider, "Glasfaser Privat").await;
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Kaputt und heil",
+                "startAt": "2026-01-01",
+                "endAt": "2030-12-31",
+                "ProviderId": provider,
+                "listsIds": [list],
+                "uploadsToInsert": [broken, fine],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let (status, view) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/download/{}", package["id"]),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{view}");
+    let preview_of = |id: i64| {
+        view["Uploads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["id"] == id)
+            .map(|f| f["previewUrl"].clone())
+    };
+    assert_eq!(preview_of(broken), Some(Value::Null), "{view}");
+    assert_eq!(
+        preview_of(fine),
+        Some(json!(format!("/previews/{fine}/thumb.jpg"))),
+        "{view}"
+    );
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
+
+/// The ids of the `preview-render` processes whose parent is `parent`.
+fn renderers_of(parent: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // Between fork and exec the child still shows the portal's command line, so a
+        // `preview-render` here is the renderer itself, with its own environment and folder.
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if !cmdline
+            .split(|b| *b == 0)
+            .any(|arg| arg == b"preview-render")
+        {
+            continue;
+        }
+        let parent_of = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|status| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix("PPid:"))
+                    .and_then(|ppid| ppid.trim().parse::<u32>().ok())
+            });
+        if parent_of == Some(parent) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// The variables (`NAME=value`) of a process, from `/proc/<pid>/environ`.
+fn environment_of(pid: u32) -> Option<Vec<String>> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    Some(
+        environ
+            .split(|b| *b == 0)
+            .filter(|entry| !entry.is_empty())
+            .map(|entry| String::from_utf8_lossy(entry).into_owned())
+            .collect(),
+    )
+}
+
+/// A process's open file descriptors and what each one is (`pipe:[…]`, a path, …).
+fn descriptors_of(pid: u32) -> Option<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(format!("/proc/{pid}/fd")).ok()? {
+        let entry = entry.ok()?;
+        let target = std::fs::read_link(entry.path()).ok()?;
+        found.push((
+            entry.file_name().to_string_lossy().into_owned(),
+            target.to_string_lossy().into_owned(),
+        ));
+    }
+    found.sort();
+    Some(found)
+}
+
+/// A process's working folder and what is in it.
+fn folder_of(pid: u32) -> Option<(PathBuf, Vec<String>)> {
+    let path = std::fs::read_link(format!("/proc/{pid}/cwd")).ok()?;
+    let entries = std::fs::read_dir(format!("/proc/{pid}/cwd"))
+        .ok()?
+        .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect::<Result<Vec<_>, _>>()
+        .ok()?;
+    Some((path, entries))
+}
+
+/// The `aktionsportal serve` process of a test, killed when dropped; its log for messages.
+struct Server {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Server {
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Secrets as an operator sets them; none of them may reach the renderer.
+const SECRETS: [(&str, &str); 5] = [
+    ("AP_SMTP_USER", "postfach@example.de"),
+    ("AP_SMTP_PASSWORD", "smtp-geheim-7f3a"),
+    ("AP_OIDC_CLIENT_SECRET", "oidc-geheim-91c2"),
+    ("AP_PLANNING_TOKEN", "planung-geheim-5d0e"),
+    ("AWS_SECRET_ACCESS_KEY", "aws-geheim-2b8c"),
+];
+
+#[tokio::test]
+async fn the_renderer_holds_none_of_the_portals_secrets_and_works_in_an_empty_folder() {
+    let test_db = aktionsportal::test_support::TestDb::new().await;
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path();
+    // The portal's own working folder is not empty: the renderer must not start there.
+    std::fs::write(work.join("notizen.txt"), "Arbeitsordner des Portals").unwrap();
+    let port = free_port();
+    let log = work.join("portal.log");
+    let log_file = std::fs::File::create(&log).unwrap();
+    let child = portal(work, &test_db.url)
+        .envs(SECRETS)
+        // Time enough for the large picture below in an unoptimised build.
+        .env("AP_PREVIEW_TIMEOUT_SECS", "120")
+        .arg("--data")
+        .arg(work.join("data"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .stdin(Stdio::null())
+        .stdout(log_file.try_clone().unwrap())
+        .stderr(log_file)
+        .spawn()
+        .expect("start the portal");
+    let server = Server { child, log };
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !client
+        .get(format!("{base}/healthz"))
+        .send()
+        .await
+        .is_ok_and(|r| r.status() == 200)
+    {
+        assert!(Instant::now() < deadline, "no answer: {}", server.log());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The portal itself holds the secrets (else the test would prove nothing).
+    let portal_pid = server.child.id();
+    let portal_env = environment_of(portal_pid).unwrap();
+    for name in [
+        "DATABASE_URL=",
+        "AP_SMTP_PASSWORD=",
+        "AWS_SECRET_ACCESS_KEY=",
+    ] {
+        assert!(portal_env.iter().any(|v| v.starts_with(name)), "{name}");
+    }
+
+    let user = aktionsportal::domain::user::User {
+        name: "Erika Musterfrau".into(),
+        customer_number: None,
+        email: "erika@example.de".into(),
+        roles: vec![ADMIN.into()],
+        subject: "test:admin".into(),
+    };
+    let token = aktionsportal::auth::session::create(&test_db.db, None, &user, chrono::Utc::now())
+        .await
+        .unwrap();
+    // A picture that takes the renderer a moment: 4,000 × 4,000 pixels to decode and scale.
+    let form = reqwest::multipart::Form::new().part(
+        "files[0]",
+        reqwest::multipart::Part::bytes(big_png(4_000)).file_name("Plakat.png"),
+    );
+    let response = client
+        .post(format!("{base}/api/upload/"))
+        .header("cookie", format!("ap_session={token}"))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "{}", server.log());
+    let upload: Value = response.json().await.unwrap();
+    let sha = aktionsportal::db::uploads::get(&test_db.db, upload["id"].as_i64().unwrap())
+        .await
+        .unwrap()
+        .unwrap()
+        .sha256
+        .unwrap();
+
+    // Caught during the render: its environment and its folder.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (pid, environment, (folder, entries)) = loop {
+        let seen = renderers_of(portal_pid)
+            .into_iter()
+            .find_map(|pid| Some((pid, environment_of(pid)?, folder_of(pid)?)));
+        if let Some(seen) = seen {
+            break seen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no renderer seen: {}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let leaked: Vec<&String> = environment
+        .iter()
+        .filter(|v| v.starts_with("AP_") || v.starts_with("DATABASE_URL=") || v.starts_with("AWS_"))
+        .collect();
+    assert!(leaked.is_empty(), "the renderer holds {leaked:?}");
+    for (_, secret) in SECRETS {
+        assert!(!environment.iter().any(|v| v.contains(secret)), "{secret}");
+    }
+    // It needs nothing at all.
+    assert!(environment.is_empty(), "{environment:?}");
+    assert!(entries.is_empty(), "{}: {entries:?}", folder.display());
+    assert_ne!(folder, work.canonicalize().unwrap());
+    // Its only source of bytes is standard input: nothing open but the three pipes. The
+    // child closes what it inherited first thing, so the last look while it renders counts.
+    let mut descriptors = Vec::new();
+    while let Some(open) = descriptors_of(pid).filter(|open| !open.is_empty())
+        && renderers_of(portal_pid).contains(&pid)
+    {
+        descriptors = open;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let numbers: Vec<&str> = descriptors.iter().map(|(fd, _)| fd.as_str()).collect();
+    assert_eq!(numbers, ["0", "1", "2"], "{descriptors:?}");
+    assert!(
+        descriptors
+            .iter()
+            .all(|(_, what)| what.starts_with("pipe:")),
+        "{descriptors:?}"
+    );
+    assert!(!folder.starts_with(work), "{}", folder.display());
+
+    // The render still succeeds, and its folder goes with it.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while aktionsportal::db::previews::ready(&test_db.db, &sha)
         .await
         .unwrap()
         .is_none()
     {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no preview made"
-        );
+        assert!(Instant::now() < deadline, "no preview: {}", server.log());
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let counts = aktionsportal::db::previews::counts(db, &Kind::CONTENT_TYPES)
-        .await
-        .unwrap();
-    assert_eq!(counts.waiting, 0, "{counts:?}");
-    // The broken one is settled too (given up, or drawn as an empty page), and the portal
-    // still answers.
-    assert_eq!(counts.ready + counts.failed, 2, "{counts:?}");
-    assert_eq!(app.get("/healthz").await.status(), 200);
+    assert!(
+        !Path::new(&folder).exists(),
+        "{} left behind",
+        folder.display()
+    );
 }

@@ -5,11 +5,18 @@
 //! the renderer loop, recurse without end or allocate without bound ends the child, never
 //! the portal; the parent logs one line and the file keeps its type icon.
 //!
+//! The child holds nothing worth stealing to a flaw in a decoder: it starts with an empty
+//! environment (no `DATABASE_URL`, no S3, Brevo, SMTP or OIDC secret; it reads no variable
+//! anyway, and without `HOME` it draws text with the system's fonts only), in an empty
+//! folder made for this one render and removed after it, and its only input is standard
+//! input (the portal opens its files close-on-exec; the child closes any other descriptor
+//! it inherited before it reads anything).
+//!
 //! Output: for the thumbnail, then the large preview, the width, the height and the length
 //! of the JPEG as little-endian `u32`, then the JPEG bytes.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -89,7 +96,15 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    pub fn new(limits: Limits) -> Renderer {
+    pub fn new(mut limits: Limits) -> Renderer {
+        // The child starts in a folder of its own: a relative path to the binary would be
+        // looked up there (a bare name is still looked up on the portal's PATH).
+        if limits.exe.is_relative()
+            && limits.exe.components().count() > 1
+            && let Ok(exe) = std::path::absolute(&limits.exe)
+        {
+            limits.exe = exe;
+        }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Renderer {
             limits: Arc::new(limits),
@@ -115,17 +130,8 @@ impl Renderer {
             .await
             .map_err(|_| RenderFailure::Crashed("renderer closed".into()))?;
         let limits = &self.limits;
-        let mut child = tokio::process::Command::new(&limits.exe)
-            .arg(SUBCOMMAND)
-            .args(["--kind", kind.as_str()])
-            .arg("--memory-mb")
-            .arg((limits.memory_bytes / (1024 * 1024)).max(1).to_string())
-            .arg("--cpu-secs")
-            .arg(limits.timeout.as_secs().max(1).to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
+        let folder = Scratch::new().map_err(RenderFailure::Spawn)?;
+        let mut child = command(limits, kind, folder.path())
             .spawn()
             .map_err(RenderFailure::Spawn)?;
         let mut stdin = child.stdin.take().expect("piped stdin");
@@ -170,6 +176,56 @@ impl Renderer {
     }
 }
 
+/// The child's command line: the limits as arguments, nothing of the portal's environment,
+/// `folder` as its working folder, and pipes for its three standard streams.
+fn command(limits: &Limits, kind: Kind, folder: &Path) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(&limits.exe);
+    command
+        .arg(SUBCOMMAND)
+        .args(["--kind", kind.as_str()])
+        .arg("--memory-mb")
+        .arg((limits.memory_bytes / (1024 * 1024)).max(1).to_string())
+        .arg("--cpu-secs")
+        .arg(limits.timeout.as_secs().max(1).to_string())
+        .env_clear()
+        .current_dir(folder)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    command
+}
+
+/// An empty folder for one render (only the portal's user may enter it), removed with
+/// whatever is in it when the render ends, however it ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> std::io::Result<Scratch> {
+        use std::os::unix::fs::DirBuilderExt;
+        let path = std::env::temp_dir().join(format!(
+            "aktionsportal-preview-{}-{:016x}",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        // `create`, not `create_all`: a folder somebody made beforehand is refused.
+        std::fs::DirBuilder::new().mode(0o700).create(&path)?;
+        Ok(Scratch(path))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Err(err) = std::fs::remove_dir_all(&self.0) {
+            tracing::warn!(error = %err, folder = %self.0.display(), "preview folder not removed");
+        }
+    }
+}
+
 fn parse(output: &[u8]) -> Option<Rendered> {
     if output.len() > MAX_OUTPUT {
         return None;
@@ -204,6 +260,27 @@ fn write_preview(out: &mut impl Write, preview: &Preview) -> std::io::Result<()>
     out.write_all(&preview.jpeg)
 }
 
+/// Closes every descriptor but standard input, output and error. The portal opens its own
+/// files close-on-exec, but whatever started the portal may have left descriptors open
+/// (a jobserver's pipe, a socket of the service manager), and they would pass on to here.
+fn close_inherited_descriptors() -> std::io::Result<()> {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let open: Vec<i32> = std::fs::read_dir("/proc/self/fd")?
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|fd| *fd > 2)
+        .collect();
+    for fd in open {
+        // The listing's own descriptor is closed by now: only those still open are closed.
+        if std::fs::read_link(format!("/proc/self/fd/{fd}")).is_err() {
+            continue;
+        }
+        // SAFETY: this runs first in a single-threaded child that has opened nothing itself;
+        // the descriptor is open, inherited, and owned by nothing else in this process.
+        drop(unsafe { OwnedFd::from_raw_fd(fd) });
+    }
+    Ok(())
+}
+
 /// The child's side (`aktionsportal preview-render`): limits itself, renders standard input
 /// and writes the previews. Exit code 0: previews written; 2: the file has none (the reason
 /// on standard error); anything else: the child failed.
@@ -212,6 +289,10 @@ pub fn serve_one(kind: &str, memory_mb: u64, cpu_secs: u64) -> i32 {
         eprintln!("unknown kind {kind}");
         return 64;
     };
+    if let Err(err) = close_inherited_descriptors() {
+        eprintln!("descriptors not closed: {err}");
+        return 70;
+    }
     let memory = memory_mb.saturating_mul(1024 * 1024);
     if let Err(err) = rlimit::setrlimit(rlimit::Resource::AS, memory, memory)
         .and_then(|()| rlimit::setrlimit(rlimit::Resource::CPU, cpu_secs, cpu_secs + 1))
@@ -248,6 +329,88 @@ pub fn serve_one(kind: &str, memory_mb: u64, cpu_secs: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stand-in for the portal's binary: tells on standard error what it was given (its
+    /// exported variables, its folder and what is in it, its first input line) and exits 2,
+    /// so the parent reports it as [`RenderFailure::Refused`] with that text.
+    const TELLER: &str = r#"#!/bin/sh
+exec 1>&2
+export -p
+echo "folder=$(pwd)"
+for entry in * .*; do
+    [ -e "$entry" ] && [ "$entry" != . ] && [ "$entry" != .. ] && echo "entry=$entry"
+done
+read -r line
+echo "input=$line"
+exit 2
+"#;
+
+    #[tokio::test]
+    async fn the_child_gets_no_environment_and_an_empty_folder_that_goes_after_it() {
+        use std::os::unix::fs::PermissionsExt;
+        let bin = tempfile::tempdir().unwrap();
+        let exe = bin.path().join("teller");
+        std::fs::write(&exe, TELLER).unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // The test runner's environment is not empty (CARGO_*, PATH, HOME, …), and the
+        // portal's working folder is not the child's.
+        assert!(std::env::vars_os().any(|(name, _)| name == "PATH"));
+        let renderer = Renderer::new(Limits {
+            exe,
+            timeout: Duration::from_secs(10),
+            memory_bytes: 256 * 1024 * 1024,
+            max_input_bytes: 1024,
+        });
+        let mut attempts = 0;
+        let told = loop {
+            match renderer.render(b"zeile\n".to_vec(), Kind::Svg).await {
+                Err(RenderFailure::Refused(told)) => break told,
+                // "Text file busy": a process another test forked at that moment still held
+                // the script open for writing; it is gone a moment later.
+                Err(RenderFailure::Spawn(err))
+                    if err.raw_os_error() == Some(26) && attempts < 20 =>
+                {
+                    attempts += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        let lines: Vec<&str> = told.lines().collect();
+        // Only what the shell sets itself (dash: PWD; bash also OLDPWD, SHLVL).
+        let inherited: Vec<&&str> = lines
+            .iter()
+            .filter(|line| line.starts_with("export ") || line.starts_with("declare -x "))
+            .filter(|line| {
+                let name = line
+                    .trim_start_matches("export ")
+                    .trim_start_matches("declare -x ")
+                    .split('=')
+                    .next()
+                    .unwrap_or_default();
+                !["PWD", "OLDPWD", "SHLVL", "_"].contains(&name)
+            })
+            .collect();
+        assert!(inherited.is_empty(), "{told}");
+        let folder = lines
+            .iter()
+            .find_map(|line| line.strip_prefix("folder="))
+            .unwrap_or_else(|| panic!("{told}"));
+        let folder = Path::new(folder);
+        assert!(
+            folder.starts_with(std::env::temp_dir().canonicalize().unwrap())
+                || folder.starts_with(std::env::temp_dir()),
+            "{told}"
+        );
+        assert_ne!(folder, std::env::current_dir().unwrap().as_path());
+        assert!(
+            !lines.iter().any(|line| line.starts_with("entry=")),
+            "{told}"
+        );
+        assert!(lines.contains(&"input=zeile"), "{told}");
+        // The folder was made for this render and is gone with it.
+        assert!(!folder.exists(), "{} left behind", folder.display());
+    }
 
     #[test]
     fn the_output_format_reads_back_and_refuses_anything_else() {

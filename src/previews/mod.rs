@@ -415,23 +415,75 @@ mod tests {
         );
     }
 
+    /// Whether a preview has a clearly red pixel (JPEG blurs edges and colours a little).
+    fn has_red(jpeg: &[u8]) -> bool {
+        image::load_from_memory_with_format(jpeg, image::ImageFormat::Jpeg)
+            .unwrap()
+            .into_rgb8()
+            .pixels()
+            .any(|p| p[0] > 180 && p[1] < 80 && p[2] < 80)
+    }
+
+    /// A blue drawing with white text, and one `<image>` over all of it.
+    fn drawing_with_image(attribute: &str, href: &str) -> Vec<u8> {
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="600" height="800">
+            <rect width="600" height="800" fill="#123456"/>
+            <text x="40" y="120" font-size="60" fill="#ffffff">Wechselbonus</text>
+            <image {attribute}="{href}" x="0" y="200" width="600" height="600"/>
+        </svg>"##
+        )
+        .into_bytes()
+    }
+
     #[test]
     fn svg_drawings_become_previews_and_read_no_server_files() {
-        let svg = br##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="600" height="800">
-            <rect width="600" height="800" fill="#123456"/>
-            <image href="/etc/passwd" width="600" height="800"/>
-            <image xlink:href="file:///etc/hostname" width="600" height="800"/>
-            <text x="40" y="120" font-size="60" fill="#ffffff">Wechselbonus</text>
-        </svg>"##;
-        let rendered = render(svg, Kind::Svg).unwrap();
-        assert_previews(&rendered);
-        // A drawing is drawn at the preview's width, whatever its own size.
-        assert_eq!((rendered.large.width, rendered.large.height), (1200, 1600));
-        let thumb = image::load_from_memory(&rendered.thumb.jpeg)
-            .unwrap()
-            .into_rgb8();
-        let corner = thumb.get_pixel(2, 2);
-        assert!(corner[2] > corner[0], "the blue background: {corner:?}");
+        use base64::Engine;
+        // Red pictures on the server's disk: a PNG, and a drawing, which this build draws
+        // inside drawings (it draws no raster pictures there; the PNG stays for the day it
+        // does).
+        let dir = tempfile::tempdir().unwrap();
+        let png = dir.path().join("rot.png");
+        RgbImage::from_pixel(60, 60, image::Rgb([255, 0, 0]))
+            .save(&png)
+            .unwrap();
+        let red_svg = br##"<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60"><rect width="60" height="60" fill="#ff0000"/></svg>"##;
+        let svg = dir.path().join("rot.svg");
+        std::fs::write(&svg, red_svg).unwrap();
+
+        // The check can see red: the same drawing sent inside the upload (a data URL) is drawn.
+        let inline = format!(
+            "data:image/svg+xml;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(red_svg)
+        );
+        let rendered = render(&drawing_with_image("href", &inline), Kind::Svg).unwrap();
+        assert!(
+            has_red(&rendered.large.jpeg),
+            "an embedded drawing is drawn"
+        );
+
+        for file in [&png, &svg] {
+            let path = file.to_str().unwrap().to_string();
+            for (attribute, href) in [
+                ("href", path.clone()),
+                ("xlink:href", path.clone()),
+                ("href", format!("file://{path}")),
+                ("xlink:href", format!("file://{path}")),
+            ] {
+                let rendered = render(&drawing_with_image(attribute, &href), Kind::Svg).unwrap();
+                assert_previews(&rendered);
+                // A drawing is drawn at the preview's width, whatever its own size.
+                assert_eq!((rendered.large.width, rendered.large.height), (1200, 1600));
+                for preview in [&rendered.large, &rendered.thumb] {
+                    assert!(!has_red(&preview.jpeg), "{attribute}=\"{href}\" was read");
+                }
+                let thumb = image::load_from_memory(&rendered.thumb.jpeg)
+                    .unwrap()
+                    .into_rgb8();
+                let corner = thumb.get_pixel(2, 2);
+                assert!(corner[2] > corner[0], "the blue background: {corner:?}");
+            }
+        }
     }
 
     #[test]
