@@ -901,3 +901,252 @@ async fn a_sigkill_in_the_middle_of_changes_leaves_no_change_without_its_entry()
         "the clients got some changes in before the kill: {entries}"
     );
 }
+
+/// The page without its "Details" disclosures (which keep the stored values on purpose).
+fn without_details(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<details") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("</details>") {
+            Some(end) => rest = &rest[start + end + "</details>".len()..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Issue 35: the Protokoll reads in German. After creating a contact, duplicating a package
+/// and changing a package's lists, `GET /api/audit` labels every field and keeps each record's
+/// name, and `/admin/audit` shows German labels, German times, words instead of codes and
+/// names instead of ids; a set whose order alone changed is no change, neither when written
+/// nor in older entries.
+#[tokio::test]
+async fn the_protokoll_reads_in_german() {
+    let app = spawn_app().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
+    let private = app.create_list(&admin, provider, "Privat").await;
+    let business = app.create_list(&admin, provider, "Gewerbe").await;
+
+    // A contact on both lists.
+    let (status, contact) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/contacts",
+            Some(json!({
+                "customerNumber": 100_035, "companyName": "Meier GmbH", "email": "tom@meier.example",
+                "salutation": 2, "firstname": "Tom", "lastname": "Meier",
+                "listsIds": [business, private],
+            })),
+        )
+        .await;
+    assert_eq!(status, 201, "{contact}");
+    let contact_id = contact["id"].as_i64().unwrap();
+
+    // A package on both lists, its lists given again in the other order with a new name,
+    // then duplicated.
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Herbst", "startAt": day(0), "endAt": day(30), "ProviderId": provider,
+                "listsIds": [private, business],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let package_id = package["id"].as_i64().unwrap();
+    let (status, body) = app
+        .call(
+            &admin,
+            "PUT",
+            &format!("/api/download/{package_id}"),
+            Some(json!({
+                "name": "Herbst 2026", "startAt": day(0), "endAt": day(30),
+                "listsIds": [business, private],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, copy) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/duplicate",
+            Some(json!({"id": package_id})),
+        )
+        .await;
+    assert_eq!(status, 200, "{copy}");
+    let copy_id = copy["id"].as_i64().unwrap();
+
+    // The list is renamed afterwards: older entries keep the name they were written with.
+    let (status, _) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/lists/name/{private}"),
+            Some(json!({"name": "Privatkunden"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+
+    // An entry as the log wrote them before issue 35: only the lists' order changed.
+    aktionsportal::db_run!(&app.test_db.db, pool => {
+        sqlx::query(
+            "insert into audit_log (at, actor, action, entity, entity_id, changes) \
+             values ($1, 'alt-eintrag', 'update', 'contact', $2, $3)",
+        )
+        .bind(chrono::Utc::now())
+        .bind(contact_id)
+        .bind(json!({"lists": {"before": [private, business], "after": [business, private]}}).to_string())
+        .execute(pool)
+        .await
+        .map(drop)
+        .unwrap()
+    });
+
+    // The API: labels beside the stored keys, the names kept.
+    let created = &history(&app, &admin, "contact", contact_id).await[0];
+    assert_eq!(created["entityName"], "Tom Meier");
+    assert_eq!(created["currentName"], "Tom Meier");
+    assert_eq!(created["changes"]["company_name"]["label"], "Firma");
+    assert_eq!(created["changes"]["company_name"]["after"], "Meier GmbH");
+    assert_eq!(created["changes"]["salutation"]["label"], "Anrede");
+    assert_eq!(
+        created["changes"]["salutation"]["after"], 2,
+        "the stored code stays"
+    );
+    assert_eq!(
+        created["changes"]["customer_number"]["label"],
+        "Kundennummer"
+    );
+    assert_eq!(created["changes"]["lists"]["label"], "Kriterien");
+    let old = history(&app, &admin, "contact", contact_id).await;
+    let old = old.iter().find(|e| e["actor"] == "alt-eintrag").unwrap();
+    assert_eq!(
+        old["changes"],
+        json!({}),
+        "an order alone is no change: {old}"
+    );
+    let package_entries = history(&app, &admin, "package", package_id).await;
+    let updated = the(&package_entries, "update");
+    assert_eq!(updated["entityName"], "Herbst 2026");
+    assert_eq!(updated["changes"]["name"]["label"], "Bezeichnung");
+    assert!(
+        updated["changes"].get("lists").is_none(),
+        "the same lists in another order are no change: {updated}"
+    );
+    let duplicated = &history(&app, &admin, "package", copy_id).await[0];
+    assert_eq!(duplicated["changes"]["copy_of"]["label"], "Kopie von");
+    assert_eq!(duplicated["changes"]["end_at"]["label"], "Enddatum");
+    let end_at = duplicated["changes"]["end_at"]["after"].as_str().unwrap();
+    let end_at: chrono::DateTime<chrono::Utc> = end_at.parse().unwrap();
+    let list_entries = history(&app, &admin, "list", private).await;
+    assert_eq!(the(&list_entries, "create")["entityName"], "Privat");
+    assert_eq!(the(&list_entries, "create")["currentName"], "Privatkunden");
+
+    // The contact's data export labels the same way.
+    let (status, export) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/contacts/{contact_id}/export"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{export}");
+    let exported = export["audit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["action"] == "create")
+        .unwrap();
+    assert_eq!(exported["changes"]["company_name"]["label"], "Firma");
+    assert_eq!(exported["entityName"], "Tom Meier");
+
+    // The screen.
+    let page = app.get_as(&admin, "/admin/audit").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("<summary>Details</summary>"),
+        "raw values kept"
+    );
+    assert!(
+        html.contains("company_name"),
+        "the details keep the stored keys"
+    );
+    let shown = without_details(&html);
+    // What a reader sees: the text without tags and their attributes.
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in shown.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    for raw in [
+        "company_name",
+        "customer_number",
+        "start_at",
+        "end_at",
+        "copy_of",
+        "salutation",
+        "lists",
+    ] {
+        assert!(!text.contains(raw), "{raw} shown outside the details");
+    }
+    for label in [
+        "Firma",
+        "Kundennummer",
+        "Anrede",
+        "Vorname",
+        "Kriterien",
+        "Bezeichnung",
+        "Kopie von",
+        "Startdatum",
+        "Enddatum",
+        "Anbieter",
+    ] {
+        assert!(text.contains(label), "label {label} missing");
+    }
+    // Words instead of codes; names instead of ids, the id in the tooltip.
+    assert!(
+        shown.contains("<span title=\"Code 2\">Herr</span>"),
+        "{shown}"
+    );
+    assert!(shown.contains(&format!("<span title=\"ID {private}\">Privatkunden</span>")));
+    assert!(shown.contains(&format!("<span title=\"ID {business}\">Gewerbe</span>")));
+    assert!(shown.contains(&format!("<span title=\"ID {provider}\">Glasfaser</span>")));
+    assert!(shown.contains(&format!(
+        "<span title=\"ID {package_id}\">Herbst 2026</span>"
+    )));
+    // German times: the copy ends on the last day of a month, 23:59 in Berlin.
+    let german_end = aktionsportal::domain::format::date_time(end_at);
+    assert!(german_end.ends_with(", 23:59"), "{german_end}");
+    assert!(shown.contains(&german_end), "{german_end} not shown");
+    assert!(!text.contains(&format!("{}", end_at.format("%Y-%m-%dT"))));
+    // Records by the name they had, today's beside it.
+    assert!(shown.contains("Kontakt „Tom Meier“"), "{shown}");
+    assert!(
+        shown.contains("Liste „Privat“ (heute „Privatkunden“)"),
+        "{shown}"
+    );
+    assert!(!shown.contains(&format!(">Kontakt {contact_id}<")));
+    // The old entry's reordering shows as no change.
+    let old_row = shown
+        .split("data-testid=\"audit-entry\"")
+        .find(|row| row.contains("alt-eintrag"))
+        .unwrap();
+    assert!(!old_row.contains("data-field="), "{old_row}");
+}

@@ -10,11 +10,11 @@ use super::bulk::Tx;
 use super::sql::{DynQuery, Param};
 use super::{Db, now};
 use crate::db_run;
-use crate::domain::audit::{Entry, Filter};
+use crate::domain::audit::{Entry, Filter, Named};
 use crate::domain::paging::Paging;
 
-pub(crate) const INSERT: &str = "insert into audit_log (at, actor, action, entity, entity_id, changes) \
-     values ($1, $2, $3, $4, $5, $6)";
+pub(crate) const INSERT: &str = "insert into audit_log (at, actor, action, entity, entity_id, changes, entity_name) \
+     values ($1, $2, $3, $4, $5, $6, $7)";
 
 /// Writes `$entry` (`&domain::audit::Entry`) through `$tx`, a transaction of either backend
 /// inside a `db_run!` body, so that the entry commits with the change or not at all.
@@ -28,6 +28,7 @@ macro_rules! record {
             .bind(entry.entity.as_str())
             .bind(entry.entity_id)
             .bind(entry.changes.to_json())
+            .bind(entry.name())
             .execute(&mut *$tx)
             .await
             .map(|_| ())
@@ -46,6 +47,7 @@ pub(crate) async fn record_in(tx: &mut Tx, entry: &Entry) -> Result<(), sqlx::Er
             entry.entity.as_str().into(),
             entry.entity_id.into(),
             entry.changes.to_json().into(),
+            entry.name().into(),
         ],
     )
     .await
@@ -91,6 +93,9 @@ pub struct AuditRow {
     pub changes: String,
     /// The erasures that rewrote it (`domain::erasure::ErasureMark`s as JSON), if any.
     pub erasures: Option<String>,
+    /// The record's name when the entry was written (migration 0025); none for older ones.
+    #[sqlx(default)]
+    pub entity_name: Option<String>,
 }
 
 /// `where …` for a filter, its parameters added to `query`.
@@ -129,7 +134,8 @@ pub async fn page(
     paging: Paging,
 ) -> Result<(Vec<AuditRow>, i64), sqlx::Error> {
     let mut rows = DynQuery::new(
-        "select id, at, actor, action, entity, entity_id, changes, erasures from audit_log",
+        "select id, at, actor, action, entity, entity_id, changes, erasures, entity_name \
+         from audit_log",
     );
     push_filter(&mut rows, filter);
     let direction = if paging.ascending { "asc" } else { "desc" };
@@ -143,6 +149,37 @@ pub async fn page(
     let rows = rows.fetch_all(db).await?;
     let count = count.fetch_count(db).await?;
     Ok((rows, count))
+}
+
+/// The present names of the records `ids` of one kind, as `(id, name)`: one query.
+pub async fn names_of(
+    db: &Db,
+    kind: Named,
+    ids: &[i64],
+) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (select, id) = match kind {
+        Named::Provider => ("select id, name from providers", "id"),
+        Named::List => ("select id, name from lists", "id"),
+        Named::Package => ("select id, name from downloads", "id"),
+        Named::Upload => ("select id, name from uploads", "id"),
+        Named::Tag => ("select id, name from tags", "id"),
+        Named::Contact => (
+            "select id, trim(firstname || ' ' || lastname) as name from contacts",
+            "id",
+        ),
+        Named::CustomerGroup => (
+            "select customer_number as id, company_name as name from companies",
+            "customer_number",
+        ),
+        Named::User => ("select id, login as name from users", "id"),
+    };
+    let mut query = DynQuery::new(select);
+    let list = query.id_list(ids);
+    query.push(&format!(" where {id} in {list}"));
+    query.fetch_all::<(i64, String)>(db).await
 }
 
 /// The youngest entries a sweep may delete are this old (`AP_AUDIT_DAYS` is at least 1).

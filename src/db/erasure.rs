@@ -291,6 +291,8 @@ pub async fn erase_contact(db: &Db, id: i64, audit: &Entry) -> Result<Option<Era
                 audit.entity.as_str().into(),
                 audit.entity_id.into(),
                 audit.changes.to_json().into(),
+                // The erasure's own entry keeps no name of the person.
+                None::<String>.into(),
             ],
         )
         .await?
@@ -323,7 +325,8 @@ async fn naming(
     let pattern = super::lists::like_pattern(&person.email);
     let rows = tx
         .fetch_all::<super::audit::AuditRow>(
-            "select id, at, actor, action, entity, entity_id, changes, erasures from audit_log \
+            "select id, at, actor, action, entity, entity_id, changes, erasures, entity_name \
+             from audit_log \
              where ((entity = 'contact' and entity_id = $1) \
              or (entity = 'customerGroup' and entity_id = $2) \
              or lower(changes) like $3 escape '\\') and id <> $4 order by at, id",
@@ -338,10 +341,29 @@ async fn naming(
     Ok(rows
         .into_iter()
         .filter_map(|row| {
-            let rewrite = person.erase_from(&row.entity, row.entity_id, &row.changes)?;
+            let rewrite = match person.erase_from(&row.entity, row.entity_id, &row.changes) {
+                Some(rewrite) => rewrite,
+                // An entry that names the person only by its record's name (issue 35).
+                None if names_person(person, &row) => Rewrite {
+                    changes: row.changes.clone(),
+                    fields: Vec::new(),
+                },
+                None => return None,
+            };
             Some((row, rewrite))
         })
         .collect())
+}
+
+/// Whether the entry keeps the person's name as its record's name (`entity_name`): an entry
+/// about the contact, or about its customer group when the group goes too.
+fn names_person(person: &Person, row: &super::audit::AuditRow) -> bool {
+    use crate::domain::audit::Entity;
+    row.entity_name.is_some()
+        && ((row.entity == Entity::Contact.as_str() && row.entity_id == Some(person.contact_id))
+            || (person.company_erased
+                && row.entity == Entity::CustomerGroup.as_str()
+                && row.entity_id == Some(person.customer_number)))
 }
 
 /// Replaces the person's values in the audit entries that name them, and records in each
@@ -354,22 +376,25 @@ async fn erase_from_log(
 ) -> Result<u64, sqlx::Error> {
     let mut rewritten = 0;
     for (entry, rewrite) in naming(tx, person, Some(erasure)).await? {
-        let erasures = crate::domain::erasure::record_rewrite(
-            entry.erasures.as_deref(),
-            erasure,
-            at,
-            &rewrite.fields,
-        );
+        let named = names_person(person, &entry);
+        let mut fields = rewrite.fields.clone();
+        if named {
+            fields.push("entity_name".into());
+        }
+        let erasures =
+            crate::domain::erasure::record_rewrite(entry.erasures.as_deref(), erasure, at, &fields);
         rewritten += tx
             .execute(
                 "update audit_log set changes = $1, erased_at = $2, erased_by = $3, \
-                 erasures = $4 where id = $5",
+                 erasures = $4, entity_name = case when $6 then null else entity_name end \
+                 where id = $5",
                 &[
                     rewrite.changes.into(),
                     Some(at).into(),
                     Some(erasure).into(),
                     Some(erasures).into(),
                     entry.id.into(),
+                    named.into(),
                 ],
             )
             .await?;

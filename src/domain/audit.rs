@@ -152,9 +152,7 @@ impl Changes {
             }
             let old = before.get(key).cloned().unwrap_or(Value::Null);
             let new = after.get(key).cloned().unwrap_or(Value::Null);
-            if old != new {
-                changes = changes.field(key, old, new);
-            }
+            changes = changes.field(key, old, new);
         }
         changes
     }
@@ -170,8 +168,10 @@ impl Changes {
     }
 
     /// Adds one field's change; a secret's, or one whose value stays the same, is left out.
+    /// Sets (arrays of ids or names) are kept sorted, and a set whose order alone changed
+    /// has not changed.
     pub fn field(mut self, name: &str, before: impl Serialize, after: impl Serialize) -> Changes {
-        let value = |v: Result<Value, _>| v.unwrap_or(Value::Null);
+        let value = |v: Result<Value, _>| canonical(v.unwrap_or(Value::Null));
         let (before, after) = (
             value(serde_json::to_value(before)),
             value(serde_json::to_value(after)),
@@ -207,6 +207,8 @@ pub struct Entry {
     pub entity: Entity,
     /// The record's id; a creation's is filled in by the data layer once the row exists.
     pub entity_id: Option<i64>,
+    /// How the record is called as the entry is written ("Privatkunden"); see [`Entry::name`].
+    pub entity_name: Option<String>,
     pub changes: Changes,
 }
 
@@ -217,8 +219,30 @@ impl Entry {
             action,
             entity,
             entity_id,
+            entity_name: None,
             changes: Changes::none(),
         }
+    }
+
+    /// The entry for the record called `name` as the change is made.
+    pub fn named(mut self, name: impl Into<String>) -> Entry {
+        let name = name.into();
+        self.entity_name = Some(name).filter(|n| !n.trim().is_empty());
+        self
+    }
+
+    /// The record's name as the entry keeps it: the one given with [`Entry::named`], else the
+    /// `name` the change gave it (a creation's or rename's `after`, a deletion's `before`).
+    pub fn name(&self) -> Option<String> {
+        if let Some(name) = &self.entity_name {
+            return Some(name.clone());
+        }
+        let pair = self.changes.0.get("name")?;
+        [&pair["after"], &pair["before"]].into_iter().find_map(|v| {
+            v.as_str()
+                .filter(|n| !n.trim().is_empty())
+                .map(str::to_owned)
+        })
     }
 
     pub fn with_changes(mut self, changes: Changes) -> Entry {
@@ -233,6 +257,13 @@ impl Entry {
             ..self.clone()
         }
     }
+}
+
+/// How a contact is named in the log: "Anna Müller" (first and last name as edited).
+pub fn person_name(firstname: &str, lastname: &str) -> String {
+    format!("{} {}", firstname.trim(), lastname.trim())
+        .trim()
+        .to_owned()
 }
 
 /// How long entries are kept unless `AP_AUDIT_DAYS` says otherwise (two years).
@@ -302,6 +333,366 @@ impl Filter {
             from: from_day.map(super::time::berlin_start_of_day),
             to: to_day.map(super::time::berlin_end_of_day),
         })
+    }
+}
+
+/// The German label of each field key the log writes, in the words of the screen where the
+/// field is edited. Keys not here (none the code writes; see the test) are shown as stored.
+pub const FIELD_LABELS: &[(&str, &str)] = &[
+    // Contacts and customer groups (contact editor, contacts screen).
+    ("customer_number", "Kundennummer"),
+    ("company_name", "Firma"),
+    ("email", "E-Mail"),
+    ("salutation", "Anrede"),
+    ("firstname", "Vorname"),
+    ("lastname", "Nachname"),
+    ("lists", "Kriterien"),
+    ("listsAdded", "Kriterien hinzugefügt"),
+    ("listsRemoved", "Kriterien entfernt"),
+    ("email_blacklisted", "Gesperrt"),
+    ("double_opt_in", "Double-Opt-In"),
+    ("double_opt_in_sent_to", "Double-Opt-In gesendet an"),
+    ("recipients", "Empfänger"),
+    // Providers (provider settings).
+    ("name", "Name"),
+    ("allowed_roles", "Eingetragene Gruppen"),
+    ("brevo_active_folder_id", "Aktiver Marketing-Ordner"),
+    ("brevo_inactive_folder_id", "Inaktiver Marketing-Ordner"),
+    ("upload_id", "Logo"),
+    // Lists (criteria screen).
+    ("provider_id", "Anbieter"),
+    ("brevo_list_id", "Liste im Marketing-Dienst (ID)"),
+    ("active", "Status"),
+    ("total_subscribers", "Abonnenten"),
+    ("total_blocked", "Gesperrte Abonnenten"),
+    ("deactivated_at", "Deaktiviert am"),
+    ("reactivated_at", "Reaktiviert am"),
+    // Download packages (download form).
+    ("start_at", "Startdatum"),
+    ("end_at", "Enddatum"),
+    ("files", "Dateien"),
+    ("copy_of", "Kopie von"),
+    ("archived", "Archiviert"),
+    ("archived_at", "Archiviert am"),
+    // Files (uploads).
+    ("ext", "Dateiendung"),
+    ("size", "Größe"),
+    ("content_type", "Dateityp"),
+    // Tags (tag screen).
+    ("icon", "Symbol"),
+    ("uses", "Verwendet in Dateien"),
+    // Accounts (CLI).
+    ("id", "ID"),
+    ("login", "Login"),
+    ("roles", "Rollen"),
+    // Imports and the marketing service's sync.
+    ("planning_candidates", "Import-Kandidaten"),
+    ("companies", "Firmen"),
+    ("contactsCreated", "Kontakte angelegt"),
+    ("contactsUpdated", "Kontakte aktualisiert"),
+    // An erasure's mark: the record's kept name went (db::erasure).
+    ("entity_name", "Name des Datensatzes"),
+];
+
+/// The label of `key` in an entry about `entity` (a package's name is its "Bezeichnung" on
+/// the download form); per-contact keys of a customer group's save name the contact.
+pub fn field_label(entity: &str, key: &str) -> String {
+    if key == "name" && entity == Entity::Package.as_str() {
+        return "Bezeichnung".into();
+    }
+    if let Some((_, label)) = FIELD_LABELS.iter().find(|(k, _)| *k == key) {
+        return (*label).into();
+    }
+    if let Some(id) = key.strip_prefix("contact ") {
+        return format!("Kontakt {id}");
+    }
+    if let Some(email) = key.strip_prefix("new contact ") {
+        return format!("Neuer Kontakt {email}");
+    }
+    key.into()
+}
+
+/// A kind of record an entry names by id, whose name the Protokoll reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Named {
+    Provider,
+    List,
+    Package,
+    Upload,
+    Tag,
+    Contact,
+    CustomerGroup,
+    User,
+}
+
+impl Named {
+    /// The kind of record an entry is about, when it has a name.
+    pub fn of_entity(entity: &str) -> Option<Named> {
+        Some(match Entity::parse(entity)? {
+            Entity::Provider => Named::Provider,
+            Entity::List => Named::List,
+            Entity::Package => Named::Package,
+            Entity::Upload => Named::Upload,
+            Entity::Tag => Named::Tag,
+            Entity::Contact => Named::Contact,
+            Entity::CustomerGroup => Named::CustomerGroup,
+            Entity::User => Named::User,
+            Entity::Import | Entity::Sync => return None,
+        })
+    }
+
+    /// The kind of record a field's ids name.
+    fn of_field(key: &str) -> Option<Named> {
+        Some(match key {
+            "lists" | "listsAdded" | "listsRemoved" => Named::List,
+            "provider_id" => Named::Provider,
+            "copy_of" => Named::Package,
+            "upload_id" => Named::Upload,
+            "tags" => Named::Tag,
+            _ => return None,
+        })
+    }
+
+    /// How a record of this kind is called when its name is unknown: "Kriterium 9".
+    pub fn word(self) -> &'static str {
+        match self {
+            Named::Provider => "Anbieter",
+            Named::List => "Kriterium",
+            Named::Package => "Download-Paket",
+            Named::Upload => "Datei",
+            Named::Tag => "Tag",
+            Named::Contact => "Kontakt",
+            Named::CustomerGroup => "Kundengruppe",
+            Named::User => "Benutzer",
+        }
+    }
+}
+
+/// One value as the Protokoll shows it; `title` holds what a careful reader may want to see
+/// on hovering (the id, the stored code).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub text: String,
+    pub title: Option<String>,
+}
+
+impl Shown {
+    fn text(text: impl Into<String>) -> Shown {
+        Shown {
+            text: text.into(),
+            title: None,
+        }
+    }
+
+    fn titled(text: impl Into<String>, title: impl Into<String>) -> Shown {
+        Shown {
+            text: text.into(),
+            title: Some(title.into()),
+        }
+    }
+}
+
+/// Every id a field's value names, with its kind: what the Protokoll reads names for.
+pub fn ids_in(key: &str, value: &Value, out: &mut impl FnMut(Named, i64)) {
+    if let Some(kind) = Named::of_field(key) {
+        match value {
+            Value::Array(items) => items
+                .iter()
+                .filter_map(Value::as_i64)
+                .for_each(|id| out(kind, id)),
+            other => other.as_i64().into_iter().for_each(|id| out(kind, id)),
+        }
+    } else if key == "files"
+        && let Value::Array(files) = value
+    {
+        for file in files {
+            ids_in("upload_id", &file["upload_id"], out);
+            ids_in("tags", &file["tags"], out);
+        }
+    }
+}
+
+/// A role as the screens call it; per-provider roles and free text stay as they are.
+pub fn role_word(role: &str) -> String {
+    use super::roles;
+    match role {
+        roles::ADMIN => "Admin".into(),
+        roles::BU_MODERATOR => "BU-Moderator".into(),
+        roles::BU_DOI => "BU-DOI".into(),
+        roles::PORTAL => "Händler".into(),
+        roles::DEVELOPER => "Entwickler".into(),
+        "GS-Provision" => "Provision".into(),
+        other => match other.strip_prefix("GS-Aktionsportal-BU-") {
+            Some(brand) if !brand.is_empty() => format!("BU {brand}"),
+            _ => other.into(),
+        },
+    }
+}
+
+/// The words of a yes/no field's two states, as the screens show them.
+fn state_words(key: &str) -> Option<(&'static str, &'static str)> {
+    Some(match key {
+        "active" => ("aktiv", "inaktiv"),
+        "archived" => ("archiviert", "nicht archiviert"),
+        "email_blacklisted" => ("gesperrt", "nicht gesperrt"),
+        "double_opt_in" => ("bestätigt", "nicht bestätigt"),
+        _ => return None,
+    })
+}
+
+/// A field's value in words: times in German time, codes as their words, ids as names (from
+/// `names`; an unknown one as "Kriterium 9"), each with the stored value in `title` where it
+/// differs from the text. Empty for no value ("—").
+pub fn describe(
+    key: &str,
+    value: &Value,
+    names: &dyn Fn(Named, i64) -> Option<String>,
+) -> Vec<Shown> {
+    let named = |kind: Named, id: i64| match names(kind, id) {
+        Some(name) => Shown::titled(name, format!("ID {id}")),
+        None => Shown::titled(
+            format!("{} {id}", kind.word()),
+            format!("ID {id} (nicht mehr vorhanden)"),
+        ),
+    };
+    if value.is_null() {
+        return Vec::new();
+    }
+    if let Some(kind) = Named::of_field(key) {
+        let ids: Vec<i64> = match value {
+            Value::Array(items) => items.iter().filter_map(Value::as_i64).collect(),
+            other => other.as_i64().into_iter().collect(),
+        };
+        if ids.is_empty() && value.is_array() {
+            return vec![Shown::text("keine")];
+        }
+        if !ids.is_empty() {
+            return ids.into_iter().map(|id| named(kind, id)).collect();
+        }
+    }
+    if key == "files"
+        && let Value::Array(files) = value
+    {
+        if files.is_empty() {
+            return vec![Shown::text("keine")];
+        }
+        return files
+            .iter()
+            .map(|file| {
+                let name = file["name"].as_str().unwrap_or("").to_owned();
+                let tags: Vec<String> = describe("tags", &file["tags"], names)
+                    .into_iter()
+                    .filter(|t| t.text != "keine")
+                    .map(|t| t.text)
+                    .collect();
+                let text = if tags.is_empty() {
+                    name
+                } else {
+                    format!("{name} (Tags: {})", tags.join(", "))
+                };
+                match file["upload_id"].as_i64() {
+                    Some(id) => Shown::titled(text, format!("Datei-ID {id}")),
+                    None => Shown::text(text),
+                }
+            })
+            .collect();
+    }
+    if key == "salutation"
+        && let Some(code) = value.as_i64()
+    {
+        let word = i16::try_from(code)
+            .ok()
+            .and_then(|c| super::contacts::Salutation::from_code(Some(c)).ok())
+            .map(|s| match s.label() {
+                "" => "keine",
+                word => word,
+            });
+        return vec![match word {
+            Some(word) => Shown::titled(word, format!("Code {code}")),
+            None => Shown::text(code.to_string()),
+        }];
+    }
+    if matches!(key, "roles" | "allowed_roles")
+        && let Value::Array(roles) = value
+    {
+        if roles.is_empty() {
+            return vec![Shown::text("keine")];
+        }
+        return roles
+            .iter()
+            .map(|role| {
+                let raw = role
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| role.to_string());
+                let word = role_word(&raw);
+                if word == raw {
+                    Shown::text(raw)
+                } else {
+                    Shown::titled(word, raw)
+                }
+            })
+            .collect();
+    }
+    if let (Some((yes, no)), Some(flag)) = (state_words(key), value.as_bool()) {
+        return vec![Shown::text(if flag { yes } else { no })];
+    }
+    if key == "size"
+        && let Some(bytes) = value.as_i64()
+    {
+        return vec![Shown::titled(
+            super::format::file_size(bytes),
+            format!("{bytes} Bytes"),
+        )];
+    }
+    match value {
+        Value::String(text) => match german_time(key, text) {
+            Some(when) => vec![Shown::titled(when, text.clone())],
+            None if text.is_empty() => vec![Shown::text("„“")],
+            None => vec![Shown::text(text.clone())],
+        },
+        Value::Bool(true) => vec![Shown::text("ja")],
+        Value::Bool(false) => vec![Shown::text("nein")],
+        Value::Array(items) if items.is_empty() => vec![Shown::text("keine")],
+        other => vec![Shown::text(other.to_string())],
+    }
+}
+
+/// A stored instant (RFC 3339) of a time field in German time: `31.12.2026, 23:59`.
+fn german_time(key: &str, text: &str) -> Option<String> {
+    if !(key.ends_with("_at") || key.ends_with("At")) {
+        return None;
+    }
+    let at = DateTime::parse_from_rfc3339(text).ok()?.with_timezone(&Utc);
+    Some(super::format::date_time(at))
+}
+
+/// Whether two values of a field say the same: sets of ids (arrays of numbers or of texts)
+/// are the same whatever their order.
+pub fn same_value(before: &Value, after: &Value) -> bool {
+    before == after || canonical(before.clone()) == canonical(after.clone())
+}
+
+/// `value` with every array of plain values (ids, role names) sorted, at any depth.
+fn canonical(value: Value) -> Value {
+    match value {
+        Value::Array(items) => {
+            let mut items: Vec<Value> = items.into_iter().map(canonical).collect();
+            if items.iter().all(|v| v.is_number()) {
+                items.sort_by(|a, b| {
+                    a.as_f64()
+                        .partial_cmp(&b.as_f64())
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                });
+            } else if items.iter().all(Value::is_string) {
+                items.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+            }
+            Value::Array(items)
+        }
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (k, canonical(v))).collect())
+        }
+        other => other,
     }
 }
 
@@ -418,6 +809,247 @@ mod tests {
             Filter::parse(None, None, None, Some("2026-11-02"), Some("2026-11-01")).unwrap_err(),
             "from darf nicht nach to liegen."
         );
+    }
+
+    /// Every field key the code writes into the log has a German label: the keys of the
+    /// `.field("…")` calls of `Changes` in src/, and the fields of the records written whole
+    /// (created, changed or deleted).
+    #[test]
+    fn every_field_the_code_writes_has_a_label() {
+        fn sources(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    sources(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push((path.clone(), std::fs::read_to_string(&path).unwrap()));
+                }
+            }
+        }
+        let mut files = Vec::new();
+        sources(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let mut keys = std::collections::BTreeSet::new();
+        for (path, text) in &files {
+            // `Debug` builders have `.field(` too; only files that build `Changes` count.
+            if !text.contains("Changes::") {
+                continue;
+            }
+            for (at, _) in text.match_indices(".field(") {
+                let rest = text[at + ".field(".len()..].trim_start();
+                if let Some(quoted) = rest.strip_prefix('"') {
+                    let key = &quoted[..quoted.find('"').unwrap_or(0)];
+                    // Field names only (this test's own text has other quotes).
+                    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    {
+                        keys.insert((key.to_owned(), path.display().to_string()));
+                    }
+                }
+            }
+        }
+        assert!(keys.len() > 20, "the search found the calls: {keys:?}");
+        // The fields of the records serialised whole (services' `Recorded…`, db rows).
+        let whole = [
+            // contacts::Recorded, downloads::RecordedPackage and its files
+            "customer_number",
+            "company_name",
+            "email",
+            "salutation",
+            "firstname",
+            "lastname",
+            "lists",
+            "provider_id",
+            "name",
+            "start_at",
+            "end_at",
+            "files",
+            // providers::Recorded, db::providers::Provider
+            "allowed_roles",
+            "brevo_active_folder_id",
+            "brevo_inactive_folder_id",
+            "upload_id",
+            // db::lists::List
+            "id",
+            "brevo_list_id",
+            "active",
+            "total_subscribers",
+            "total_blocked",
+            "deactivated_at",
+            "reactivated_at",
+            // db::downloads::Download, db::uploads::Described, tags, db::users::User
+            "archived",
+            "archived_at",
+            "ext",
+            "size",
+            "content_type",
+            "icon",
+            "uses",
+            "login",
+            "roles",
+        ];
+        let whole = whole
+            .iter()
+            .map(|key| (key.to_string(), "recorded whole".to_string()));
+        let missing: Vec<_> = keys
+            .into_iter()
+            .chain(whole)
+            .filter(|(key, _)| !SECRET_FIELDS.contains(&key.as_str()))
+            .filter(|(key, _)| FIELD_LABELS.iter().all(|(k, _)| k != key))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "fields without a German label: {missing:?}"
+        );
+        assert_eq!(field_label("contact", "company_name"), "Firma");
+        assert_eq!(field_label("package", "name"), "Bezeichnung");
+        assert_eq!(field_label("customerGroup", "contact 7"), "Kontakt 7");
+    }
+
+    #[test]
+    fn a_set_whose_order_alone_changed_is_no_change() {
+        let changes =
+            Changes::none()
+                .field("lists", [9, 10], [10, 9])
+                .field("roles", ["B", "A"], ["A", "B"]);
+        assert!(changes.is_empty(), "{}", changes.to_json());
+        let changes = Changes::none().field("lists", [10, 9], [11, 9]);
+        assert_eq!(
+            changes.into_value(),
+            json!({"lists": {"before": [9, 10], "after": [9, 11]}}),
+            "sets are kept sorted"
+        );
+        let before = json!({"files": [{"name": "a", "tags": [2, 1]}]});
+        let after = json!({"files": [{"name": "a", "tags": [1, 2]}]});
+        assert!(Changes::between(Some(&before), Some(&after)).is_empty());
+        // Old entries: the same comparison when shown.
+        assert!(same_value(&json!([9, 10]), &json!([10, 9])));
+        assert!(!same_value(&json!([9, 10]), &json!([9])));
+        assert!(!same_value(&json!(["a", "b"]), &json!("a")));
+    }
+
+    #[test]
+    fn an_entry_keeps_its_records_name() {
+        let entry = Entry::new(&Actor::Cli, Action::Update, Entity::List, Some(9));
+        assert_eq!(entry.name(), None);
+        let renamed = entry
+            .clone()
+            .with_changes(Changes::none().field("name", "Privat", "Gewerbe"));
+        assert_eq!(renamed.name().as_deref(), Some("Gewerbe"));
+        let deleted =
+            entry
+                .clone()
+                .with_changes(Changes::none().field("name", "Privat", Value::Null));
+        assert_eq!(deleted.name().as_deref(), Some("Privat"));
+        assert_eq!(
+            entry
+                .named("Bestand")
+                .with_changes(Changes::none().field("active", true, false))
+                .name()
+                .as_deref(),
+            Some("Bestand")
+        );
+        assert_eq!(person_name(" Anna ", "Müller"), "Anna Müller");
+    }
+
+    fn words(key: &str, value: Value) -> Vec<(String, Option<String>)> {
+        let names = |kind: Named, id: i64| match (kind, id) {
+            (Named::List, 9) => Some("Privatkunden".to_owned()),
+            (Named::List, 10) => Some("Gewerbe".to_owned()),
+            (Named::Tag, 1) => Some("Flyer".to_owned()),
+            (Named::Provider, 3) => Some("Glasfaser".to_owned()),
+            _ => None,
+        };
+        describe(key, &value, &names)
+            .into_iter()
+            .map(|s| (s.text, s.title))
+            .collect()
+    }
+
+    fn text(key: &str, value: Value) -> Vec<String> {
+        words(key, value).into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn values_are_shown_in_words_with_the_stored_value_as_tooltip() {
+        // Times in German time (winter and summer), the stored text in the tooltip.
+        assert_eq!(
+            words("end_at", json!("2026-12-31T22:59:59Z")),
+            [(
+                "31.12.2026, 23:59".to_owned(),
+                Some("2026-12-31T22:59:59Z".to_owned())
+            )]
+        );
+        assert_eq!(
+            text("start_at", json!("2026-06-30T22:00:00Z")),
+            ["01.07.2026, 00:00"]
+        );
+        // A name that looks like a time stays as it is.
+        assert_eq!(
+            text("name", json!("2026-12-31T22:59:59Z")),
+            ["2026-12-31T22:59:59Z"]
+        );
+        // Codes as words.
+        assert_eq!(
+            words("salutation", json!(2)),
+            [("Herr".to_owned(), Some("Code 2".to_owned()))]
+        );
+        assert_eq!(text("salutation", json!(0)), ["keine"]);
+        assert_eq!(text("salutation", json!(4)), ["Diverses"]);
+        assert_eq!(
+            words(
+                "roles",
+                json!(["GS-Aktionsportal", "GS-Aktionsportal-BU-Strom", "Gruppe X"])
+            ),
+            [
+                ("Händler".to_owned(), Some("GS-Aktionsportal".to_owned())),
+                (
+                    "BU Strom".to_owned(),
+                    Some("GS-Aktionsportal-BU-Strom".to_owned())
+                ),
+                ("Gruppe X".to_owned(), None),
+            ]
+        );
+        assert_eq!(text("active", json!(false)), ["inaktiv"]);
+        assert_eq!(text("email_blacklisted", json!(true)), ["gesperrt"]);
+        assert_eq!(text("double_opt_in", json!(true)), ["bestätigt"]);
+        assert_eq!(text("archived", json!(true)), ["archiviert"]);
+        assert_eq!(text("size", json!(1536)), ["1,5 KiB"]);
+        // Ids as names, the id in the tooltip; an unknown id by its kind.
+        assert_eq!(
+            words("lists", json!([9, 10, 11])),
+            [
+                ("Privatkunden".to_owned(), Some("ID 9".to_owned())),
+                ("Gewerbe".to_owned(), Some("ID 10".to_owned())),
+                (
+                    "Kriterium 11".to_owned(),
+                    Some("ID 11 (nicht mehr vorhanden)".to_owned())
+                ),
+            ]
+        );
+        assert_eq!(text("lists", json!([])), ["keine"]);
+        assert_eq!(text("provider_id", json!(3)), ["Glasfaser"]);
+        assert_eq!(text("copy_of", json!(8)), ["Download-Paket 8"]);
+        assert_eq!(
+            words(
+                "files",
+                json!([{"upload_id": 5, "name": "Flyer.pdf", "tags": [1]}])
+            ),
+            [(
+                "Flyer.pdf (Tags: Flyer)".to_owned(),
+                Some("Datei-ID 5".to_owned())
+            )]
+        );
+        assert!(text("name", Value::Null).is_empty());
+        assert_eq!(text("name", json!("")), ["„“"]);
+        let mut ids = Vec::new();
+        ids_in(
+            "files",
+            &json!([{"upload_id": 5, "tags": [1, 2]}]),
+            &mut |k, id| ids.push((k, id)),
+        );
+        assert_eq!(ids, [(Named::Upload, 5), (Named::Tag, 1), (Named::Tag, 2)]);
     }
 
     proptest::proptest! {

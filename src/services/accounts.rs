@@ -128,14 +128,16 @@ pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::User, Accoun
         customer_number: input.customer_number,
         roles,
     };
-    let audit = Entry::new(&Actor::Cli, Action::Create, Entity::User, None).with_changes(
-        Changes::none()
-            .field("login", Value::Null, &new.login)
-            .field("name", Value::Null, &new.name)
-            .field("email", Value::Null, &new.email)
-            .field("customer_number", Value::Null, new.customer_number)
-            .field("roles", Value::Null, &new.roles),
-    );
+    let audit = Entry::new(&Actor::Cli, Action::Create, Entity::User, None)
+        .named(&new.login)
+        .with_changes(
+            Changes::none()
+                .field("login", Value::Null, &new.login)
+                .field("name", Value::Null, &new.name)
+                .field("email", Value::Null, &new.email)
+                .field("customer_number", Value::Null, new.customer_number)
+                .field("roles", Value::Null, &new.roles),
+        );
     db::users::create(db, &new, &audit).await.map_err(|err| {
         if db::is_unique_violation(&err) {
             AccountError::Exists(login)
@@ -149,6 +151,7 @@ pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::User, Accoun
 pub async fn remove(db: &Db, login: &str) -> Result<(), AccountError> {
     let user = find(db, login).await?;
     let audit = Entry::new(&Actor::Cli, Action::Delete, Entity::User, Some(user.id))
+        .named(&user.login)
         .with_changes(Changes::deleted(&user));
     if db::users::delete_by_login(db, login.trim(), &audit).await? {
         Ok(())
@@ -166,7 +169,8 @@ pub async fn set_password(db: &Db, login: &str, password: &str) -> Result<(), Ac
         Action::SetPassword,
         Entity::User,
         Some(user.id),
-    );
+    )
+    .named(&user.login);
     db::users::set_password_hash(db, user.id, &hash_password(password)?, &audit).await?;
     db::sessions::delete_for_user(db, user.id).await?;
     Ok(())
@@ -177,6 +181,7 @@ pub async fn set_roles(db: &Db, login: &str, roles: &[String]) -> Result<(), Acc
     let roles = validate_roles(roles)?;
     let user = find(db, login).await?;
     let audit = Entry::new(&Actor::Cli, Action::SetRoles, Entity::User, Some(user.id))
+        .named(&user.login)
         .with_changes(Changes::none().field("roles", &user.roles, &roles));
     db::users::set_roles(db, user.id, &roles, &audit).await?;
     db::sessions::delete_for_user(db, user.id).await?;

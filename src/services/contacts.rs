@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::contacts::{CompanyWrite, Contact, ContactFilter, ContactSort};
 use crate::db::{self, Db};
-use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry, person_name};
 use crate::domain::contacts::{
     CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
 };
@@ -665,9 +665,13 @@ pub async fn create(
         email_blacklisted: false,
     };
     let company = CompanyWrite::CreateMissing(input.customer_number, &input.company_name);
-    let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Contact, None).with_changes(
-        Changes::created(&Recorded::of_new(&new, &input.company_name, &list_ids)),
-    );
+    let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Contact, None)
+        .named(person_name(&new.firstname, &new.lastname))
+        .with_changes(Changes::created(&Recorded::of_new(
+            &new,
+            &input.company_name,
+            &list_ids,
+        )));
     match db::contacts::create_with_lists(db, Some(company), &new, &list_ids, &audit).await {
         Ok(contact) => view(db, contact).await,
         Err(err) => {
@@ -871,6 +875,7 @@ pub async fn update(
     };
     let before = Recorded::of(&current, has.clone());
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Contact, Some(id))
+        .named(person_name(&change.firstname, &change.lastname))
         .with_changes(Changes::between(Some(&before), Some(&after)));
     match db::contacts::update_with_lists(db, id, Some(company), &change, &add, &remove, &audit)
         .await
@@ -893,6 +898,7 @@ pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> Ser
     let current = existing(db, id).await?;
     let lists = db::contacts::list_ids_of_contact(db, id).await?;
     let audit = Entry::new(&Actor::of(user), Action::Delete, Entity::Contact, Some(id))
+        .named(person_name(&current.firstname, &current.lastname))
         .with_changes(Changes::deleted(&Recorded::of(&current, lists)));
     let target = || mirror::identifier(current.brevo_contact_id, &current.email);
     let snapshot = mirror::before_change(
@@ -931,9 +937,13 @@ pub async fn toggle_blacklist(
     } else {
         Action::Unblock
     };
-    let audit = Entry::new(&Actor::of(user), action, Entity::Contact, Some(id)).with_changes(
-        Changes::none().field("email_blacklisted", current.email_blacklisted, blocked),
-    );
+    let audit = Entry::new(&Actor::of(user), action, Entity::Contact, Some(id))
+        .named(person_name(&current.firstname, &current.lastname))
+        .with_changes(Changes::none().field(
+            "email_blacklisted",
+            current.email_blacklisted,
+            blocked,
+        ));
     let target = || mirror::identifier(current.brevo_contact_id, &current.email);
     let snapshot = mirror::before_change(
         db,

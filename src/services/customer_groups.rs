@@ -505,6 +505,7 @@ pub async fn save(
         Entity::CustomerGroup,
         Some(number),
     )
+    .named(edit.company_name.as_str())
     .with_changes(recorded_changes(old_company.as_deref(), &edit, &steps));
     let written = db::customer_groups::apply(db, &edit, db::now(), &audit).await;
     match written {

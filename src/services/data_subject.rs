@@ -79,6 +79,8 @@ pub async fn export(
         .into_iter()
         .map(crate::services::audit::entry_of)
         .collect();
+    // No name kept: the request writes nothing of the person that an erasure would have to
+    // rewrite after the export has shown it (the Protokoll names the contact while it exists).
     let entry = Entry::new(&Actor::of(user), Action::Export, Entity::Contact, Some(id));
     db::audit::record_alone(db, &entry).await?;
     tracing::info!(contact = id, "contact's data exported");

@@ -18,7 +18,7 @@ use tokio::sync::Notify;
 use crate::config::Config;
 use crate::db::mail_jobs::{self, ItemCounts, ItemOutcome, MailJob};
 use crate::db::{self, Db};
-use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry, person_name};
 use crate::domain::double_opt_in::{self as doi, Recipient};
 use crate::domain::secret::{hash_token, is_token_shaped, new_token};
 use crate::domain::user::User;
@@ -154,6 +154,7 @@ async fn send_to(
         Entity::Contact,
         Some(contact.id),
     )
+    .named(person_name(&contact.firstname, &contact.lastname))
     .with_changes(Changes::none().field(
         "double_opt_in_sent_to",
         serde_json::Value::Null,
@@ -303,6 +304,7 @@ pub async fn confirm(
         Entity::Contact,
         Some(contact.id),
     )
+    .named(person_name(&contact.firstname, &contact.lastname))
     .with_changes(Changes::none().field("double_opt_in", false, true));
     let token_hash = hash_token(token);
     let user_agent = by.user_agent.and_then(doi::kept_user_agent);

@@ -1155,6 +1155,7 @@ pub async fn update(
     };
     let after = RecordedPackage::changed(download.provider_id, &change);
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
+        .named(&change.name)
         .with_changes(Changes::between(Some(&before), Some(&after)));
     let (_, removed) = db::downloads::update(db, id, &change, &audit)
         .await?
@@ -1220,6 +1221,7 @@ pub async fn change_archive_status(
         Action::Unarchive
     };
     let audit = Entry::new(&Actor::of(user), action, Entity::Package, Some(id))
+        .named(&download.name)
         .with_changes(Changes::none().field("archived", download.archived, archived));
     db::downloads::set_archived(db, id, archived, &audit)
         .await?

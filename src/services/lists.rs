@@ -261,6 +261,7 @@ pub async fn set_status(
         Action::Deactivate
     };
     let audit = Entry::new(&Actor::of(user), action, Entity::List, Some(id))
+        .named(&list.name)
         .with_changes(Changes::none().field("active", list.active, active));
     if let Err(err) = db::lists::set_active(db, id, active, &audit).await {
         if let Err(undo) = marketing.move_list(list.brevo_list_id, origin).await {
@@ -310,6 +311,7 @@ pub async fn sync_provider(
                 Some(local) if local.provider_id == provider_id => {
                     let audit =
                         Entry::new(&Actor::of(user), Action::Sync, Entity::List, Some(local.id))
+                            .named(&remote.name)
                             .with_changes(
                                 Changes::none()
                                     .field("name", &local.name, &remote.name)

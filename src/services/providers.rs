@@ -398,10 +398,12 @@ pub async fn update(
         brevo_inactive_folder_id: current.brevo_inactive_folder_id,
         upload_id: current.upload_id,
     });
-    let audit =
-        Entry::new(&Actor::of(user), Action::Update, Entity::Provider, Some(id)).with_changes(
-            Changes::between(Some(&before), Some(&Recorded::of_new(&changes))),
-        );
+    let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Provider, Some(id))
+        .named(&changes.name)
+        .with_changes(Changes::between(
+            Some(&before),
+            Some(&Recorded::of_new(&changes)),
+        ));
     let err = match db::providers::update(db, id, &changes, &audit).await {
         Ok(Some(provider)) => return view(db, provider).await,
         Ok(None) => ServiceError::NotFound,

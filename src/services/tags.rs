@@ -122,12 +122,12 @@ pub async fn update(db: &Db, user: &User, id: i64, input: &TagInput) -> ServiceR
     admin_only(user)?;
     let current = db::tags::get(db, id).await?.ok_or(ServiceError::NotFound)?;
     let (name, icon) = checked(db, input, Some(id), Some(&current.icon)).await?;
-    let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Tag, Some(id)).with_changes(
-        Changes::between(
+    let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Tag, Some(id))
+        .named(name.as_str())
+        .with_changes(Changes::between(
             Some(&recorded(&current.name, &current.icon)),
             Some(&recorded(&name, &icon)),
-        ),
-    );
+        ));
     let updated = match db::tags::update(db, id, &name, &icon, &audit).await {
         Ok(Some(tag)) => tag,
         Ok(None) => return Err(ServiceError::NotFound),

@@ -10,11 +10,11 @@ use crate::app::admit;
 use crate::app::data::loaded;
 use crate::app::layout::AdminLayout;
 use crate::domain::access::PageAccess;
-use crate::domain::audit::Entity;
+use crate::domain::audit::{Entity, Named, Shown, describe, field_label, same_value};
 use crate::domain::format;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
-use crate::services::audit::{self, AuditEntry, AuditQuery};
+use crate::services::audit::{self, AuditEntry, AuditQuery, Names};
 use crate::services::error::ServiceError;
 use crate::state::AppState;
 
@@ -66,6 +66,8 @@ impl AuditPageQuery {
 pub struct AuditScreen {
     query: AuditPageQuery,
     entries: Vec<AuditEntry>,
+    /// The present names of the records the entries name.
+    names: Names,
     count: i64,
     /// Why the filter was refused (German), or that loading failed.
     problem: Option<String>,
@@ -90,52 +92,85 @@ pub async fn load(
         offset: Some((query.page_number() - 1) * PAGE_SIZE),
     };
     use axum::http::StatusCode;
-    let (entries, count, problem, status) = match audit::page(&state.db, user, &asked).await {
-        Ok(page) => (page.content, page.count, None, None),
-        Err(ServiceError::Invalid(message)) => {
-            (Vec::new(), 0, Some(message), Some(StatusCode::BAD_REQUEST))
-        }
-        Err(err) => {
-            tracing::error!(error = %err, "audit page");
-            let message = "Das Protokoll konnte nicht geladen werden. Bitte versuchen Sie es \
+    let (entries, names, count, problem, status) =
+        match audit::named_page(&state.db, user, &asked).await {
+            Ok(named) => (
+                named.page.content,
+                named.names,
+                named.page.count,
+                None,
+                None,
+            ),
+            Err(ServiceError::Invalid(message)) => (
+                Vec::new(),
+                Names::default(),
+                0,
+                Some(message),
+                Some(StatusCode::BAD_REQUEST),
+            ),
+            Err(err) => {
+                tracing::error!(error = %err, "audit page");
+                let message = "Das Protokoll konnte nicht geladen werden. Bitte versuchen Sie es \
                            später erneut.";
-            let status = Some(StatusCode::INTERNAL_SERVER_ERROR);
-            (Vec::new(), 0, Some(message.to_owned()), status)
-        }
-    };
+                let status = Some(StatusCode::INTERNAL_SERVER_ERROR);
+                (
+                    Vec::new(),
+                    Names::default(),
+                    0,
+                    Some(message.to_owned()),
+                    status,
+                )
+            }
+        };
     Some(AuditScreen {
         query,
         entries,
+        names,
         count,
         problem,
         status,
     })
 }
 
-/// A value as the table shows it: text as is, nothing as "—", anything else as JSON.
-fn shown(value: &Value) -> String {
-    match value {
-        Value::Null => "—".into(),
-        Value::String(text) if text.is_empty() => "„“".into(),
-        Value::String(text) => text.clone(),
-        Value::Bool(true) => "ja".into(),
-        Value::Bool(false) => "nein".into(),
-        other => other.to_string(),
+/// A field's value in words (see `domain::audit::describe`), each part with its id or stored
+/// code as a tooltip; nothing as "—".
+fn value_view(key: &str, value: &Value, names: &Names) -> AnyView {
+    let shown = describe(key, value, &|kind, id| {
+        names.get(kind, id).map(str::to_owned)
+    });
+    if shown.is_empty() {
+        return view! { <span>"—"</span> }.into_any();
     }
+    let last = shown.len() - 1;
+    shown
+        .into_iter()
+        .enumerate()
+        .map(|(i, Shown { text, title })| {
+            let comma = (i < last).then_some(", ");
+            view! { <span title=title>{text}</span>{comma} }
+        })
+        .collect_view()
+        .into_any()
 }
 
-fn changes_view(changes: &Value) -> AnyView {
-    let Some(fields) = changes.as_object().filter(|f| !f.is_empty()) else {
+fn changes_view(entry: &AuditEntry, names: &Names) -> AnyView {
+    let Some(fields) = entry.changes.as_object().filter(|f| !f.is_empty()) else {
         return view! { <span class="text-body-secondary">"—"</span> }.into_any();
     };
     let items = fields
         .iter()
-        .map(|(field, pair)| {
-            let before = shown(&pair["before"]);
-            let after = shown(&pair["after"]);
+        // A set whose order alone changed is no change (entries written before issue 35).
+        .filter(|(_, pair)| !same_value(&pair["before"], &pair["after"]))
+        .map(|(key, pair)| {
+            let label = pair["label"]
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| field_label(&entry.entity, key));
+            let before = value_view(key, &pair["before"], names);
+            let after = value_view(key, &pair["after"], names);
             view! {
-                <li>
-                    <code>{field.clone()}</code>": "
+                <li data-field=key.clone()>
+                    <span class="fw-semibold">{label}</span>": "
                     <span class="ap-audit-before">{before}</span>
                     " → "
                     <span class="ap-audit-after">{after}</span>
@@ -146,25 +181,67 @@ fn changes_view(changes: &Value) -> AnyView {
     view! { <ul class="list-unstyled mb-0 small text-break">{items}</ul> }.into_any()
 }
 
-fn entry_row(entry: &AuditEntry) -> AnyView {
+/// The stored values, for a careful reader.
+fn details_view(entry: &AuditEntry) -> AnyView {
+    let stored = serde_json::from_str::<Value>(&entry.stored)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| entry.stored.clone());
+    let id = entry
+        .entity_id
+        .map(|id| format!("ID {id} · "))
+        .unwrap_or_default();
+    view! {
+        <details class="small">
+            <summary>"Details"</summary>
+            <p class="mb-1 text-body-secondary">
+                {format!("{id}{} · {} · {}", entry.entity, entry.action, entry.at.to_rfc3339())}
+            </p>
+            <pre class="mb-0 ap-audit-stored">{stored}</pre>
+        </details>
+    }
+    .into_any()
+}
+
+/// The record as it was named when the entry was written, with today's name beside it when
+/// that differs; `Entity 9` when the entry kept no name and the record is gone.
+fn record_name(entry: &AuditEntry) -> String {
+    let label = &entry.entity_label;
+    let Some(id) = entry.entity_id else {
+        return label.clone();
+    };
+    match (&entry.entity_name, &entry.current_name) {
+        (Some(then), Some(now)) if then != now => format!("{label} „{then}“ (heute „{now}“)"),
+        (Some(then), Some(_)) => format!("{label} „{then}“"),
+        (Some(then), None) if Named::of_entity(&entry.entity).is_some() => {
+            format!("{label} „{then}“ (nicht mehr vorhanden)")
+        }
+        (Some(then), None) => format!("{label} „{then}“"),
+        (None, Some(now)) => format!("{label} „{now}“"),
+        (None, None) => format!("{label} {id}"),
+    }
+}
+
+fn entry_row(entry: &AuditEntry, names: &Names) -> AnyView {
     let when = format::date_time_seconds(entry.at);
     let stamp = entry.at.to_rfc3339();
+    let name = record_name(entry);
     let record = match entry.entity_id {
         Some(id) => {
             let href = format!("/admin/audit?entity={}&entityId={id}", entry.entity);
-            let label = format!("Verlauf von {} {id}", entry.entity_label);
-            view! { <a href=href aria-label=label>{format!("{} {id}", entry.entity_label)}</a> }
-                .into_any()
+            let label = format!("Verlauf von {name}");
+            let title = format!("ID {id}");
+            view! { <a href=href aria-label=label title=title>{name}</a> }.into_any()
         }
-        None => view! { <span>{entry.entity_label.clone()}</span> }.into_any(),
+        None => view! { <span>{name}</span> }.into_any(),
     };
     view! {
         <tr data-testid="audit-entry">
             <td class="text-nowrap"><time datetime=stamp>{when}</time></td>
             <td class="text-break">{entry.actor.clone()}</td>
             <td>{entry.action_label.clone()}</td>
-            <td>{record}</td>
-            <td>{changes_view(&entry.changes)}{erasures_view(entry)}</td>
+            <td class="text-break">{record}</td>
+            <td>{changes_view(entry, names)}{erasures_view(entry)}{details_view(entry)}</td>
         </tr>
     }
     .into_any()
@@ -177,7 +254,12 @@ fn erasures_view(entry: &AuditEntry) -> AnyView {
         .iter()
         .map(|mark| {
             let when = format::date_time_seconds(mark.at);
-            let fields = mark.fields.join(", ");
+            let fields: Vec<String> = mark
+                .fields
+                .iter()
+                .map(|f| field_label(&entry.entity, f))
+                .collect();
+            let fields = fields.join(", ");
             view! {
                 <p class="small text-body-secondary mb-0" data-testid="audit-erasure">
                     {format!(
@@ -277,7 +359,11 @@ pub fn Audit() -> impl IntoView {
     let body = if screen.entries.is_empty() {
         view! { <p data-testid="audit-empty">"Keine Einträge für diesen Filter."</p> }.into_any()
     } else {
-        let rows = screen.entries.iter().map(entry_row).collect_view();
+        let rows = screen
+            .entries
+            .iter()
+            .map(|entry| entry_row(entry, &screen.names))
+            .collect_view();
         view! {
             <div class="table-responsive">
                 <table class="table table-sm align-top">
@@ -313,15 +399,6 @@ pub fn Audit() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn values_are_shown_in_german() {
-        assert_eq!(shown(&json!(null)), "—");
-        assert_eq!(shown(&json!(true)), "ja");
-        assert_eq!(shown(&json!("Flyer")), "Flyer");
-        assert_eq!(shown(&json!([1, 2])), "[1,2]");
-    }
 
     #[test]
     fn page_links_keep_the_filter() {
