@@ -394,7 +394,7 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
             continue;
         }
         let password = generate_password();
-        accounts::add(
+        let account = accounts::add(
             db,
             AccountInput {
                 login: login.into(),
@@ -406,6 +406,10 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
             },
         )
         .await?;
+        // The dealer has been here before, so the demo shows what is new since then.
+        if customer_number.is_some() {
+            crate::seed::demo::seed_earlier_visit(db, account.id).await?;
+        }
         println!(
             "Konto angelegt: Login {login}, Passwort {password} (Rollen: {})",
             account_roles.join(", ")

@@ -111,7 +111,7 @@ pub fn router(state: AppState) -> Router {
     };
 
     Router::new()
-        .route("/", get(|| async { Redirect::to("/user/downloads") }))
+        .route("/", get(crate::app::start_redirect))
         .route("/api/fn/{*name}", axum::routing::post(server_fns))
         .route("/user", get(|| async { Redirect::to("/user/downloads") }))
         .route("/admin", get(|| async { Redirect::to("/admin/contacts") }))

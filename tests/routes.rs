@@ -3,7 +3,7 @@
 
 mod common;
 
-use aktionsportal::domain::roles::{ADMIN, BU_DOI, BU_MODERATOR, PORTAL, PROVISION};
+use aktionsportal::domain::roles::{ADMIN, BU_DOI, BU_MODERATOR, DEVELOPER, PORTAL, PROVISION};
 use common::{assert_redirect, spawn_app, spawn_app_with};
 
 const GUARDED_PAGES: [&str; 8] = [
@@ -21,7 +21,8 @@ const GUARDED_PAGES: [&str; 8] = [
 async fn entry_paths_redirect_to_their_start_pages() {
     let app = spawn_app().await;
     for (path, target) in [
-        ("/", "/user/downloads"),
+        // Without a user: the login, which then picks the start page of the roles.
+        ("/", "/login"),
         ("/user", "/user/downloads"),
         ("/user/", "/user/downloads"),
         ("/admin", "/admin/contacts"),
@@ -336,8 +337,33 @@ async fn header_shows_logo_customer_center_and_login() {
     assert_eq!(logo_response.headers()["content-type"], "image/svg+xml");
 }
 
+/// The account menu's links as the island's props carry them (HTML-escaped JSON).
+fn menu_links(body: &str) -> Vec<String> {
+    let props = body
+        .split("data-island=\"AccountMenu\"")
+        .nth(1)
+        .and_then(|rest| rest.split("data-props=\"").nth(1))
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no account menu in {body}"))
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    let props: serde_json::Value = serde_json::from_str(&props).expect("props");
+    props["links"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .map(|link| {
+            format!(
+                "{} {}",
+                link["label"].as_str().unwrap(),
+                link["href"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
 #[tokio::test]
-async fn account_menu_carries_the_profile_and_view_links_by_role() {
+async fn account_menu_carries_the_profile_and_a_link_to_each_area_of_the_role() {
     let app = spawn_app().await;
     let moderator = app.session_with_roles(&[BU_MODERATOR]).await;
     let body = app
@@ -347,9 +373,18 @@ async fn account_menu_carries_the_profile_and_view_links_by_role() {
         .await
         .unwrap();
     assert!(body.contains("Erika Musterfrau"));
+    assert_eq!(
+        menu_links(&body),
+        [
+            "Kundenansicht /user/downloads",
+            "Adminansicht /admin/contacts",
+            "Kontakte bearbeiten /admin/contact/edit"
+        ]
+    );
+    // Without JavaScript the same links.
     assert!(
-        body.contains("&quot;showViewLinks&quot;:true") || body.contains(r#""showViewLinks":true"#),
-        "{body}"
+        body.contains(r#"href="/admin/contact/edit""#)
+            && body.contains("></i>Kontakte bearbeiten</a>")
     );
 
     let customer = app.session_with_roles(&[PORTAL]).await;
@@ -359,11 +394,36 @@ async fn account_menu_carries_the_profile_and_view_links_by_role() {
         .text()
         .await
         .unwrap();
-    assert!(
-        body.contains("&quot;showViewLinks&quot;:false")
-            || body.contains(r#""showViewLinks":false"#)
-    );
+    assert_eq!(menu_links(&body), ["Kundenansicht /user/downloads"]);
     assert!(body.contains("Kundennummer: 100001"));
+
+    let doi = app.session_with_roles(&[BU_DOI]).await;
+    let body = app
+        .get_as(&doi, "/admin/contact/edit")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        menu_links(&body),
+        ["Kontakte bearbeiten /admin/contact/edit"]
+    );
+
+    // Spec §2: the developer sees both views' links.
+    let developer = app.session_with_roles(&[DEVELOPER]).await;
+    let body = app
+        .get_as(&developer, "/unauthorized")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        menu_links(&body),
+        [
+            "Kundenansicht /user/downloads",
+            "Adminansicht /admin/contacts"
+        ]
+    );
 }
 
 #[tokio::test]
@@ -524,4 +584,229 @@ async fn pages_render_at_once_when_the_content_site_is_down() {
     let body = response.text().await.unwrap();
     assert!(body.contains("Anmeldung fehlgeschlagen"));
     assert!(!body.contains(r#"class="ap-menu""#));
+}
+
+/// Follows the redirects of a GET as the browser of `token` would; the paths visited (the
+/// first is `path`) and the status of the last answer. Stops at a page seen before (a circle).
+async fn follow(app: &common::TestApp, token: &str, path: &str) -> (Vec<String>, u16) {
+    let mut visited = vec![path.to_string()];
+    loop {
+        let response = app.get_as(token, visited.last().unwrap()).await;
+        if !response.status().is_redirection() {
+            return (visited, response.status().as_u16());
+        }
+        let location = response.headers()["location"].to_str().unwrap().to_string();
+        let circle = visited.contains(&location);
+        visited.push(location);
+        if circle || visited.len() > 8 {
+            return (visited, response.status().as_u16());
+        }
+    }
+}
+
+/// The way back link of /unauthorized.
+fn way_back(body: &str) -> String {
+    body.split(r#"data-testid="unauthorized-back""#)
+        .next()
+        .and_then(|before| before.rsplit("href=\"").next())
+        .and_then(|rest| rest.split('"').next())
+        .expect("a way back")
+        .to_string()
+}
+
+/// Every combination of the portal's roles (and the permission table's users, with a
+/// provider role): `/` ends on a page the user may use, and /unauthorized leads back to it.
+/// Only a user without any role that opens a page ends on /unauthorized; its way back signs
+/// out (the login page answers), never back into /unauthorized.
+#[tokio::test]
+async fn every_role_combination_lands_on_its_start_page_and_finds_its_way_back() {
+    use common::permission_table::{PROVIDER_ROLE, WHO, Who};
+    let app = spawn_app().await;
+    const ROLES: [&str; 6] = [ADMIN, BU_MODERATOR, BU_DOI, PORTAL, PROVISION, DEVELOPER];
+    let mut combinations: Vec<Vec<&str>> = (0..1u32 << ROLES.len())
+        .map(|bits| {
+            ROLES
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .map(|(_, role)| *role)
+                .collect()
+        })
+        .collect();
+    for who in WHO {
+        if let Who::Roles(roles) = who {
+            combinations.push(roles.to_vec());
+        }
+    }
+    combinations.push(vec![BU_DOI, PROVIDER_ROLE]);
+    for roles in combinations {
+        let token = app.session_with_roles(&roles).await;
+        let holds = |role: &str| roles.contains(&role);
+        let expected = if [ADMIN, BU_MODERATOR, PORTAL, PROVISION]
+            .iter()
+            .any(|r| holds(r))
+        {
+            "/user/downloads"
+        } else if holds(BU_DOI) {
+            "/admin/contact/edit"
+        } else {
+            "/unauthorized"
+        };
+        let (visited, status) = follow(&app, &token, "/").await;
+        assert_eq!(status, 200, "{roles:?}: {visited:?}");
+        assert_eq!(visited.last().unwrap(), expected, "{roles:?}: {visited:?}");
+
+        let body = app
+            .get_as(&token, "/unauthorized")
+            .await
+            .text()
+            .await
+            .unwrap();
+        let back = way_back(&body);
+        if expected == "/unauthorized" {
+            assert_eq!(back, "/api/auth/logout", "{roles:?}");
+            assert!(
+                body.contains("Mit einem anderen Konto anmelden"),
+                "{roles:?}"
+            );
+        } else {
+            assert_eq!(back, expected, "{roles:?}");
+        }
+        let (visited, status) = follow(&app, &token, &back).await;
+        assert_eq!(status, 200, "{roles:?}: way back {visited:?}");
+        assert!(
+            !visited.iter().any(|p| p == "/unauthorized"),
+            "{roles:?}: the way back leads in a circle: {visited:?}"
+        );
+    }
+    // Without a user the way back is the portal, which asks to sign in.
+    let body = app.get("/unauthorized").await.text().await.unwrap();
+    assert_eq!(way_back(&body), "/");
+    assert_redirect(&app.get("/").await, "/login");
+}
+
+/// Writes an entry of the contact editor's save for customer `number` by `actor`.
+async fn group_changed(app: &common::TestApp, actor: &str, number: i64) {
+    use aktionsportal::domain::audit::{Action, Actor, Changes, Entity, Entry};
+    let entry = Entry::new(
+        &Actor::Person(actor.into()),
+        Action::Update,
+        Entity::CustomerGroup,
+        Some(number),
+    )
+    .with_changes(Changes::none().field("listsAdded", serde_json::Value::Null, [1]));
+    aktionsportal::db::audit::record_alone(&app.test_db.db, &entry)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn the_contact_start_page_opens_known_customers_and_lists_the_last_changed_groups() {
+    let app = spawn_app().await;
+    let db = &app.test_db.db;
+    let doi = app.session_with_roles(&[BU_DOI]).await;
+
+    let page = app.get_as(&doi, "/admin/contact/edit").await;
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers()["cache-control"], "no-store");
+    let body = page.text().await.unwrap();
+    assert!(body.contains(">Kontakte bearbeiten</h1>"), "{body}");
+    let form = body
+        .split("<form")
+        .nth(1)
+        .and_then(|rest| rest.split('>').next())
+        .expect("a form");
+    assert!(
+        form.contains(r#"method="get""#) && form.contains(r#"action="/admin/contact/edit""#),
+        "{form}"
+    );
+    assert!(body.contains(r#"name="customerNumber""#));
+    assert!(body.contains("Sie haben noch keine Kundengruppe bearbeitet."));
+    // BU-DOI sees no admin menu here either.
+    assert!(!body.contains("data-island=\"AdminMenu\""));
+
+    // A known customer (it has a company) opens its editor, spaces around it ignored.
+    aktionsportal::db::contacts::upsert_company(db, 100_003, "Elektro Schmidt GmbH")
+        .await
+        .unwrap();
+    assert_redirect(
+        &app.get_as(&doi, "/admin/contact/edit?customerNumber=+100003+")
+            .await,
+        "/admin/contact/edit/100003",
+    );
+    // Its editor leads back here, not to the contacts list BU-DOI may not open.
+    let editor = app
+        .get_as(&doi, "/admin/contact/edit/100003")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        editor.contains("&quot;backPath&quot;:&quot;/admin/contact/edit&quot;")
+            || editor.contains(r#""backPath":"/admin/contact/edit""#),
+        "{editor}"
+    );
+
+    // An unknown number and text that is no number stay here with a German message.
+    for (typed, message) in [
+        ("424242", "Die Kundennummer 424242 ist nicht bekannt"),
+        ("Schmidt", "„Schmidt“ ist keine Kundennummer."),
+        ("", "Bitte geben Sie eine Kundennummer ein."),
+    ] {
+        let response = app
+            .get_as(&doi, &format!("/admin/contact/edit?customerNumber={typed}"))
+            .await;
+        assert_eq!(response.status(), 200, "{typed}");
+        let body = response.text().await.unwrap();
+        assert!(body.contains(message), "{typed}: {body}");
+        assert!(body.contains(r#"aria-invalid="true""#), "{typed}");
+        assert!(body.contains(&format!(r#"value="{typed}""#)), "{typed}");
+        // Only a number can still become a new customer group, on purpose.
+        assert_eq!(
+            body.contains(r#"href="/admin/contact/edit/424242""#),
+            typed == "424242",
+            "{typed}"
+        );
+    }
+
+    // The groups this user changed last: newest first, each once, named, at most 10; the
+    // changes of others are not listed.
+    for number in 200_001..=200_012 {
+        group_changed(&app, "erika@example.de", number).await;
+    }
+    group_changed(&app, "erika@example.de", 100_003).await;
+    group_changed(&app, "jemand@example.de", 300_001).await;
+    let body = app
+        .get_as(&doi, "/admin/contact/edit")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let listed: Vec<&str> = body
+        .split(r#"href="/admin/contact/edit/"#)
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "100003", "200012", "200011", "200010", "200009", "200008", "200007", "200006",
+            "200005", "200004"
+        ]
+    );
+    assert!(body.contains("Elektro Schmidt GmbH"));
+    assert!(body.contains("Kundennummer 100003 · zuletzt geändert am "));
+    assert!(body.contains("Firma nicht mehr vorhanden"));
+
+    // Who may not open the contact editor learns nothing here.
+    let customer = app.session_with_roles(&[PORTAL]).await;
+    assert_redirect(
+        &app.get_as(&customer, "/admin/contact/edit?customerNumber=100003")
+            .await,
+        "/unauthorized",
+    );
+    assert_redirect(
+        &app.get("/admin/contact/edit").await,
+        "/login?next=%2Fadmin%2Fcontact%2Fedit",
+    );
 }

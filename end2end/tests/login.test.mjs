@@ -73,3 +73,38 @@ test('a wrong password shows one German message', () =>
     await page.waitForURL('**/api/auth/login?fehler=zugangsdaten');
     assert.equal(await page.getByRole('alert').textContent(), 'Login oder Passwort ist nicht korrekt.');
   }));
+
+test('BU-DOI lands on "Kontakte bearbeiten", opens a customer by number and finds its way back', () =>
+  withPage(async ({ page, consoleErrors }) => {
+    await logIn(page, 'doi');
+    await page.waitForURL('**/admin/contact/edit');
+    assert.equal(await page.locator('h1').textContent(), 'Kontakte bearbeiten');
+
+    // A number that is none, and one the portal does not know, stay here with a message.
+    await page.getByTestId('customer-number').fill('Schmidt');
+    await page.getByTestId('open-customer').click();
+    assert.match(await page.getByTestId('customer-number-error').textContent(), /ist keine Kundennummer/);
+    await page.getByTestId('customer-number').fill('999999');
+    await page.getByTestId('open-customer').click();
+    assert.match(await page.getByTestId('customer-number-error').textContent(), /Kundennummer 999999 ist nicht bekannt/);
+
+    await page.getByTestId('customer-number').fill('100003');
+    await page.getByTestId('open-customer').click();
+    await page.waitForURL('**/admin/contact/edit/100003');
+    await page.locator('[data-island="ContactEditor"][data-island-state="mounted"]').waitFor();
+    // Back leads to the start page, not to the contacts list BU-DOI may not open.
+    assert.equal(await page.getByTestId('back').getAttribute('href'), '/admin/contact/edit');
+
+    // The account menu names the area; /unauthorized leads back to the start page.
+    await page.getByTestId('account-menu-toggle').click();
+    const panel = page.getByTestId('account-menu-panel');
+    assert.equal(await panel.getByRole('link', { name: 'Kontakte bearbeiten' }).getAttribute('href'), '/admin/contact/edit');
+    assert.equal(await panel.getByRole('link', { name: 'Adminansicht' }).count(), 0);
+    await page.goto('/user/downloads');
+    assert.equal(pathOf(page.url()), '/unauthorized');
+    await page.getByTestId('unauthorized-back').click();
+    await page.waitForURL('**/admin/contact/edit');
+    await page.goto('/');
+    await page.waitForURL('**/admin/contact/edit');
+    assert.deepEqual(consoleErrors, []);
+  }));

@@ -22,7 +22,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, RawQuery};
 use axum::extract::{Request, State};
 use axum::handler::Handler;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use leptos::prelude::use_context;
 
@@ -33,7 +33,7 @@ use leptos::view;
 use super::layout::AdminMenu;
 use super::pages::{
     admin_audit, admin_contacts, admin_downloads, admin_statistics, admin_tags, contact_editor,
-    customer, double_opt_in, providers,
+    contact_start, customer, double_opt_in, providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::downloads::ListQuery;
@@ -112,6 +112,12 @@ pub fn router(render: Render) -> Router<AppState> {
             "/admin/contacts",
             page(admin_contacts, || {
                 view! { <admin_contacts::Contacts/> }.into_any()
+            }),
+        )
+        .route(
+            crate::domain::access::CONTACT_START_PATH,
+            page(contact_start, || {
+                view! { <contact_start::ContactStart/> }.into_any()
             }),
         )
         .route(
@@ -287,6 +293,33 @@ async fn contact_edit(
     {
         insert(&mut request, props);
     }
+    render(request).await
+}
+
+/// The contact editor's start page; a known customer number typed in goes to its editor.
+async fn contact_start(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    query: Result<Query<contact_start::StartQuery>, QueryRejection>,
+    mut request: Request,
+) -> Response {
+    let user = user_of(&request);
+    let query = query.map(|Query(q)| q).unwrap_or_default();
+    match contact_start::load(&state, user.as_ref(), query).await {
+        Some(contact_start::Loaded::Editor(path)) => {
+            return (
+                [(
+                    axum::http::header::CACHE_CONTROL,
+                    axum::http::HeaderValue::from_static("no-store"),
+                )],
+                axum::response::Redirect::to(&path),
+            )
+                .into_response();
+        }
+        Some(contact_start::Loaded::Page(page)) => insert(&mut request, page),
+        None => {}
+    }
+    insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     render(request).await
 }
 

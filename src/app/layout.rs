@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::data::loaded;
 use super::island::{Island, props_json};
 use super::{current_user, page_env};
+use crate::domain::access::AREAS;
 use crate::domain::branding::logo_for;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
@@ -126,11 +127,38 @@ pub fn AdminLayout(title: &'static str, children: Children) -> impl IntoView {
     }
 }
 
+/// A link of the account menu to an area of the portal.
+#[derive(Clone, Debug, Serialize)]
+struct AreaLink {
+    label: &'static str,
+    href: &'static str,
+    icon: &'static str,
+}
+
+/// The account menu's links: every area the user may work in (BU-DOI: "Kontakte
+/// bearbeiten"), and both views for the roles spec §2 shows them to (Developer, Admin,
+/// BU-Moderator).
+fn area_links(user: &User) -> Vec<AreaLink> {
+    let view_links = Capability::ViewLinks.allows(user);
+    AREAS
+        .iter()
+        .filter(|area| {
+            area.capability.allows(user)
+                || (view_links && area.capability != Capability::ContactEdit)
+        })
+        .map(|area| AreaLink {
+            label: area.label,
+            href: area.path,
+            icon: area.icon,
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct AccountMenuProps<'a> {
     user: Option<&'a User>,
-    show_view_links: bool,
+    links: &'a [AreaLink],
     login_url: &'static str,
     logout_url: &'static str,
 }
@@ -141,11 +169,10 @@ fn Header() -> impl IntoView {
     let logo = logo_for(Utc::now());
     let menu = env.menus().header_menu().unwrap_or_default();
     let user = current_user();
+    let links = user.as_ref().map(area_links).unwrap_or_default();
     let props = props_json(&AccountMenuProps {
         user: user.as_ref(),
-        show_view_links: user
-            .as_ref()
-            .is_some_and(|u| Capability::ViewLinks.allows(u)),
+        links: &links,
         login_url: LOGIN_URL,
         logout_url: LOGOUT_URL,
     });
@@ -164,7 +191,7 @@ fn Header() -> impl IntoView {
                     <i class="bi bi-shop"></i>" Kundencenter"
                 </a>
                 <Island name="AccountMenu" props=props class="ap-account">
-                    <AccountFallback user=user/>
+                    <AccountFallback user=user links=links/>
                 </Island>
             </div>
         </header>
@@ -174,21 +201,38 @@ fn Header() -> impl IntoView {
 
 /// The my-account dropdown without JavaScript: a `<details>` whose toggle has the size of the
 /// `AccountMenu` island's button (nothing moves when the island takes over), holding the
-/// profile and the logout link, or the login link.
+/// profile, the links to the user's areas and the logout link, or the login link.
 #[component]
-fn AccountFallback(user: Option<User>) -> impl IntoView {
+fn AccountFallback(user: Option<User>, links: Vec<AreaLink>) -> impl IntoView {
     let panel = match user {
-        Some(user) => view! {
-            <p class="fw-semibold mb-1">{user.name}</p>
-            {user
-                .customer_number
-                .map(|n| view! { <p class="mb-1 small">{format!("Kundennummer: {n}")}</p> })}
-            <p class="mb-2 small text-body-secondary text-break">{user.email}</p>
-            <a class="dropdown-item rounded" href=LOGOUT_URL>
-                <i class="bi bi-box-arrow-right me-2" aria-hidden="true"></i>"Abmelden"
-            </a>
+        Some(user) => {
+            let links = (!links.is_empty()).then(|| {
+                let items = links
+                    .into_iter()
+                    .map(|link| {
+                        view! {
+                            <a class="dropdown-item rounded" href=link.href>
+                                <i class=format!("bi {} me-2", link.icon) aria-hidden="true"></i>{link.label}
+                            </a>
+                        }
+                    })
+                    .collect_view();
+                view! { <hr class="dropdown-divider"/>{items} }
+            });
+            view! {
+                <p class="fw-semibold mb-1">{user.name}</p>
+                {user
+                    .customer_number
+                    .map(|n| view! { <p class="mb-1 small">{format!("Kundennummer: {n}")}</p> })}
+                <p class="mb-2 small text-body-secondary text-break">{user.email}</p>
+                {links}
+                <hr class="dropdown-divider"/>
+                <a class="dropdown-item rounded" href=LOGOUT_URL>
+                    <i class="bi bi-box-arrow-right me-2" aria-hidden="true"></i>"Abmelden"
+                </a>
+            }
+            .into_any()
         }
-        .into_any(),
         None => view! {
             <p class="mb-2">"Sie sind nicht angemeldet."</p>
             <a class="btn btn-primary w-100" href=LOGIN_URL>

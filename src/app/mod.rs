@@ -15,7 +15,8 @@ use leptos_router::path;
 use crate::assets::EntryAssets;
 use crate::config::Config;
 use crate::domain::access::{
-    GuardOutcome, PageAccess, UNAUTHORIZED_PATH, guard, login_path_returning_to,
+    GuardOutcome, LOGIN_PATH, PageAccess, UNAUTHORIZED_PATH, guard, login_path_returning_to,
+    start_page,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::integrations::content_site::MenuService;
@@ -174,4 +175,19 @@ pub fn admit(access: PageAccess) -> bool {
             false
         }
     }
+}
+
+/// `GET /`: the start page of the signed-in user's roles (spec §2 sends everyone to
+/// /user/downloads, which BU-DOI may not open). Without a user the login, which then picks
+/// the start page itself: a remembered /user/downloads would not fit every role either.
+pub async fn start_redirect(
+    current: Option<axum::Extension<CurrentUser>>,
+) -> impl axum::response::IntoResponse {
+    let user = current.and_then(|axum::Extension(current)| current.0);
+    let target = user.as_ref().map_or(LOGIN_PATH, start_page);
+    // The answer depends on the session: no shared cache may keep it.
+    (
+        [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+        axum::response::Redirect::to(target),
+    )
 }

@@ -48,6 +48,11 @@ fn decoy_hash() -> &'static str {
     DECOY.get_or_init(|| hash_password("decoy-password-never-used").unwrap_or_default())
 }
 
+/// The subject (the user's stable id in sessions, visits, statistics) of a local account.
+pub fn subject_of(account_id: i64) -> String {
+    format!("local:{account_id}")
+}
+
 /// Checks the password and starts a session; returns the cookie token and the user.
 /// The attempt is counted before the password is hashed (see `throttle`).
 pub async fn login(
@@ -97,7 +102,7 @@ pub async fn login(
         customer_number: account.customer_number,
         email: account.email.clone(),
         roles: account.roles.clone(),
-        subject: format!("local:{}", account.id),
+        subject: subject_of(account.id),
     };
     let token = session::create(db, Some(account.id), &user, crate::domain::time::now())
         .await

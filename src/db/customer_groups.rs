@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::Db;
 use super::contacts::{ContactChange, NewContact, normalize_email};
 use crate::db_run;
-use crate::domain::audit::Entry;
+use crate::domain::audit::{Entity, Entry};
 
 /// Everything one save of the contact editor writes.
 #[derive(Debug, Default)]
@@ -121,5 +121,38 @@ pub async fn apply(
         super::audit::record!(tx, audit)?;
         tx.commit().await?;
         Ok(true)
+    })
+}
+
+/// A customer group a person changed, as the contact editor's start page lists it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ChangedGroup {
+    pub customer_number: i64,
+    /// The company's current name; `None` when the company is gone.
+    pub company_name: Option<String>,
+    /// The person's last change of it.
+    pub changed_at: DateTime<Utc>,
+}
+
+/// The customer groups `actor` (an audit log actor) changed last, newest change first, each
+/// once, at most `limit`: read from the audit log's `customerGroup` entries.
+pub async fn changed_last_by(
+    db: &Db,
+    actor: &str,
+    limit: i64,
+) -> Result<Vec<ChangedGroup>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, ChangedGroup>(
+            "select g.customer_number, c.company_name, g.changed_at from ( \
+             select entity_id as customer_number, max(at) as changed_at from audit_log \
+             where entity = $1 and actor = $2 and entity_id is not null group by entity_id \
+             ) g left join companies c on c.customer_number = g.customer_number \
+             order by g.changed_at desc, g.customer_number limit $3",
+        )
+        .bind(Entity::CustomerGroup.as_str())
+        .bind(actor)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
     })
 }

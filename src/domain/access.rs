@@ -25,14 +25,58 @@ pub enum GuardOutcome {
 pub const LOGIN_PATH: &str = "/login";
 pub const UNAUTHORIZED_PATH: &str = "/unauthorized";
 
-/// The first page after login: the customer view when the user may see it, else the admin
-/// area; users with neither reach /unauthorized from the customer view.
+/// The start page of a contact editor without the admin area (BU-DOI): a customer-number
+/// field and the groups the user changed last. An addition to spec §2's routes.
+pub const CONTACT_START_PATH: &str = "/admin/contact/edit";
+
+/// An area of the portal a user may work in, with the page it starts on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Area {
+    pub capability: Capability,
+    pub path: &'static str,
+    /// How the account menu names it.
+    pub label: &'static str,
+    /// Bootstrap icon, without the `bi ` prefix.
+    pub icon: &'static str,
+}
+
+/// The areas in the order a user starts in them: the customer view first (dealers, and
+/// admins and moderators as always), then the admin area, then the contact editor's start page.
+pub const AREAS: [Area; 3] = [
+    Area {
+        capability: Capability::CustomerDownloads,
+        path: "/user/downloads",
+        label: "Kundenansicht",
+        icon: "bi-person-badge",
+    },
+    Area {
+        capability: Capability::AdminArea,
+        path: "/admin/contacts",
+        label: "Adminansicht",
+        icon: "bi-tools",
+    },
+    Area {
+        capability: Capability::ContactEdit,
+        path: CONTACT_START_PATH,
+        label: "Kontakte bearbeiten",
+        icon: "bi-person-lines-fill",
+    },
+];
+
+/// The areas the user may work in, in start order.
+pub fn areas_of(user: &User) -> impl Iterator<Item = &'static Area> + '_ {
+    AREAS.iter().filter(|area| area.capability.allows(user))
+}
+
+/// The first page the user's roles allow; `None` for a user without any portal role.
+pub fn first_allowed_page(user: &User) -> Option<&'static str> {
+    areas_of(user).next().map(|area| area.path)
+}
+
+/// The first page after login and at `/`: the first page the roles allow, else /unauthorized
+/// (which says what is missing).
 pub fn start_page(user: &User) -> &'static str {
-    if !Capability::CustomerDownloads.allows(user) && Capability::AdminArea.allows(user) {
-        "/admin/contacts"
-    } else {
-        "/user/downloads"
-    }
+    first_allowed_page(user).unwrap_or(UNAUTHORIZED_PATH)
 }
 
 /// The query parameter that carries the page to return to after signing in.
@@ -134,12 +178,32 @@ mod tests {
 
     #[test]
     fn start_page_follows_the_roles() {
+        use crate::domain::roles::{ADMIN, BU_MODERATOR, DEVELOPER, PROVISION};
         assert_eq!(start_page(&user(&[PORTAL])), "/user/downloads");
+        assert_eq!(start_page(&user(&[PROVISION])), "/user/downloads");
+        assert_eq!(start_page(&user(&[BU_MODERATOR])), "/user/downloads");
+        assert_eq!(start_page(&user(&[ADMIN, BU_DOI])), "/user/downloads");
+        assert_eq!(start_page(&user(&[BU_DOI])), CONTACT_START_PATH);
+        assert_eq!(start_page(&user(&[BU_DOI, "x"])), CONTACT_START_PATH);
+        assert_eq!(start_page(&user(&["x"])), UNAUTHORIZED_PATH);
+        assert_eq!(first_allowed_page(&user(&[DEVELOPER])), None);
+    }
+
+    #[test]
+    fn areas_are_those_the_roles_allow() {
+        use crate::domain::roles::BU_MODERATOR;
+        let labels = |roles: &[&str]| {
+            areas_of(&user(roles))
+                .map(|area| area.label)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(labels(&[PORTAL]), ["Kundenansicht"]);
+        assert_eq!(labels(&[BU_DOI]), ["Kontakte bearbeiten"]);
         assert_eq!(
-            start_page(&user(&["GS-Aktionsportal-BU-Moderator"])),
-            "/user/downloads"
+            labels(&[BU_MODERATOR]),
+            ["Kundenansicht", "Adminansicht", "Kontakte bearbeiten"]
         );
-        assert_eq!(start_page(&user(&["x"])), "/user/downloads");
+        assert!(labels(&["x"]).is_empty());
     }
 
     #[test]

@@ -620,6 +620,16 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
     Ok(summary)
 }
 
+/// An earlier visit of the customer page by the demo dealer (local account `account_id`), a
+/// week back: the first visit of a fresh demo then shows "Neu seit Ihrem letzten Besuch" for
+/// what the demo data added since. Only for an account without visits (a new one).
+pub async fn seed_earlier_visit(db: &Db, account_id: i64) -> anyhow::Result<()> {
+    let week_ago = Utc::now() - Duration::days(7);
+    let subject = crate::auth::local::subject_of(account_id);
+    crate::db::visits::record(db, &subject, week_ago, week_ago).await?;
+    Ok(())
+}
+
 /// A month of downloads for the statistics screen: on each of the last 30 days each demo
 /// customer takes, now and then, a file or the ZIP of a package valid that day and offered
 /// to it (the same
@@ -952,5 +962,25 @@ mod tests {
             all_uploads.len() as i64
         );
         assert_eq!(downloads::count(&t.db).await.unwrap(), 7);
+    }
+
+    /// The demo dealer's first page load of a fresh demo counts as a return a week later,
+    /// so "Neu seit Ihrem letzten Besuch" has something to show.
+    #[tokio::test]
+    async fn the_demo_dealer_visited_a_week_ago() {
+        let t = TestDb::new().await;
+        seed_earlier_visit(&t.db, 7).await.unwrap();
+        let now = crate::db::now();
+        let previous = crate::db::visits::record(
+            &t.db,
+            &crate::auth::local::subject_of(7),
+            now,
+            now - Duration::minutes(30),
+        )
+        .await
+        .unwrap()
+        .expect("an earlier visit");
+        let days = (now - previous).num_hours() as f64 / 24.0;
+        assert!((6.9..=7.1).contains(&days), "{days}");
     }
 }

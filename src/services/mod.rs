@@ -7,6 +7,7 @@ pub mod audit;
 pub mod backup;
 pub mod brevo_sync;
 pub mod contact_mirror;
+pub mod contact_start;
 pub mod contacts;
 pub mod customer_groups;
 pub mod data_subject;

@@ -146,6 +146,12 @@ pub const ROWS: &[Row] = &[
         path: "/admin/contact/edit/100001",
         expect: [302, 200, 200, 200, 302, 302, 302, 302, 200, 200],
     },
+    // The contact editor's start page (issue 35): whoever may open the contact editor.
+    Row {
+        method: "GET",
+        path: "/admin/contact/edit",
+        expect: [302, 200, 200, 200, 302, 302, 302, 302, 200, 200],
+    },
     Row {
         method: "GET",
         path: "/admin/provider/1",

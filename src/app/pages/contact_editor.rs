@@ -7,7 +7,7 @@ use crate::app::admit;
 use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::{AdminLayout, unexpected_error};
-use crate::domain::access::PageAccess;
+use crate::domain::access::{CONTACT_START_PATH, PageAccess};
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::services;
@@ -21,6 +21,8 @@ pub struct ContactEditorProps {
     customer_number: String,
     permissions: EditorPermissions,
     providers: Vec<services::customer_groups::EditorProvider>,
+    /// Where "Zurück" leads: the contacts list, which BU-DOI may not open, or its start page.
+    back_path: &'static str,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -47,6 +49,11 @@ pub async fn load_contact_editor(
                 admin: Capability::AdminOnly.allows(user),
             },
             providers,
+            back_path: if Capability::AdminArea.allows(user) {
+                "/admin/contacts"
+            } else {
+                CONTACT_START_PATH
+            },
         }),
         Err(err) => {
             tracing::error!(error = %err, "contact editor");

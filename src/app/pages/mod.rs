@@ -7,6 +7,7 @@ pub mod admin_downloads;
 pub mod admin_statistics;
 pub mod admin_tags;
 pub mod contact_editor;
+pub mod contact_start;
 pub mod customer;
 pub mod double_opt_in;
 pub mod providers;

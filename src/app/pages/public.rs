@@ -77,16 +77,30 @@ pub fn LoginFailed() -> impl IntoView {
     }
 }
 
+/// Where /unauthorized leads back to: the user's start page, never a page that would send
+/// the user here again. A user whose roles allow no page at all can only sign in as someone
+/// else (the logout ends at the login); without a user, `/` leads to the login.
+fn way_back(user: Option<&crate::domain::user::User>) -> (&'static str, &'static str) {
+    match user {
+        None => ("/", "Zurück zum Portal"),
+        Some(user) => match crate::domain::access::first_allowed_page(user) {
+            Some(start) => (start, "Zurück zum Portal"),
+            None => (LOGOUT_URL, "Mit einem anderen Konto anmelden"),
+        },
+    }
+}
+
 #[component]
 pub fn Unauthorized() -> impl IntoView {
     no_store();
+    let (back, label) = way_back(crate::app::current_user().as_ref());
     view! {
         <Layout>
             <section class="ap-card-page card mx-auto">
                 <div class="card-body p-4 text-center">
                     <h1 class="h3">"Keine Berechtigung"</h1>
                     <p>"Ihnen fehlen die nötigen Berechtigungen für diesen Bereich. Bitte beantragen Sie den Zugang über ein Helpdesk-Ticket."</p>
-                    <a class="btn btn-primary" href="/">"Zurück zum Portal"</a>
+                    <a class="btn btn-primary" href=back data-testid="unauthorized-back">{label}</a>
                 </div>
             </section>
         </Layout>

@@ -4,11 +4,15 @@ import AccountMenu from './AccountMenu';
 import type { AccountMenuProps } from './AccountMenu';
 
 const user = { name: 'Erika Mustermann', customerNumber: 123456, email: 'erika@example.org' };
+const VIEWS = [
+  { label: 'Kundenansicht', href: '/user/downloads', icon: 'bi-person-badge' },
+  { label: 'Adminansicht', href: '/admin/contacts', icon: 'bi-tools' },
+];
 
 function setup(props: Partial<AccountMenuProps> = {}) {
   render(
     <div>
-      <AccountMenu user={user} showViewLinks={false} loginUrl="/login" logoutUrl="/api/auth/logout" {...props} />
+      <AccountMenu user={user} links={[]} loginUrl="/login" logoutUrl="/api/auth/logout" {...props} />
       <p>Außerhalb</p>
     </div>,
   );
@@ -45,11 +49,20 @@ describe('AccountMenu', () => {
     expect(screen.queryByRole('link', { name: 'Adminansicht' })).toBeNull();
   });
 
-  it('shows the view links only when allowed', () => {
-    fireEvent.click(setup({ showViewLinks: true }));
+  it('links to each area the server names', () => {
+    fireEvent.click(setup({ links: VIEWS }));
 
-    expect(screen.getByRole('link', { name: 'Kundenansicht' }).getAttribute('href')).toBe('/user/');
-    expect(screen.getByRole('link', { name: 'Adminansicht' }).getAttribute('href')).toBe('/admin/');
+    expect(screen.getByRole('link', { name: 'Kundenansicht' }).getAttribute('href')).toBe('/user/downloads');
+    expect(screen.getByRole('link', { name: 'Adminansicht' }).getAttribute('href')).toBe('/admin/contacts');
+  });
+
+  it('gives a contact editor without the admin area its start page', () => {
+    fireEvent.click(
+      setup({ links: [{ label: 'Kontakte bearbeiten', href: '/admin/contact/edit', icon: 'bi-person-lines-fill' }] }),
+    );
+
+    expect(screen.getByRole('link', { name: 'Kontakte bearbeiten' }).getAttribute('href')).toBe('/admin/contact/edit');
+    expect(screen.queryByRole('link', { name: 'Adminansicht' })).toBeNull();
   });
 
   it('leaves out the customer number line for users without one', () => {
@@ -59,7 +72,7 @@ describe('AccountMenu', () => {
   });
 
   it('offers the login when nobody is logged in', () => {
-    fireEvent.click(setup({ user: null, showViewLinks: true, loginUrl: '/api/auth/login' }));
+    fireEvent.click(setup({ user: null, links: VIEWS, loginUrl: '/api/auth/login' }));
     const panel = screen.getByTestId('account-menu-panel');
 
     expect(panel.textContent).toContain('Sie sind nicht angemeldet.');

@@ -9,15 +9,23 @@ export interface AccountUser {
   email: string;
 }
 
+/** A link to an area of the portal the user may work in (the server picks them by role). */
+export interface AreaLink {
+  label: string;
+  href: string;
+  /** Bootstrap icon class, e.g. `bi-tools`. */
+  icon: string;
+}
+
 export interface AccountMenuProps {
   user: AccountUser | null;
-  /** Links to the customer and admin views (Developer, Admin, BU-Moderator). */
-  showViewLinks: boolean;
+  /** The areas the user may work in: customer view, admin view, "Kontakte bearbeiten". */
+  links: AreaLink[];
   loginUrl: string;
   logoutUrl: string;
 }
 
-export default function AccountMenu({ user, showViewLinks, loginUrl, logoutUrl }: AccountMenuProps) {
+export default function AccountMenu({ user, links, loginUrl, logoutUrl }: AccountMenuProps) {
   const { open, setOpen, containerRef, toggleRef } = useDropdown<HTMLDivElement>();
   const panelId = useId();
 
@@ -52,17 +60,15 @@ export default function AccountMenu({ user, showViewLinks, loginUrl, logoutUrl }
                 <p className="mb-1 small">Kundennummer: {user.customerNumber}</p>
               )}
               <p className="mb-2 small text-body-secondary text-break">{user.email}</p>
-              {showViewLinks && (
+              {links.length > 0 && (
                 <>
                   <hr className="dropdown-divider" />
-                  <a className="dropdown-item rounded" href="/user/">
-                    <i className="bi bi-person-badge me-2" aria-hidden="true" />
-                    Kundenansicht
-                  </a>
-                  <a className="dropdown-item rounded" href="/admin/">
-                    <i className="bi bi-tools me-2" aria-hidden="true" />
-                    Adminansicht
-                  </a>
+                  {links.map((link) => (
+                    <a key={link.href} className="dropdown-item rounded" href={link.href}>
+                      <i className={`bi ${link.icon} me-2`} aria-hidden="true" />
+                      {link.label}
+                    </a>
+                  ))}
                 </>
               )}
               <hr className="dropdown-divider" />

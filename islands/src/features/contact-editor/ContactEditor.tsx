@@ -50,6 +50,8 @@ export interface ContactEditorProps {
   };
   /** The providers whose lists the criteria picker shows. */
   providers?: ProviderRef[];
+  /** Where "Zurück" leads: the contacts list, or the start page for BU-DOI (no admin area). */
+  backPath?: string;
 }
 
 type FocusTarget = { rowKey: string; field: string } | { selector: string };
@@ -80,7 +82,12 @@ function fullName(fields: { firstname: string; lastname: string; email: string }
   return `${fields.firstname} ${fields.lastname}`.trim() || fields.email;
 }
 
-export default function ContactEditor({ customerNumber, permissions, providers }: ContactEditorProps) {
+export default function ContactEditor({
+  customerNumber,
+  permissions,
+  providers,
+  backPath = CONTACTS_PATH,
+}: ContactEditorProps) {
   const mayEditDetails = permissions?.editDetails === true;
   const isAdmin = permissions?.admin === true;
   const providerList = providers ?? NO_PROVIDERS;
@@ -724,7 +731,7 @@ export default function ContactEditor({ customerNumber, permissions, providers }
       )}
 
       <div className="d-flex flex-wrap justify-content-between gap-2 mt-4">
-        <a href={CONTACTS_PATH} className="btn btn-outline-secondary" data-testid="back">
+        <a href={backPath} className="btn btn-outline-secondary" data-testid="back">
           <i className="bi bi-arrow-left me-1" aria-hidden="true" />
           Zurück zu den Kontakten
         </a>
