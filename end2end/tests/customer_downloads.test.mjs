@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { before, test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
 import { withPage } from '../lib/browser.mjs';
+import { settledStep } from '../lib/tour.mjs';
 import { readZip } from '../lib/zip.mjs';
 
 const TOUR_FLAG = 'aktionsportal:tour-downloads-completed';
@@ -388,6 +389,8 @@ test('the tour starts on the first visit, reloads when finished, and not on the 
     for (let step = 1; step <= 20; step += 1) {
       await page.locator(`[data-joyride-step="${step - 1}"]`).waitFor();
       seen.push(await page.locator('#joyride-tooltip-title').textContent().catch(() => ''));
+      // Not while joyride still scrolls to the step or places it (a click could be lost).
+      await settledStep(page, step - 1, `step ${step}; seen: ${seen.join(', ')}`);
       if (step === 20) {
         await Promise.all([page.waitForEvent('load'), page.getByTestId('button-primary').click()]);
       } else {
@@ -395,6 +398,7 @@ test('the tour starts on the first visit, reloads when finished, and not on the 
       }
     }
     assert.equal(seen.length, 20);
+    assert.equal(seen[17], 'Weitere laden', seen.join(', '));
     assert.ok(seen.includes('Archivierte Downloads') && seen.includes('Mein Konto'), seen.join(', '));
     await islandReady(page);
     await page.waitForTimeout(500);

@@ -47,3 +47,20 @@ describe('stepElement', () => {
     document.body.innerHTML = '';
   });
 });
+
+describe('the step "Weitere laden"', () => {
+  const step = TOUR_STEPS.find((s) => s.id === 'load-more')!;
+  const table = '<table class="ap-downloads-table"><tbody><tr id="first"></tr><tr id="last"></tr></tbody></table>';
+
+  it('points at the line below the list, with the button or without it', () => {
+    document.body.innerHTML = `${table}
+      <div data-tour="load-more"><span>20/25</span><button data-testid="load-more">Weitere laden</button></div>`;
+    expect(stepElement(document, step)?.getAttribute('data-tour')).toBe('load-more');
+    // Every package on one page (the demo): no button, the line says so.
+    document.body.innerHTML = `${table}
+      <div data-tour="load-more"><span>5/5</span><p data-testid="no-more">Keine weiteren Downloads vorhanden.</p></div>`;
+    expect(stepElement(document, step)?.textContent).toContain('Keine weiteren Downloads vorhanden.');
+    expect(presentSteps(document).map((s) => s.id)).toContain('load-more');
+    document.body.innerHTML = '';
+  });
+});

@@ -123,9 +123,14 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
   {
     id: 'load-more',
+    // The line at the list's end, there whenever the list is: "geladen/gesamt", then the
+    // "Weitere laden" button while more packages wait, else "Keine weiteren Downloads
+    // vorhanden." (the demo: every package fits on one page). Not the button itself, which
+    // is missing then.
     target: tour('load-more'),
     title: 'Weitere laden',
-    content: 'Hier sehen Sie, wie viele Downloads geladen sind und wie viele es insgesamt gibt. „Weitere laden“ holt die nächsten 20.',
+    content:
+      'Hier sehen Sie, wie viele Downloads geladen sind und wie viele es insgesamt gibt. Gibt es mehr, holt „Weitere laden“ die nächsten 20; sonst steht hier „Keine weiteren Downloads vorhanden.“',
   },
   {
     id: 'help',
