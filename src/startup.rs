@@ -240,7 +240,7 @@ pub async fn serve(
     }
     let menus = state.menus.clone();
     tokio::spawn(async move { menus.refresh().await });
-    tokio::spawn(crate::auth::session::clean_up_periodically(
+    tokio::spawn(crate::auth::cleanup::clean_up_periodically(
         state.db.clone(),
     ));
     let limits = crate::server::ConnectionLimits::from_config(&state.config);

@@ -25,11 +25,11 @@ use crate::storage::serve::Piece;
         (status = 200, description = "The file.", body = String, content_type = "*/*", headers(("Content-Length" = String), ("ETag" = String), ("Last-Modified" = String), ("Content-Disposition" = String), ("Accept-Ranges" = String))),
         (status = 206, description = "The requested range of the file.", body = String, content_type = "*/*"),
         (status = 304, description = "Not modified (`If-None-Match` or `If-Modified-Since`)."),
-        (status = 401, response = super::openapi::NotLoggedIn),
-        (status = 404, response = super::openapi::NotFound),
+        (status = 401, response = super::responses::NotLoggedIn),
+        (status = 404, response = super::responses::NotFound),
         (status = 416, description = "The requested range is not satisfiable."),
-        (status = 500, response = super::openapi::InternalError),
-        (status = 503, response = super::openapi::Timeout),
+        (status = 500, response = super::responses::InternalError),
+        (status = 503, response = super::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "SignedIn"}))),
 )]
@@ -81,11 +81,11 @@ fn delivery_of(file: services::files::Download, sent: crate::metrics::Sent) -> D
         (status = 200, description = "The preview.", body = String, content_type = "image/jpeg", headers(("Content-Length" = String), ("ETag" = String), ("Cache-Control" = String))),
         (status = 206, description = "The requested range of the preview.", body = String, content_type = "image/jpeg"),
         (status = 304, description = "Not modified (`If-None-Match` or `If-Modified-Since`)."),
-        (status = 401, response = super::openapi::NotLoggedIn),
-        (status = 404, response = super::openapi::NotFound),
+        (status = 401, response = super::responses::NotLoggedIn),
+        (status = 404, response = super::responses::NotFound),
         (status = 416, description = "The requested range is not satisfiable."),
-        (status = 500, response = super::openapi::InternalError),
-        (status = 503, response = super::openapi::Timeout),
+        (status = 500, response = super::responses::InternalError),
+        (status = 503, response = super::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "SignedIn"}))),
 )]
@@ -96,7 +96,7 @@ pub async fn preview(
     method: Method,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let size = services::files::PreviewSize::parse(&size).ok_or(ApiError::NotFound)?;
+    let size = crate::domain::files::PreviewSize::parse(&size).ok_or(ApiError::NotFound)?;
     let file = services::files::preview(&state.db, &state.files, &user, id, size).await?;
     Ok(respond(
         &method,

@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod planning;
 pub mod providers;
+pub mod responses;
 pub mod static_files;
 pub mod statistics;
 pub mod tags;

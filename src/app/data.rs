@@ -3,7 +3,7 @@
 //! Pages never await. Everything a page shows from the database is loaded first by an
 //! ordinary axum handler, which tokio drives to completion one query after another, each
 //! query giving its pooled connection back before the next one asks for it. The loaded
-//! values reach the page through the request's extensions ([`loaded`]), and rendering is
+//! values reach the page through the request's extensions (`app::loaded`), and rendering is
 //! synchronous.
 //!
 //! Why: a `Suspend` inside the SSR stream used to hold a pooled connection while the renderer
@@ -24,13 +24,13 @@ use axum::extract::{Request, State};
 use axum::handler::Handler;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use leptos::prelude::use_context;
 
 use axum::routing::MethodRouter;
 use leptos::prelude::{AnyView, IntoAny};
 use leptos::view;
 
 use super::layout::AdminMenu;
+use super::loaded::{PageView, insert};
 use super::pages::{
     admin_audit, admin_contacts, admin_downloads, admin_statistics, admin_tags, contact_editor,
     contact_start, customer, double_opt_in, providers,
@@ -43,43 +43,11 @@ use crate::state::AppState;
 pub type Render =
     Arc<dyn Fn(Request) -> Pin<Box<dyn Future<Output = Response> + Send>> + Send + Sync>;
 
-/// A loaded value in the request's extensions.
-struct Loaded<T>(Arc<T>);
-
-impl<T> Clone for Loaded<T> {
-    fn clone(&self) -> Self {
-        Loaded(self.0.clone())
-    }
-}
-
-/// The value of type `T` loaded for the page being rendered, if its route loaded one.
-pub fn loaded<T: Send + Sync + 'static>() -> Option<Arc<T>> {
-    use_context::<axum::http::request::Parts>()?
-        .extensions
-        .get::<Loaded<T>>()
-        .map(|loaded| loaded.0.clone())
-}
-
-fn insert<T: Send + Sync + 'static>(request: &mut Request, value: T) {
-    request.extensions_mut().insert(Loaded(Arc::new(value)));
-}
-
 fn user_of(request: &Request) -> Option<User> {
     request
         .extensions()
         .get::<CurrentUser>()
         .and_then(|current| current.0.clone())
-}
-
-/// The component a data route renders, beside what it loaded.
-#[derive(Clone, Copy)]
-struct PageView(fn() -> AnyView);
-
-/// The page a data route loaded, rendered by the app's fallback; `None` on every other path.
-pub fn loaded_page() -> Option<AnyView> {
-    let parts = use_context::<axum::http::request::Parts>()?;
-    let page = parts.extensions.get::<PageView>()?;
-    Some((page.0)())
 }
 
 /// A `GET` that loads with `handler` and then renders `view`.

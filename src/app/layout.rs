@@ -4,8 +4,8 @@ use chrono::{Datelike, Utc};
 use leptos::prelude::*;
 use serde::Serialize;
 
-use super::data::loaded;
 use super::island::{Island, props_json};
+use super::loaded::loaded;
 use super::{current_user, page_env};
 use crate::domain::access::AREAS;
 use crate::domain::branding::logo_for;

@@ -4,6 +4,7 @@
 pub mod data;
 pub mod island;
 pub mod layout;
+pub mod loaded;
 pub mod pages;
 
 use axum::http::{HeaderValue, StatusCode, header};
@@ -102,7 +103,7 @@ pub fn App() -> impl IntoView {
 
 /// The page `data` loaded for this path, or the 404 page.
 fn data_page_or_not_found() -> AnyView {
-    data::loaded_page().unwrap_or_else(|| view! { <public::NotFound/> }.into_any())
+    loaded::loaded_page().unwrap_or_else(|| view! { <public::NotFound/> }.into_any())
 }
 
 /// What the page being rendered may use (provided to every render).

@@ -1,6 +1,7 @@
 //! Who is asking: server-side sessions behind an HttpOnly cookie, and the request
 //! extension that carries the signed-in user to pages and calls.
 
+pub mod cleanup;
 pub mod csrf;
 pub mod local;
 pub mod oidc;

@@ -86,30 +86,6 @@ pub async fn user_for_token(
     }))
 }
 
-/// Deletes expired and idle sessions, abandoned OpenID logins and past login-attempt windows
-/// every few minutes, for as long as the server runs.
-pub async fn clean_up_periodically(db: Db) {
-    let mut interval = tokio::time::interval(std::time::Duration::from_secs(300));
-    loop {
-        interval.tick().await;
-        let now = Utc::now();
-        match db::sessions::delete_expired(&db, now, now - IDLE_TIMEOUT).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(sessions = n, "expired sessions removed"),
-            Err(err) => tracing::warn!(error = %err, "session clean-up failed"),
-        }
-        let abandoned = now - crate::auth::oidc::LOGIN_TIMEOUT;
-        if let Err(err) = db::oidc_logins::delete_older_than(&db, abandoned).await {
-            tracing::warn!(error = %err, "clean-up of abandoned logins failed");
-        }
-        let window =
-            chrono::Duration::from_std(crate::auth::throttle::WINDOW).expect("window fits");
-        if let Err(err) = db::login_attempts::delete_older_than(&db, now - window).await {
-            tracing::warn!(error = %err, "clean-up of old login attempts failed");
-        }
-    }
-}
-
 /// The `Set-Cookie` value that removes the session cookie.
 pub const CLEAR_COOKIE: &str = "ap_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0";
 

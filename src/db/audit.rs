@@ -6,8 +6,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::bulk::Tx;
 use super::sql::{DynQuery, Param};
+use super::tx::Tx;
 use super::{Db, now};
 use crate::db_run;
 use crate::domain::audit::{Entry, Filter, Named};

@@ -5,8 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::bulk::{LinkSet, Tx, replace_links};
+use super::bulk::{LinkSet, replace_links};
 use super::sql::{DynQuery, Param};
+use super::tx::Tx;
 use super::{Db, audit, dedup_keep_order, now};
 use crate::db_run;
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};

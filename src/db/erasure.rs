@@ -6,8 +6,8 @@
 //! The data export reads the same places ([`stored_about`]) before anything goes.
 
 use super::Db;
-use super::bulk::Tx;
 use super::sql::Param;
+use super::tx::Tx;
 use crate::domain::audit::Entry;
 use crate::domain::erasure::{Person, Rewrite};
 

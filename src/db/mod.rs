@@ -35,6 +35,7 @@ pub mod snapshot;
 pub(crate) mod sql;
 pub mod statistics;
 pub mod tags;
+pub(crate) mod tx;
 pub mod uploads;
 pub mod users;
 pub mod visits;

@@ -28,7 +28,7 @@ pub async fn replace(
     let mut numbers: Vec<i64> = candidates.iter().map(|c| c.customer_number).collect();
     numbers.sort_unstable();
     numbers.dedup();
-    let mut tx = super::bulk::Tx::begin(db).await?;
+    let mut tx = super::tx::Tx::begin(db).await?;
     for chunk in numbers.chunks(500) {
         let placeholders: Vec<String> = (1..=chunk.len()).map(|n| format!("${n}")).collect();
         let sql = format!(

@@ -14,8 +14,8 @@ use futures_util::TryStreamExt;
 use serde_json::Value;
 use sqlx::Row;
 
-use super::bulk::{Tx, tx_run};
 use super::sql::Param;
+use super::tx::{Tx, tx_run};
 use super::{Db, POSTGRES_MIGRATOR, SQLITE_MIGRATOR};
 use crate::domain::backup;
 

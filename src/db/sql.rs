@@ -215,12 +215,9 @@ impl DynQuery {
             .await)
     }
 
-    /// Runs the query inside the open transaction `tx`.
-    pub async fn fetch_all_in<R>(&self, tx: &mut super::bulk::Tx) -> Result<Vec<R>, sqlx::Error>
-    where
-        R: for<'r> sqlx::FromRow<'r, SqliteRow> + for<'r> sqlx::FromRow<'r, PgRow> + Send + Unpin,
-    {
-        tx.fetch_all(&self.sql, &self.params).await
+    /// The text and its parameters, to run inside an open transaction (`Tx::fetch_all`).
+    pub fn parts(&self) -> (&str, &[Param]) {
+        (&self.sql, &self.params)
     }
 
     pub async fn fetch_count(&self, db: &Db) -> Result<i64, sqlx::Error> {

@@ -5,8 +5,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::bulk::Tx;
 use super::sql::DynQuery;
+use super::tx::Tx;
 use super::{Db, audit, now};
 use crate::db_run;
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
@@ -336,7 +336,8 @@ pub async fn delete_unreferenced(
         upload_columns!()
     ));
     let mut tx = Tx::begin(db).await?;
-    let deleted: Vec<Upload> = query.fetch_all_in(&mut tx).await?;
+    let (sql, params) = query.parts();
+    let deleted: Vec<Upload> = tx.fetch_all(sql, params).await?;
     for upload in &deleted {
         audit::record_in(&mut tx, &deleted_entry(actor, upload)).await?;
     }

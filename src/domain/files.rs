@@ -140,6 +140,36 @@ pub fn is_nested_archive(ext: &str, head: &[u8]) -> bool {
     is_archive(ext) || (is_zip(head) && !is_office(ext))
 }
 
+/// One of a file's two previews.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreviewSize {
+    /// About 320 px wide.
+    Thumb,
+    /// About 1,200 px wide.
+    Large,
+}
+
+impl PreviewSize {
+    /// The last segment of a preview's URL.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            PreviewSize::Thumb => "thumb.jpg",
+            PreviewSize::Large => "large.jpg",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<PreviewSize> {
+        [PreviewSize::Thumb, PreviewSize::Large]
+            .into_iter()
+            .find(|size| size.file_name() == name)
+    }
+}
+
+/// The site-relative URL of a preview of upload `id`.
+pub fn preview_path(id: i64, size: PreviewSize) -> String {
+    format!("/previews/{id}/{}", size.file_name())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! download packages, a hundred thousand stored files and hundreds of thousands of contacts,
 //! created in about a minute on SQLite or PostgreSQL (measured: 43 s and 17 s on 2 cores).
 //!
-//! Speed comes from multi-row `INSERT` statements (up to [`crate::db::bulk::ROWS_PER_STATEMENT`] rows each,
+//! Speed comes from multi-row `INSERT` statements (up to [`crate::db::tx::ROWS_PER_STATEMENT`] rows each,
 //! written once with `$1, $2, …` placeholders for both databases) inside one transaction, and
 //! from writing the small files straight into the file store's key paths on every core,
 //! without a staging rename or an fsync per file (benchmark data, not customer uploads). The
@@ -27,8 +27,8 @@ use sha2::{Digest, Sha256};
 
 use super::samples::{Banner, FLYER_PDF, PRICE_LIST_PDF};
 use crate::auth::password::generate_password;
-use crate::db::bulk::{Tx, insert_sql};
 use crate::db::sql::Param;
+use crate::db::tx::{Tx, insert_sql};
 use crate::db::{self, Db};
 use crate::domain::roles;
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};

@@ -10,8 +10,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::db::Db;
-use crate::db::bulk::Tx;
 use crate::db::sql::Param;
+use crate::db::tx::Tx;
 use crate::domain::audit::{Action, Actor, Changes, Entity};
 
 /// Rows per transaction.

@@ -13,8 +13,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::large::FIRST_CUSTOMER_NUMBER;
-use crate::db::bulk::Tx;
 use crate::db::statistics::NewEvent;
+use crate::db::tx::Tx;
 use crate::db::{self, Db};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 

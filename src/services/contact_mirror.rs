@@ -20,6 +20,7 @@ use crate::integrations::brevo::{
 };
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
+use crate::services::marketing_retries;
 
 /// The attributes the portal writes (external-apis §1.8). `KUNDENNUMMER` is text, so that
 /// leading zeros would survive; `DOUBLE_OPT-IN` is Brevo's category attribute (1 yes, 2 no).
@@ -333,21 +334,7 @@ pub async fn remember_update(
 
 async fn remember(db: &Db, email: &str, operation: &str, body: &RetryBody, err: &BrevoError) {
     let text = serde_json::to_string(body).unwrap_or_default();
-    store(db, email, operation, &text, &err.to_string()).await;
-}
-
-/// Stores a folder or list change Brevo did not take (see `services::providers`) for the
-/// minute job; `subject` says in German what waits (it stands where a contact's email would).
-pub async fn remember_change(db: &Db, subject: &str, operation: &str, body: &Value, why: &str) {
-    store(db, subject, operation, &body.to_string(), why).await;
-}
-
-async fn store(db: &Db, key: &str, operation: &str, body: &str, why: &str) {
-    tracing::error!(error = why, operation, "marketing change kept for a retry");
-    if let Err(db_err) = db::marketing_retries::add(db, key, operation, body, why).await {
-        // Both sides failed: only the log is left to tell.
-        tracing::error!(error = %db_err, operation, "marketing retry could not be stored");
-    }
+    marketing_retries::store(db, email, operation, &text, &err.to_string()).await;
 }
 
 /// Runs one stored call.
@@ -418,7 +405,7 @@ async fn run_retry(
     client: &BrevoClient,
     retry: &db::marketing_retries::MarketingRetry,
 ) -> ServiceResult<()> {
-    if crate::services::providers::is_folder_retry(&retry.operation) {
+    if marketing_retries::is_folder_retry(&retry.operation) {
         let marketing = Marketing::Brevo(client.clone());
         return match crate::services::providers::run_retry(
             db,

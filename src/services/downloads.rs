@@ -21,6 +21,7 @@ use crate::domain::badges::{Badge, file_badge, next_month_period, package_badge}
 use crate::domain::downloads::{
     DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, period,
 };
+use crate::domain::files::{PreviewSize, preview_path};
 use crate::domain::input::{IdInput, IdsInput, ids_in_text, ids_of};
 use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
@@ -28,7 +29,6 @@ use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
 use crate::services::answers::{Answer, Answers, Stamp, roles_key};
 use crate::services::error::{ServiceError, ServiceResult};
-use crate::services::files::{PreviewSize, preview_path};
 use crate::services::uploads::{UploadRef, file_path};
 use crate::storage::FileStore;
 

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::db::{self, Db};
+use crate::domain::files::PreviewSize;
 use crate::domain::statistics::{Channel, Span};
 use crate::domain::time::berlin_date;
 use crate::domain::user::User;
@@ -143,36 +144,6 @@ pub async fn download(
             recorder.tally(user, Channel::File, vec![file])
         }),
     })
-}
-
-/// One of a file's two previews.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PreviewSize {
-    /// About 320 px wide.
-    Thumb,
-    /// About 1,200 px wide.
-    Large,
-}
-
-impl PreviewSize {
-    /// The last segment of a preview's URL.
-    pub fn file_name(self) -> &'static str {
-        match self {
-            PreviewSize::Thumb => "thumb.jpg",
-            PreviewSize::Large => "large.jpg",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<PreviewSize> {
-        [PreviewSize::Thumb, PreviewSize::Large]
-            .into_iter()
-            .find(|size| size.file_name() == name)
-    }
-}
-
-/// The site-relative URL of a preview of upload `id`.
-pub fn preview_path(id: i64, size: PreviewSize) -> String {
-    format!("/previews/{id}/{}", size.file_name())
 }
 
 /// A preview of the stored file `id`, with exactly the file's rights (see `readable`):

@@ -11,6 +11,7 @@ use crate::domain::user::User;
 use crate::domain::validation;
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
+use crate::services::marketing_retries;
 use crate::services::providers::{self, managed};
 use serde_json::Value;
 
@@ -199,7 +200,7 @@ pub async fn create(
         Err(err) => {
             if created_here && let Err(undo) = marketing.delete_list(brevo_id).await {
                 let orphan: Vec<i64> = brevo_id.into_iter().collect();
-                providers::remember_provider_lists(db, &provider, &orphan, &undo).await;
+                marketing_retries::remember_provider_lists(db, &provider, &orphan, &undo).await;
             }
             Err(err.into())
         }
@@ -223,7 +224,7 @@ pub async fn rename(
         .with_changes(Changes::none().field("name", &list.name, name.as_str()));
     if let Err(err) = db::lists::rename(db, id, name.as_str(), &audit).await {
         if let Err(undo) = marketing.rename_list(list.brevo_list_id, &list.name).await {
-            providers::remember_provider_lists(db, &provider, &[], &undo).await;
+            marketing_retries::remember_provider_lists(db, &provider, &[], &undo).await;
         }
         return Err(err.into());
     }
@@ -265,7 +266,7 @@ pub async fn set_status(
         .with_changes(Changes::none().field("active", list.active, active));
     if let Err(err) = db::lists::set_active(db, id, active, &audit).await {
         if let Err(undo) = marketing.move_list(list.brevo_list_id, origin).await {
-            providers::remember_provider_lists(db, &provider, &[], &undo).await;
+            marketing_retries::remember_provider_lists(db, &provider, &[], &undo).await;
         }
         return Err(err.into());
     }
@@ -350,4 +351,44 @@ pub async fn sync_provider(
     let all = crate::domain::lists::ListFilter::default();
     let (rows, _) = db::lists::page_of_provider(db, provider_id, &all, 1000, 0).await?;
     Ok(rows.into_iter().map(ListView::from).collect())
+}
+
+/// A provider with some of its lists (the criteria side panel of a contact).
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct ProviderWithLists {
+    #[serde(flatten)]
+    pub provider: providers::ProviderView,
+    #[serde(rename = "Lists")]
+    pub lists: Vec<ListView>,
+}
+
+/// The lists a contact is assigned to, grouped by provider, for the providers the user may
+/// see (spec §2: "show criteria", a side panel of the contact's lists grouped by provider).
+pub async fn of_contact(
+    db: &Db,
+    user: &User,
+    contact_id: i64,
+) -> ServiceResult<Vec<ProviderWithLists>> {
+    db::contacts::get_contact(db, contact_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let list_ids = db::contacts::list_ids_of_contact(db, contact_id).await?;
+    let mut groups: Vec<ProviderWithLists> = Vec::new();
+    for provider in providers::visible(db, user).await? {
+        let mut lists = Vec::new();
+        for list in db::lists::list_by_provider(db, provider.id).await? {
+            if list_ids.contains(&list.id)
+                && let Some(live) = db::lists::get_live(db, list.id).await?
+            {
+                lists.push(live.into());
+            }
+        }
+        if !lists.is_empty() {
+            groups.push(ProviderWithLists {
+                provider: providers::view(db, provider).await?,
+                lists,
+            });
+        }
+    }
+    Ok(groups)
 }

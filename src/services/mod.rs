@@ -18,6 +18,7 @@ pub mod files;
 pub mod jobs;
 pub mod lists;
 pub mod marketing;
+pub mod marketing_retries;
 pub mod planning;
 pub mod previews;
 pub mod providers;

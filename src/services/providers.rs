@@ -15,6 +15,7 @@ use crate::domain::validation::{
 use crate::services::answers::{Answers, roles_key};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
+use crate::services::marketing_retries;
 use crate::services::uploads::{UploadRef, upload_ref};
 
 /// A provider as the API and the islands see it (spec §3).
@@ -269,22 +270,9 @@ async fn resolve_folders(
 async fn undo_folders(db: &Db, marketing: &Marketing, created: &[i64]) {
     for id in created {
         if let Err(err) = marketing.delete_folder(db, *id).await {
-            remember_unused_folder(db, *id, &err.to_string()).await;
+            marketing_retries::remember_unused_folder(db, *id, &err.to_string()).await;
         }
     }
-}
-
-/// Stores, for the minute job, that folder `id`, made for a request that then failed, is to
-/// be deleted in Brevo (unless a provider uses it by then).
-pub(crate) async fn remember_unused_folder(db: &Db, id: i64, why: &str) {
-    crate::services::contact_mirror::remember_change(
-        db,
-        &format!("Nicht mehr benötigter Marketing-Ordner {id}"),
-        RETRY_DELETE_FOLDER,
-        &serde_json::json!({ "folders": [id] }),
-        why,
-    )
-    .await;
 }
 
 /// What the audit log keeps of a provider (its roles sorted, as they are stored).
@@ -481,10 +469,10 @@ async fn take_back(
         return err;
     };
     tracing::error!(provider = provider.id, error = %refused, "lists not moved back");
-    crate::services::contact_mirror::remember_change(
+    marketing_retries::remember_change(
         db,
         &format!("Listen des Anbieters {}", provider.name),
-        RETRY_PROVIDER_LISTS,
+        marketing_retries::RETRY_PROVIDER_LISTS,
         &serde_json::json!({ "providerId": provider.id, "folders": created }),
         &refused.to_string(),
     )
@@ -497,17 +485,6 @@ async fn take_back(
         )),
         other => other,
     }
-}
-
-/// A stored provider update to finish: every list of the provider into the folder of its
-/// status, then the given folders deleted (when no provider uses them and they are empty).
-const RETRY_PROVIDER_LISTS: &str = "provider_lists";
-/// A stored folder delete of a deleted provider (skipped when a provider uses it meanwhile).
-const RETRY_DELETE_FOLDER: &str = "delete_folder";
-
-/// Whether a stored retry is one of this module's.
-pub fn is_folder_retry(operation: &str) -> bool {
-    matches!(operation, RETRY_PROVIDER_LISTS | RETRY_DELETE_FOLDER)
 }
 
 #[derive(Deserialize)]
@@ -523,26 +500,6 @@ struct FolderRetry {
     orphan_lists: Vec<i64>,
 }
 
-/// Stores, for the minute job, that the lists of `provider` must be brought back to our
-/// state in Brevo (name and folder of each), and `orphan_lists` deleted there: what is left
-/// when a list change was made in Brevo, our database refused it and Brevo then refused the
-/// undo as well.
-pub(crate) async fn remember_provider_lists(
-    db: &Db,
-    provider: &db::providers::Provider,
-    orphan_lists: &[i64],
-    why: &ServiceError,
-) {
-    crate::services::contact_mirror::remember_change(
-        db,
-        &format!("Listen des Anbieters {}", provider.name),
-        RETRY_PROVIDER_LISTS,
-        &serde_json::json!({ "providerId": provider.id, "folders": [], "orphanLists": orphan_lists }),
-        &why.to_string(),
-    )
-    .await;
-}
-
 /// Runs a stored folder or list change (the minute job); idempotent, so a second run after a
 /// partial one does only what is left.
 pub async fn run_retry(
@@ -554,7 +511,7 @@ pub async fn run_retry(
     let retry: FolderRetry = serde_json::from_str(body)
         .map_err(|err| ServiceError::Internal(anyhow::anyhow!("stored retry: {err}")))?;
     let providers = db::providers::list_all(db).await?;
-    if operation == RETRY_PROVIDER_LISTS
+    if operation == marketing_retries::RETRY_PROVIDER_LISTS
         && let Some(provider) = providers.iter().find(|p| Some(p.id) == retry.provider_id)
     {
         for list in db::lists::list_by_provider(db, provider.id).await? {
@@ -593,7 +550,9 @@ pub async fn run_retry(
         }
         // Only the update's own new folders are emptied by the moves above; lists someone put
         // there meanwhile are not ours to delete.
-        if operation == RETRY_PROVIDER_LISTS && !marketing.folder_lists(folder).await?.is_empty() {
+        if operation == marketing_retries::RETRY_PROVIDER_LISTS
+            && !marketing.folder_lists(folder).await?.is_empty()
+        {
             tracing::warn!(folder, "folder kept: it holds lists");
             continue;
         }
@@ -644,13 +603,13 @@ pub async fn delete(
                 if done == 0 {
                     return Err(err);
                 }
-                crate::services::contact_mirror::remember_change(
+                marketing_retries::remember_change(
                     db,
                     &format!(
                         "Marketing-Ordner {folder} des gelöschten Anbieters {}",
                         provider.name
                     ),
-                    RETRY_DELETE_FOLDER,
+                    marketing_retries::RETRY_DELETE_FOLDER,
                     &serde_json::json!({ "folders": [folder] }),
                     &err.to_string(),
                 )
@@ -666,44 +625,4 @@ pub async fn delete(
     db::providers::delete(db, id, &audit).await?;
     crate::services::uploads::remove_unreferenced(db, files, &uploads, &actor).await?;
     Ok(())
-}
-
-/// A provider with some of its lists (the criteria side panel of a contact).
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct ProviderWithLists {
-    #[serde(flatten)]
-    pub provider: ProviderView,
-    #[serde(rename = "Lists")]
-    pub lists: Vec<crate::services::lists::ListView>,
-}
-
-/// The lists a contact is assigned to, grouped by provider, for the providers the user may
-/// see (spec §2: "show criteria", a side panel of the contact's lists grouped by provider).
-pub async fn of_contact(
-    db: &Db,
-    user: &User,
-    contact_id: i64,
-) -> ServiceResult<Vec<ProviderWithLists>> {
-    db::contacts::get_contact(db, contact_id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let list_ids = db::contacts::list_ids_of_contact(db, contact_id).await?;
-    let mut groups: Vec<ProviderWithLists> = Vec::new();
-    for provider in visible(db, user).await? {
-        let mut lists = Vec::new();
-        for list in db::lists::list_by_provider(db, provider.id).await? {
-            if list_ids.contains(&list.id)
-                && let Some(live) = db::lists::get_live(db, list.id).await?
-            {
-                lists.push(live.into());
-            }
-        }
-        if !lists.is_empty() {
-            groups.push(ProviderWithLists {
-                provider: view(db, provider).await?,
-                lists,
-            });
-        }
-    }
-    Ok(groups)
 }

@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::app::admit;
-use crate::app::data::loaded;
 use crate::app::layout::AdminLayout;
+use crate::app::loaded::loaded;
 use crate::domain::access::PageAccess;
 use crate::domain::audit::{Entity, Named, Shown, describe, field_label, same_value};
 use crate::domain::format;

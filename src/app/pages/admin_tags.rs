@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use serde::Serialize;
 
 use crate::app::admit;
-use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::{AdminLayout, unexpected_error};
+use crate::app::loaded::loaded;
 use crate::domain::access::PageAccess;
 use crate::domain::permissions::Capability;
 use crate::domain::tags::{ICON_CHOICES, MAX_IMAGE_BYTES, TagName};

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 use serde::Deserialize;
 
 use crate::app::admit;
-use crate::app::data::loaded;
 use crate::app::layout::{AdminLayout, unexpected_error};
+use crate::app::loaded::loaded;
 use crate::domain::access::{CONTACT_START_PATH, PageAccess};
 use crate::domain::format::date_time;
 use crate::domain::permissions::Capability;

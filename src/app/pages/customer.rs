@@ -9,9 +9,9 @@ use leptos::prelude::*;
 use leptos::tachys::html::InertElement;
 
 use crate::app::admit;
-use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::{Layout, unexpected_error};
+use crate::app::loaded::loaded;
 use crate::domain::access::PageAccess;
 use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;

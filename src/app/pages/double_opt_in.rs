@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use leptos_meta::Meta;
 use serde::Serialize;
 
-use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::Layout;
+use crate::app::loaded::loaded;
 use crate::app::{no_store, page_env, set_status};
 use crate::domain::double_opt_in::{CONSENT_TEXT, COUNTDOWN_SECONDS, FAILED, VERIFIED, link_path};
 use crate::services::double_opt_in::LinkState;

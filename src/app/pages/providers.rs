@@ -5,9 +5,9 @@ use leptos::prelude::*;
 
 use axum::http::StatusCode;
 
-use crate::app::data::loaded;
 use crate::app::island::{Island, props_json};
 use crate::app::layout::{AdminLayout, unexpected_error};
+use crate::app::loaded::loaded;
 use crate::app::{admit, redirect_to, set_status};
 use crate::domain::access::{PageAccess, UNAUTHORIZED_PATH};
 use crate::domain::lists::ListFilter;
