@@ -6,8 +6,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
-import { dismissToast, getToasts, subscribeToasts } from '../lib/toast';
-import type { Toast, ToastType } from '../lib/toast';
+import { dismissToast, getToasts, subscribeToasts } from '../lib/toastStore';
+import type { Toast, ToastType } from '../lib/toastStore';
 
 export const TOAST_CONTAINER_ID = 'ap-toasts';
 
