@@ -279,6 +279,7 @@ mod tests {
                 .bind("contact")
                 .bind(Some(2_i64))
                 .bind("{}")
+                .bind(None::<String>)
                 .execute(pool)
                 .await
                 .map(drop)
