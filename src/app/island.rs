@@ -5,6 +5,15 @@
 use leptos::prelude::*;
 use serde::Serialize;
 
+/// The props of the `Countdown` island: "in {s} seconds to `target`", counting down.
+#[derive(Serialize)]
+pub struct CountdownProps {
+    pub seconds: u32,
+    pub target: &'static str,
+    /// The text, with `{s}` where the seconds stand.
+    pub text: &'static str,
+}
+
 /// Serialises island props. The JSON goes into an attribute value, which Leptos escapes
 /// (`&`, `"`), so no string in the data can end the attribute or open a tag.
 pub fn props_json<T: Serialize>(props: &T) -> String {

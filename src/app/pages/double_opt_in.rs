@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_meta::Meta;
 use serde::Serialize;
 
-use crate::app::island::{Island, props_json};
+use crate::app::island::{CountdownProps, Island, props_json};
 use crate::app::layout::Layout;
 use crate::app::loaded::loaded;
 use crate::app::{no_store, page_env, set_status};
@@ -57,13 +57,6 @@ pub async fn confirm_double_opt_in(token: String) -> Result<(), ServerFnError> {
         .collect();
     leptos_axum::redirect(&link_path(&token));
     Ok(())
-}
-
-#[derive(Serialize)]
-struct CountdownProps {
-    seconds: u32,
-    target: &'static str,
-    text: &'static str,
 }
 
 #[derive(Serialize)]

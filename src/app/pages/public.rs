@@ -3,9 +3,8 @@
 use axum::http::StatusCode;
 use leptos::prelude::*;
 use leptos_meta::Meta;
-use serde::Serialize;
 
-use crate::app::island::{Island, props_json};
+use crate::app::island::{CountdownProps, Island, props_json};
 use crate::app::layout::{LOGIN_URL, LOGOUT_URL, Layout};
 use crate::app::{no_store, page_env, set_status};
 use crate::domain::access::{RETURN_PARAM, safe_return_path};
@@ -105,13 +104,6 @@ pub fn Unauthorized() -> impl IntoView {
             </section>
         </Layout>
     }
-}
-
-#[derive(Serialize)]
-struct CountdownProps {
-    seconds: u32,
-    target: &'static str,
-    text: &'static str,
 }
 
 const SERVER_DOWN_REDIRECT_TEXT: &str = "Sie werden in {s} Sekunden zum Portal weitergeleitet.";
