@@ -423,7 +423,7 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
 
 /// Makes the missing previews, with the progress on the terminal.
 async fn make_previews(config: &Config, db: &Db) -> anyhow::Result<()> {
-    use crate::previews::Kind;
+    use crate::previews::DrawingKind;
     use std::io::Write;
     let files = FileStore::from_config(config)?;
     let worker = crate::services::previews::PreviewWorker::from_config(config);
@@ -432,14 +432,14 @@ async fn make_previews(config: &Config, db: &Db) -> anyhow::Result<()> {
             "Vorschauen sind ausgeschaltet (AP_PREVIEWS) oder ohne Renderer (AP_PREVIEW_RENDERER)."
         );
     };
-    let counts = crate::db::previews::counts(db, &Kind::CONTENT_TYPES).await?;
+    let counts = crate::db::previews::counts(db, &DrawingKind::CONTENT_TYPES).await?;
     println!(
         "Vorschauen: {} vorhanden, {} nicht möglich, {} zu erstellen.",
         counts.ready, counts.failed, counts.waiting
     );
     let total = counts.waiting;
     let mut done = 0i64;
-    let mut progress = |_: &crate::services::previews::Outcome| {
+    let mut progress = |_: &crate::services::previews::PreviewOutcome| {
         done += 1;
         print!("\r{done} von {total} …");
         let _ = std::io::stdout().flush();
@@ -477,22 +477,22 @@ async fn copy_files_to_bucket(config: &Config, db: &Db) -> anyhow::Result<()> {
 /// Prints progress: a status overwrites the line before it on a terminal, and is left out
 /// elsewhere (a log would fill with them).
 fn progress_printer() -> crate::services::backup::OnProgress {
-    use crate::services::backup::Progress;
+    use crate::services::backup::BackupProgress;
     use std::io::{IsTerminal, Write};
     let terminal = std::io::stdout().is_terminal();
     std::sync::Arc::new(move |step| match step {
-        Progress::Line(text) if text.is_empty() => {
+        BackupProgress::Line(text) if text.is_empty() => {
             if terminal {
                 println!();
             }
         }
-        Progress::Line(text) => {
+        BackupProgress::Line(text) => {
             if terminal {
                 print!("\r\x1b[K");
             }
             println!("{text}");
         }
-        Progress::Status(text) => {
+        BackupProgress::Status(text) => {
             if terminal {
                 print!("\r\x1b[K{text}");
                 let _ = std::io::stdout().flush();

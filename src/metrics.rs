@@ -194,14 +194,14 @@ pub struct Gauges {
     pub pool_open: u32,
     pub pool_idle: u32,
     /// `None` when the database did not answer: the last values stay.
-    pub queues: Option<Queues>,
+    pub queues: Option<QueueGauges>,
     pub statistics_queued: usize,
     pub statistics_dropped: u64,
 }
 
 /// The shared queues, as read from the database.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Queues {
+pub struct QueueGauges {
     pub mails_open: i64,
     pub brevo_retries: i64,
     pub previews_waiting: i64,

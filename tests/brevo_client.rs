@@ -5,7 +5,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use aktionsportal::integrations::brevo::{
-    BrevoClient, BrevoConfig, BrevoError, ContactRef, CreateContact, EmailAddress, SortOrder,
+    BrevoClient, BrevoConfig, BrevoError, BrevoSortOrder, ContactRef, CreateContact, EmailAddress,
     TransactionalEmail, UpdateContact,
 };
 use chrono::{SubsecRound, Utc};
@@ -275,7 +275,7 @@ async fn lists_round_trip_and_paging() {
 
     // Pages of two, oldest first; folder id filled in by the client.
     let page = brevo
-        .folder_lists(folder, 2, 2, SortOrder::Asc)
+        .folder_lists(folder, 2, 2, BrevoSortOrder::Asc)
         .await
         .unwrap();
     assert_eq!(page.count, 5);
@@ -283,7 +283,7 @@ async fn lists_round_trip_and_paging() {
     assert_eq!(got, &ids[2..4]);
     assert!(page.lists.iter().all(|l| l.folder_id == Some(folder)));
     let newest = brevo
-        .folder_lists(folder, 1, 0, SortOrder::Desc)
+        .folder_lists(folder, 1, 0, BrevoSortOrder::Desc)
         .await
         .unwrap();
     assert_eq!(newest.lists[0].id, ids[4]);
@@ -900,7 +900,7 @@ async fn contact_requests_are_paced_across_clones() {
         tasks.spawn(async move {
             if i % 2 == 0 {
                 brevo
-                    .folder_lists(folder, 10, 0, SortOrder::Asc)
+                    .folder_lists(folder, 10, 0, BrevoSortOrder::Asc)
                     .await
                     .map(drop)
             } else {

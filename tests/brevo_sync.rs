@@ -277,7 +277,7 @@ async fn one_run_at_a_time_and_a_run_whose_holder_died_is_taken_over() {
     assert_eq!(answer[0]["code"], "sync_running");
 
     // It got through one page, then died (its lease ran out): the next start takes over.
-    let progress = aktionsportal::db::brevo_syncs::Progress {
+    let progress = aktionsportal::db::brevo_syncs::SyncProgress {
         next_offset: 10,
         created: 0,
         ..Default::default()

@@ -209,7 +209,7 @@ async fn seed_demo_creates_data_and_prints_the_admin_login_once() {
     assert!(stdout.contains("Vorschauen erstellt: "), "{stdout}");
     let counts = aktionsportal::db::previews::counts(
         &test.db,
-        &aktionsportal::previews::Kind::CONTENT_TYPES,
+        &aktionsportal::previews::DrawingKind::CONTENT_TYPES,
     )
     .await
     .unwrap();

@@ -101,7 +101,7 @@ async fn anna_and_bernd(app: &TestApp, admin: &str) -> (i64, i64) {
     assert_eq!(status, 200, "{changed}");
     aktionsportal::db::planning_candidates::replace(
         &app.test_db.db,
-        &[aktionsportal::db::planning_candidates::Candidate {
+        &[aktionsportal::db::planning_candidates::PlanningCandidate {
             customer_number: 100_777,
             company_name: format!("{NAME} Haustechnik"),
             salutation: 3,

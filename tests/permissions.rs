@@ -19,7 +19,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
     assert_eq!(provider, 1);
     let list = aktionsportal::db::lists::create(
         &app.test_db.db,
-        &aktionsportal::db::lists::NewList {
+        &aktionsportal::db::lists::NewListRecord {
             provider_id: 1,
             name: "Flyer Herbst".into(),
             brevo_list_id: None,
@@ -36,7 +36,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
         .await;
     let own_list = aktionsportal::db::lists::create(
         &app.test_db.db,
-        &aktionsportal::db::lists::NewList {
+        &aktionsportal::db::lists::NewListRecord {
             provider_id: own,
             name: "Eigene Liste".into(),
             brevo_list_id: None,
@@ -77,7 +77,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
     )
     .await
     .unwrap();
-    let preview = aktionsportal::db::previews::Stored {
+    let preview = aktionsportal::db::previews::StoredPreviews {
         thumb_key: store.put_bytes(b"\xFF\xD8\xFF thumb", "jpg").await.unwrap(),
         thumb_width: 320,
         thumb_height: 452,

@@ -9,7 +9,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use aktionsportal::domain::roles::ADMIN;
-use aktionsportal::previews::Kind;
+use aktionsportal::previews::DrawingKind;
 use aktionsportal::previews::isolated::{Limits, RenderFailure, Renderer};
 use serde_json::{Value, json};
 
@@ -270,7 +270,10 @@ fn big_png(side: u32) -> Vec<u8> {
 async fn hostile_files_are_given_up_in_the_child_within_the_limits() {
     let renderer = renderer_of(Duration::from_secs(10), 512);
     // The real thing works in the child, too.
-    let rendered = renderer.render(FLYER.to_vec(), Kind::Pdf).await.unwrap();
+    let rendered = renderer
+        .render(FLYER.to_vec(), DrawingKind::Pdf)
+        .await
+        .unwrap();
     assert_eq!(rendered.thumb.width, 320);
 
     // Deep nesting, a truncated file, a picture that claims 60,000 × 60,000 pixels, and
@@ -285,11 +288,11 @@ async fn hostile_files_are_given_up_in_the_child_within_the_limits() {
     let crc = crc32fast::hash(&claims[12..]);
     claims.extend_from_slice(&crc.to_be_bytes());
     for (bytes, kind) in [
-        (nested, Kind::Pdf),
-        (truncated, Kind::Pdf),
-        (claims, Kind::Picture),
-        (b"<svg><g><g><g>".to_vec(), Kind::Svg),
-        (vec![0xFF; 4096], Kind::Picture),
+        (nested, DrawingKind::Pdf),
+        (truncated, DrawingKind::Pdf),
+        (claims, DrawingKind::Picture),
+        (b"<svg><g><g><g>".to_vec(), DrawingKind::Svg),
+        (vec![0xFF; 4096], DrawingKind::Picture),
     ] {
         let started = Instant::now();
         let result = renderer.render(bytes, kind).await;
@@ -303,7 +306,7 @@ async fn hostile_files_are_given_up_in_the_child_within_the_limits() {
     // 430 MB as RGB, more than 192 MB.
     let small_memory = renderer_of(Duration::from_secs(30), 192);
     let failure = small_memory
-        .render(big_png(12_000), Kind::Picture)
+        .render(big_png(12_000), DrawingKind::Picture)
         .await
         .unwrap_err();
     assert!(
@@ -316,7 +319,7 @@ async fn hostile_files_are_given_up_in_the_child_within_the_limits() {
     // Past the deadline the child is stopped.
     let impatient = renderer_of(Duration::from_millis(1), 512);
     assert!(matches!(
-        impatient.render(FLYER.to_vec(), Kind::Pdf).await,
+        impatient.render(FLYER.to_vec(), DrawingKind::Pdf).await,
         Err(RenderFailure::Timeout(_))
     ));
     // Too large to be read at all.
@@ -327,7 +330,7 @@ async fn hostile_files_are_given_up_in_the_child_within_the_limits() {
         max_input_bytes: 100,
     });
     assert!(matches!(
-        tiny.render(FLYER.to_vec(), Kind::Pdf).await,
+        tiny.render(FLYER.to_vec(), DrawingKind::Pdf).await,
         Err(RenderFailure::Refused(_))
     ));
 }
@@ -356,7 +359,7 @@ async fn a_hostile_upload_gets_no_preview_and_the_next_one_does() {
     // Until nothing waits: both files are settled, one way or the other.
     let started = Instant::now();
     let counts = loop {
-        let counts = aktionsportal::db::previews::counts(db, &Kind::CONTENT_TYPES)
+        let counts = aktionsportal::db::previews::counts(db, &DrawingKind::CONTENT_TYPES)
             .await
             .unwrap();
         if counts.waiting == 0 {

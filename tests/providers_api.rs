@@ -403,7 +403,7 @@ async fn a_status_change_without_folders_warns_and_changes_nothing() {
     let provider = app.provider_without_folders("Altanbieter", GLASFASER).await;
     let list = db::lists::create(
         &app.test_db.db,
-        &db::lists::NewList {
+        &db::lists::NewListRecord {
             provider_id: provider,
             name: "Bestandsliste".into(),
             brevo_list_id: None,

@@ -107,7 +107,7 @@ async fn admin_pages_render_their_frames_with_titles() {
     let provider_page = format!("/admin/provider/{}", provider);
     let list = aktionsportal::db::lists::create(
         &app.test_db.db,
-        &aktionsportal::db::lists::NewList {
+        &aktionsportal::db::lists::NewListRecord {
             provider_id: provider,
             name: "Flyer Herbst".into(),
             brevo_list_id: None,

@@ -27,7 +27,7 @@ pub fn router(state: AppState, handle: &'static PrometheusHandle) -> Router {
 async fn page(State(scrape): State<Scrape>) -> Response {
     let state = &scrape.state;
     let queues = match crate::services::queues::queues(&state.db).await {
-        Ok(queues) => Some(metrics::Queues {
+        Ok(queues) => Some(metrics::QueueGauges {
             mails_open: queues.mails_open,
             brevo_retries: queues.brevo_retries,
             previews_waiting: queues.previews_waiting,

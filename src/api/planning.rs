@@ -66,7 +66,7 @@ async fn file(body: Body) -> Result<axum::body::Bytes, ApiError> {
     description = "What an import of the file would take, and every line that cannot be taken (with its line number). Changes nothing.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`).",
     request_body(content = String, content_type = "text/csv", description = "The raw file (at most 5 MB): semicolon-separated, UTF-8 or Windows-1252, a header with the columns `Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail` in any order (case ignored); `Anrede` is Firma, Herr, Frau, Divers or 0–4.", example = json!("Kundennummer;Firma;Anrede;Vorname;Nachname;E-Mail\n100555;Müller GmbH;Herr;Max;Müller;max@example.de\n")),
     responses(
-        (status = 200, description = "The preview.", body = crate::services::planning::Preview, content_type = "application/json"),
+        (status = 200, description = "The preview.", body = crate::services::planning::CsvPreview, content_type = "application/json"),
         (status = 400, description = "An empty file.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Datei ist leer.", "code": "validation_error"})),
         (status = 401, response = super::responses::NotLoggedIn),
         (status = 403, response = super::responses::ForbiddenOrCrossSite),

@@ -28,8 +28,7 @@ pub fn router() -> Router<AppState> {
 
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-#[schema(as = UploadRequirements)]
-struct Requirements {
+struct UploadRequirements {
     /// Largest file in MiB (`AP_UPLOAD_LIMIT_MB`).
     #[serde(rename = "limitSizeMB")]
     limit_size_mb: u64,
@@ -45,7 +44,7 @@ struct Requirements {
     summary = "Upload limits",
     description = "The size limit and the allowed extensions the server enforces.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     responses(
-        (status = 200, description = "The limits.", body = Requirements, content_type = "application/json"),
+        (status = 200, description = "The limits.", body = UploadRequirements, content_type = "application/json"),
         (status = 401, response = super::responses::NotLoggedIn),
         (status = 403, response = super::responses::Forbidden),
         (status = 500, response = super::responses::InternalError),
@@ -53,8 +52,8 @@ struct Requirements {
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
-async fn requirements(State(state): State<AppState>) -> JsonResponse<Requirements> {
-    JsonResponse(Requirements {
+async fn requirements(State(state): State<AppState>) -> JsonResponse<UploadRequirements> {
+    JsonResponse(UploadRequirements {
         limit_size_mb: state.uploads.limit_size_mb,
         allowed_ext_array: state.uploads.allowed_ext.clone(),
     })

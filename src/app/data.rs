@@ -274,7 +274,7 @@ async fn contact_start(
     let user = user_of(&request);
     let query = query.map(|Query(q)| q).unwrap_or_default();
     match contact_start::load(&state, user.as_ref(), query).await {
-        Some(contact_start::Loaded::Editor(path)) => {
+        Some(contact_start::StartAnswer::Editor(path)) => {
             return (
                 [(
                     axum::http::header::CACHE_CONTROL,
@@ -284,7 +284,7 @@ async fn contact_start(
             )
                 .into_response();
         }
-        Some(contact_start::Loaded::Page(page)) => insert(&mut request, page),
+        Some(contact_start::StartAnswer::Page(page)) => insert(&mut request, page),
         None => {}
     }
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
@@ -329,7 +329,8 @@ async fn provider(
     let user = user_of(&request);
     insert(&mut request, AdminMenu::load(&state, user.as_ref()).await);
     let id = id.map(|Path(id)| id).unwrap_or_default();
-    let page: providers::ProviderPage = providers::load_provider(&state, user.as_ref(), &id).await;
+    let page: providers::ProviderScreen =
+        providers::load_provider(&state, user.as_ref(), &id).await;
     insert(&mut request, page);
     render(request).await
 }

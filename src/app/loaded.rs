@@ -7,11 +7,11 @@ use axum::extract::Request;
 use leptos::prelude::{AnyView, use_context};
 
 /// A loaded value in the request's extensions.
-struct Loaded<T>(Arc<T>);
+struct LoadedValue<T>(Arc<T>);
 
-impl<T> Clone for Loaded<T> {
+impl<T> Clone for LoadedValue<T> {
     fn clone(&self) -> Self {
-        Loaded(self.0.clone())
+        LoadedValue(self.0.clone())
     }
 }
 
@@ -19,12 +19,14 @@ impl<T> Clone for Loaded<T> {
 pub fn loaded<T: Send + Sync + 'static>() -> Option<Arc<T>> {
     use_context::<axum::http::request::Parts>()?
         .extensions
-        .get::<Loaded<T>>()
+        .get::<LoadedValue<T>>()
         .map(|loaded| loaded.0.clone())
 }
 
 pub(super) fn insert<T: Send + Sync + 'static>(request: &mut Request, value: T) {
-    request.extensions_mut().insert(Loaded(Arc::new(value)));
+    request
+        .extensions_mut()
+        .insert(LoadedValue(Arc::new(value)));
 }
 
 /// The component a data route renders, beside what it loaded.

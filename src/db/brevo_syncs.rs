@@ -39,7 +39,7 @@ macro_rules! run_columns {
 
 /// How far a run has come (the counters written with each page).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Progress {
+pub struct SyncProgress {
     pub next_offset: i64,
     pub created: i64,
     pub updated: i64,
@@ -115,7 +115,7 @@ pub async fn advance(
     db: &Db,
     id: i64,
     owner: &str,
-    progress: Progress,
+    progress: SyncProgress,
     now: DateTime<Utc>,
     lease: Duration,
 ) -> Result<bool, sqlx::Error> {
@@ -212,7 +212,7 @@ pub struct SyncedContact {
 
 /// What a page did with one contact.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum ContactSyncOutcome {
     Created,
     Updated,
     Unchanged,
@@ -238,7 +238,7 @@ struct Existing {
 #[derive(Debug, Default)]
 pub struct PageApplied {
     /// One per synced contact, in order.
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<ContactSyncOutcome>,
     /// Brevo ids of contacts whose address changed while Brevo still says they confirmed:
     /// Brevo must be told that the new address has not confirmed.
     pub consent_ended: Vec<i64>,
@@ -280,7 +280,7 @@ pub async fn apply_page(
             .await?;
             let existing = match (by_id, by_email) {
                 (Some(a), Some(b)) if a.id != b.id => {
-                    outcomes.push(Outcome::Skipped(format!(
+                    outcomes.push(ContactSyncOutcome::Skipped(format!(
                         "{email}: die E-Mail gehört im Portal einem anderen Kontakt."
                     )));
                     continue;
@@ -288,7 +288,7 @@ pub async fn apply_page(
                 (Some(a), _) => Some(a),
                 (None, Some(b)) => {
                     if b.brevo_contact_id.is_some_and(|id| id != synced.brevo_id) {
-                        outcomes.push(Outcome::Skipped(format!(
+                        outcomes.push(ContactSyncOutcome::Skipped(format!(
                             "{email}: im Portal mit einem anderen Brevo-Kontakt verknüpft."
                         )));
                         continue;
@@ -342,7 +342,7 @@ pub async fn apply_page(
                     .bind(now)
                     .fetch_one(&mut *tx)
                     .await?;
-                    (id, Outcome::Created)
+                    (id, ContactSyncOutcome::Created)
                 }
                 Some(old) => {
                     let new_address = old.email != email;
@@ -387,7 +387,7 @@ pub async fn apply_page(
                         .execute(&mut *tx)
                         .await?;
                     }
-                    (old.id, if same { Outcome::Unchanged } else { Outcome::Updated })
+                    (old.id, if same { ContactSyncOutcome::Unchanged } else { ContactSyncOutcome::Updated })
                 }
             };
             // Memberships of the lists Brevo and we both know.
@@ -421,14 +421,14 @@ pub async fn apply_page(
                     .await?;
                 lists_changed = true;
             }
-            if lists_changed && outcome == Outcome::Unchanged {
-                outcome = Outcome::Updated;
+            if lists_changed && outcome == ContactSyncOutcome::Unchanged {
+                outcome = ContactSyncOutcome::Updated;
             }
             outcomes.push(outcome);
         }
-        let count = |wanted: fn(&Outcome) -> bool| outcomes.iter().filter(|o| wanted(o)).count();
-        let created = count(|o| matches!(o, Outcome::Created));
-        let updated = count(|o| matches!(o, Outcome::Updated));
+        let count = |wanted: fn(&ContactSyncOutcome) -> bool| outcomes.iter().filter(|o| wanted(o)).count();
+        let created = count(|o| matches!(o, ContactSyncOutcome::Created));
+        let updated = count(|o| matches!(o, ContactSyncOutcome::Updated));
         if created + updated > 0 {
             let page = audit.clone().with_changes(
                 Changes::none()

@@ -1027,7 +1027,7 @@ mod tests {
         for name in ["Privatkunden Süd", "Geschäftskunden Süd"] {
             let list = lists::create(
                 &t.db,
-                &lists::NewList {
+                &lists::NewListRecord {
                     provider_id: provider.id,
                     name: name.to_string(),
                     brevo_list_id: None,

@@ -28,7 +28,7 @@ macro_rules! returned_columns {
 }
 
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
-pub struct Download {
+pub struct PackageRecord {
     pub id: i64,
     pub provider_id: i64,
     pub name: String,
@@ -158,13 +158,17 @@ fn unique_files(files: &[NewFile]) -> Vec<&NewFile> {
 /// Creates the package with its files and lists in one transaction: an unknown provider,
 /// upload, tag or list fails with a foreign-key violation and leaves nothing behind. `audit`
 /// is written for the new id.
-pub async fn create(db: &Db, new: &NewDownload, audit: &Entry) -> Result<Download, sqlx::Error> {
+pub async fn create(
+    db: &Db,
+    new: &NewDownload,
+    audit: &Entry,
+) -> Result<PackageRecord, sqlx::Error> {
     let now = now();
     let files = unique_files(&new.files);
     let list_ids = dedup_keep_order(&new.list_ids);
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
-        let download = sqlx::query_as::<_, Download>(concat!(
+        let download = sqlx::query_as::<_, PackageRecord>(concat!(
             "insert into downloads (provider_id, name, start_at, end_at, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $5) returning ",
             returned_columns!()
@@ -190,7 +194,7 @@ pub async fn update(
     id: i64,
     change: &DownloadChange,
     audit: &Entry,
-) -> Result<Option<(Download, Vec<i64>)>, sqlx::Error> {
+) -> Result<Option<(PackageRecord, Vec<i64>)>, sqlx::Error> {
     let now = now();
     let list_ids = dedup_keep_order(&change.list_ids);
     let mut seen: Vec<i64> = Vec::new();
@@ -205,7 +209,7 @@ pub async fn update(
         .collect();
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
-        let Some(download) = sqlx::query_as::<_, Download>(concat!(
+        let Some(download) = sqlx::query_as::<_, PackageRecord>(concat!(
             "update downloads set name = $2, start_at = $3, end_at = $4, updated_at = $5 \
              where id = $1 returning ",
             returned_columns!()
@@ -329,11 +333,11 @@ pub async fn duplicate(
     start_at: DateTime<Utc>,
     end_at: DateTime<Utc>,
     audit: &Entry,
-) -> Result<Option<Download>, sqlx::Error> {
+) -> Result<Option<PackageRecord>, sqlx::Error> {
     let now = now();
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
-        let Some(copy) = sqlx::query_as::<_, Download>(concat!(
+        let Some(copy) = sqlx::query_as::<_, PackageRecord>(concat!(
             "insert into downloads (provider_id, name, start_at, end_at, created_at, updated_at) \
              select provider_id, $2, $3, $4, $5, $5 from downloads where id = $1 returning ",
             returned_columns!()
@@ -382,9 +386,9 @@ pub async fn duplicate(
     })
 }
 
-pub async fn get(db: &Db, id: i64) -> Result<Option<Download>, sqlx::Error> {
+pub async fn get(db: &Db, id: i64) -> Result<Option<PackageRecord>, sqlx::Error> {
     db_run!(db, pool => {
-        sqlx::query_as::<_, Download>(concat!(
+        sqlx::query_as::<_, PackageRecord>(concat!(
             "select ",
             download_columns!(),
             " from downloads d where d.id = $1"
@@ -396,7 +400,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Download>, sqlx::Error> {
 }
 
 /// The packages with these ids (any order; unknown ids are left out).
-pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Download>, sqlx::Error> {
+pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<PackageRecord>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -411,9 +415,9 @@ pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Download>, sqlx::Error
 }
 
 /// Every package ordered by id (maintenance, seed checks).
-pub async fn list_all(db: &Db) -> Result<Vec<Download>, sqlx::Error> {
+pub async fn list_all(db: &Db) -> Result<Vec<PackageRecord>, sqlx::Error> {
     db_run!(db, pool => {
-        sqlx::query_as::<_, Download>(concat!(
+        sqlx::query_as::<_, PackageRecord>(concat!(
             "select ",
             download_columns!(),
             " from downloads d order by d.id"
@@ -546,7 +550,7 @@ fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
 /// the provider come as JSON aggregates, so a page of 20 packages is 20 rows).
 #[derive(Debug, Clone)]
 pub struct Package {
-    pub download: Download,
+    pub download: PackageRecord,
     pub provider_name: String,
     pub provider_roles: Vec<String>,
     /// The provider's logo: upload id and name.
@@ -683,7 +687,7 @@ impl TryFrom<PackageRow> for Package {
             lists: parse_json(row.lists.as_deref(), "lists")?,
             logo: row.logo_id.zip(row.logo_name),
             provider_name: row.provider_name,
-            download: Download {
+            download: PackageRecord {
                 id: row.id,
                 provider_id: row.provider_id,
                 name: row.name,
@@ -889,12 +893,12 @@ pub async fn set_archived(
     id: i64,
     archived: bool,
     audit: &Entry,
-) -> Result<Option<Download>, sqlx::Error> {
+) -> Result<Option<PackageRecord>, sqlx::Error> {
     let now = now();
     let archived_at = archived.then_some(now);
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
-        let download = sqlx::query_as::<_, Download>(concat!(
+        let download = sqlx::query_as::<_, PackageRecord>(concat!(
             "update downloads set archived = $2, archived_at = $3, updated_at = $4 \
              where id = $1 returning ",
             returned_columns!()

@@ -133,7 +133,7 @@ impl Place {
     }
 
     /// The person's rows here, each column as text (`null` where empty).
-    async fn read(self, tx: &mut Tx, person: &Person) -> Result<Vec<Fields>, sqlx::Error> {
+    async fn read(self, tx: &mut Tx, person: &Person) -> Result<Vec<PlaceFields>, sqlx::Error> {
         let columns: Vec<String> = self
             .columns()
             .iter()
@@ -145,7 +145,7 @@ impl Place {
             self.table(),
             self.condition()
         );
-        tx.fetch_all::<Fields>(&sql, &[self.key(person)]).await
+        tx.fetch_all::<PlaceFields>(&sql, &[self.key(person)]).await
     }
 
     /// Deletes the person's rows here; how many went.
@@ -158,11 +158,11 @@ impl Place {
 /// One row of a [`Place`]: its columns by name, as text.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(transparent)]
-pub struct Fields(pub std::collections::BTreeMap<String, Option<String>>);
+pub struct PlaceFields(pub std::collections::BTreeMap<String, Option<String>>);
 
 macro_rules! fields_from_row {
     ($row:ty) => {
-        impl<'r> sqlx::FromRow<'r, $row> for Fields {
+        impl<'r> sqlx::FromRow<'r, $row> for PlaceFields {
             fn from_row(row: &'r $row) -> Result<Self, sqlx::Error> {
                 use sqlx::{Column, Row};
                 let mut fields = std::collections::BTreeMap::new();
@@ -172,7 +172,7 @@ macro_rules! fields_from_row {
                         row.try_get::<Option<String>, _>(i)?,
                     );
                 }
-                Ok(Fields(fields))
+                Ok(PlaceFields(fields))
             }
         }
     };
@@ -183,9 +183,9 @@ fields_from_row!(sqlx::postgres::PgRow);
 /// Everything the portal keeps about a contact outside its own row and its customer group:
 /// what the erasure removes, read without removing it (the data export).
 #[derive(Clone, Debug, Default)]
-pub struct Stored {
+pub struct StoredAbout {
     /// The rows of each [`Place`], by its name.
-    pub places: std::collections::BTreeMap<&'static str, Vec<Fields>>,
+    pub places: std::collections::BTreeMap<&'static str, Vec<PlaceFields>>,
     /// The audit entries that name the person (and would be rewritten by an erasure), oldest
     /// first.
     pub audit: Vec<super::audit::AuditRow>,
@@ -228,12 +228,12 @@ async fn person(tx: &mut Tx, id: i64) -> Result<Option<Person>, sqlx::Error> {
 
 /// What the portal keeps about contact `id` that an erasure would remove, for its data
 /// export; `None` when there is no such contact.
-pub async fn stored_about(db: &Db, id: i64) -> Result<Option<Stored>, sqlx::Error> {
+pub async fn stored_about(db: &Db, id: i64) -> Result<Option<StoredAbout>, sqlx::Error> {
     let mut tx = Tx::begin(db).await?;
     let Some(person) = person(&mut tx, id).await? else {
         return Ok(None);
     };
-    let mut stored = Stored::default();
+    let mut stored = StoredAbout::default();
     for place in Place::ALL {
         stored
             .places

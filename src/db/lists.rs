@@ -32,7 +32,7 @@ pub struct List {
 }
 
 #[derive(Debug, Clone)]
-pub struct NewList {
+pub struct NewListRecord {
     pub provider_id: i64,
     pub name: String,
     pub brevo_list_id: Option<i64>,
@@ -41,7 +41,7 @@ pub struct NewList {
 }
 
 /// Creates a list and writes `audit` for its new id.
-pub async fn create(db: &Db, new: &NewList, audit: &Entry) -> Result<List, sqlx::Error> {
+pub async fn create(db: &Db, new: &NewListRecord, audit: &Entry) -> Result<List, sqlx::Error> {
     let now = now();
     let deactivated_at = (!new.active).then_some(now);
     db_run!(db, pool => {
@@ -136,7 +136,7 @@ mod tests {
         .unwrap();
         let b = create(
             &t.db,
-            &NewList {
+            &NewListRecord {
                 provider_id: p.id,
                 name: "Ökostrom Neukunden".to_string(),
                 brevo_list_id: Some(501),
@@ -151,7 +151,7 @@ mod tests {
         assert_eq!(b.total_subscribers, 0);
         let a = create(
             &t.db,
-            &NewList {
+            &NewListRecord {
                 provider_id: p.id,
                 name: "Bestandskunden Alt".to_string(),
                 brevo_list_id: None,
@@ -178,7 +178,7 @@ mod tests {
 
         let err = create(
             &t.db,
-            &NewList {
+            &NewListRecord {
                 provider_id: p.id,
                 name: "Doppelte Brevo-ID".to_string(),
                 brevo_list_id: Some(501),
@@ -191,7 +191,7 @@ mod tests {
         assert!(is_unique_violation(&err));
         let err = create(
             &t.db,
-            &NewList {
+            &NewListRecord {
                 provider_id: 999,
                 name: "Ohne Anbieter".to_string(),
                 brevo_list_id: None,
@@ -401,7 +401,7 @@ mod paging_tests {
         ] {
             create(
                 db,
-                &NewList {
+                &NewListRecord {
                     provider_id: provider.id,
                     name: name.into(),
                     brevo_list_id: None,

@@ -8,7 +8,7 @@ use super::sql::Param;
 use crate::db_run;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Candidate {
+pub struct PlanningCandidate {
     pub customer_number: i64,
     pub company_name: String,
     pub salutation: i16,
@@ -21,7 +21,7 @@ pub struct Candidate {
 /// transaction with `audit`. Returns how many rows were written.
 pub async fn replace(
     db: &Db,
-    candidates: &[Candidate],
+    candidates: &[PlanningCandidate],
     now: DateTime<Utc>,
     audit: &crate::domain::audit::Entry,
 ) -> Result<u64, sqlx::Error> {
@@ -76,9 +76,12 @@ pub async fn replace(
 }
 
 /// The candidates of one customer number.
-pub async fn of_customer(db: &Db, customer_number: i64) -> Result<Vec<Candidate>, sqlx::Error> {
+pub async fn of_customer(
+    db: &Db,
+    customer_number: i64,
+) -> Result<Vec<PlanningCandidate>, sqlx::Error> {
     db_run!(db, pool => {
-        sqlx::query_as::<_, Candidate>(
+        sqlx::query_as::<_, PlanningCandidate>(
             "select customer_number, company_name, salutation, firstname, lastname, email \
              from planning_candidates where customer_number = $1 order by id",
         )

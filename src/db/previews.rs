@@ -10,7 +10,7 @@ use crate::db_run;
 
 /// An upload whose content has no preview yet (or whose renderer's claim ran out).
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Candidate {
+pub struct PreviewCandidate {
     pub upload_id: i64,
     pub sha256: String,
     pub storage_key: String,
@@ -26,7 +26,7 @@ pub async fn candidates(
     after: i64,
     limit: i64,
     now: DateTime<Utc>,
-) -> Result<Vec<Candidate>, sqlx::Error> {
+) -> Result<Vec<PreviewCandidate>, sqlx::Error> {
     let mut query = DynQuery::new(
         "select u.id as upload_id, u.sha256, u.storage_key, u.content_type, u.size \
          from uploads u left join previews p on p.sha256 = u.sha256 \
@@ -76,7 +76,7 @@ pub async fn claim(
 
 /// The two stored previews of a content.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct Stored {
+pub struct StoredPreviews {
     pub thumb_key: String,
     pub thumb_width: i32,
     pub thumb_height: i32,
@@ -87,7 +87,7 @@ pub struct Stored {
 
 /// Records a content's previews. `false` when it is no longer claimed for rendering (another
 /// renderer finished first, or the content is gone): the caller removes its objects.
-pub async fn finish(db: &Db, sha256: &str, stored: &Stored) -> Result<bool, sqlx::Error> {
+pub async fn finish(db: &Db, sha256: &str, stored: &StoredPreviews) -> Result<bool, sqlx::Error> {
     let now = now();
     let done = db_run!(db, pool => {
         sqlx::query(
@@ -131,9 +131,9 @@ pub async fn fail(db: &Db, sha256: &str, error: &str) -> Result<(), sqlx::Error>
 }
 
 /// The stored previews of a content, when it has them.
-pub async fn ready(db: &Db, sha256: &str) -> Result<Option<Stored>, sqlx::Error> {
+pub async fn ready(db: &Db, sha256: &str) -> Result<Option<StoredPreviews>, sqlx::Error> {
     db_run!(db, pool => {
-        sqlx::query_as::<_, Stored>(
+        sqlx::query_as::<_, StoredPreviews>(
             "select thumb_key, thumb_width, thumb_height, large_key, large_width, large_height \
              from previews where sha256 = $1 and state = 'ready'",
         )
@@ -237,8 +237,8 @@ mod tests {
         .id
     }
 
-    fn stored(n: u8) -> Stored {
-        Stored {
+    fn stored(n: u8) -> StoredPreviews {
+        StoredPreviews {
             thumb_key: format!("{n}{n}/thumb.jpg"),
             thumb_width: 320,
             thumb_height: 452,

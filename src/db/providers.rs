@@ -61,7 +61,7 @@ pub struct NewProvider {
 }
 
 #[derive(sqlx::FromRow)]
-struct RoleRow {
+struct ProviderRoleRow {
     provider_id: i64,
     role: String,
 }
@@ -135,7 +135,7 @@ pub async fn list_all(db: &Db) -> Result<Vec<Provider>, sqlx::Error> {
         ))
         .fetch_all(pool)
         .await?;
-        let roles = sqlx::query_as::<_, RoleRow>(
+        let roles = sqlx::query_as::<_, ProviderRoleRow>(
             "select provider_id, role from provider_roles order by provider_id, role",
         )
         .fetch_all(pool)
@@ -173,7 +173,7 @@ pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Provider>, sqlx::Error
     );
     let list = roles.id_list(ids);
     roles.push(&list).push(" order by provider_id, role");
-    let roles: Vec<RoleRow> = roles.fetch_all(db).await?;
+    let roles: Vec<ProviderRoleRow> = roles.fetch_all(db).await?;
     for provider in &mut providers {
         provider.allowed_roles = roles
             .iter()
@@ -405,7 +405,7 @@ mod tests {
         for provider_id in [p.id, keep.id] {
             lists::create(
                 &t.db,
-                &lists::NewList {
+                &lists::NewListRecord {
                     provider_id,
                     name: "Tarifwechsler".to_string(),
                     brevo_list_id: None,

@@ -238,7 +238,7 @@ mod tests {
     async fn local_user(t: &TestDb, login: &str) -> i64 {
         users::create(
             &t.db,
-            &users::NewUser {
+            &users::NewAccount {
                 login: login.to_string(),
                 password_hash: "x".to_string(),
                 name: login.to_string(),

@@ -286,15 +286,15 @@ pub async fn first_filled(db: &Db, tables: &[Table]) -> Result<Option<(String, i
 /// A read transaction that sees the database as it was at its start, while others write on:
 /// SQLite's deferred transaction reads one state of its write-ahead log (and takes no write
 /// lock), PostgreSQL's `repeatable read` one snapshot.
-pub struct Snapshot {
+pub struct ReadSnapshot {
     tx: Tx,
 }
 
 /// How many bytes of JSON lines are handed on at once.
 const LINES_CHUNK: usize = 256 * 1024;
 
-impl Snapshot {
-    pub async fn begin(db: &Db) -> Result<Snapshot, sqlx::Error> {
+impl ReadSnapshot {
+    pub async fn begin(db: &Db) -> Result<ReadSnapshot, sqlx::Error> {
         let tx = match db {
             Db::Sqlite(pool) => Tx::Sqlite(pool.begin().await?),
             Db::Postgres(pool) => Tx::Postgres(
@@ -302,7 +302,7 @@ impl Snapshot {
                     .await?,
             ),
         };
-        let mut snapshot = Snapshot { tx };
+        let mut snapshot = ReadSnapshot { tx };
         // SQLite fixes the snapshot at the first read of the database, PostgreSQL at the
         // first statement.
         let first = match db {

@@ -813,7 +813,7 @@ pub async fn untouched_packages(
 
 /// A customer number that took files of a package, from the personal events.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
-pub struct CustomerTook {
+pub struct CustomerTookRow {
     pub customer_number: i64,
     pub downloads: i64,
     pub last_at: DateTime<Utc>,
@@ -826,9 +826,9 @@ pub async fn customers_of_package(
     package: i64,
     from: &str,
     to: &str,
-) -> Result<Vec<CustomerTook>, sqlx::Error> {
+) -> Result<Vec<CustomerTookRow>, sqlx::Error> {
     crate::db_run!(db, pool => {
-        sqlx::query_as::<_, CustomerTook>(
+        sqlx::query_as::<_, CustomerTookRow>(
             "select customer_number, \
              cast(sum(case when kind = 'download' then 1 else 0 end) as bigint) as downloads, \
              max(at) as last_at from download_events \

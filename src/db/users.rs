@@ -1,6 +1,6 @@
 //! Local user accounts (`users`) and their roles (`user_roles`).
 //!
-//! Roles live in their own table, one row per role; a `User` carries them sorted by name.
+//! Roles live in their own table, one row per role; an `Account` carries them sorted by name.
 
 use std::collections::HashMap;
 
@@ -21,7 +21,7 @@ macro_rules! user_columns {
 
 /// A local account. The password hash is never serialised.
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
-pub struct User {
+pub struct Account {
     pub id: i64,
     pub login: String,
     #[serde(skip_serializing)]
@@ -37,7 +37,7 @@ pub struct User {
 }
 
 #[derive(Debug, Clone)]
-pub struct NewUser {
+pub struct NewAccount {
     pub login: String,
     pub password_hash: String,
     pub name: String,
@@ -47,20 +47,20 @@ pub struct NewUser {
 }
 
 #[derive(sqlx::FromRow)]
-struct RoleRow {
+struct AccountRoleRow {
     user_id: i64,
     role: String,
 }
 
 /// Creates a user and its roles in one transaction, with `audit` for the new id. A taken login
 /// fails with a unique violation.
-pub async fn create(db: &Db, new: &NewUser, audit: &Entry) -> Result<User, sqlx::Error> {
+pub async fn create(db: &Db, new: &NewAccount, audit: &Entry) -> Result<Account, sqlx::Error> {
     let now = now();
     let mut roles = dedup_keep_order(&new.roles);
     roles.sort();
     let mut user = db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
-        let user = sqlx::query_as::<_, User>(concat!(
+        let user = sqlx::query_as::<_, Account>(concat!(
             "insert into users \
              (login, password_hash, name, email, customer_number, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $6, $6) returning ",
@@ -93,9 +93,9 @@ pub async fn create(db: &Db, new: &NewUser, audit: &Entry) -> Result<User, sqlx:
     Ok(user)
 }
 
-pub async fn find_by_login(db: &Db, login: &str) -> Result<Option<User>, sqlx::Error> {
+pub async fn find_by_login(db: &Db, login: &str) -> Result<Option<Account>, sqlx::Error> {
     let user = db_run!(db, pool => {
-        sqlx::query_as::<_, User>(concat!(
+        sqlx::query_as::<_, Account>(concat!(
             "select ",
             user_columns!(),
             " from users where login = $1"
@@ -107,9 +107,9 @@ pub async fn find_by_login(db: &Db, login: &str) -> Result<Option<User>, sqlx::E
     with_roles(db, user).await
 }
 
-pub async fn find_by_id(db: &Db, id: i64) -> Result<Option<User>, sqlx::Error> {
+pub async fn find_by_id(db: &Db, id: i64) -> Result<Option<Account>, sqlx::Error> {
     let user = db_run!(db, pool => {
-        sqlx::query_as::<_, User>(concat!(
+        sqlx::query_as::<_, Account>(concat!(
             "select ",
             user_columns!(),
             " from users where id = $1"
@@ -121,7 +121,7 @@ pub async fn find_by_id(db: &Db, id: i64) -> Result<Option<User>, sqlx::Error> {
     with_roles(db, user).await
 }
 
-async fn with_roles(db: &Db, user: Option<User>) -> Result<Option<User>, sqlx::Error> {
+async fn with_roles(db: &Db, user: Option<Account>) -> Result<Option<Account>, sqlx::Error> {
     let Some(mut user) = user else {
         return Ok(None);
     };
@@ -142,16 +142,16 @@ pub async fn roles_of(db: &Db, user_id: i64) -> Result<Vec<String>, sqlx::Error>
 }
 
 /// All users ordered by login, with their roles (two queries in all).
-pub async fn list(db: &Db) -> Result<Vec<User>, sqlx::Error> {
+pub async fn list(db: &Db) -> Result<Vec<Account>, sqlx::Error> {
     let (mut users, roles) = db_run!(db, pool => {
-        let users = sqlx::query_as::<_, User>(concat!(
+        let users = sqlx::query_as::<_, Account>(concat!(
             "select ",
             user_columns!(),
             " from users order by login"
         ))
         .fetch_all(pool)
         .await?;
-        let roles = sqlx::query_as::<_, RoleRow>(
+        let roles = sqlx::query_as::<_, AccountRoleRow>(
             "select user_id, role from user_roles order by user_id, role",
         )
         .fetch_all(pool)
@@ -223,8 +223,8 @@ mod tests {
     use crate::db::is_unique_violation;
     use crate::test_support::TestDb;
 
-    fn new_user(login: &str, roles: &[&str]) -> NewUser {
-        NewUser {
+    fn new_user(login: &str, roles: &[&str]) -> NewAccount {
+        NewAccount {
             login: login.to_string(),
             password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".to_string(),
             name: format!("Name {login}"),

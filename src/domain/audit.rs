@@ -852,7 +852,7 @@ mod tests {
         assert!(keys.len() > 20, "the search found the calls: {keys:?}");
         // The fields of the records serialised whole (services' `Recorded…`, db rows).
         let whole = [
-            // contacts::Recorded, downloads::RecordedPackage and its files
+            // contacts::RecordedContact, downloads::RecordedPackage and its files
             "customer_number",
             "company_name",
             "email",
@@ -865,7 +865,7 @@ mod tests {
             "start_at",
             "end_at",
             "files",
-            // providers::Recorded, db::providers::Provider
+            // providers::RecordedProvider, db::providers::Provider
             "allowed_roles",
             "brevo_active_folder_id",
             "brevo_inactive_folder_id",
@@ -878,7 +878,7 @@ mod tests {
             "total_blocked",
             "deactivated_at",
             "reactivated_at",
-            // db::downloads::Download, db::uploads::Described, tags, db::users::User
+            // db::downloads::PackageRecord, db::uploads::Described, tags, db::users::Account
             "archived",
             "archived_at",
             "ext",

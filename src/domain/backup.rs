@@ -92,7 +92,7 @@ pub struct FileEntry {
 
 /// Why an archive is not imported; each says that nothing was changed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum Refusal {
+pub enum RestoreRefusal {
     #[error(
         "Das Archiv ist beschädigt oder kein Export des Aktionsportals ({0}). Es wurde nichts verändert."
     )]
@@ -277,20 +277,20 @@ impl<'de> Visitor<'de> for CellVisitor {
 
 /// Checks what the manifest says against this program: its format and schema must not be
 /// newer than what it knows, and it must be complete.
-pub fn check_manifest(manifest: &Manifest, newest_schema: i64) -> Result<(), Refusal> {
+pub fn check_manifest(manifest: &Manifest, newest_schema: i64) -> Result<(), RestoreRefusal> {
     if manifest.format != FORMAT {
-        return Err(Refusal::Damaged(
+        return Err(RestoreRefusal::Damaged(
             "das Manifest nennt ein anderes Format".into(),
         ));
     }
     if manifest.format_version > FORMAT_VERSION {
-        return Err(Refusal::NewerFormat {
+        return Err(RestoreRefusal::NewerFormat {
             found: manifest.format_version,
             known: FORMAT_VERSION,
         });
     }
     if manifest.schema > newest_schema {
-        return Err(Refusal::NewerSchema {
+        return Err(RestoreRefusal::NewerSchema {
             found: manifest.schema,
             known: newest_schema,
         });
@@ -303,7 +303,7 @@ pub fn check_manifest(manifest: &Manifest, newest_schema: i64) -> Result<(), Ref
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
         if !valid_name || !seen.insert(table.name.as_str()) {
-            return Err(Refusal::Damaged(format!(
+            return Err(RestoreRefusal::Damaged(format!(
                 "ungültige Tabelle „{}“ im Manifest",
                 table.name
             )));
@@ -407,7 +407,7 @@ mod tests {
         let newer = check_manifest(&manifest(24, 1), 23).unwrap_err();
         assert_eq!(
             newer,
-            Refusal::NewerSchema {
+            RestoreRefusal::NewerSchema {
                 found: 24,
                 known: 23
             }
@@ -416,7 +416,7 @@ mod tests {
         assert!(newer.to_string().ends_with("Es wurde nichts verändert."));
         assert!(matches!(
             check_manifest(&manifest(23, 2), 23),
-            Err(Refusal::NewerFormat { found: 2, known: 1 })
+            Err(RestoreRefusal::NewerFormat { found: 2, known: 1 })
         ));
     }
 
@@ -426,13 +426,13 @@ mod tests {
         other.format = "something".into();
         assert!(matches!(
             check_manifest(&other, 23),
-            Err(Refusal::Damaged(_))
+            Err(RestoreRefusal::Damaged(_))
         ));
         for name in ["", "users; drop table users", "Users", "../x"] {
             let mut odd = manifest(23, 1);
             odd.tables[0].name = name.into();
             assert!(
-                matches!(check_manifest(&odd, 23), Err(Refusal::Damaged(_))),
+                matches!(check_manifest(&odd, 23), Err(RestoreRefusal::Damaged(_))),
                 "{name}"
             );
         }
@@ -440,7 +440,7 @@ mod tests {
         twice.tables.push(twice.tables[0].clone());
         assert!(matches!(
             check_manifest(&twice, 23),
-            Err(Refusal::Damaged(_))
+            Err(RestoreRefusal::Damaged(_))
         ));
     }
 

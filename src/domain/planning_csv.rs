@@ -29,9 +29,8 @@ pub const MAX_LINES: usize = 50_000;
 
 /// One valid line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[schema(as = CsvCandidate)]
 #[serde(rename_all = "camelCase")]
-pub struct Candidate {
+pub struct CsvCandidate {
     /// Line number in the file (the header is line 1).
     pub line: usize,
     pub customer_number: i64,
@@ -53,7 +52,7 @@ pub struct LineError {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Parsed {
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<CsvCandidate>,
     pub errors: Vec<LineError>,
     /// No column of the header was found: not a file of this import at all.
     pub no_header: bool,
@@ -218,7 +217,11 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     parsed
 }
 
-fn candidate(line: usize, fields: &[String], positions: &[usize; 6]) -> Result<Candidate, String> {
+fn candidate(
+    line: usize,
+    fields: &[String],
+    positions: &[usize; 6],
+) -> Result<CsvCandidate, String> {
     let get = |i: usize| fields.get(positions[i]).map(|s| s.trim()).unwrap_or("");
     let customer_number = CustomerNumber::parse_text(get(0))?.get();
     let company_name = company_name(Some(get(1)))?;
@@ -226,7 +229,7 @@ fn candidate(line: usize, fields: &[String], positions: &[usize; 6]) -> Result<C
     let firstname = first_name(Some(get(3)))?;
     let lastname = last_name(Some(get(4)))?;
     let email = Email::parse(get(5))?.into_inner();
-    Ok(Candidate {
+    Ok(CsvCandidate {
         line,
         customer_number,
         company_name,

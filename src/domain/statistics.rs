@@ -8,18 +8,18 @@ use super::time::parse_day;
 
 /// What one delivered file counts as. HEAD and 304 answers count as nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum DeliveryKind {
     /// The answer starts at byte 0 of the file (or of the ZIP holding it).
     Download,
     /// A Range request that goes on later in the file (or ZIP): not a new download.
     Resumption,
 }
 
-impl Kind {
+impl DeliveryKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Download => "download",
-            Kind::Resumption => "resumption",
+            DeliveryKind::Download => "download",
+            DeliveryKind::Resumption => "resumption",
         }
     }
 }
@@ -51,18 +51,18 @@ impl Channel {
 
 /// How the delivery of one file ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum DeliveryOutcome {
     /// Every byte of the file the request asked for went out.
     Complete,
     /// The connection ended (or failed) before.
     Aborted,
 }
 
-impl Outcome {
+impl DeliveryOutcome {
     pub fn as_str(self) -> &'static str {
         match self {
-            Outcome::Complete => "complete",
-            Outcome::Aborted => "aborted",
+            DeliveryOutcome::Complete => "complete",
+            DeliveryOutcome::Aborted => "aborted",
         }
     }
 }
@@ -77,7 +77,11 @@ pub struct Span {
 /// What an answer that covered `requested` (a half-open byte range of the whole body) and
 /// sent `sent` bytes of it did for the file at `span`: `None` when the request did not touch
 /// the file, else its kind, the file's bytes sent, and how it ended.
-pub fn file_share(span: Span, requested: Span, sent: u64) -> Option<(Kind, u64, Outcome)> {
+pub fn file_share(
+    span: Span,
+    requested: Span,
+    sent: u64,
+) -> Option<(DeliveryKind, u64, DeliveryOutcome)> {
     let from = span.from.max(requested.from);
     let to = span.to.min(requested.to);
     // An empty file counts when the answer reaches it.
@@ -87,16 +91,16 @@ pub fn file_share(span: Span, requested: Span, sent: u64) -> Option<(Kind, u64, 
         return None;
     }
     let kind = if requested.from == 0 {
-        Kind::Download
+        DeliveryKind::Download
     } else {
-        Kind::Resumption
+        DeliveryKind::Resumption
     };
     let reached = requested.from.saturating_add(sent);
     let bytes = reached.min(to).saturating_sub(from);
     let outcome = if reached >= to {
-        Outcome::Complete
+        DeliveryOutcome::Complete
     } else {
-        Outcome::Aborted
+        DeliveryOutcome::Aborted
     };
     Some((kind, bytes, outcome))
 }
@@ -492,7 +496,7 @@ mod tests {
     fn a_whole_answer_counts_each_file_as_a_complete_download() {
         assert_eq!(
             file_share(span(100, 200), span(0, 300), 300),
-            Some((Kind::Download, 100, Outcome::Complete))
+            Some((DeliveryKind::Download, 100, DeliveryOutcome::Complete))
         );
     }
 
@@ -501,11 +505,11 @@ mod tests {
         // A ZIP cut after 150 bytes: the first file half sent, the second not reached.
         assert_eq!(
             file_share(span(100, 200), span(0, 300), 150),
-            Some((Kind::Download, 50, Outcome::Aborted))
+            Some((DeliveryKind::Download, 50, DeliveryOutcome::Aborted))
         );
         assert_eq!(
             file_share(span(220, 300), span(0, 300), 150),
-            Some((Kind::Download, 0, Outcome::Aborted))
+            Some((DeliveryKind::Download, 0, DeliveryOutcome::Aborted))
         );
     }
 
@@ -513,14 +517,14 @@ mod tests {
     fn a_range_later_in_the_body_is_a_resumption_of_the_files_it_touches() {
         assert_eq!(
             file_share(span(0, 1000), span(400, 1000), 600),
-            Some((Kind::Resumption, 600, Outcome::Complete))
+            Some((DeliveryKind::Resumption, 600, DeliveryOutcome::Complete))
         );
         // A file wholly before the range is not part of the answer.
         assert_eq!(file_share(span(0, 100), span(400, 1000), 600), None);
         // A range that starts at 0 is a download, even when it ends early.
         assert_eq!(
             file_share(span(0, 1000), span(0, 500), 500),
-            Some((Kind::Download, 500, Outcome::Complete))
+            Some((DeliveryKind::Download, 500, DeliveryOutcome::Complete))
         );
     }
 
@@ -528,11 +532,11 @@ mod tests {
     fn an_empty_file_counts_when_the_answer_reaches_it() {
         assert_eq!(
             file_share(span(50, 50), span(0, 100), 100),
-            Some((Kind::Download, 0, Outcome::Complete))
+            Some((DeliveryKind::Download, 0, DeliveryOutcome::Complete))
         );
         assert_eq!(
             file_share(span(50, 50), span(0, 100), 10),
-            Some((Kind::Download, 0, Outcome::Aborted))
+            Some((DeliveryKind::Download, 0, DeliveryOutcome::Aborted))
         );
     }
 

@@ -24,7 +24,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Semaphore;
 
-use super::{Kind, Preview, Rendered};
+use super::{DrawingKind, Preview, Rendered};
 
 /// The subcommand the child runs.
 pub const SUBCOMMAND: &str = "preview-render";
@@ -117,7 +117,11 @@ impl Renderer {
     }
 
     /// Both previews of `bytes`, rendered in a child process within the limits.
-    pub async fn render(&self, bytes: Vec<u8>, kind: Kind) -> Result<Rendered, RenderFailure> {
+    pub async fn render(
+        &self,
+        bytes: Vec<u8>,
+        kind: DrawingKind,
+    ) -> Result<Rendered, RenderFailure> {
         if bytes.len() as u64 > self.limits.max_input_bytes {
             return Err(RenderFailure::Refused(format!(
                 "{} bytes, more than the limit",
@@ -178,7 +182,7 @@ impl Renderer {
 
 /// The child's command line: the limits as arguments, nothing of the portal's environment,
 /// `folder` as its working folder, and pipes for its three standard streams.
-fn command(limits: &Limits, kind: Kind, folder: &Path) -> tokio::process::Command {
+fn command(limits: &Limits, kind: DrawingKind, folder: &Path) -> tokio::process::Command {
     let mut command = tokio::process::Command::new(&limits.exe);
     command
         .arg(SUBCOMMAND)
@@ -285,7 +289,7 @@ fn close_inherited_descriptors() -> std::io::Result<()> {
 /// and writes the previews. Exit code 0: previews written; 2: the file has none (the reason
 /// on standard error); anything else: the child failed.
 pub fn serve_one(kind: &str, memory_mb: u64, cpu_secs: u64) -> i32 {
-    let Some(kind) = Kind::parse(kind) else {
+    let Some(kind) = DrawingKind::parse(kind) else {
         eprintln!("unknown kind {kind}");
         return 64;
     };
@@ -363,7 +367,7 @@ exit 2
         });
         let mut attempts = 0;
         let told = loop {
-            match renderer.render(b"zeile\n".to_vec(), Kind::Svg).await {
+            match renderer.render(b"zeile\n".to_vec(), DrawingKind::Svg).await {
                 Err(RenderFailure::Refused(told)) => break told,
                 // "Text file busy": a process another test forked at that moment still held
                 // the script open for writing; it is gone a moment later.

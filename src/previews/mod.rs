@@ -33,7 +33,7 @@ const MAX_DECODE_BYTES: u64 = 512 * 1024 * 1024;
 /// What kind of drawing a file is, as far as previews go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub enum DrawingKind {
     /// JPEG, PNG, GIF (its first frame) or WebP.
     Picture,
     Svg,
@@ -41,14 +41,14 @@ pub enum Kind {
     Pdf,
 }
 
-impl Kind {
+impl DrawingKind {
     /// The kind of a stored file's content type; `None` for files without previews (videos,
     /// office files, archives keep their type icon).
-    pub fn of(content_type: &str) -> Option<Kind> {
+    pub fn of(content_type: &str) -> Option<DrawingKind> {
         match content_type {
-            "image/jpeg" | "image/png" | "image/gif" | "image/webp" => Some(Kind::Picture),
-            "image/svg+xml" => Some(Kind::Svg),
-            "application/pdf" => Some(Kind::Pdf),
+            "image/jpeg" | "image/png" | "image/gif" | "image/webp" => Some(DrawingKind::Picture),
+            "image/svg+xml" => Some(DrawingKind::Svg),
+            "application/pdf" => Some(DrawingKind::Pdf),
             _ => None,
         }
     }
@@ -65,14 +65,14 @@ impl Kind {
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Picture => "picture",
-            Kind::Svg => "svg",
-            Kind::Pdf => "pdf",
+            DrawingKind::Picture => "picture",
+            DrawingKind::Svg => "svg",
+            DrawingKind::Pdf => "pdf",
         }
     }
 
-    pub fn parse(text: &str) -> Option<Kind> {
-        [Kind::Picture, Kind::Svg, Kind::Pdf]
+    pub fn parse(text: &str) -> Option<DrawingKind> {
+        [DrawingKind::Picture, DrawingKind::Svg, DrawingKind::Pdf]
             .into_iter()
             .find(|kind| kind.as_str() == text)
     }
@@ -107,11 +107,11 @@ pub enum PreviewError {
 }
 
 /// Renders both previews of a file of `kind`.
-pub fn render(bytes: &[u8], kind: Kind) -> Result<Rendered, PreviewError> {
+pub fn render(bytes: &[u8], kind: DrawingKind) -> Result<Rendered, PreviewError> {
     let picture = match kind {
-        Kind::Picture => decode_picture(bytes)?,
-        Kind::Svg => draw_svg(bytes)?,
-        Kind::Pdf => draw_first_page(bytes)?,
+        DrawingKind::Picture => decode_picture(bytes)?,
+        DrawingKind::Svg => draw_svg(bytes)?,
+        DrawingKind::Pdf => draw_first_page(bytes)?,
     };
     previews_of(&picture)
 }
@@ -366,7 +366,7 @@ mod tests {
     #[test]
     fn the_seed_pdfs_first_pages_become_previews() {
         for pdf in [FLYER, PRICES] {
-            let rendered = render(pdf, Kind::Pdf).unwrap();
+            let rendered = render(pdf, DrawingKind::Pdf).unwrap();
             assert_previews(&rendered);
             assert_eq!(rendered.thumb.width, THUMB_WIDTH);
             // A4 portrait: taller than wide.
@@ -381,7 +381,7 @@ mod tests {
 
     #[test]
     fn pictures_become_previews_and_keep_their_proportions() {
-        let rendered = render(BANNER, Kind::Picture).unwrap();
+        let rendered = render(BANNER, DrawingKind::Picture).unwrap();
         assert_previews(&rendered);
         let banner = image::load_from_memory(BANNER).unwrap();
         assert_eq!(
@@ -403,7 +403,7 @@ mod tests {
         DynamicImage::ImageRgba8(small)
             .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
             .unwrap();
-        let rendered = render(&png, Kind::Picture).unwrap();
+        let rendered = render(&png, DrawingKind::Picture).unwrap();
         assert_eq!((rendered.thumb.width, rendered.thumb.height), (40, 20));
         let white = image::load_from_memory(&rendered.thumb.jpeg)
             .unwrap()
@@ -456,7 +456,7 @@ mod tests {
             "data:image/svg+xml;base64,{}",
             base64::engine::general_purpose::STANDARD.encode(red_svg)
         );
-        let rendered = render(&drawing_with_image("href", &inline), Kind::Svg).unwrap();
+        let rendered = render(&drawing_with_image("href", &inline), DrawingKind::Svg).unwrap();
         assert!(
             has_red(&rendered.large.jpeg),
             "an embedded drawing is drawn"
@@ -470,7 +470,8 @@ mod tests {
                 ("href", format!("file://{path}")),
                 ("xlink:href", format!("file://{path}")),
             ] {
-                let rendered = render(&drawing_with_image(attribute, &href), Kind::Svg).unwrap();
+                let rendered =
+                    render(&drawing_with_image(attribute, &href), DrawingKind::Svg).unwrap();
                 assert_previews(&rendered);
                 // A drawing is drawn at the preview's width, whatever its own size.
                 assert_eq!((rendered.large.width, rendered.large.height), (1200, 1600));
@@ -500,7 +501,7 @@ mod tests {
         // A truncated PDF, a PDF with nothing but garbage, and an empty file.
         let truncated = &FLYER[..FLYER.len() / 3];
         for bad in [truncated, b"%PDF-1.4\n garbage".as_slice(), b"".as_slice()] {
-            match render(bad, Kind::Pdf) {
+            match render(bad, DrawingKind::Pdf) {
                 Err(_) => {}
                 // hayro repairs what it can; whatever it draws must be a preview.
                 Ok(rendered) => assert_previews(&rendered),
@@ -508,16 +509,16 @@ mod tests {
         }
         // A page of 200 × 200 metres: drawn at the preview's size, not the page's.
         let huge = giant_page_pdf(566_929.0);
-        let rendered = render(&huge, Kind::Pdf).unwrap();
+        let rendered = render(&huge, DrawingKind::Pdf).unwrap();
         assert_eq!(rendered.large.width, LARGE_WIDTH);
         // A picture that claims 60,000 × 60,000 pixels is refused before it is decoded.
         let png = png_claiming(60_000, 60_000);
         assert!(matches!(
-            render(&png, Kind::Picture),
+            render(&png, DrawingKind::Picture),
             Err(PreviewError::TooLarge(_))
         ));
-        assert!(render(b"<svg", Kind::Svg).is_err());
-        assert!(render(b"not a picture", Kind::Picture).is_err());
+        assert!(render(b"<svg", DrawingKind::Svg).is_err());
+        assert!(render(b"not a picture", DrawingKind::Picture).is_err());
     }
 
     /// A one-page PDF whose page is `side` points square.

@@ -500,7 +500,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         for (name, active) in seed.lists {
             let list = lists::create(
                 db,
-                &lists::NewList {
+                &lists::NewListRecord {
                     provider_id: provider.id,
                     name: name.to_string(),
                     brevo_list_id: None,
@@ -531,7 +531,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
     summary.providers += 1;
     lists::create(
         db,
-        &lists::NewList {
+        &lists::NewListRecord {
             provider_id: legacy.id,
             name: "Bestandskunden Altvertrag".into(),
             brevo_list_id: None,

@@ -100,7 +100,7 @@ pub fn validate_email(email: &str) -> Result<String, AccountError> {
     Ok(email.to_lowercase())
 }
 
-pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::User, AccountError> {
+pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::Account, AccountError> {
     let login = validate_login(&input.login)?;
     validate_password(&input.password)?;
     let roles = validate_roles(&input.roles)?;
@@ -120,7 +120,7 @@ pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::User, Accoun
     if db::users::find_by_login(db, &login).await?.is_some() {
         return Err(AccountError::Exists(login));
     }
-    let new = db::users::NewUser {
+    let new = db::users::NewAccount {
         login: login.clone(),
         password_hash: hash_password(&input.password)?,
         name,
@@ -188,7 +188,7 @@ pub async fn set_roles(db: &Db, login: &str, roles: &[String]) -> Result<(), Acc
     Ok(())
 }
 
-async fn find(db: &Db, login: &str) -> Result<db::users::User, AccountError> {
+async fn find(db: &Db, login: &str) -> Result<db::users::Account, AccountError> {
     db::users::find_by_login(db, login.trim())
         .await?
         .ok_or_else(|| AccountError::NotFound(login.trim().to_string()))

@@ -16,11 +16,11 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::db::brevo_syncs::{Acquired, Outcome, Progress, SyncRun, SyncedContact};
+use crate::db::brevo_syncs::{Acquired, ContactSyncOutcome, SyncProgress, SyncRun, SyncedContact};
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Entity, Entry};
 use crate::domain::contacts::{CustomerNumber, Email, Salutation};
-use crate::integrations::brevo::{BrevoClient, Contact as BrevoContact, ContactRef, UpdateContact};
+use crate::integrations::brevo::{BrevoClient, BrevoContact, ContactRef, UpdateContact};
 use crate::services::contact_mirror::attribute;
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -322,7 +322,7 @@ async fn pages<F, Fut>(
     owner: &str,
     page_size: u32,
     send: &F,
-) -> Result<Progress, Stop>
+) -> Result<SyncProgress, Stop>
 where
     F: Fn(Event) -> Fut,
     Fut: std::future::Future<Output = ()>,
@@ -333,7 +333,7 @@ where
         .into_iter()
         .collect();
     let known: HashSet<i64> = lists.values().copied().collect();
-    let mut progress = Progress {
+    let mut progress = SyncProgress {
         next_offset: run.next_offset,
         created: run.created,
         updated: run.updated,
@@ -362,10 +362,12 @@ where
         end_consent_in_brevo(db, client, &synced, &applied.consent_ended).await;
         for (contact, outcome) in synced.iter().zip(&applied.outcomes) {
             match outcome {
-                Outcome::Created => progress.created += 1,
-                Outcome::Updated => progress.updated += 1,
-                Outcome::Unchanged => progress.unchanged += 1,
-                Outcome::Skipped(why) => skipped.push((contact.email.clone(), why.clone())),
+                ContactSyncOutcome::Created => progress.created += 1,
+                ContactSyncOutcome::Updated => progress.updated += 1,
+                ContactSyncOutcome::Unchanged => progress.unchanged += 1,
+                ContactSyncOutcome::Skipped(why) => {
+                    skipped.push((contact.email.clone(), why.clone()))
+                }
             }
         }
         progress.skipped += skipped.len() as i64;

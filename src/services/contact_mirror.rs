@@ -16,7 +16,7 @@ pub use crate::db::marketing_retries::MarketingRetry;
 use crate::db::{self, Db};
 use crate::domain::contacts::Salutation;
 use crate::integrations::brevo::{
-    BrevoClient, BrevoError, Contact as BrevoContact, ContactRef, CreateContact, UpdateContact,
+    BrevoClient, BrevoContact, BrevoError, ContactRef, CreateContact, UpdateContact,
 };
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -97,7 +97,7 @@ struct RetryBody {
 }
 
 /// Brevo's state of a contact before a change, to put it back if our side fails.
-pub struct Snapshot {
+pub struct ContactSnapshot {
     /// How Brevo knows the contact after the change.
     after: ContactRef,
     email: String,
@@ -106,7 +106,7 @@ pub struct Snapshot {
     touched_lists: Vec<i64>,
 }
 
-impl Snapshot {
+impl ContactSnapshot {
     /// The change created the contact in Brevo under this id.
     pub fn created_as(&mut self, id: i64) {
         if self.before.is_none() {
@@ -115,7 +115,7 @@ impl Snapshot {
     }
 
     /// The change deleted the contact: an undo brings back all its lists.
-    pub fn deleted(mut self) -> Snapshot {
+    pub fn deleted(mut self) -> ContactSnapshot {
         if let Some(before) = &self.before {
             self.touched_lists = before.list_ids.clone();
         }
@@ -273,7 +273,7 @@ pub async fn before_change(
     email: &str,
     after: ContactRef,
     touched_lists: Vec<i64>,
-) -> ServiceResult<Option<Snapshot>> {
+) -> ServiceResult<Option<ContactSnapshot>> {
     let Some(client) = brevo(marketing) else {
         return Ok(None);
     };
@@ -283,7 +283,7 @@ pub async fn before_change(
         Err(err) if err.is_not_found() => None,
         Err(err) => return Err(err.into()),
     };
-    Ok(Some(Snapshot {
+    Ok(Some(ContactSnapshot {
         after,
         email: email.to_string(),
         before,
@@ -293,7 +293,7 @@ pub async fn before_change(
 
 /// After our database failed: puts Brevo back, or stores the undo for later. False when
 /// Brevo did not take it (it is stored then).
-pub async fn undo(db: &Db, marketing: &Marketing, snapshot: Option<Snapshot>) -> bool {
+pub async fn undo(db: &Db, marketing: &Marketing, snapshot: Option<ContactSnapshot>) -> bool {
     let (Some(client), Some(snapshot)) = (brevo(marketing), snapshot) else {
         return true;
     };
@@ -309,7 +309,7 @@ pub async fn undo(db: &Db, marketing: &Marketing, snapshot: Option<Snapshot>) ->
 
 /// Stores the undo for the background retry without calling Brevo (which just failed: a
 /// user should not wait for it once more per step).
-pub async fn defer_undo(db: &Db, snapshot: Option<Snapshot>, why: &BrevoError) {
+pub async fn defer_undo(db: &Db, snapshot: Option<ContactSnapshot>, why: &BrevoError) {
     if let Some(snapshot) = snapshot {
         let (operation, body) = snapshot.undo();
         remember(db, &snapshot.email, &operation, &body, why).await;
@@ -503,7 +503,7 @@ mod tests {
 
     #[test]
     fn undo_of_a_created_contact_deletes_it() {
-        let snapshot = Snapshot {
+        let snapshot = ContactSnapshot {
             after: ContactRef::Id(77),
             email: "neu@example.de".into(),
             before: None,
@@ -516,7 +516,7 @@ mod tests {
 
     #[test]
     fn undo_restores_our_attributes_and_only_the_touched_lists() {
-        let snapshot = Snapshot {
+        let snapshot = ContactSnapshot {
             after: ContactRef::Id(12),
             email: "anna@example.de".into(),
             before: Some(brevo_contact(vec![1, 2])),

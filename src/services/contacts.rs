@@ -667,7 +667,7 @@ pub async fn create(
     let company = CompanyWrite::CreateMissing(input.customer_number, &input.company_name);
     let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Contact, None)
         .named(person_name(&new.firstname, &new.lastname))
-        .with_changes(Changes::created(&Recorded::of_new(
+        .with_changes(Changes::created(&RecordedContact::of_new(
             &new,
             &input.company_name,
             &list_ids,
@@ -684,7 +684,7 @@ pub async fn create(
 /// What the audit log keeps of a contact: who it is and where it is assigned (never its
 /// consent's client address).
 #[derive(Serialize)]
-struct Recorded<'a> {
+struct RecordedContact<'a> {
     customer_number: i64,
     company_name: &'a str,
     email: &'a str,
@@ -694,10 +694,10 @@ struct Recorded<'a> {
     lists: Vec<i64>,
 }
 
-impl<'a> Recorded<'a> {
-    fn of(contact: &'a Contact, mut lists: Vec<i64>) -> Recorded<'a> {
+impl<'a> RecordedContact<'a> {
+    fn of(contact: &'a Contact, mut lists: Vec<i64>) -> RecordedContact<'a> {
         lists.sort_unstable();
-        Recorded {
+        RecordedContact {
             customer_number: contact.customer_number,
             company_name: &contact.company_name,
             email: &contact.email,
@@ -712,10 +712,10 @@ impl<'a> Recorded<'a> {
         new: &'a db::contacts::NewContact,
         company_name: &'a str,
         lists: &[i64],
-    ) -> Recorded<'a> {
+    ) -> RecordedContact<'a> {
         let mut lists = lists.to_vec();
         lists.sort_unstable();
-        Recorded {
+        RecordedContact {
             customer_number: new.customer_number,
             company_name,
             email: &new.email,
@@ -864,7 +864,7 @@ pub async fn update(
         .collect();
     lists_after.extend(add.iter().filter(|l| !has.contains(l)));
     lists_after.sort_unstable();
-    let after = Recorded {
+    let after = RecordedContact {
         customer_number: change.customer_number,
         company_name: &input.company_name,
         email: &change.email,
@@ -873,7 +873,7 @@ pub async fn update(
         lastname: &change.lastname,
         lists: lists_after,
     };
-    let before = Recorded::of(&current, has.clone());
+    let before = RecordedContact::of(&current, has.clone());
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Contact, Some(id))
         .named(person_name(&change.firstname, &change.lastname))
         .with_changes(Changes::between(Some(&before), Some(&after)));
@@ -899,7 +899,7 @@ pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> Ser
     let lists = db::contacts::list_ids_of_contact(db, id).await?;
     let audit = Entry::new(&Actor::of(user), Action::Delete, Entity::Contact, Some(id))
         .named(person_name(&current.firstname, &current.lastname))
-        .with_changes(Changes::deleted(&Recorded::of(&current, lists)));
+        .with_changes(Changes::deleted(&RecordedContact::of(&current, lists)));
     let target = || mirror::identifier(current.brevo_contact_id, &current.email);
     let snapshot = mirror::before_change(
         db,
@@ -916,7 +916,12 @@ pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> Ser
     match db::contacts::delete_contact(db, id, &audit).await {
         Ok(_) => Ok(()),
         Err(err) => {
-            mirror::undo(db, marketing, snapshot.map(mirror::Snapshot::deleted)).await;
+            mirror::undo(
+                db,
+                marketing,
+                snapshot.map(mirror::ContactSnapshot::deleted),
+            )
+            .await;
             Err(err.into())
         }
     }

@@ -26,7 +26,7 @@ use crate::domain::roles::BU_DOI;
 use crate::domain::user::User;
 use crate::integrations::brevo::{BrevoClient, UpdateContact};
 use crate::integrations::planning::{PlanningClient, PlanningError};
-use crate::services::contact_mirror::{self as mirror, ContactFields, Snapshot};
+use crate::services::contact_mirror::{self as mirror, ContactFields, ContactSnapshot};
 use crate::services::contacts::{
     CompanyInput, CompanyView, ContactView, DOI_KEEPS_LISTS, checked_lists, company_of, invalid,
     views,
@@ -244,14 +244,14 @@ fn clip(text: &str) -> String {
 }
 
 /// The fields of one contact in the payload.
-struct Fields {
+struct PayloadContact {
     email: Email,
     salutation: Salutation,
     firstname: String,
     lastname: String,
 }
 
-fn fields_of(item: &GroupContactInput) -> ServiceResult<Fields> {
+fn fields_of(item: &GroupContactInput) -> ServiceResult<PayloadContact> {
     let email = item.email.as_deref().filter(|e| !e.trim().is_empty());
     let label = email
         .map(|e| format!("Kontakt {}: ", e.trim()))
@@ -262,7 +262,7 @@ fn fields_of(item: &GroupContactInput) -> ServiceResult<Fields> {
         .as_deref()
         .ok_or_else(|| with_label(Email::MESSAGE.into()))
         .and_then(|e| Email::parse(e).map_err(with_label))?;
-    Ok(Fields {
+    Ok(PayloadContact {
         email,
         salutation: Salutation::from_code(item.salutation.and_then(SalutationInput::get))
             .map_err(with_label)?,
@@ -275,8 +275,8 @@ fn fields_of(item: &GroupContactInput) -> ServiceResult<Fields> {
 enum Step {
     Delete(Contact),
     /// An existing contact: new fields (or the old ones) and the group's list changes.
-    Update(Contact, Option<Fields>),
-    Create(Fields),
+    Update(Contact, Option<PayloadContact>),
+    Create(PayloadContact),
 }
 
 /// What the audit log keeps of one save: the company's name, each contact removed, changed or
@@ -461,7 +461,7 @@ pub async fn save(
     }
 
     // Brevo first, each step undoable; then our database in one transaction.
-    let mut done: Vec<Option<Snapshot>> = Vec::new();
+    let mut done: Vec<Option<ContactSnapshot>> = Vec::new();
     let mut edit = GroupEdit {
         customer_number: number,
         company_name: company.clone(),
@@ -535,7 +535,7 @@ pub async fn save(
 
 /// Puts Brevo back step by step, newest first; false when an undo had to be stored for the
 /// background retry.
-async fn undo_all(db: &Db, marketing: &Marketing, done: Vec<Option<Snapshot>>) -> bool {
+async fn undo_all(db: &Db, marketing: &Marketing, done: Vec<Option<ContactSnapshot>>) -> bool {
     let mut all = true;
     for snapshot in done.into_iter().rev() {
         all &= mirror::undo(db, marketing, snapshot).await;
@@ -598,7 +598,7 @@ async fn brevo_step(
     brevo_add: &[i64],
     brevo_remove: &[i64],
     edit: &mut GroupEdit,
-) -> ServiceResult<Option<Snapshot>> {
+) -> ServiceResult<Option<ContactSnapshot>> {
     let client: Option<&BrevoClient> = match marketing {
         Marketing::Brevo(client) => Some(client),
         Marketing::Local => None,
@@ -619,7 +619,7 @@ async fn brevo_step(
                 mirror::delete_remote(client, contact.brevo_contact_id, &contact.email).await?;
             }
             edit.remove.push(contact.id);
-            Ok(snapshot.map(Snapshot::deleted))
+            Ok(snapshot.map(ContactSnapshot::deleted))
         }
         Step::Update(contact, fields) => {
             let email = fields

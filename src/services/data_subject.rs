@@ -43,7 +43,7 @@ pub struct ContactExport {
     /// waiting) and `planningCandidates` (import candidates of the planning system with the
     /// address). An erasure removes exactly these rows.
     #[schema(value_type = Object)]
-    pub stored: std::collections::BTreeMap<&'static str, Vec<db::erasure::Fields>>,
+    pub stored: std::collections::BTreeMap<&'static str, Vec<db::erasure::PlaceFields>>,
     /// The portal's copies of mails to the contact in the outbox folder (file names; only
     /// when mail goes to the outbox instead of Brevo or SMTP).
     pub outbox_files: Vec<String>,

@@ -735,7 +735,7 @@ fn views(user: &User, packages: Vec<Package>) -> Vec<DownloadView> {
 async fn sees(
     db: &Db,
     visible: &Visible,
-    download: &db::downloads::Download,
+    download: &db::downloads::PackageRecord,
 ) -> ServiceResult<bool> {
     if visible.provider_ids.contains(&download.provider_id) {
         return Ok(true);
@@ -777,7 +777,7 @@ pub(crate) async fn managed(
     db: &Db,
     user: &User,
     id: i64,
-) -> ServiceResult<db::downloads::Download> {
+) -> ServiceResult<db::downloads::PackageRecord> {
     let download = db::downloads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;

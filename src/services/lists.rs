@@ -182,7 +182,7 @@ pub async fn create(
             (marketing.create_list(name.as_str(), folder).await?, true)
         }
     };
-    let new = db::lists::NewList {
+    let new = db::lists::NewListRecord {
         provider_id,
         name: name.into_inner(),
         brevo_list_id: brevo_id,
@@ -337,7 +337,7 @@ pub async fn sync_provider(
                                 .field("brevo_list_id", Value::Null, remote.id)
                                 .field("active", Value::Null, active),
                         );
-                    let new = db::lists::NewList {
+                    let new = db::lists::NewListRecord {
                         provider_id,
                         name,
                         brevo_list_id: Some(remote.id),

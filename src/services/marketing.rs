@@ -5,7 +5,7 @@
 //! refuses or is down, the caller gets the error and our database stays unchanged.
 
 use crate::db::{self, Db};
-use crate::integrations::brevo::{BrevoClient, BrevoError, BrevoList, SortOrder};
+use crate::integrations::brevo::{BrevoClient, BrevoError, BrevoList, BrevoSortOrder};
 use crate::services::error::ServiceResult;
 
 #[derive(Clone, Debug)]
@@ -185,9 +185,9 @@ impl Marketing {
                 let limit = u32::try_from(limit.clamp(1, 50)).unwrap_or(50);
                 let offset = u32::try_from(offset.max(0)).unwrap_or(0);
                 let sort = if ascending {
-                    SortOrder::Asc
+                    BrevoSortOrder::Asc
                 } else {
-                    SortOrder::Desc
+                    BrevoSortOrder::Desc
                 };
                 let page = brevo.folder_lists(folder_id, limit, offset, sort).await?;
                 Ok((page.lists, page.count))

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
-use crate::domain::planning_csv::{self, Candidate, LineError, Parsed};
+use crate::domain::planning_csv::{self, CsvCandidate, LineError, Parsed};
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
 use serde_json::Value;
@@ -37,11 +37,10 @@ pub async fn status(db: &Db, service: bool) -> ServiceResult<Status> {
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-#[schema(as = CsvPreview)]
 #[serde(rename_all = "camelCase")]
-pub struct Preview {
+pub struct CsvPreview {
     /// The first valid rows.
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<CsvCandidate>,
     /// Valid rows in all.
     pub count: usize,
     /// Customer numbers among them.
@@ -95,7 +94,7 @@ fn read(bytes: &[u8]) -> ServiceResult<Parsed> {
     Ok(parsed)
 }
 
-fn companies(candidates: &[Candidate]) -> usize {
+fn companies(candidates: &[CsvCandidate]) -> usize {
     candidates
         .iter()
         .map(|c| c.customer_number)
@@ -104,9 +103,9 @@ fn companies(candidates: &[Candidate]) -> usize {
 }
 
 /// `POST /api/planning/csv/preview`: what an import of this file would take.
-pub fn preview(bytes: &[u8]) -> ServiceResult<Preview> {
+pub fn preview(bytes: &[u8]) -> ServiceResult<CsvPreview> {
     let parsed = read(bytes)?;
-    Ok(Preview {
+    Ok(CsvPreview {
         count: parsed.candidates.len(),
         companies: companies(&parsed.candidates),
         error_count: parsed.errors.len(),
@@ -151,10 +150,10 @@ pub async fn import(
             "Die Datei enthält keine Kontakte.".into(),
         ));
     }
-    let rows: Vec<db::planning_candidates::Candidate> = parsed
+    let rows: Vec<db::planning_candidates::PlanningCandidate> = parsed
         .candidates
         .iter()
-        .map(|c| db::planning_candidates::Candidate {
+        .map(|c| db::planning_candidates::PlanningCandidate {
             customer_number: c.customer_number,
             company_name: c.company_name.clone(),
             salutation: c.salutation,

@@ -13,9 +13,9 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio::sync::Notify;
 
-use crate::db::previews::{Candidate, Stored};
+use crate::db::previews::{PreviewCandidate, StoredPreviews};
 use crate::db::{self, Db};
-use crate::previews::Kind;
+use crate::previews::DrawingKind;
 use crate::previews::isolated::{Limits, RenderFailure, Renderer};
 use crate::services::error::ServiceError;
 use crate::storage::FileStore;
@@ -58,7 +58,7 @@ impl PreviewWorker {
 
 /// What became of one content.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum PreviewOutcome {
     Made,
     /// No preview, for good (the reason is logged and stored).
     Failed,
@@ -82,14 +82,15 @@ pub async fn pass(
     db: &Db,
     files: &FileStore,
     renderer: &Renderer,
-    progress: &mut (dyn FnMut(&Outcome) + Send),
+    progress: &mut (dyn FnMut(&PreviewOutcome) + Send),
 ) -> Result<PassReport, ServiceError> {
     let mut report = PassReport::default();
     let places = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut after = 0;
     loop {
         let mut batch =
-            db::previews::candidates(db, &Kind::CONTENT_TYPES, after, BATCH, db::now()).await?;
+            db::previews::candidates(db, &DrawingKind::CONTENT_TYPES, after, BATCH, db::now())
+                .await?;
         let Some(last) = batch.last() else {
             break;
         };
@@ -102,10 +103,10 @@ pub async fn pass(
             .buffer_unordered(places);
         while let Some(outcome) = outcomes.next().await {
             match outcome {
-                Outcome::Made => report.made += 1,
-                Outcome::Failed => report.failed += 1,
-                Outcome::Postponed => report.postponed += 1,
-                Outcome::Skipped => {}
+                PreviewOutcome::Made => report.made += 1,
+                PreviewOutcome::Failed => report.failed += 1,
+                PreviewOutcome::Postponed => report.postponed += 1,
+                PreviewOutcome::Skipped => {}
             }
             progress(&outcome);
         }
@@ -114,9 +115,14 @@ pub async fn pass(
 }
 
 /// Claims, renders and stores the previews of one content.
-async fn make(db: &Db, files: &FileStore, renderer: &Renderer, candidate: Candidate) -> Outcome {
-    let Some(kind) = Kind::of(&candidate.content_type) else {
-        return Outcome::Skipped;
+async fn make(
+    db: &Db,
+    files: &FileStore,
+    renderer: &Renderer,
+    candidate: PreviewCandidate,
+) -> PreviewOutcome {
+    let Some(kind) = DrawingKind::of(&candidate.content_type) else {
+        return PreviewOutcome::Skipped;
     };
     let limits = renderer.limits();
     let now = db::now();
@@ -125,10 +131,10 @@ async fn make(db: &Db, files: &FileStore, renderer: &Renderer, candidate: Candid
             .unwrap_or(chrono::Duration::minutes(5));
     match db::previews::claim(db, &candidate.sha256, now, until).await {
         Ok(true) => {}
-        Ok(false) => return Outcome::Skipped,
+        Ok(false) => return PreviewOutcome::Skipped,
         Err(err) => {
             tracing::error!(error = %err, "preview not claimed");
-            return Outcome::Postponed;
+            return PreviewOutcome::Postponed;
         }
     }
     if candidate.size.max(0) as u64 > limits.max_input_bytes {
@@ -140,14 +146,14 @@ async fn make(db: &Db, files: &FileStore, renderer: &Renderer, candidate: Candid
         Ok(bytes) => bytes,
         Err(err) => {
             tracing::warn!(error = %err, upload = candidate.upload_id, "file not readable for its preview");
-            return Outcome::Postponed;
+            return PreviewOutcome::Postponed;
         }
     };
     let rendered = match renderer.render(bytes, kind).await {
         Ok(rendered) => rendered,
         Err(RenderFailure::Spawn(err)) => {
             tracing::error!(error = %err, exe = %limits.exe.display(), "preview renderer could not be started");
-            return Outcome::Postponed;
+            return PreviewOutcome::Postponed;
         }
         Err(failure) => return give_up(db, &candidate, &failure.to_string()).await,
     };
@@ -158,11 +164,11 @@ async fn make(db: &Db, files: &FileStore, renderer: &Renderer, candidate: Candid
             Err(err) => {
                 tracing::warn!(error = %err, "preview not stored");
                 remove_keys(files, &keys).await;
-                return Outcome::Postponed;
+                return PreviewOutcome::Postponed;
             }
         }
     }
-    let stored = Stored {
+    let stored = StoredPreviews {
         thumb_key: keys[0].clone(),
         thumb_width: rendered.thumb.width as i32,
         thumb_height: rendered.thumb.height as i32,
@@ -171,22 +177,22 @@ async fn make(db: &Db, files: &FileStore, renderer: &Renderer, candidate: Candid
         large_height: rendered.large.height as i32,
     };
     match db::previews::finish(db, &candidate.sha256, &stored).await {
-        Ok(true) => Outcome::Made,
+        Ok(true) => PreviewOutcome::Made,
         // Someone else finished first, or the file went meanwhile.
         Ok(false) => {
             remove_keys(files, &keys).await;
-            Outcome::Skipped
+            PreviewOutcome::Skipped
         }
         Err(err) => {
             tracing::error!(error = %err, "preview not recorded");
             remove_keys(files, &keys).await;
-            Outcome::Postponed
+            PreviewOutcome::Postponed
         }
     }
 }
 
 /// Records that a content gets no preview, with a log line.
-async fn give_up(db: &Db, candidate: &Candidate, why: &str) -> Outcome {
+async fn give_up(db: &Db, candidate: &PreviewCandidate, why: &str) -> PreviewOutcome {
     tracing::warn!(
         upload = candidate.upload_id,
         sha256 = candidate.sha256,
@@ -195,10 +201,10 @@ async fn give_up(db: &Db, candidate: &Candidate, why: &str) -> Outcome {
         "no preview for this file"
     );
     match db::previews::fail(db, &candidate.sha256, why).await {
-        Ok(()) => Outcome::Failed,
+        Ok(()) => PreviewOutcome::Failed,
         Err(err) => {
             tracing::error!(error = %err, "failed preview not recorded");
-            Outcome::Postponed
+            PreviewOutcome::Postponed
         }
     }
 }

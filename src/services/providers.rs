@@ -277,7 +277,7 @@ async fn undo_folders(db: &Db, marketing: &Marketing, created: &[i64]) {
 
 /// What the audit log keeps of a provider (its roles sorted, as they are stored).
 #[derive(Serialize)]
-struct Recorded {
+struct RecordedProvider {
     name: String,
     allowed_roles: Vec<String>,
     brevo_active_folder_id: Option<i64>,
@@ -285,12 +285,12 @@ struct Recorded {
     upload_id: Option<i64>,
 }
 
-impl Recorded {
-    fn of_new(new: &db::providers::NewProvider) -> Recorded {
+impl RecordedProvider {
+    fn of_new(new: &db::providers::NewProvider) -> RecordedProvider {
         let mut allowed_roles = new.allowed_roles.clone();
         allowed_roles.sort();
         allowed_roles.dedup();
-        Recorded {
+        RecordedProvider {
             name: new.name.clone(),
             allowed_roles,
             brevo_active_folder_id: new.brevo_active_folder_id,
@@ -321,7 +321,7 @@ pub async fn create(
         upload_id: input.upload_id,
     };
     let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Provider, None)
-        .with_changes(Changes::created(&Recorded::of_new(&new)));
+        .with_changes(Changes::created(&RecordedProvider::of_new(&new)));
     match db::providers::create(db, &new, &audit).await {
         Ok(provider) => view(db, provider).await,
         Err(err) => {
@@ -379,7 +379,7 @@ pub async fn update(
         brevo_inactive_folder_id: Some(inactive),
         upload_id: input.upload_id,
     };
-    let before = Recorded::of_new(&db::providers::NewProvider {
+    let before = RecordedProvider::of_new(&db::providers::NewProvider {
         name: current.name.clone(),
         allowed_roles: current.allowed_roles.clone(),
         brevo_active_folder_id: current.brevo_active_folder_id,
@@ -390,7 +390,7 @@ pub async fn update(
         .named(&changes.name)
         .with_changes(Changes::between(
             Some(&before),
-            Some(&Recorded::of_new(&changes)),
+            Some(&RecordedProvider::of_new(&changes)),
         ));
     let err = match db::providers::update(db, id, &changes, &audit).await {
         Ok(Some(provider)) => return view(db, provider).await,

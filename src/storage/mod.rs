@@ -86,7 +86,7 @@ pub struct StagedWriter {
 
 /// Where written bytes wait for their row.
 #[derive(Debug)]
-enum Place {
+enum StagingPlace {
     Disk { path: PathBuf, target: PathBuf },
     Bucket(Arc<Bucket>),
 }
@@ -95,7 +95,7 @@ enum Place {
 #[derive(Debug)]
 pub struct StagedFile {
     key: String,
-    place: Place,
+    place: StagingPlace,
     digest: Digest32,
     head: Vec<u8>,
     persisted: bool,
@@ -211,7 +211,7 @@ impl StagedWriter {
             }
         }
         let place = match std::mem::replace(&mut self.sink, Sink::Done) {
-            Sink::Disk { path, target, .. } => Place::Disk { path, target },
+            Sink::Disk { path, target, .. } => StagingPlace::Disk { path, target },
             Sink::Bucket { bucket, upload } => {
                 let rest = Bytes::from(std::mem::take(&mut self.buffer));
                 match upload {
@@ -232,7 +232,7 @@ impl StagedWriter {
                         Bucket::finish_parts(upload).await?;
                     }
                 }
-                Place::Bucket(bucket)
+                StagingPlace::Bucket(bucket)
             }
             Sink::Done => return Err(io::Error::other("file closed")),
         };
@@ -289,8 +289,8 @@ impl StagedFile {
     /// (archives, which [`FileStore::begin_on_disk`] always writes to disk).
     pub fn path(&self) -> Option<&Path> {
         match &self.place {
-            Place::Disk { path, .. } => Some(path),
-            Place::Bucket(_) => None,
+            StagingPlace::Disk { path, .. } => Some(path),
+            StagingPlace::Bucket(_) => None,
         }
     }
 
@@ -304,7 +304,7 @@ impl StagedFile {
 
     /// Moves the file into place and returns its key. Never replaces an existing file.
     pub async fn persist(mut self) -> io::Result<String> {
-        if let Place::Disk { path, target } = &self.place {
+        if let StagingPlace::Disk { path, target } = &self.place {
             let (from, to) = (path.clone(), target.clone());
             tokio::task::spawn_blocking(move || {
                 if let Some(folder) = to.parent() {
@@ -330,10 +330,10 @@ impl Drop for StagedFile {
             return;
         }
         match &self.place {
-            Place::Disk { path, .. } => {
+            StagingPlace::Disk { path, .. } => {
                 let _ = std::fs::remove_file(path);
             }
-            Place::Bucket(bucket) => {
+            StagingPlace::Bucket(bucket) => {
                 let (bucket, key) = (bucket.clone(), std::mem::take(&mut self.key));
                 clean_up_later(async move {
                     if let Err(err) = bucket.delete(&key).await {

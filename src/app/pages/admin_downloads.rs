@@ -98,7 +98,7 @@ pub fn Downloads() -> impl IntoView {
 /// The upload limits the form shows and checks (`/api/upload-requirements/`).
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Requirements {
+struct UploadLimits {
     #[serde(rename = "limitSizeMB")]
     limit_size_mb: u64,
     allowed_ext_array: Vec<String>,
@@ -114,7 +114,7 @@ pub struct DownloadFormProps {
     download: Option<DownloadView>,
     /// The providers the user may choose (spec §6).
     providers: Vec<ProviderRef>,
-    requirements: Requirements,
+    requirements: UploadLimits,
     tags: Vec<crate::services::downloads::Tag>,
     is_admin: bool,
 }
@@ -147,7 +147,7 @@ pub async fn load_download_form(
             mode: if download.is_some() { "edit" } else { "add" },
             download,
             providers: services::downloads::providers_to_manage(&state.db, user).await?,
-            requirements: Requirements {
+            requirements: UploadLimits {
                 limit_size_mb: state.uploads.limit_size_mb,
                 allowed_ext_array: state.uploads.allowed_ext.clone(),
             },

@@ -36,19 +36,19 @@ pub struct StartPage {
 }
 
 /// What the request gets: the editor of a known number, or the page.
-pub enum Loaded {
+pub enum StartAnswer {
     Editor(String),
     Page(StartPage),
 }
 
 /// Looks up the number typed in and the groups changed last; `None` for a user who may not
 /// open the contact editor (nothing is looked up for them) or when loading failed (logged).
-pub async fn load(state: &AppState, user: Option<&User>, query: StartQuery) -> Option<Loaded> {
+pub async fn load(state: &AppState, user: Option<&User>, query: StartQuery) -> Option<StartAnswer> {
     let user = user.filter(|u| Capability::ContactEdit.allows(u))?;
     let mut page = StartPage::default();
     if let Some(typed) = query.customer_number {
         match contact_start::lookup(&state.db, state.planning.as_ref(), user, &typed).await {
-            Ok(Lookup::Open(path)) => return Some(Loaded::Editor(path)),
+            Ok(Lookup::Open(path)) => return Some(StartAnswer::Editor(path)),
             Ok(Lookup::Unknown { message, path }) => {
                 page.message = Some(message);
                 page.create = Some(path);
@@ -68,7 +68,7 @@ pub async fn load(state: &AppState, user: Option<&User>, query: StartQuery) -> O
             return None;
         }
     }
-    Some(Loaded::Page(page))
+    Some(StartAnswer::Page(page))
 }
 
 #[component]

@@ -35,7 +35,7 @@ struct ListsPage {
 }
 
 /// What the provider page shows, loaded before it renders.
-pub enum ProviderPage {
+pub enum ProviderScreen {
     Found(Box<ProviderCriteriaProps>),
     Missing,
     Forbidden,
@@ -43,12 +43,12 @@ pub enum ProviderPage {
 }
 
 /// Loads the provider and the first page of its lists (nothing for users the guard refuses).
-pub async fn load_provider(state: &AppState, user: Option<&User>, id: &str) -> ProviderPage {
+pub async fn load_provider(state: &AppState, user: Option<&User>, id: &str) -> ProviderScreen {
     let Some(user) = user.filter(|u| Capability::AdminArea.allows(u)) else {
-        return ProviderPage::Forbidden;
+        return ProviderScreen::Forbidden;
     };
     let Ok(id) = id.parse::<i64>() else {
-        return ProviderPage::Missing;
+        return ProviderScreen::Missing;
     };
     let loaded = async {
         let provider = services::providers::managed(&state.db, user, id).await?;
@@ -63,12 +63,12 @@ pub async fn load_provider(state: &AppState, user: Option<&User>, id: &str) -> P
         })
     };
     match loaded.await {
-        Ok(props) => ProviderPage::Found(Box::new(props)),
-        Err(ServiceError::Forbidden) => ProviderPage::Forbidden,
-        Err(ServiceError::NotFound) => ProviderPage::Missing,
+        Ok(props) => ProviderScreen::Found(Box::new(props)),
+        Err(ServiceError::Forbidden) => ProviderScreen::Forbidden,
+        Err(ServiceError::NotFound) => ProviderScreen::Missing,
         Err(err) => {
             tracing::error!(error = %err, "provider page");
-            ProviderPage::Failed
+            ProviderScreen::Failed
         }
     }
 }
@@ -79,9 +79,9 @@ pub fn Provider() -> impl IntoView {
     if !admit(PageAccess::Requires(Capability::AdminArea)) {
         return ().into_any();
     }
-    let page = loaded::<ProviderPage>();
+    let page = loaded::<ProviderScreen>();
     let content = match page.as_deref() {
-        Some(ProviderPage::Found(props)) => {
+        Some(ProviderScreen::Found(props)) => {
             let name = props.provider.name.clone();
             view! {
                 <Island name="ProviderCriteria" props=props_json(props)>
@@ -91,15 +91,15 @@ pub fn Provider() -> impl IntoView {
             }
             .into_any()
         }
-        Some(ProviderPage::Forbidden) => {
+        Some(ProviderScreen::Forbidden) => {
             redirect_to(UNAUTHORIZED_PATH);
             return ().into_any();
         }
-        Some(ProviderPage::Missing) | None => {
+        Some(ProviderScreen::Missing) | None => {
             set_status(StatusCode::NOT_FOUND);
             view! { <div class="alert alert-warning" data-testid="provider-missing">"Anbieter existiert nicht!"</div> }.into_any()
         }
-        Some(ProviderPage::Failed) => unexpected_error(),
+        Some(ProviderScreen::Failed) => unexpected_error(),
     };
     view! { <AdminLayout title="Kriterien">{content}</AdminLayout> }.into_any()
 }

@@ -101,7 +101,7 @@ impl BrevoError {
 /// Brevo's error body. Both fields are required by the spec, but a lenient parse keeps a
 /// half-filled body useful.
 #[derive(Debug, Default, Deserialize)]
-struct ErrorBody {
+struct BrevoErrorBody {
     #[serde(default)]
     code: Option<String>,
     #[serde(default)]
@@ -130,7 +130,7 @@ pub(crate) fn is_duplicate(code: &str, message: &str, metadata: Option<&Value>) 
 /// Maps a non-success answer (status outside 2xx) to an error. Never copies raw body text into
 /// the error (it could hold personal data); only Brevo's `code` and `message` fields.
 pub(crate) fn error_from_response(status: u16, body: &[u8]) -> BrevoError {
-    let parsed = serde_json::from_slice::<ErrorBody>(body)
+    let parsed = serde_json::from_slice::<BrevoErrorBody>(body)
         .ok()
         .filter(|b| b.code.is_some() || b.message.is_some());
     let reason = reqwest::StatusCode::from_u16(status)

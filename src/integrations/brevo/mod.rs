@@ -33,9 +33,9 @@ use serde_json::json;
 
 pub use error::BrevoError;
 pub use types::{
-    BrevoList, Contact, ContactPage, ContactRef, CreateContact, EmailAddress, Folder, FolderPage,
-    ListPage, MAX_CONTACT_PAGE, MAX_FOLDER_PAGE, SortOrder, TransactionalEmail, UpdateContact,
-    parse_brevo_datetime,
+    BrevoContact, BrevoContactPage, BrevoFolder, BrevoFolderLists, BrevoFolderPage, BrevoList,
+    BrevoSortOrder, ContactRef, CreateContact, EmailAddress, MAX_CONTACT_PAGE, MAX_FOLDER_PAGE,
+    TransactionalEmail, UpdateContact, parse_brevo_datetime,
 };
 
 use rate_limit::{Failure, Pacer, RateLimitWait};
@@ -115,10 +115,10 @@ fn redacted(secret: &str) -> &'static str {
 /// Client for Brevo's API v3. Cheap to clone; clones share the pacing of `/contacts` requests.
 #[derive(Clone)]
 pub struct BrevoClient {
-    inner: Arc<Inner>,
+    inner: Arc<ClientInner>,
 }
 
-struct Inner {
+struct ClientInner {
     config: BrevoConfig,
     http: reqwest::Client,
     pacer: Pacer,
@@ -168,12 +168,12 @@ impl Call {
 }
 
 /// A 2xx answer.
-struct Answer {
+struct BrevoAnswer {
     status: u16,
     body: Vec<u8>,
 }
 
-impl Answer {
+impl BrevoAnswer {
     fn json<T: DeserializeOwned>(&self, what: &str) -> Result<T, BrevoError> {
         // serde_json's messages can quote values (e.g. an email); report position only.
         serde_json::from_slice(&self.body).map_err(|e| {
@@ -198,7 +198,7 @@ impl BrevoClient {
         config.base_url = config.base_url.trim().trim_end_matches('/').to_owned();
         let pacer = Pacer::new(config.contacts_per_second);
         Self {
-            inner: Arc::new(Inner {
+            inner: Arc::new(ClientInner {
                 config,
                 http,
                 pacer,
@@ -216,14 +216,19 @@ impl BrevoClient {
     // -----------------------------------------------------------------------------------------
 
     /// One page of folders, oldest first. `limit` is clamped to 1..=50.
-    pub async fn list_folders(&self, limit: u32, offset: u32) -> Result<FolderPage, BrevoError> {
-        let call = Call::new(Method::GET, "/contacts/folders", "/contacts/folders")
-            .query(page_query(limit, MAX_FOLDER_PAGE, offset, SortOrder::Asc));
+    pub async fn list_folders(
+        &self,
+        limit: u32,
+        offset: u32,
+    ) -> Result<BrevoFolderPage, BrevoError> {
+        let call = Call::new(Method::GET, "/contacts/folders", "/contacts/folders").query(
+            page_query(limit, MAX_FOLDER_PAGE, offset, BrevoSortOrder::Asc),
+        );
         self.execute(call).await?.json("folder page")
     }
 
     /// Every folder, paging with 50.
-    pub async fn all_folders(&self) -> Result<Vec<Folder>, BrevoError> {
+    pub async fn all_folders(&self) -> Result<Vec<BrevoFolder>, BrevoError> {
         let mut all = Vec::new();
         loop {
             let offset = page_offset(all.len())?;
@@ -275,15 +280,15 @@ impl BrevoClient {
         folder_id: i64,
         limit: u32,
         offset: u32,
-        sort: SortOrder,
-    ) -> Result<ListPage, BrevoError> {
+        sort: BrevoSortOrder,
+    ) -> Result<BrevoFolderLists, BrevoError> {
         let call = Call::new(
             Method::GET,
             format!("/contacts/folders/{folder_id}/lists"),
             "/contacts/folders/{folderId}/lists",
         )
         .query(page_query(limit, MAX_FOLDER_PAGE, offset, sort));
-        let mut page: ListPage = self.execute(call).await?.json("list page")?;
+        let mut page: BrevoFolderLists = self.execute(call).await?.json("list page")?;
         for list in &mut page.lists {
             list.folder_id.get_or_insert(folder_id);
         }
@@ -296,7 +301,7 @@ impl BrevoClient {
         loop {
             let offset = page_offset(all.len())?;
             let page = self
-                .folder_lists(folder_id, MAX_FOLDER_PAGE, offset, SortOrder::Asc)
+                .folder_lists(folder_id, MAX_FOLDER_PAGE, offset, BrevoSortOrder::Asc)
                 .await?;
             let got = page.lists.len();
             all.extend(page.lists);
@@ -385,7 +390,7 @@ impl BrevoClient {
     }
 
     /// One contact.
-    pub async fn get_contact(&self, identifier: ContactRef) -> Result<Contact, BrevoError> {
+    pub async fn get_contact(&self, identifier: ContactRef) -> Result<BrevoContact, BrevoError> {
         let (path, query) = identifier.path_and_query();
         let call = Call::new(Method::GET, path, "/contacts/{identifier}").query(query);
         self.execute(call).await?.json("contact")
@@ -399,8 +404,8 @@ impl BrevoClient {
         limit: u32,
         offset: u32,
         modified_since: Option<DateTime<Utc>>,
-    ) -> Result<ContactPage, BrevoError> {
-        let mut query = page_query(limit, MAX_CONTACT_PAGE, offset, SortOrder::Asc);
+    ) -> Result<BrevoContactPage, BrevoError> {
+        let mut query = page_query(limit, MAX_CONTACT_PAGE, offset, BrevoSortOrder::Asc);
         if let Some(since) = modified_since {
             query.push((
                 "modifiedSince",
@@ -443,7 +448,7 @@ impl BrevoClient {
     }
 
     /// Runs one call and counts its outcome for the metrics.
-    async fn execute(&self, call: Call) -> Result<Answer, BrevoError> {
+    async fn execute(&self, call: Call) -> Result<BrevoAnswer, BrevoError> {
         let answer = self.execute_attempts(call).await;
         crate::metrics::brevo_call(match &answer {
             Ok(_) => "ok",
@@ -453,7 +458,7 @@ impl BrevoClient {
     }
 
     /// Runs the attempts of one call: pacing, timeout, retries, error mapping.
-    async fn execute_attempts(&self, call: Call) -> Result<Answer, BrevoError> {
+    async fn execute_attempts(&self, call: Call) -> Result<BrevoAnswer, BrevoError> {
         let config = &self.inner.config;
         let url = format!("{}{}", config.base_url, call.path);
         let idempotent = call.method != Method::POST;
@@ -479,7 +484,7 @@ impl BrevoClient {
             let (failure, wait, error) = match self.attempt(&call, &url, left).await {
                 Ok((status, _, body)) if (200..300).contains(&status) => {
                     tracing::debug!(method, path = route, status, attempt, "Brevo request done");
-                    return Ok(Answer { status, body });
+                    return Ok(BrevoAnswer { status, body });
                 }
                 Ok((429, reset, _)) => {
                     let wait =
@@ -594,7 +599,12 @@ fn describe_transport_error(err: reqwest::Error, timeout: Duration) -> (Failure,
 }
 
 /// `limit`, `offset`, `sort` with the limit clamped to `1..=max`.
-fn page_query(limit: u32, max: u32, offset: u32, sort: SortOrder) -> Vec<(&'static str, String)> {
+fn page_query(
+    limit: u32,
+    max: u32,
+    offset: u32,
+    sort: BrevoSortOrder,
+) -> Vec<(&'static str, String)> {
     vec![
         ("limit", limit.clamp(1, max).to_string()),
         ("offset", offset.to_string()),
@@ -637,14 +647,14 @@ mod tests {
     #[test]
     fn paging_helpers() {
         assert_eq!(
-            page_query(500, 50, 100, SortOrder::Desc),
+            page_query(500, 50, 100, BrevoSortOrder::Desc),
             vec![
                 ("limit", "50".to_owned()),
                 ("offset", "100".to_owned()),
                 ("sort", "desc".to_owned())
             ]
         );
-        assert_eq!(page_query(0, 50, 0, SortOrder::Asc)[0].1, "1");
+        assert_eq!(page_query(0, 50, 0, BrevoSortOrder::Asc)[0].1, "1");
         assert!(is_last_page(0, 50, 100, 200));
         assert!(is_last_page(10, 50, 60, 200));
         assert!(is_last_page(50, 50, 100, 100));

@@ -15,24 +15,24 @@ pub const MAX_CONTACT_PAGE: u32 = 1000;
 /// Order of a paged listing, by creation date. Brevo's default is `desc`; for paging loops
 /// `asc` keeps offsets stable while records are created.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SortOrder {
+pub enum BrevoSortOrder {
     #[default]
     Asc,
     Desc,
 }
 
-impl SortOrder {
+impl BrevoSortOrder {
     pub fn as_str(self) -> &'static str {
         match self {
-            SortOrder::Asc => "asc",
-            SortOrder::Desc => "desc",
+            BrevoSortOrder::Asc => "asc",
+            BrevoSortOrder::Desc => "desc",
         }
     }
 }
 
 /// A contact folder (Brevo's deprecated counters are not read).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Folder {
+pub struct BrevoFolder {
     pub id: i64,
     #[serde(default)]
     pub name: String,
@@ -40,11 +40,11 @@ pub struct Folder {
 
 /// One page of `GET /contacts/folders`; `count` is the total number of folders.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FolderPage {
+pub struct BrevoFolderPage {
     #[serde(default)]
     pub count: i64,
     #[serde(default)]
-    pub folders: Vec<Folder>,
+    pub folders: Vec<BrevoFolder>,
 }
 
 /// A contact list. The counters are deprecated by Brevo (may read 0); `folder_id` is filled
@@ -66,7 +66,7 @@ pub struct BrevoList {
 
 /// One page of `GET /contacts/folders/{id}/lists`; `count` is the folder's total.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ListPage {
+pub struct BrevoFolderLists {
     #[serde(default)]
     pub count: i64,
     #[serde(default)]
@@ -167,7 +167,7 @@ pub struct UpdateContact {
 /// A contact as `GET /contacts` and `GET /contacts/{identifier}` return it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Contact {
+pub struct BrevoContact {
     pub id: i64,
     /// Absent for SMS-only contacts.
     #[serde(default)]
@@ -186,11 +186,11 @@ pub struct Contact {
 
 /// One page of `GET /contacts`; `count` is the number of contacts matching the filter.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ContactPage {
+pub struct BrevoContactPage {
     #[serde(default)]
     pub count: i64,
     #[serde(default)]
-    pub contacts: Vec<Contact>,
+    pub contacts: Vec<BrevoContact>,
 }
 
 /// Sender or recipient of a transactional email.
@@ -338,7 +338,7 @@ mod tests {
 
     #[test]
     fn contact_parses_brevo_shapes() {
-        let contact: Contact = serde_json::from_value(json!({
+        let contact: BrevoContact = serde_json::from_value(json!({
             "id": 42, "email": "peggy@example.com", "emailBlacklisted": false,
             "smsBlacklisted": false, "createdAt": "2017-05-02T16:40:31Z",
             "modifiedAt": "2023-01-12T09:34:11.250+01:00", "listIds": [40],
@@ -358,7 +358,7 @@ mod tests {
                 + chrono::Duration::milliseconds(250)
         );
         // SMS-only contact without email, list fields missing.
-        let contact: Contact = serde_json::from_value(json!({
+        let contact: BrevoContact = serde_json::from_value(json!({
             "id": 1, "createdAt": "2020-01-01 10:00:00", "modifiedAt": "2020-01-01T10:00:00+0100"
         }))
         .unwrap();
@@ -372,16 +372,16 @@ mod tests {
 
     #[test]
     fn pages_tolerate_missing_fields() {
-        let page: ListPage = serde_json::from_value(json!({})).unwrap();
-        assert_eq!(page, ListPage::default());
-        let page: FolderPage = serde_json::from_value(json!({
+        let page: BrevoFolderLists = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(page, BrevoFolderLists::default());
+        let page: BrevoFolderPage = serde_json::from_value(json!({
             "count": 1,
             "folders": [{"id": 2, "name": "A", "totalBlacklisted": 0, "totalSubscribers": 0, "uniqueSubscribers": 0}]
         }))
         .unwrap();
         assert_eq!(
             page.folders,
-            vec![Folder {
+            vec![BrevoFolder {
                 id: 2,
                 name: "A".into()
             }]

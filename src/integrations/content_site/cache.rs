@@ -24,10 +24,10 @@ const MAX_TTL: Duration = Duration::from_secs(365 * 24 * 60 * 60);
 /// Cached access to the header and footer menus. Cheap to clone (an `Arc` inside).
 #[derive(Clone)]
 pub struct MenuService {
-    inner: Arc<Inner>,
+    inner: Arc<CacheInner>,
 }
 
-struct Inner {
+struct CacheInner {
     /// Base URL without trailing slash; `None` when not configured.
     base_url: Option<String>,
     api: MenuApi,
@@ -101,7 +101,7 @@ impl MenuService {
             .filter(|url| !url.is_empty());
         let ttl = config.ttl.min(MAX_TTL);
         Self {
-            inner: Arc::new(Inner {
+            inner: Arc::new(CacheInner {
                 base_url,
                 api: config.api,
                 timeout: config.timeout,
@@ -169,7 +169,7 @@ impl MenuService {
     }
 }
 
-impl Inner {
+impl CacheInner {
     /// Fetches the menu unless it is fresh; joins a fetch of it that is already running.
     async fn load(&self, spec: MenuSpec) {
         // The outcome is stored and logged by `fetch_and_store`.

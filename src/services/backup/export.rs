@@ -10,9 +10,9 @@ use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
-use super::{OnProgress, Progress, Throttled, hex, human_bytes};
+use super::{BackupProgress, OnProgress, Throttled, hex, human_bytes};
 use crate::db::Db;
-use crate::db::snapshot::{self, Snapshot};
+use crate::db::snapshot::{self, ReadSnapshot};
 use crate::domain::backup::{
     self, FILE_LIST, FileEntry, FilesPart, MANIFEST, Manifest, TablePart, file_part, table_part,
 };
@@ -164,7 +164,7 @@ async fn write_parts(
         missing: Vec::new(),
         archive_bytes: 0,
     };
-    let mut snapshot = Snapshot::begin(db).await?;
+    let mut snapshot = ReadSnapshot::begin(db).await?;
     let mut table_parts = Vec::with_capacity(tables.len());
     for table in &tables {
         sink.start(table_part(&table.name), true).await?;
@@ -174,7 +174,7 @@ async fn write_parts(
             .rows(table, |chunk| {
                 sent += chunk.len();
                 if status.due() {
-                    progress(Progress::Status(format!(
+                    progress(BackupProgress::Status(format!(
                         "Tabelle {}: {} …",
                         table.name,
                         human_bytes(sent as u64)
@@ -186,7 +186,7 @@ async fn write_parts(
                 async move { send(&parts, ToZip::Bytes(chunk.into())).await }
             })
             .await?;
-        progress(Progress::Line(format!(
+        progress(BackupProgress::Line(format!(
             "Tabelle {}: {rows} Zeilen",
             table.name
         )));
@@ -210,13 +210,13 @@ async fn write_parts(
             report.file_bytes += entry.size;
             entries.push(entry);
         } else {
-            progress(Progress::Line(format!(
+            progress(BackupProgress::Line(format!(
                 "Datei {key} fehlt im Dateispeicher (während des Exports gelöscht?); ihre Zeile ist im Archiv ohne Datei."
             )));
             report.missing.push(key.clone());
         }
         if status.due() || n + 1 == keys.len() {
-            progress(Progress::Status(format!(
+            progress(BackupProgress::Status(format!(
                 "Dateien: {} von {} ({})",
                 n + 1,
                 keys.len(),
@@ -225,7 +225,7 @@ async fn write_parts(
         }
     }
     if !keys.is_empty() {
-        progress(Progress::Line(String::new()));
+        progress(BackupProgress::Line(String::new()));
     }
     sink.start(FILE_LIST.into(), true).await?;
     let mut list = Vec::new();

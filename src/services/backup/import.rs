@@ -25,11 +25,12 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
-use super::{OnProgress, Progress, Throttled, hex, human_bytes};
+use super::{BackupProgress, OnProgress, Throttled, hex, human_bytes};
 use crate::db::Db;
 use crate::db::snapshot::{self, ColumnKind, Loader, Table};
 use crate::domain::backup::{
-    self, CellWidth, FILE_LIST, FileEntry, MANIFEST, Manifest, Refusal, file_part, table_part,
+    self, CellWidth, FILE_LIST, FileEntry, MANIFEST, Manifest, RestoreRefusal, file_part,
+    table_part,
 };
 use crate::domain::format;
 use crate::storage::FileStore;
@@ -76,7 +77,7 @@ pub struct ImportReport {
 type Archive = zip::ZipArchive<BufReader<File>>;
 
 fn damaged(detail: impl std::fmt::Display) -> anyhow::Error {
-    Refusal::Damaged(detail.to_string()).into()
+    RestoreRefusal::Damaged(detail.to_string()).into()
 }
 
 /// Opens the archive and reads its manifest.
@@ -139,7 +140,7 @@ fn check_part(
             if let Extent::Table { name, .. } = &extent
                 && line - usize::from(ends) > backup::MAX_ROW_BYTES
             {
-                return Err(Refusal::RowTooLong {
+                return Err(RestoreRefusal::RowTooLong {
                     table: name.clone(),
                     line: newlines + 1,
                     limit: backup::MAX_ROW_BYTES,
@@ -257,13 +258,13 @@ fn check_parts(
     for (n, (name, sha256, extent)) in tables.chain(files).enumerate() {
         check_part(archive, &name, sha256, extent)?;
         if status.due() || n + 1 == total {
-            progress(Progress::Status(format!(
+            progress(BackupProgress::Status(format!(
                 "Prüfe das Archiv: {} von {total} Teilen",
                 n + 1
             )));
         }
     }
-    progress(Progress::Line(String::new()));
+    progress(BackupProgress::Line(String::new()));
     Ok(())
 }
 
@@ -285,7 +286,7 @@ pub async fn import(
         tokio::task::spawn_blocking(move || open_archive(&from)).await??
     };
     backup::check_manifest(&manifest, snapshot::newest_known_schema(db))?;
-    progress(Progress::Line(format!(
+    progress(BackupProgress::Line(format!(
         "Archiv vom {} ({}, {}, Datenbankschema {}): {} Tabellen, {} Dateien ({})",
         format::date_time(manifest.created_at),
         manifest.source,
@@ -313,11 +314,11 @@ pub async fn import(
         })
         .await??
     };
-    progress(Progress::Line(
+    progress(BackupProgress::Line(
         "Das Archiv ist vollständig und unbeschädigt.".into(),
     ));
     if !manifest.files.missing.is_empty() {
-        progress(Progress::Line(format!(
+        progress(BackupProgress::Line(format!(
             "{} Dateien fehlten schon beim Export (während des Exports gelöscht); ihre Zeilen kommen ohne Datei.",
             manifest.files.missing.len()
         )));
@@ -343,7 +344,7 @@ pub async fn import(
     // this (the start-up sweep moves in every waiting file whose row committed).
     let keys: HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
     if files.bucket().is_none() && !keys.is_empty() {
-        progress(Progress::Line(
+        progress(BackupProgress::Line(
             "Die Zeilen sind gespeichert; die Dateien kommen an ihren Platz …".into(),
         ));
         let mut placed = 0usize;
@@ -353,11 +354,11 @@ pub async fn import(
                 placed += 1;
             }
         }
-        progress(Progress::Line(format!(
+        progress(BackupProgress::Line(format!(
             "{placed} Dateien sind an ihrem Platz."
         )));
     } else {
-        progress(Progress::Line("Die Zeilen sind gespeichert.".into()));
+        progress(BackupProgress::Line("Die Zeilen sind gespeichert.".into()));
     }
     db.migrate().await?;
     crate::db::bulk::analyze(db).await?;
@@ -382,7 +383,7 @@ async fn check_target(
     if let Some(applied) = snapshot::applied_schema(db).await?
         && applied > manifest.schema
     {
-        return Err(Refusal::TargetSchemaNewer {
+        return Err(RestoreRefusal::TargetSchemaNewer {
             target: applied,
             archive: manifest.schema,
         }
@@ -390,7 +391,7 @@ async fn check_target(
     }
     let existing = snapshot::tables(db).await?;
     if let Some((table, rows)) = snapshot::first_filled(db, &existing).await? {
-        return Err(Refusal::DatabaseNotEmpty { table, rows }.into());
+        return Err(RestoreRefusal::DatabaseNotEmpty { table, rows }.into());
     }
     let keys: HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
     let foreign: Vec<String> = files
@@ -401,7 +402,7 @@ async fn check_target(
         .filter(|key| !keys.contains(key.as_str()))
         .collect();
     if let Some(example) = foreign.first() {
-        return Err(Refusal::StoreNotEmpty {
+        return Err(RestoreRefusal::StoreNotEmpty {
             place: files.describe(),
             count: foreign.len(),
             example: example.clone(),
@@ -447,7 +448,7 @@ async fn copy_files(
                 done += 1;
                 bytes += entry.size;
                 if status.due() || done == total {
-                    progress(Progress::Status(format!(
+                    progress(BackupProgress::Status(format!(
                         "Dateien: {done} von {total} ({})",
                         human_bytes(bytes)
                     )));
@@ -472,7 +473,7 @@ async fn copy_files(
     let archive = reader.await??;
     result?;
     if total > 0 {
-        progress(Progress::Line(String::new()));
+        progress(BackupProgress::Line(String::new()));
     }
     Ok(archive)
 }
@@ -518,7 +519,7 @@ async fn load_rows(
 ) -> anyhow::Result<u64> {
     let targets = snapshot::tables(db).await?;
     let mut loader = Loader::begin(db).await?;
-    progress(Progress::Line(format!(
+    progress(BackupProgress::Line(format!(
         "Lade die Zeilen von {} Tabellen in einer Transaktion …",
         manifest.tables.len()
     )));
@@ -547,7 +548,7 @@ async fn load_rows(
                 loader.insert(target, &table.columns, &rows, loaded).await?;
                 loaded += rows.len() as u64;
                 if status.due() {
-                    progress(Progress::Status(format!(
+                    progress(BackupProgress::Status(format!(
                         "Tabelle {}: {loaded} von {} Zeilen",
                         table.name, table.rows
                     )));
@@ -565,13 +566,13 @@ async fn load_rows(
                 table.name
             )));
         }
-        progress(Progress::Line(format!(
+        progress(BackupProgress::Line(format!(
             "Tabelle {}: {loaded} Zeilen",
             table.name
         )));
         total += loaded;
     }
-    progress(Progress::Status("Schreibe die Zeilen fest …".into()));
+    progress(BackupProgress::Status("Schreibe die Zeilen fest …".into()));
     loader.commit().await?;
     Ok(total)
 }
@@ -628,7 +629,7 @@ fn read_rows(
         while let Some(fits) = next_line(&mut lines, &mut line, shape.limit)? {
             number += 1;
             if !fits {
-                return Err(Refusal::RowTooLong {
+                return Err(RestoreRefusal::RowTooLong {
                     table: table.to_string(),
                     line: number,
                     limit: shape.limit,

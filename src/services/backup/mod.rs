@@ -2,7 +2,7 @@
 //! from SQLite and a folder to PostgreSQL and a bucket. The archive's layout is in
 //! `domain::backup`.
 //!
-//! **Export** reads every table in one snapshot (`db::snapshot::Snapshot`) while the portal
+//! **Export** reads every table in one snapshot (`db::snapshot::ReadSnapshot`) while the portal
 //! serves on, then the files those rows name; the ZIP file is written by a thread of its own
 //! (the `zip` crate writes synchronously) and appears under its name only when complete.
 //!
@@ -35,7 +35,7 @@ pub use import::{
 };
 
 /// What a long step says on the terminal.
-pub enum Progress {
+pub enum BackupProgress {
     /// A line that stays.
     Line(String),
     /// The state of a step, replaced by the next one.
@@ -43,7 +43,7 @@ pub enum Progress {
 }
 
 /// Where progress goes (the command line prints it).
-pub type OnProgress = Arc<dyn Fn(Progress) + Send + Sync>;
+pub type OnProgress = Arc<dyn Fn(BackupProgress) + Send + Sync>;
 
 /// How often a step's status is said at most.
 const STATUS_EVERY: Duration = Duration::from_millis(500);

@@ -20,7 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::db::statistics::{NewEvent, TotalsChange};
 use crate::db::{self, Db};
-use crate::domain::statistics::{Channel, Kind, Sketch, Span, file_share};
+use crate::domain::statistics::{Channel, DeliveryKind, Sketch, Span, file_share};
 use crate::domain::time::berlin_date;
 use crate::domain::user::User;
 
@@ -214,7 +214,7 @@ pub fn totals_of(events: &[NewEvent]) -> Vec<TotalsChange> {
                     bytes_sent: 0,
                     customers: Sketch::default(),
                 });
-            if event.kind == Kind::Download.as_str() {
+            if event.kind == DeliveryKind::Download.as_str() {
                 change.downloads += 1;
                 if event.channel != Channel::File.as_str() {
                     change.zip_downloads += 1;
@@ -313,7 +313,13 @@ pub async fn expire_personal_events(db: &Db, personal_days: u32) {
 mod tests {
     use super::*;
 
-    fn event(day: &str, customer: i64, package: i64, channel: Channel, kind: Kind) -> NewEvent {
+    fn event(
+        day: &str,
+        customer: i64,
+        package: i64,
+        channel: Channel,
+        kind: DeliveryKind,
+    ) -> NewEvent {
         NewEvent {
             at: Utc::now(),
             day: day.into(),
@@ -332,10 +338,16 @@ mod tests {
     #[test]
     fn a_batch_adds_to_the_portal_its_providers_and_packages_per_day() {
         let events = [
-            event("2026-11-24", 1, 5, Channel::File, Kind::Download),
-            event("2026-11-24", 2, 5, Channel::PackageZip, Kind::Download),
-            event("2026-11-24", 2, 6, Channel::File, Kind::Resumption),
-            event("2026-11-25", 1, 5, Channel::File, Kind::Download),
+            event("2026-11-24", 1, 5, Channel::File, DeliveryKind::Download),
+            event(
+                "2026-11-24",
+                2,
+                5,
+                Channel::PackageZip,
+                DeliveryKind::Download,
+            ),
+            event("2026-11-24", 2, 6, Channel::File, DeliveryKind::Resumption),
+            event("2026-11-25", 1, 5, Channel::File, DeliveryKind::Download),
         ];
         let totals = totals_of(&events);
         let find = |scope: &str, id: i64, day: &str| {

@@ -350,7 +350,7 @@ pub async fn package_customers(
     user: &User,
     id: i64,
     range: DayRange,
-) -> ServiceResult<Vec<db::statistics::CustomerTook>> {
+) -> ServiceResult<Vec<db::statistics::CustomerTookRow>> {
     if !user.is_admin() {
         return Err(ServiceError::Forbidden);
     }

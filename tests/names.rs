@@ -1,0 +1,68 @@
+//! One name per type (issue 36): no two types of the crate share a name, so that a name in a
+//! signature, a log or a review says which type it is without its module. Read from the
+//! declarations at the top level of each file (tests aside); a type local to a function may
+//! repeat a name.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The type declared by a top-level line (`pub struct Name`, `enum Name<T>`, `type Name =`).
+fn declared(line: &str) -> Option<&str> {
+    if line.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let mut words = line.split_whitespace().skip_while(|w| w.starts_with("pub"));
+    let kind = words.next()?;
+    if !matches!(kind, "struct" | "enum" | "type" | "trait" | "union") {
+        return None;
+    }
+    let name = words.next()?;
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    Some(&name[..end]).filter(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_two_types_share_a_name() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut places: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for name in code.lines().filter_map(declared) {
+            let at = file.strip_prefix(&src).unwrap().display().to_string();
+            places.entry(name.to_owned()).or_default().push(at);
+        }
+    }
+    assert!(
+        places.len() > 200,
+        "the crate's types were read: {}",
+        places.len()
+    );
+    let shared: Vec<_> = places.iter().filter(|(_, at)| at.len() > 1).collect();
+    assert!(shared.is_empty(), "types sharing a name: {shared:#?}");
+}
+
+#[test]
+fn declarations_are_read_with_their_visibility_and_generics() {
+    assert_eq!(declared("pub struct Package {"), Some("Package"));
+    assert_eq!(declared("pub(crate) enum Tx {"), Some("Tx"));
+    assert_eq!(declared("struct Loaded<T>(Arc<T>);"), Some("Loaded"));
+    assert_eq!(declared("pub type Render ="), Some("Render"));
+    assert_eq!(declared("    struct Local;"), None);
+    assert_eq!(declared("pub fn struct_like() {"), None);
+}
