@@ -536,7 +536,7 @@ async fn import(config: &Config, from: &std::path::Path) -> anyhow::Result<()> {
         config.database_description(),
         files.describe()
     );
-    let result = crate::services::backup::import(&db, &files, from, progress_printer()).await;
+    let result = crate::services::backup::restore(&db, &files, from, progress_printer()).await;
     db.close().await;
     let report = result?;
     println!(

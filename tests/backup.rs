@@ -137,7 +137,7 @@ async fn an_archive_reads_the_same_from_either_database_and_loads_into_the_other
     let (url, folder) = empty_database(other(source.db.backend())).await;
     let target = Db::connect(&url).await.unwrap();
     let target_files = FileStore::new(folder.path().join("files")).unwrap();
-    let loaded = backup::import(&target, &target_files, &first, quiet())
+    let loaded = backup::restore(&target, &target_files, &first, quiet())
         .await
         .unwrap();
     assert_eq!(loaded.rows, report.rows);
@@ -255,7 +255,7 @@ async fn contents(db: &Db, files: &Path) -> (Option<(String, i64)>, usize, usize
 }
 
 async fn refusal(db: &Db, files: &FileStore, archive: &Path) -> String {
-    let err = backup::import(db, files, archive, quiet())
+    let err = backup::restore(db, files, archive, quiet())
         .await
         .expect_err("refused");
     format!("{err:#}")
@@ -333,7 +333,7 @@ async fn an_import_refuses_a_filled_target_or_a_damaged_or_newer_archive_and_cha
     std::fs::remove_file(&own).unwrap();
 
     // The same target takes the archive once it is empty.
-    let loaded = backup::import(&target, &target_files, &archive, quiet())
+    let loaded = backup::restore(&target, &target_files, &archive, quiet())
         .await
         .unwrap();
     assert!(loaded.rows > 0);

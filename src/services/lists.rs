@@ -102,7 +102,7 @@ pub async fn page(
     Ok((rows.into_iter().map(ListView::from).collect(), count))
 }
 
-/// One page of a marketing folder's lists (the provider screen's import): Admin any folder,
+/// One page of a marketing folder's lists (the provider screen's list import): Admin any folder,
 /// others only the folders of providers they manage.
 pub async fn folder_lists_page(
     db: &Db,
@@ -291,7 +291,7 @@ pub async fn delete(db: &Db, marketing: &Marketing, user: &User, id: i64) -> Ser
 }
 
 /// Brings the provider's lists up to date with the marketing service: lists found in its
-/// active and inactive folders are imported or renamed and get the status of their folder.
+/// active and inactive folders are imported (list import) or renamed and get the status of their folder.
 /// Returns all the provider's lists, newest first, with current counts.
 #[tracing::instrument(skip_all, fields(provider = provider_id))]
 pub async fn sync_provider(

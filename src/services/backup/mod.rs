@@ -6,7 +6,7 @@
 //! serves on, then the files those rows name; the ZIP file is written by a thread of its own
 //! (the `zip` crate writes synchronously) and appears under its name only when complete.
 //!
-//! **Import** first checks the manifest and the file list, then that the target database and
+//! **Restore** (the CLI's `import`) first checks the manifest and the file list, then that the target database and
 //! file store are empty (the cheap refusals), then reads the whole archive and checks every
 //! part against the manifest's SHA-256. Only then does it write: the files (on disk into the staging folder, in a bucket to their keys), the rows in
 //! one transaction, and after the commit the files into place. A failure or a SIGKILL before
@@ -19,10 +19,10 @@
 //!
 //! **Memory of an import**, whatever the archive holds: at most [`ROWS_IN_FLIGHT_BYTES`]
 //! (64 MiB) of rows, plus [`BYTES_PER_FILE`] per file of the archive, plus the program
-//! ([`PROGRAM_BYTES`]); see `import` for how.
+//! ([`PROGRAM_BYTES`]); see `restore` for how.
 
 mod export;
-mod import;
+mod restore;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,8 +30,8 @@ use std::time::{Duration, Instant};
 use crate::domain::format;
 
 pub use export::{ExportReport, export};
-pub use import::{
-    BYTES_PER_FILE, ImportReport, PROGRAM_BYTES, ROWS_IN_FLIGHT_BYTES, import, memory_bound,
+pub use restore::{
+    BYTES_PER_FILE, PROGRAM_BYTES, ROWS_IN_FLIGHT_BYTES, RestoreReport, memory_bound, restore,
 };
 
 /// What a long step says on the terminal.

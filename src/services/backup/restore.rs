@@ -1,4 +1,4 @@
-//! `aktionsportal import`: the archive checked whole, then loaded into an empty target.
+//! The restore (`aktionsportal import`): the archive checked whole, then loaded into an empty target.
 //!
 //! **Memory.** Whatever an archive holds, an import keeps at most [`ROWS_IN_FLIGHT_BYTES`]
 //! (64 MiB) of rows in memory, plus about [`BYTES_PER_FILE`] (1 KiB) per file of the archive
@@ -63,9 +63,9 @@ pub fn memory_bound(files: u64) -> u64 {
 /// The longest line of `files.jsonl` (a key, a size and a SHA-256 take about 150 bytes).
 const MAX_FILE_LINE: usize = 4 * 1024;
 
-/// What an import loaded.
+/// What a restore loaded.
 #[derive(Debug)]
-pub struct ImportReport {
+pub struct RestoreReport {
     pub tables: usize,
     pub rows: u64,
     pub files: u64,
@@ -275,12 +275,12 @@ enum FileChunk {
 }
 
 /// Fills the empty database `db` and the empty file store `files` from the archive at `from`.
-pub async fn import(
+pub async fn restore(
     db: &Db,
     files: &FileStore,
     from: &Path,
     progress: OnProgress,
-) -> anyhow::Result<ImportReport> {
+) -> anyhow::Result<RestoreReport> {
     let (archive, manifest) = {
         let from = from.to_path_buf();
         tokio::task::spawn_blocking(move || open_archive(&from)).await??
@@ -362,7 +362,7 @@ pub async fn import(
     }
     db.migrate().await?;
     crate::db::bulk::analyze(db).await?;
-    Ok(ImportReport {
+    Ok(RestoreReport {
         tables: manifest.tables.len(),
         rows,
         files: entries.len() as u64,
