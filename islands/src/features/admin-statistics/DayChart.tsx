@@ -4,6 +4,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { formatCount } from '../../lib/format';
+import { CountTable } from './CountTable';
 import { CsvLink } from './CsvLink';
 import { formatDay } from './format';
 import { TableBox } from './TableBox';
@@ -106,25 +107,18 @@ export function DayChart({
 function DayTable({ days, caption }: { days: readonly DayCount[]; caption: string }) {
   return (
     <TableBox label={`${caption} als Tabelle`}>
-      <table className="table table-sm mb-0" data-testid="day-table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tag</th>
-            <th scope="col" className="text-end">
-              Downloads
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.date} data-testid="day-row" data-date={day.date}>
-              <td>{formatDay(day.date)}</td>
-              <td className="text-end">{formatCount(day.downloads)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CountTable
+        nameHeader="Tag"
+        caption={caption}
+        className="table table-sm mb-0"
+        testId="day-table"
+        rows={days.map((day) => ({
+          key: day.date,
+          name: formatDay(day.date),
+          downloads: day.downloads,
+          attributes: { 'data-testid': 'day-row', 'data-date': day.date },
+        }))}
+      />
     </TableBox>
   );
 }

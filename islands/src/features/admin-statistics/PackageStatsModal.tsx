@@ -6,6 +6,7 @@ import { Modal } from '../../components/Modal';
 import { toastReadError } from '../../lib/apiToasts';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { exportUrl, fetchPackageCustomers, fetchPackageStatistics } from './api';
+import { CountTable } from './CountTable';
 import { CsvLink } from './CsvLink';
 import { DayChart } from './DayChart';
 import { formatRange } from './format';
@@ -133,24 +134,16 @@ function PackageFigures({
           <p className="text-body-secondary">Keine Dateien.</p>
         ) : (
           <TableBox label="Dateien">
-            <table className="table table-sm">
-              <thead>
-                <tr>
-                  <th scope="col">Datei</th>
-                  <th scope="col" className="text-end">
-                    Downloads
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.files.map((file) => (
-                  <tr key={file.id} data-testid="package-file-row" data-file-name={file.name} data-downloads={file.downloads}>
-                    <td className="text-break">{file.name}</td>
-                    <td className="text-end">{formatCount(file.downloads)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CountTable
+              nameHeader="Datei"
+              wrapNames
+              rows={stats.files.map((file) => ({
+                key: file.id,
+                name: file.name,
+                downloads: file.downloads,
+                attributes: { 'data-testid': 'package-file-row', 'data-file-name': file.name, 'data-downloads': file.downloads },
+              }))}
+            />
           </TableBox>
         )}
       </section>

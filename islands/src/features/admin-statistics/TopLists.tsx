@@ -2,7 +2,7 @@
 // package (or a file's package) opens its own figures.
 import { useId } from 'react';
 import type { ReactNode } from 'react';
-import { formatCount } from '../../lib/format';
+import { CountTable } from './CountTable';
 import { CsvLink } from './CsvLink';
 import type { PackageRef, TopEntry, TopFile } from './types';
 
@@ -58,33 +58,25 @@ export function TopPackages({
         <Empty text="Im Zeitraum wurde nichts geladen." />
       ) : (
         <div className="table-responsive">
-          <table className="table table-sm align-middle">
-            <thead>
-              <tr>
-                <th scope="col">Download</th>
-                <th scope="col" className="text-end">
-                  Downloads
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {packages.map((entry) => (
-                <tr key={entry.id} data-testid="top-package-row" data-package-id={entry.id} data-downloads={entry.downloads}>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn btn-link p-0 text-start"
-                      onClick={() => onOpenPackage(entry.id, entry.name)}
-                      data-testid="open-package"
-                    >
-                      {entry.name}
-                    </button>
-                  </td>
-                  <td className="text-end">{formatCount(entry.downloads)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CountTable
+            nameHeader="Download"
+            className="table table-sm align-middle"
+            rows={packages.map((entry) => ({
+              key: entry.id,
+              name: (
+                <button
+                  type="button"
+                  className="btn btn-link p-0 text-start"
+                  onClick={() => onOpenPackage(entry.id, entry.name)}
+                  data-testid="open-package"
+                >
+                  {entry.name}
+                </button>
+              ),
+              downloads: entry.downloads,
+              attributes: { 'data-testid': 'top-package-row', 'data-package-id': entry.id, 'data-downloads': entry.downloads },
+            }))}
+          />
         </div>
       )}
     </Section>
@@ -107,37 +99,30 @@ export function TopFiles({
         <Empty text="Im Zeitraum wurde keine Datei geladen." />
       ) : (
         <div className="table-responsive">
-          <table className="table table-sm align-middle">
-            <thead>
-              <tr>
-                <th scope="col">Datei</th>
-                <th scope="col" className="text-end">
-                  Downloads
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {files.map((file) => {
-                const packageName = packageNames.get(file.packageId) ?? `Download Nr. ${file.packageId}`;
-                return (
-                  <tr key={`${file.packageId}-${file.id}`} data-testid="top-file-row" data-file-id={file.id}>
-                    <td className="text-break">
-                      <button
-                        type="button"
-                        className="btn btn-link p-0 text-start text-break"
-                        onClick={() => onOpenPackage(file.packageId, packageName)}
-                        title={`Statistik von „${packageName}“ öffnen`}
-                        data-testid="open-file-package"
-                      >
-                        {file.name}
-                      </button>
-                    </td>
-                    <td className="text-end">{formatCount(file.downloads)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <CountTable
+            nameHeader="Datei"
+            className="table table-sm align-middle"
+            wrapNames
+            rows={files.map((file) => {
+              const packageName = packageNames.get(file.packageId) ?? `Download Nr. ${file.packageId}`;
+              return {
+                key: `${file.packageId}-${file.id}`,
+                name: (
+                  <button
+                    type="button"
+                    className="btn btn-link p-0 text-start text-break"
+                    onClick={() => onOpenPackage(file.packageId, packageName)}
+                    title={`Statistik von „${packageName}“ öffnen`}
+                    data-testid="open-file-package"
+                  >
+                    {file.name}
+                  </button>
+                ),
+                downloads: file.downloads,
+                attributes: { 'data-testid': 'top-file-row', 'data-file-id': file.id },
+              };
+            })}
+          />
         </div>
       )}
     </Section>
