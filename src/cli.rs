@@ -7,7 +7,6 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::auth::password::generate_password;
 use crate::auth::throttle::ThrottleKey;
 use crate::config::{Config, LogFormat, Overrides};
 use crate::db::Db;
@@ -387,25 +386,14 @@ async fn seed_demo(config: &Config, db: &Db) -> anyhow::Result<()> {
     let summary = crate::seed::demo::seed_demo(db, &files).await?;
     println!("{summary}");
     for (login, name, account_roles, customer_number) in DEMO_ACCOUNTS {
-        if crate::db::users::find_by_login(db, login).await?.is_some() {
+        let Some((account, password)) =
+            accounts::add_generated(db, login, name, account_roles, customer_number).await?
+        else {
             println!(
                 "Konto {login} existiert bereits (neues Passwort: aktionsportal user set-password --login {login} --password-stdin)."
             );
             continue;
-        }
-        let password = generate_password();
-        let account = accounts::add(
-            db,
-            AccountInput {
-                login: login.into(),
-                password: password.clone(),
-                name: Some(name.into()),
-                email: format!("{login}@aktionsportal.example"),
-                customer_number,
-                roles: account_roles.iter().map(|r| r.to_string()).collect(),
-            },
-        )
-        .await?;
+        };
         // The dealer has been here before, so the demo shows what is new since then.
         if customer_number.is_some() {
             crate::seed::demo::seed_earlier_visit(db, account.id).await?;

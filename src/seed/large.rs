@@ -26,13 +26,12 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::samples::{Banner, FLYER_PDF, PRICE_LIST_PDF};
-use crate::auth::password::generate_password;
 use crate::db::sql::Param;
 use crate::db::tx::{Tx, insert_sql};
 use crate::db::{self, Db};
 use crate::domain::roles;
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
-use crate::services::accounts::{self, AccountInput};
+use crate::services::accounts;
 use crate::storage::{FileStore, is_valid_key};
 
 /// The first customer number of the generated companies; the dealer account gets this one.
@@ -1084,31 +1083,11 @@ pub async fn create_accounts(
     let mut out = Vec::new();
     for (login, name, role, customer_number) in wanted {
         let roles = vec![role.to_string()];
-        if db::users::find_by_login(db, login).await?.is_some() {
-            out.push(BenchAccount {
-                login,
-                roles,
-                password: None,
-            });
-            continue;
-        }
-        let password = generate_password();
-        accounts::add(
-            db,
-            AccountInput {
-                login: login.into(),
-                password: password.clone(),
-                name: Some(name.into()),
-                email: format!("{login}@aktionsportal.example"),
-                customer_number,
-                roles: roles.clone(),
-            },
-        )
-        .await?;
+        let made = accounts::add_generated(db, login, name, &[role], customer_number).await?;
         out.push(BenchAccount {
             login,
             roles,
-            password: Some(password),
+            password: made.map(|(_, password)| password),
         });
     }
     Ok(out)

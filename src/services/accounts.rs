@@ -1,7 +1,7 @@
 //! Local accounts: the embedded sign-in when no OpenID provider is configured.
 //! Used by the CLI (`user add/list/remove/set-password/set-roles`) and the login.
 
-use crate::auth::password::{MIN_PASSWORD_LENGTH, hash_password};
+use crate::auth::password::{MIN_PASSWORD_LENGTH, generate_password, hash_password};
 use crate::auth::throttle::ThrottleKey;
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
@@ -98,6 +98,35 @@ pub fn validate_email(email: &str) -> Result<String, AccountError> {
         )));
     }
     Ok(email.to_lowercase())
+}
+
+/// An account of generated data (the demo's, the benchmark's): made with a generated password
+/// and the address `{login}@aktionsportal.example`, which is returned with it; `None` when the
+/// login exists already (its password stays).
+pub async fn add_generated(
+    db: &Db,
+    login: &str,
+    name: &str,
+    roles: &[&str],
+    customer_number: Option<i64>,
+) -> Result<Option<(db::users::Account, String)>, AccountError> {
+    if db::users::find_by_login(db, login).await?.is_some() {
+        return Ok(None);
+    }
+    let password = generate_password();
+    let account = add(
+        db,
+        AccountInput {
+            login: login.into(),
+            password: password.clone(),
+            name: Some(name.into()),
+            email: format!("{login}@aktionsportal.example"),
+            customer_number,
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+        },
+    )
+    .await?;
+    Ok(Some((account, password)))
 }
 
 pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::Account, AccountError> {
