@@ -8,6 +8,7 @@ use serde::Serialize;
 use std::collections::HashSet;
 
 use super::Db;
+use super::bulk::link_lists;
 use super::contacts::normalize_email;
 use crate::db_run;
 use crate::domain::audit::{Changes, Entry};
@@ -396,23 +397,16 @@ pub async fn apply_page(
                     .bind(id)
                     .fetch_all(&mut *tx)
                     .await?;
-            let add = synced.list_ids.iter().filter(|l| !current.contains(l));
+            let add: Vec<&i64> = synced
+                .list_ids
+                .iter()
+                .filter(|l| !current.contains(l))
+                .collect();
             let remove = current
                 .iter()
                 .filter(|l| known_lists.contains(l) && !synced.list_ids.contains(l));
-            let mut lists_changed = false;
-            for list_id in add {
-                sqlx::query(
-                    "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
-                     values ($1, $2, $3, $3) on conflict (contact_id, list_id) do nothing",
-                )
-                .bind(id)
-                .bind(list_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-                lists_changed = true;
-            }
+            let mut lists_changed = !add.is_empty();
+            link_lists!(tx, contact id, add, now);
             for list_id in remove {
                 sqlx::query("delete from contact_lists where contact_id = $1 and list_id = $2")
                     .bind(id)

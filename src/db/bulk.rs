@@ -6,6 +6,37 @@ use super::Db;
 use super::sql::Param;
 use super::tx::Tx;
 
+/// Links a contact or a package (`contact $id` / `download $id`) to each list of `$list_ids`
+/// inside an open transaction of either backend (`$tx`), dated `$now`; a link that exists
+/// already stays as it is. The one spelling of these inserts; replacing a whole link set in a
+/// transaction of its own is [`replace_links`].
+macro_rules! link_lists {
+    ($tx:expr, contact $owner:expr, $list_ids:expr, $now:expr) => {
+        $crate::db::bulk::link_lists!(@insert $tx,
+            "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
+             values ($1, $2, $3, $3) on conflict (contact_id, list_id) do nothing",
+            $owner, $list_ids, $now)
+    };
+    ($tx:expr, download $owner:expr, $list_ids:expr, $now:expr) => {
+        $crate::db::bulk::link_lists!(@insert $tx,
+            "insert into download_lists (download_id, list_id, created_at, updated_at) \
+             values ($1, $2, $3, $3) on conflict (download_id, list_id) do nothing",
+            $owner, $list_ids, $now)
+    };
+    (@insert $tx:expr, $sql:literal, $owner:expr, $list_ids:expr, $now:expr) => {
+        for list_id in $list_ids {
+            sqlx::query($sql)
+                .bind($owner)
+                .bind(list_id)
+                .bind($now)
+                .execute(&mut *$tx)
+                .await?;
+        }
+    };
+}
+
+pub(crate) use link_lists;
+
 /// A table that links one owner row to a set of values, each link with its own
 /// `created_at` and `updated_at`.
 pub(crate) struct LinkSet {

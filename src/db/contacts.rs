@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::bulk::{LinkSet, replace_links};
+use super::bulk::{LinkSet, link_lists, replace_links};
 use super::sql::{DynQuery, Param};
 use super::tx::Tx;
 use super::{Db, audit, dedup_keep_order, now};
@@ -244,17 +244,7 @@ pub async fn create_with_lists(
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        for list_id in &list_ids {
-            sqlx::query(
-                "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
-                 values ($1, $2, $3, $3)",
-            )
-            .bind(id)
-            .bind(list_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
+        link_lists!(tx, contact id, &list_ids, now);
         audit::record!(tx, &audit.for_id(id))?;
         tx.commit().await?;
         id
@@ -318,17 +308,7 @@ pub async fn update_with_lists(
                     .execute(&mut *tx)
                     .await?;
             }
-            for list_id in &add {
-                sqlx::query(
-                    "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
-                     values ($1, $2, $3, $3) on conflict (contact_id, list_id) do nothing",
-                )
-                .bind(id)
-                .bind(list_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            }
+            link_lists!(tx, contact id, &add, now);
             audit::record!(tx, audit)?;
             tx.commit().await?;
         }

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use serde::Deserialize;
 
+use super::bulk::link_lists;
 use super::sql::DynQuery;
 use super::{Backend, Db, audit, dedup_keep_order, now};
 use crate::db_run;
@@ -129,17 +130,7 @@ macro_rules! insert_files_and_lists {
                 .await?;
             }
         }
-        for list_id in $list_ids {
-            sqlx::query(
-                "insert into download_lists (download_id, list_id, created_at, updated_at) \
-                 values ($1, $2, $3, $3)",
-            )
-            .bind($id)
-            .bind(list_id)
-            .bind($now)
-            .execute(&mut *$tx)
-            .await?;
-        }
+        $crate::db::bulk::link_lists!($tx, download $id, $list_ids, $now);
     };
 }
 
@@ -306,17 +297,7 @@ pub async fn update(
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        for list_id in &list_ids {
-            sqlx::query(
-                "insert into download_lists (download_id, list_id, created_at, updated_at) \
-                 values ($1, $2, $3, $3)",
-            )
-            .bind(id)
-            .bind(list_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
+        link_lists!(tx, download id, &list_ids, now);
         audit::record!(tx, audit)?;
         tx.commit().await?;
         Ok(Some((download, removed)))
