@@ -161,6 +161,48 @@ pub(crate) const END_CONSENT_OF_OLD_ADDRESS: [&str; 2] = [
     "delete from double_opt_in_tokens where contact_id = $1 and (email is null or email <> $2)",
 ];
 
+/// Writes contact `$id`'s fields (`$change`, a [`ContactChange`]) in an open transaction of
+/// either backend: first ends the consent of an address that changes
+/// ([`END_CONSENT_OF_OLD_ADDRESS`]), then the row. With `in_group`, only while the contact
+/// still belongs to `$change.customer_number` (the contact editor's check that nobody moved it
+/// meanwhile). The one write path of a contact's fields; evaluates to the rows changed (0: the
+/// contact is gone, or not in the group).
+macro_rules! update_contact {
+    ($tx:expr, $id:expr, $change:expr, $now:expr) => {
+        $crate::db::contacts::update_contact!(@write $tx, $id, $change, $now, "where id = $1")
+    };
+    ($tx:expr, $id:expr, $change:expr, $now:expr, in_group) => {
+        $crate::db::contacts::update_contact!(@write $tx, $id, $change, $now,
+            "where id = $1 and customer_number = $2")
+    };
+    (@write $tx:expr, $id:expr, $change:expr, $now:expr, $which:literal) => {{
+        let email = $crate::db::contacts::normalize_email(&$change.email);
+        for sql in $crate::db::contacts::END_CONSENT_OF_OLD_ADDRESS {
+            sqlx::query(sql).bind($id).bind(&email).execute(&mut *$tx).await?;
+        }
+        sqlx::query(concat!(
+            "update contacts set customer_number = $2, email = $3, salutation = $4, \
+             firstname = $5, lastname = $6, brevo_contact_id = $7, extern_id = $8, \
+             updated_at = $9 ",
+            $which
+        ))
+        .bind($id)
+        .bind($change.customer_number)
+        .bind(&email)
+        .bind($change.salutation)
+        .bind(&$change.firstname)
+        .bind(&$change.lastname)
+        .bind($change.brevo_contact_id)
+        .bind(&$change.extern_id)
+        .bind($now)
+        .execute(&mut *$tx)
+        .await?
+        .rows_affected()
+    }};
+}
+
+pub(crate) use update_contact;
+
 /// Creates the company or renames it when the customer number exists.
 pub async fn upsert_company(
     db: &Db,
@@ -268,7 +310,6 @@ pub async fn update_with_lists(
 ) -> Result<Option<Contact>, sqlx::Error> {
     let now = now();
     let add = dedup_keep_order(add);
-    let email = normalize_email(&change.email);
     let found = db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
         if let Some((sql, number, name)) = company.map(CompanyWrite::sql) {
@@ -279,27 +320,7 @@ pub async fn update_with_lists(
             .execute(&mut *tx)
             .await?;
         }
-        for sql in END_CONSENT_OF_OLD_ADDRESS {
-            sqlx::query(sql).bind(id).bind(&email).execute(&mut *tx).await?;
-        }
-        let found = sqlx::query(
-            "update contacts set customer_number = $2, email = $3, salutation = $4, \
-             firstname = $5, lastname = $6, brevo_contact_id = $7, extern_id = $8, \
-             updated_at = $9 where id = $1",
-        )
-        .bind(id)
-        .bind(change.customer_number)
-        .bind(&email)
-        .bind(change.salutation)
-        .bind(&change.firstname)
-        .bind(&change.lastname)
-        .bind(change.brevo_contact_id)
-        .bind(&change.extern_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            > 0;
+        let found = update_contact!(tx, id, change, now) > 0;
         if found {
             for list_id in remove {
                 sqlx::query("delete from contact_lists where contact_id = $1 and list_id = $2")

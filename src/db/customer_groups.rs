@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use super::Db;
-use super::contacts::{ContactChange, NewContact, normalize_email};
+use super::contacts::{ContactChange, NewContact, normalize_email, update_contact};
 use crate::db_run;
 use crate::domain::audit::{Entity, Entry};
 
@@ -53,28 +53,9 @@ pub async fn apply(
             }
         }
         for (id, change) in &edit.change {
-            let email = normalize_email(&change.email);
-            for sql in super::contacts::END_CONSENT_OF_OLD_ADDRESS {
-                sqlx::query(sql).bind(id).bind(&email).execute(&mut *tx).await?;
-            }
-            let found = sqlx::query(
-                "update contacts set email = $3, salutation = $4, firstname = $5, \
-                 lastname = $6, brevo_contact_id = $7, extern_id = $8, updated_at = $9 \
-                 where id = $1 and customer_number = $2",
-            )
-            .bind(id)
-            .bind(edit.customer_number)
-            .bind(&email)
-            .bind(change.salutation)
-            .bind(&change.firstname)
-            .bind(&change.lastname)
-            .bind(change.brevo_contact_id)
-            .bind(&change.extern_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if found == 0 {
+            // The change's customer number is the group's (services::customer_groups).
+            debug_assert_eq!(change.customer_number, edit.customer_number);
+            if update_contact!(tx, *id, change, now, in_group) == 0 {
                 return Ok(false);
             }
         }
