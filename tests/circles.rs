@@ -14,33 +14,25 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+#[path = "common/source_files.rs"]
+mod source_files;
+
 /// Module path (`services::lists`, `app` for `app/mod.rs`) → the file it lives in.
 fn modules(src: &Path) -> BTreeMap<String, std::path::PathBuf> {
     let mut found = BTreeMap::new();
-    let mut pending = vec![src.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let relative = path.strip_prefix(src).unwrap().with_extension("");
-            let mut parts: Vec<String> = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if parts.last().is_some_and(|p| p == "mod") {
-                parts.pop();
-            }
-            if parts == ["main"] || parts == ["lib"] {
-                continue;
-            }
-            found.insert(parts.join("::"), path);
+    for path in source_files::rust_files(src) {
+        let relative = path.strip_prefix(src).unwrap().with_extension("");
+        let mut parts: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.last().is_some_and(|p| p == "mod") {
+            parts.pop();
         }
+        if parts == ["main"] || parts == ["lib"] {
+            continue;
+        }
+        found.insert(parts.join("::"), path);
     }
     found
 }
@@ -219,22 +211,14 @@ fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 }
 
 fn graph_of_crate() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let known = modules(&src);
-    let mut graph = BTreeMap::new();
-    for (module, path) in &known {
-        let text = std::fs::read_to_string(path).unwrap();
-        let code: String = text
-            .split("#[cfg(test)]")
-            .next()
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        graph.insert(module.clone(), named_by(module, &code, &known));
-    }
-    graph
+    let known = modules(&source_files::src());
+    known
+        .iter()
+        .map(|(module, path)| {
+            let code = source_files::code_of(path);
+            (module.clone(), named_by(module, &code, &known))
+        })
+        .collect()
 }
 
 #[test]

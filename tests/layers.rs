@@ -4,41 +4,31 @@
 //! imports the other or `db`, and the top-level modules form no circle.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+
+#[path = "common/source_files.rs"]
+mod source_files;
 
 /// Top-level module → the top-level modules its code (tests and comments aside) names.
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = source_files::src();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut pending = vec![src.clone()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let relative = path.strip_prefix(&src).unwrap();
-            let first = relative.components().next().unwrap().as_os_str();
-            let top = first.to_string_lossy().trim_end_matches(".rs").to_string();
-            if top == "main" || top == "lib" {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-            let named = graph.entry(top.clone()).or_default();
-            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-                for (at, _) in line.match_indices("crate::") {
-                    let name: String = line[at + 7..]
-                        .chars()
-                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                        .collect();
-                    if !name.is_empty() && name != top {
-                        named.insert(name);
-                    }
+    for path in source_files::rust_files(&src) {
+        let relative = path.strip_prefix(&src).unwrap();
+        let first = relative.components().next().unwrap().as_os_str();
+        let top = first.to_string_lossy().trim_end_matches(".rs").to_string();
+        if top == "main" || top == "lib" {
+            continue;
+        }
+        let code = source_files::code_of(&path);
+        let named = graph.entry(top.clone()).or_default();
+        for line in code.lines() {
+            for (at, _) in line.match_indices("crate::") {
+                let name: String = line[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != top {
+                    named.insert(name);
                 }
             }
         }

@@ -4,7 +4,6 @@
 //! repeat a name.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 /// The type declared by a top-level line (`pub struct Name`, `enum Name<T>`, `type Name =`).
 fn declared(line: &str) -> Option<&str> {
@@ -23,26 +22,15 @@ fn declared(line: &str) -> Option<&str> {
     Some(&name[..end]).filter(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+#[path = "common/source_files.rs"]
+mod source_files;
 
 #[test]
 fn no_two_types_share_a_name() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let src = source_files::src();
     let mut places: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    for file in source_files::rust_files(&src) {
+        let code = source_files::code_of(&file);
         for name in code.lines().filter_map(declared) {
             let at = file.strip_prefix(&src).unwrap().display().to_string();
             places.entry(name.to_owned()).or_default().push(at);
