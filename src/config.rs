@@ -380,6 +380,11 @@ impl std::fmt::Debug for Config {
 #[error("Ungültige Konfiguration: {0}")]
 pub struct ConfigError(pub String);
 
+/// A refusal of setting `setting` for the reason `why` (German).
+fn fail(setting: &str, why: &str) -> Result<(), ConfigError> {
+    Err(ConfigError(format!("{setting}: {why}")))
+}
+
 impl Config {
     /// Loads defaults, the config file (`path`, or `aktionsportal.toml` when present), the
     /// environment, then `overrides`, and validates the result.
@@ -459,8 +464,18 @@ impl Config {
         }
     }
 
+    /// Every setting checked, section by section; the first wrong one is named.
     fn validate(&self) -> Result<(), ConfigError> {
-        let fail = |setting: &str, why: &str| Err(ConfigError(format!("{setting}: {why}")));
+        self.validate_places()?;
+        self.validate_sign_in()?;
+        self.validate_requests()?;
+        self.validate_mail()?;
+        self.validate_ranges()?;
+        self.validate_bucket()
+    }
+
+    /// The database, the names and folders, and every address.
+    fn validate_places(&self) -> Result<(), ConfigError> {
         if let Some(url) = &self.database_url
             && Backend::of_url(url).is_none()
         {
@@ -506,6 +521,11 @@ impl Config {
                 return fail(setting, "muss eine http- oder https-Adresse sein");
             }
         }
+        Ok(())
+    }
+
+    /// OpenID Connect: complete when it is configured at all.
+    fn validate_sign_in(&self) -> Result<(), ConfigError> {
         if self.oidc_issuer.is_some() {
             if self.oidc_client_id.is_none() {
                 return fail(
@@ -523,6 +543,11 @@ impl Config {
                 return fail("AP_OIDC_SCOPES", "muss den Scope openid enthalten");
             }
         }
+        Ok(())
+    }
+
+    /// Timeouts, proxies, connection and upload limits.
+    fn validate_requests(&self) -> Result<(), ConfigError> {
         if self.content_timeout_ms == 0 || self.content_timeout_ms > 60_000 {
             return fail("AP_CONTENT_TIMEOUT_MS", "muss zwischen 1 und 60000 liegen");
         }
@@ -578,6 +603,11 @@ impl Config {
                 "muss eine Liste von Endungen aus Kleinbuchstaben und Ziffern sein, z. B. pdf,jpg,png",
             );
         }
+        Ok(())
+    }
+
+    /// The sender, SMTP and the double opt-in template.
+    fn validate_mail(&self) -> Result<(), ConfigError> {
         if crate::domain::contacts::Email::parse(&self.mail_from).is_err() {
             return fail("AP_MAIL_FROM", "muss eine gültige E-Mail-Adresse sein");
         }
@@ -600,6 +630,11 @@ impl Config {
         if self.brevo_doi_template_id.is_some_and(|id| id <= 0) {
             return fail("AP_BREVO_DOI_TEMPLATE_ID", "muss eine positive Zahl sein");
         }
+        Ok(())
+    }
+
+    /// The settings that have a range: sync pages, retention, previews, kept answers.
+    fn validate_ranges(&self) -> Result<(), ConfigError> {
         if !(1..=1000).contains(&self.brevo_sync_page_size) {
             return fail("AP_BREVO_SYNC_PAGE_SIZE", "muss zwischen 1 und 1000 liegen");
         }
@@ -636,6 +671,11 @@ impl Config {
         if self.login_hash_concurrency > 64 {
             return fail("AP_LOGIN_HASH_CONCURRENCY", "darf höchstens 64 sein");
         }
+        Ok(())
+    }
+
+    /// The bucket (S3): complete when it is configured at all, with a valid name and prefix.
+    fn validate_bucket(&self) -> Result<(), ConfigError> {
         if self.s3_bucket.is_none() {
             if self.s3_endpoint.is_some() || self.s3_access_key_id.is_some() {
                 return fail(
@@ -669,7 +709,6 @@ impl Config {
         }
         Ok(())
     }
-
     /// The OIDC redirect URL: configured, or derived from the public URL.
     pub fn oidc_redirect_url(&self) -> Option<String> {
         self.oidc_redirect_url.clone().or_else(|| {
