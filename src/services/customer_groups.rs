@@ -319,7 +319,10 @@ fn recorded_changes(old_company: Option<&str>, edit: &GroupEdit, steps: &[Step])
     changes
 }
 
-/// `PUT /api/contacts/customer-number/{n}`: the editor's save (see the module comment).
+/// `PUT /api/contacts/customer-number/{n}`: the editor's save (see the module comment), in
+/// three phases: everything checked first ([`planned_steps`], [`planned_lists`]), then Brevo,
+/// each step undoable ([`mirror_steps`]), then our database in one transaction
+/// ([`write_group`]).
 #[tracing::instrument(skip_all, fields(customer_number = number_text))]
 pub async fn save(
     db: &Db,
@@ -339,10 +342,38 @@ pub async fn save(
     }
     let company = company_of(body.company_name.as_deref(), body.company.as_ref());
     let company = company_name(company).map_err(invalid)?;
-    let may_edit_details = Capability::ContactDetails.allows(user);
-    // Spec §5: holding BU-DOI (also beside another role) exempts from the criterion rule.
-    let needs_criterion = !user.has_role(BU_DOI);
+    let (steps, old_company) = planned_steps(db, user, number, body).await?;
+    let lists = planned_lists(db, user, number, body, &steps).await?;
+    let mut edit = GroupEdit {
+        customer_number: number,
+        company_name: company.clone(),
+        add_lists: lists.add.clone(),
+        remove_lists: lists.remove.clone(),
+        ..GroupEdit::default()
+    };
+    let done = mirror_steps(db, marketing, &steps, &lists, &mut edit).await?;
+    write_group(
+        db,
+        marketing,
+        user,
+        &edit,
+        old_company.as_deref(),
+        &steps,
+        done,
+    )
+    .await?;
+    load(db, planning, number_text).await
+}
 
+/// The contact steps of a save, checked: who may change what, no email twice in the group,
+/// none another customer uses. With the company's name before the save.
+async fn planned_steps(
+    db: &Db,
+    user: &User,
+    number: i64,
+    body: &CustomerGroupInput,
+) -> ServiceResult<(Vec<Step>, Option<String>)> {
+    let may_edit_details = Capability::ContactDetails.allows(user);
     let current = db::contacts::list_by_customer_number(db, number).await?;
     let old_company = current.first().map(|c| c.company_name.clone());
     let mut by_id: HashMap<i64, Contact> = current.into_iter().map(|c| (c.id, c)).collect();
@@ -432,6 +463,28 @@ pub async fn save(
         });
     }
 
+    Ok((steps, old_company))
+}
+
+/// The list changes of a save, checked against the user's rights and the criterion rule.
+struct ListPlan {
+    add: Vec<i64>,
+    remove: Vec<i64>,
+    /// Brevo's ids of the lists every contact is put on, and taken off.
+    brevo_add: Vec<i64>,
+    brevo_remove: Vec<i64>,
+}
+
+async fn planned_lists(
+    db: &Db,
+    user: &User,
+    number: i64,
+    body: &CustomerGroupInput,
+    steps: &[Step],
+) -> ServiceResult<ListPlan> {
+    let may_edit_details = Capability::ContactDetails.allows(user);
+    // Spec §5: holding BU-DOI (also beside another role) exempts from the criterion rule.
+    let needs_criterion = !user.has_role(BU_DOI);
     // Lists: those the group has may stay (also for new contacts); adding others or taking
     // any off needs the provider's role, and BU-DOI does neither (spec §6).
     let add = ids_of(body.lists_ids.as_ref(), "listsIds").map_err(invalid)?;
@@ -460,25 +513,36 @@ pub async fn save(
         return Err(invalid(CRITERION_REQUIRED));
     }
 
-    // Brevo first, each step undoable; then our database in one transaction.
+    Ok(ListPlan {
+        add,
+        remove,
+        brevo_add,
+        brevo_remove,
+    })
+}
+
+/// Brevo's side of a save, step by step; on a refusal what was done is undone (or left to
+/// the background retry when Brevo is gone) and the save is refused. What `edit` must write
+/// is filled in on the way (Brevo's ids of new contacts).
+async fn mirror_steps(
+    db: &Db,
+    marketing: &Marketing,
+    steps: &[Step],
+    lists: &ListPlan,
+    edit: &mut GroupEdit,
+) -> ServiceResult<Vec<Option<ContactSnapshot>>> {
     let mut done: Vec<Option<ContactSnapshot>> = Vec::new();
-    let mut edit = GroupEdit {
-        customer_number: number,
-        company_name: company.clone(),
-        add_lists: add.clone(),
-        remove_lists: remove.clone(),
-        ..GroupEdit::default()
-    };
-    for step in &steps {
+    let (number, company) = (edit.customer_number, edit.company_name.clone());
+    for step in steps {
         match brevo_step(
             db,
             marketing,
             step,
             number,
             &company,
-            &brevo_add,
-            &brevo_remove,
-            &mut edit,
+            &lists.brevo_add,
+            &lists.brevo_remove,
+            edit,
         )
         .await
         {
@@ -499,15 +563,29 @@ pub async fn save(
             }
         }
     }
+    Ok(done)
+}
+
+/// Our database's side of a save, in one transaction with its audit entry; when it fails,
+/// Brevo's steps (`done`) are undone.
+async fn write_group(
+    db: &Db,
+    marketing: &Marketing,
+    user: &User,
+    edit: &GroupEdit,
+    old_company: Option<&str>,
+    steps: &[Step],
+    done: Vec<Option<ContactSnapshot>>,
+) -> ServiceResult<()> {
     let audit = Entry::new(
         &Actor::of(user),
         Action::Update,
         Entity::CustomerGroup,
-        Some(number),
+        Some(edit.customer_number),
     )
     .named(edit.company_name.as_str())
-    .with_changes(recorded_changes(old_company.as_deref(), &edit, &steps));
-    let written = db::customer_groups::apply(db, &edit, db::now(), &audit).await;
+    .with_changes(recorded_changes(old_company, edit, steps));
+    let written = db::customer_groups::apply(db, edit, db::now(), &audit).await;
     match written {
         Ok(true) => {}
         Ok(false) => {
@@ -530,7 +608,7 @@ pub async fn save(
             return Err(err.into());
         }
     }
-    load(db, planning, number_text).await
+    Ok(())
 }
 
 /// Puts Brevo back step by step, newest first; false when an undo had to be stored for the
