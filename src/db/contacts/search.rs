@@ -1,0 +1,258 @@
+//! The contacts list: its filters, sort orders and search (pg_trgm on PostgreSQL, an FTS5
+//! trigram table on SQLite), one page and the total.
+
+use super::*;
+
+/// Which contacts a page of the contacts table shows (spec §2, §7).
+#[derive(Clone, Debug, Default)]
+pub struct ContactFilter {
+    /// Part of the email, a name, the company or the customer number.
+    pub search: Option<String>,
+    pub email_blacklisted: Option<bool>,
+    pub double_opt_in: Option<bool>,
+    /// Only contacts created at or after this instant ("new").
+    pub created_from: Option<DateTime<Utc>>,
+    /// Only contacts created before this instant ("active").
+    pub created_before: Option<DateTime<Utc>>,
+    /// Only contacts on this list.
+    pub list_id: Option<i64>,
+    /// Only contacts on a list of one of these providers.
+    pub provider_ids: Option<Vec<i64>>,
+}
+
+impl ContactFilter {
+    /// True when the filter lets every contact through.
+    pub(super) fn is_everyone(&self) -> bool {
+        let ContactFilter {
+            search,
+            email_blacklisted,
+            double_opt_in,
+            created_from,
+            created_before,
+            list_id,
+            provider_ids,
+        } = self;
+        search.as_deref().is_none_or(|s| s.trim().is_empty())
+            && email_blacklisted.is_none()
+            && double_opt_in.is_none()
+            && created_from.is_none()
+            && created_before.is_none()
+            && list_id.is_none()
+            && provider_ids.is_none()
+    }
+}
+
+/// The columns the contacts table sorts by, `id` by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactSort {
+    Id,
+    CustomerNumber,
+    Email,
+    Salutation,
+    Firstname,
+    Lastname,
+    CompanyName,
+    DoubleOptIn,
+    EmailBlacklisted,
+    CreatedAt,
+    UpdatedAt,
+}
+
+/// The API's `sortBy` names (the field names of spec §3, and `company` for the company name):
+/// one table for reading them, the German message and the API description alike.
+pub(super) const SORT_NAMES: &[(&str, ContactSort)] = &[
+    ("id", ContactSort::Id),
+    ("customerNumber", ContactSort::CustomerNumber),
+    ("email", ContactSort::Email),
+    ("salutation", ContactSort::Salutation),
+    ("firstname", ContactSort::Firstname),
+    ("lastname", ContactSort::Lastname),
+    ("companyName", ContactSort::CompanyName),
+    ("company", ContactSort::CompanyName),
+    ("doubleOptIn", ContactSort::DoubleOptIn),
+    ("emailBlacklisted", ContactSort::EmailBlacklisted),
+    ("createdAt", ContactSort::CreatedAt),
+    ("updatedAt", ContactSort::UpdatedAt),
+];
+
+/// Exactly the words [`ContactSort::parse`] takes, so the description cannot promise less or
+/// more.
+impl utoipa::PartialSchema for ContactSort {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let names: Vec<&str> = SORT_NAMES.iter().map(|(name, _)| *name).collect();
+        crate::domain::paging::word_choice(&names, "The column to sort by; empty: `id`.")
+    }
+}
+
+impl utoipa::ToSchema for ContactSort {}
+
+impl ContactSort {
+    /// From the API's `sortBy`: empty or missing is `id`; another name answers with the
+    /// German message that lists the possible ones.
+    pub fn parse(name: Option<&str>) -> Result<ContactSort, String> {
+        let Some(name) = name.filter(|name| !name.is_empty()) else {
+            return Ok(ContactSort::Id);
+        };
+        SORT_NAMES
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, sort)| *sort)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SORT_NAMES.iter().map(|(name, _)| *name).collect();
+                format!(
+                    "Nach „{name}“ kann nicht sortiert werden. Möglich sind: {}.",
+                    names.join(", ")
+                )
+            })
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            ContactSort::Id => "c.id",
+            ContactSort::CustomerNumber => "c.customer_number",
+            ContactSort::Email => "c.email",
+            ContactSort::Salutation => "c.salutation",
+            ContactSort::Firstname => "c.firstname",
+            ContactSort::Lastname => "c.lastname",
+            ContactSort::CompanyName => "co.company_name",
+            ContactSort::DoubleOptIn => "c.double_opt_in",
+            ContactSort::EmailBlacklisted => "c.email_blacklisted",
+            ContactSort::CreatedAt => "c.created_at",
+            ContactSort::UpdatedAt => "c.updated_at",
+        }
+    }
+}
+
+/// The query's `from` and `where`. The company is joined only when a row needs its name or
+/// the search looks at it: a plain count then reads an index of `contacts` alone.
+pub(super) fn filtered(
+    select: &str,
+    filter: &ContactFilter,
+    with_company: bool,
+    backend: crate::db::Backend,
+) -> DynQuery {
+    let mut query = DynQuery::new(select);
+    let search = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    // SQLite's trigram index (migration 0014) answers `like` only without `escape`: a search of
+    // fewer than three characters, or with a wildcard character in it, reads the contacts.
+    let trigram = search.filter(|s| {
+        backend == crate::db::Backend::Sqlite
+            && s.chars().count() >= 3
+            && !s.contains(['%', '_', '\\'])
+    });
+    if with_company || (search.is_some() && trigram.is_none()) {
+        query.push(from_contacts!());
+    } else {
+        query.push(" from contacts c");
+    }
+    query.push(" where 1 = 1");
+    if let Some(search) = trigram {
+        let p = query.param(format!("%{}%", search.to_lowercase()));
+        query.push(&format!(
+            " and c.id in (select rowid from contact_search where text like {p})"
+        ));
+    } else if let Some(search) = search {
+        let p = query.param(crate::db::lists::like_pattern(search));
+        if backend == crate::db::Backend::Postgres && search.chars().count() >= 3 {
+            // Each arm alone can use its trigram index (migration 0010); an OR across the
+            // join could only be answered by reading every contact.
+            query.push(&format!(
+                " and c.id in (select id from contacts where email like {p} escape '\\' \
+                 or lower(firstname) like {p} escape '\\' \
+                 or lower(lastname) like {p} escape '\\' \
+                 or cast(customer_number as text) like {p} escape '\\' \
+                 union select c2.id from contacts c2 join companies co2 \
+                 on co2.customer_number = c2.customer_number \
+                 where lower(co2.company_name) like {p} escape '\\')"
+            ));
+        } else {
+            query.push(&format!(
+                " and (c.email like {p} escape '\\' or lower(c.firstname) like {p} escape '\\' \
+                 or lower(c.lastname) like {p} escape '\\' \
+                 or lower(co.company_name) like {p} escape '\\' \
+                 or cast(c.customer_number as text) like {p} escape '\\')"
+            ));
+        }
+    }
+    if let Some(blocked) = filter.email_blacklisted {
+        let p = query.param(blocked);
+        query.push(&format!(" and c.email_blacklisted = {p}"));
+    }
+    if let Some(confirmed) = filter.double_opt_in {
+        let p = query.param(confirmed);
+        query.push(&format!(" and c.double_opt_in = {p}"));
+    }
+    if let Some(from) = filter.created_from {
+        let p = query.param(from);
+        query.push(&format!(" and c.created_at >= {p}"));
+    }
+    if let Some(before) = filter.created_before {
+        let p = query.param(before);
+        query.push(&format!(" and c.created_at < {p}"));
+    }
+    if let Some(list_id) = filter.list_id {
+        let p = query.param(list_id);
+        query.push(&format!(
+            " and exists (select 1 from contact_lists cl where cl.contact_id = c.id \
+             and cl.list_id = {p})"
+        ));
+    }
+    if let Some(providers) = &filter.provider_ids {
+        if providers.is_empty() {
+            query.push(" and 1 = 0");
+        } else {
+            let ids = query.id_list(providers);
+            query.push(&format!(
+                " and exists (select 1 from contact_lists cl join lists l on l.id = cl.list_id \
+                 where cl.contact_id = c.id and l.provider_id in {ids})"
+            ));
+        }
+    }
+    query
+}
+
+/// One page of contacts, sorted by `sort` (then by id in the same direction).
+pub async fn page(
+    db: &Db,
+    filter: &ContactFilter,
+    sort: ContactSort,
+    ascending: bool,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Contact>, sqlx::Error> {
+    let mut query = filtered(
+        concat!("select ", contact_columns!()),
+        filter,
+        true,
+        db.backend(),
+    );
+    let direction = if ascending { "asc" } else { "desc" };
+    let column = sort.column();
+    let limit = query.param(limit);
+    let offset = query.param(offset);
+    if sort == ContactSort::Id {
+        query.push(&format!(" order by c.id {direction}"));
+    } else {
+        query.push(&format!(" order by {column} {direction}, c.id {direction}"));
+    }
+    query.push(&format!(" limit {limit} offset {offset}"));
+    query.fetch_all(db).await
+}
+
+/// How many contacts match.
+pub async fn count(db: &Db, filter: &ContactFilter) -> Result<i64, sqlx::Error> {
+    if filter.is_everyone() {
+        return db_run!(db, pool => {
+            sqlx::query_scalar::<_, i64>("select contacts from contact_totals where id = 1")
+                .fetch_one(pool)
+                .await
+        });
+    }
+    filtered("select count(*)", filter, false, db.backend())
+        .fetch_count(db)
+        .await
+}
