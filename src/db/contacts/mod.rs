@@ -520,6 +520,7 @@ pub async fn assigned_lists(
     query.fetch_all(db).await
 }
 
+// Declared here, below the column macros they use (a macro is seen only after its definition).
 mod consent;
 mod search;
 

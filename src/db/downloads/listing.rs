@@ -1,0 +1,362 @@
+//! The package lists: the query of the admin and customer lists with who sees what, a page of
+//! whole packages read in one query (files, tags, lists and provider as JSON aggregates), the
+//! total, and the next start or end of a package.
+
+use super::*;
+
+/// Which packages a list shows.
+#[derive(Clone, Debug, Default)]
+pub struct PackageQuery {
+    /// `None`: every package. `Some`: only packages of these providers, or offered to one of
+    /// these lists.
+    pub visible: Option<Visible>,
+    /// Archived packages only (`Some(true)`), only those not archived (`Some(false)`), or
+    /// both (`None`).
+    pub archived: Option<bool>,
+    /// Part of the package name (or, with `search_files`, of a file name), any letter case.
+    pub search: Option<String>,
+    pub search_files: bool,
+    pub provider_ids: Option<Vec<i64>>,
+    /// Packages with at least one file carrying one of these tags.
+    pub tag_ids: Option<Vec<i64>>,
+    /// (since, now): packages that started in between, or have a file added or changed
+    /// since (a customer's "new since the last visit").
+    pub new_since: Option<(DateTime<Utc>, DateTime<Utc>)>,
+    pub sort: Option<SortColumn>,
+    pub ascending: bool,
+}
+
+impl PackageQuery {
+    /// What the count depends on (not the sort), as a key.
+    pub fn count_key(&self) -> String {
+        format!(
+            "{:?}|{:?}|{:?}|{}|{:?}|{:?}|{:?}",
+            self.visible
+                .as_ref()
+                .map(|v| (&v.provider_ids, &v.list_ids)),
+            self.archived,
+            self.search,
+            self.search_files,
+            self.provider_ids,
+            self.tag_ids,
+            self.new_since.map(|(since, _)| since)
+        )
+    }
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Visible {
+    pub provider_ids: Vec<i64>,
+    pub list_ids: Vec<i64>,
+}
+
+/// The `where` clause of a package query (without the word `where`), or `None` when nothing
+/// can match.
+pub(super) fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(archived) = filter.archived {
+        let archived = query.param(archived);
+        parts.push(format!("d.archived = {archived}"));
+    }
+    if let Some(visible) = &filter.visible {
+        let mut alternatives: Vec<String> = Vec::new();
+        if !visible.provider_ids.is_empty() {
+            alternatives.push(format!(
+                "d.provider_id in {}",
+                query.id_list(&visible.provider_ids)
+            ));
+        }
+        if !visible.list_ids.is_empty() {
+            // Driven by the lists (indexed on list_id): the few packages they offer, not a probe
+            // per package.
+            alternatives.push(format!(
+                "d.id in (select dl.download_id from download_lists dl where dl.list_id in {})",
+                query.id_list(&visible.list_ids)
+            ));
+        }
+        if alternatives.is_empty() {
+            return None;
+        }
+        parts.push(format!("({})", alternatives.join(" or ")));
+    }
+    if let Some(ids) = &filter.provider_ids {
+        if ids.is_empty() {
+            return None;
+        }
+        parts.push(format!("d.provider_id in {}", query.id_list(ids)));
+    }
+    if let Some(ids) = &filter.tag_ids {
+        if ids.is_empty() {
+            return None;
+        }
+        parts.push(format!(
+            "d.id in (select t.download_id from download_upload_tags t where t.tag_id in {})",
+            query.id_list(ids)
+        ));
+    }
+    if let Some((since, now)) = filter.new_since {
+        let (since, now) = (query.param(since), query.param(now));
+        parts.push(format!(
+            "((d.start_at > {since} and d.start_at <= {now}) or exists \
+             (select 1 from download_uploads du where du.download_id = d.id \
+             and du.updated_at > {since}))"
+        ));
+    }
+    if let Some(search) = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let pattern = query.param(crate::db::lists::like_pattern(search));
+        if filter.search_files {
+            // Probed per package (by the primary key's download_id): a customer's few visible
+            // packages are checked, not every file name of the portal gathered first.
+            parts.push(format!(
+                "exists (select 1 from download_uploads du where du.download_id = d.id \
+                 and lower(du.name) like {pattern} escape '\\')"
+            ));
+        } else {
+            parts.push(format!("lower(d.name) like {pattern} escape '\\'"));
+        }
+    }
+    Some(parts.join(" and "))
+}
+
+/// A package with everything its views show, read in one query (files, tags, lists and
+/// the provider come as JSON aggregates, so a page of 20 packages is 20 rows).
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub download: PackageRecord,
+    pub provider_name: String,
+    pub provider_roles: Vec<String>,
+    /// The provider's logo: upload id and name.
+    pub logo: Option<(i64, String)>,
+    /// In the package's order.
+    pub files: Vec<PackageEntry>,
+    /// By name.
+    pub lists: Vec<ListEntry>,
+}
+
+/// A file of a [`Package`].
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct PackageEntry {
+    #[serde(rename = "id")]
+    pub upload_id: i64,
+    pub name: String,
+    pub ext: String,
+    pub size: i64,
+    #[serde(rename = "type")]
+    pub content_type: String,
+    #[serde(rename = "created")]
+    pub created_at: DateTime<Utc>,
+    #[serde(rename = "updated")]
+    pub updated_at: DateTime<Utc>,
+    /// The file's tags in this package.
+    #[serde(default)]
+    pub tags: Vec<i64>,
+    /// The thumbnail's size in pixels, when the file's content has previews.
+    #[serde(rename = "pw", default)]
+    pub preview_width: Option<i32>,
+    #[serde(rename = "ph", default)]
+    pub preview_height: Option<i32>,
+}
+
+/// A list of a [`Package`].
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct ListEntry {
+    pub id: i64,
+    pub name: String,
+    #[serde(deserialize_with = "bool_or_number")]
+    pub active: bool,
+}
+
+/// SQLite's JSON writes booleans as 0 and 1, PostgreSQL's as false and true.
+pub(super) fn bool_or_number<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<bool, D::Error> {
+    match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::Bool(b) => Ok(b),
+        serde_json::Value::Number(n) => Ok(n.as_i64() != Some(0)),
+        other => Err(serde::de::Error::custom(format!("not a boolean: {other}"))),
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(super) struct PackageRow {
+    id: i64,
+    provider_id: i64,
+    name: String,
+    start_at: DateTime<Utc>,
+    end_at: DateTime<Utc>,
+    archived: bool,
+    archived_at: Option<DateTime<Utc>>,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    provider_name: String,
+    logo_id: Option<i64>,
+    logo_name: Option<String>,
+    roles: Option<String>,
+    files: Option<String>,
+    /// [upload id, tag id] pairs.
+    tags: Option<String>,
+    lists: Option<String>,
+}
+
+/// The `select … from …` of packages with their provider, files, tags and lists as JSON
+/// aggregates: a page of 20 packages is 20 rows, not one per package, file, tag and list.
+/// The JSON functions are the only part that differs between the databases.
+pub(super) fn package_select(backend: Backend) -> String {
+    let (array, object, pair) = match backend {
+        Backend::Sqlite => ("json_group_array", "json_object", "json_array"),
+        Backend::Postgres => ("json_agg", "json_build_object", "json_build_array"),
+    };
+    // Tags come per package as [upload, tag] pairs: a nested aggregate per file cost three
+    // times as much.
+    format!(
+        "select {columns}, p.name as provider_name, p.upload_id as logo_id, lu.name as logo_name, \
+         cast((select {array}(pr.role order by pr.role) from provider_roles pr \
+               where pr.provider_id = d.provider_id) as text) as roles, \
+         cast((select {array}({object}('id', du.upload_id, 'name', du.name, 'ext', u.ext, \
+                 'size', u.size, 'type', u.content_type, 'created', u.created_at, \
+                 'updated', du.updated_at, 'pw', pv.thumb_width, 'ph', pv.thumb_height) \
+                 order by du.position, du.upload_id) \
+               from download_uploads du join uploads u on u.id = du.upload_id \
+               left join previews pv on pv.sha256 = u.sha256 and pv.state = 'ready' \
+               where du.download_id = d.id) as text) as files, \
+         cast((select {array}({pair}(t.upload_id, t.tag_id) order by t.upload_id, t.tag_id) \
+               from download_upload_tags t where t.download_id = d.id) as text) as tags, \
+         cast((select {array}({object}('id', l.id, 'name', l.name, 'active', l.active) order by l.name, l.id) \
+               from download_lists dl join lists l on l.id = dl.list_id \
+               where dl.download_id = d.id) as text) as lists \
+         from downloads d join providers p on p.id = d.provider_id \
+         left join uploads lu on lu.id = p.upload_id",
+        columns = download_columns!()
+    )
+}
+
+pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
+    text: Option<&str>,
+    what: &str,
+) -> Result<Vec<T>, sqlx::Error> {
+    match text {
+        None => Ok(Vec::new()),
+        Some(text) => serde_json::from_str::<Option<Vec<T>>>(text)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| sqlx::Error::Decode(format!("{what} of a package: {e}").into())),
+    }
+}
+
+impl TryFrom<PackageRow> for Package {
+    type Error = sqlx::Error;
+
+    fn try_from(row: PackageRow) -> Result<Package, sqlx::Error> {
+        let mut files: Vec<PackageEntry> = parse_json(row.files.as_deref(), "files")?;
+        let tags: Vec<(i64, i64)> = parse_json(row.tags.as_deref(), "tags")?;
+        for file in &mut files {
+            file.tags = tags
+                .iter()
+                .filter(|(upload, _)| *upload == file.upload_id)
+                .map(|(_, tag)| *tag)
+                .collect();
+        }
+        Ok(Package {
+            provider_roles: parse_json(row.roles.as_deref(), "roles")?,
+            files,
+            lists: parse_json(row.lists.as_deref(), "lists")?,
+            logo: row.logo_id.zip(row.logo_name),
+            provider_name: row.provider_name,
+            download: PackageRecord {
+                id: row.id,
+                provider_id: row.provider_id,
+                name: row.name,
+                start_at: row.start_at,
+                end_at: row.end_at,
+                archived: row.archived,
+                archived_at: row.archived_at,
+                created_at: row.created_at,
+                updated_at: row.updated_at,
+            },
+        })
+    }
+}
+
+pub(super) fn packages_from(rows: Vec<PackageRow>) -> Result<Vec<Package>, sqlx::Error> {
+    rows.into_iter().map(Package::try_from).collect()
+}
+
+/// The packages with these ids, with everything their views show (any order).
+pub async fn packages_by_ids(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new(&package_select(db.backend()));
+    let list = query.id_list(ids);
+    query.push(" where d.id in ").push(&list);
+    packages_from(query.fetch_all(db).await?)
+}
+
+/// How many packages match.
+pub async fn count_matching(db: &Db, filter: &PackageQuery) -> Result<i64, sqlx::Error> {
+    let mut count = DynQuery::new("select count(*) from downloads d where ");
+    let Some(condition) = conditions(&mut count, filter) else {
+        return Ok(0);
+    };
+    count.push(&condition);
+    count.fetch_count(db).await
+}
+
+/// One page of matching packages, with everything their views show.
+pub async fn page(
+    db: &Db,
+    filter: &PackageQuery,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Package>, sqlx::Error> {
+    let direction = if filter.ascending { "asc" } else { "desc" };
+    let column = match filter.sort.unwrap_or(SortColumn::Id) {
+        SortColumn::Id => "d.id",
+        SortColumn::Provider => "lower(p.name)",
+        SortColumn::Name => "lower(d.name)",
+        SortColumn::StartAt => "d.start_at",
+        SortColumn::EndAt => "d.end_at",
+        SortColumn::UpdatedAt => "d.updated_at",
+    };
+    let mut select = DynQuery::new(&package_select(db.backend()));
+    select.push(" where ");
+    let Some(condition) = conditions(&mut select, filter) else {
+        return Ok(Vec::new());
+    };
+    select.push(&condition);
+    let limit = select.param(limit);
+    let offset = select.param(offset);
+    let order = if column == "d.id" {
+        format!(" order by d.id {direction}")
+    } else {
+        format!(" order by {column} {direction}, d.id {direction}")
+    };
+    select.push(&format!("{order} limit {limit} offset {offset}"));
+    packages_from(select.fetch_all(db).await?)
+}
+
+/// The first start or end of a package after `now` (`None`: none lies ahead): from then on a
+/// list may show something else (a badge, what is new since a visit) without any change to the
+/// data. Both columns are indexed, so this is two index lookups.
+pub async fn next_period_change(
+    db: &Db,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, (Option<DateTime<Utc>>, Option<DateTime<Utc>>)>(
+            "select (select min(start_at) from downloads where start_at > $1), \
+             (select min(end_at) from downloads where end_at > $1)",
+        )
+        .bind(now)
+        .fetch_one(pool)
+        .await
+        .map(|(start, end)| match (start, end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
+    })
+}
