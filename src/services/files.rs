@@ -228,17 +228,13 @@ pub fn zip_name(product_name: &str, now: DateTime<Utc>) -> String {
     )
 }
 
-/// Plans the ZIP of `selection` with a folder per package name, checking that the user sees
-/// every package and file in it (else `NotFound`).
-pub async fn plan_zip(
-    db: &Db,
-    store: &FileStore,
-    recorder: &Recorder,
-    user: &User,
-    selection: &ZipSelection,
-    product_name: &str,
-) -> ServiceResult<ZipPlan> {
-    let (package_ids, chosen): (Vec<i64>, Option<HashSet<(i64, i64)>>) = match selection {
+/// Chosen files as (package, upload) pairs; `None`: every file of the one package.
+type ChosenFiles = Option<HashSet<(i64, i64)>>;
+
+/// The packages of a selection, in its order, and the chosen files; refused when empty or over
+/// [`MAX_ZIP_FILES`].
+fn selected(selection: &ZipSelection) -> ServiceResult<(Vec<i64>, ChosenFiles)> {
+    Ok(match selection {
         ZipSelection::Package(id) => (vec![*id], None),
         ZipSelection::Files(pairs) => {
             if pairs.is_empty() {
@@ -259,44 +255,17 @@ pub async fn plan_zip(
             }
             (ids, Some(pairs.iter().copied().collect()))
         }
-    };
-    let packages = db::downloads::get_many(db, &package_ids).await?;
-    if packages.len() != package_ids.len() {
-        return Err(ServiceError::NotFound);
-    }
-    if let Some(visible) = crate::services::downloads::visibility(db, user).await? {
-        let lists = db::downloads::lists_of(db, &package_ids).await?;
-        for package in &packages {
-            let by_provider = visible.provider_ids.contains(&package.provider_id);
-            let by_list = lists
-                .iter()
-                .any(|l| l.download_id == package.id && visible.list_ids.contains(&l.list_id));
-            if !by_provider && !by_list {
-                return Err(ServiceError::NotFound);
-            }
-        }
-    }
-    let names: HashMap<i64, &str> = packages.iter().map(|p| (p.id, p.name.as_str())).collect();
-    let mut files = db::downloads::files_of(db, &package_ids).await?;
-    if let Some(chosen) = &chosen {
-        files.retain(|f| chosen.contains(&(f.download_id, f.upload_id)));
-        if files.len() != chosen.len() {
-            return Err(ServiceError::NotFound);
-        }
-    }
-    if files.is_empty() {
-        return Err(ServiceError::Invalid(
-            "Der Download enthält keine Dateien.".into(),
-        ));
-    }
-    // Keep the order of the selection's packages.
-    files.sort_by_key(|f| {
-        (
-            package_ids.iter().position(|id| *id == f.download_id),
-            f.position,
-            f.upload_id,
-        )
-    });
+    })
+}
+
+/// The ZIP's entries of `files` (in their order), a folder per package name (`names`), with
+/// the ETag of the whole and the newest change; checksums a row lacks are measured now, once.
+async fn zip_entries(
+    db: &Db,
+    store: &FileStore,
+    files: &[db::downloads::PackageFile],
+    names: &HashMap<i64, &str>,
+) -> ServiceResult<(Vec<ZipEntry>, String, DateTime<Utc>)> {
     let mut folders: HashMap<i64, String> = HashMap::new();
     let mut taken_folders = HashSet::new();
     let mut taken_names: HashMap<i64, HashSet<String>> = HashMap::new();
@@ -304,7 +273,7 @@ pub async fn plan_zip(
     let mut hasher = Sha256::new();
     hasher.update(b"aktionsportal-zip-1\n");
     let mut last_modified = DateTime::<Utc>::MIN_UTC;
-    for file in &files {
+    for file in files {
         let folder = folders
             .entry(file.download_id)
             .or_insert_with(|| {
@@ -359,6 +328,58 @@ pub async fn plan_zip(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
+    Ok((entries, etag, last_modified))
+}
+
+/// Plans the ZIP of `selection` with a folder per package name, checking that the user sees
+/// every package and file in it (else `NotFound`).
+pub async fn plan_zip(
+    db: &Db,
+    store: &FileStore,
+    recorder: &Recorder,
+    user: &User,
+    selection: &ZipSelection,
+    product_name: &str,
+) -> ServiceResult<ZipPlan> {
+    let (package_ids, chosen) = selected(selection)?;
+    let packages = db::downloads::get_many(db, &package_ids).await?;
+    if packages.len() != package_ids.len() {
+        return Err(ServiceError::NotFound);
+    }
+    if let Some(visible) = crate::services::downloads::visibility(db, user).await? {
+        let lists = db::downloads::lists_of(db, &package_ids).await?;
+        for package in &packages {
+            let by_provider = visible.provider_ids.contains(&package.provider_id);
+            let by_list = lists
+                .iter()
+                .any(|l| l.download_id == package.id && visible.list_ids.contains(&l.list_id));
+            if !by_provider && !by_list {
+                return Err(ServiceError::NotFound);
+            }
+        }
+    }
+    let mut files = db::downloads::files_of(db, &package_ids).await?;
+    if let Some(chosen) = &chosen {
+        files.retain(|f| chosen.contains(&(f.download_id, f.upload_id)));
+        if files.len() != chosen.len() {
+            return Err(ServiceError::NotFound);
+        }
+    }
+    if files.is_empty() {
+        return Err(ServiceError::Invalid(
+            "Der Download enthält keine Dateien.".into(),
+        ));
+    }
+    // Keep the order of the selection's packages.
+    files.sort_by_key(|f| {
+        (
+            package_ids.iter().position(|id| *id == f.download_id),
+            f.position,
+            f.upload_id,
+        )
+    });
+    let names: HashMap<i64, &str> = packages.iter().map(|p| (p.id, p.name.as_str())).collect();
+    let (entries, etag, last_modified) = zip_entries(db, store, &files, &names).await?;
     let layout = ZipLayout::new(&entries, false);
     let providers: HashMap<i64, i64> = packages.iter().map(|p| (p.id, p.provider_id)).collect();
     let counted: Vec<CountedFile> = files
