@@ -447,17 +447,8 @@ fn seeded(entity: Entity, name: &str) -> Entry {
     ))
 }
 
-#[tracing::instrument(skip_all)]
-pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary> {
-    if providers::count(db).await? > 0 {
-        tracing::info!("demo data skipped: providers exist");
-        return Ok(SeedSummary {
-            skipped: true,
-            ..SeedSummary::default()
-        });
-    }
-    let mut summary = SeedSummary::default();
-
+/// The demo's tags.
+async fn seed_tags(db: &Db, summary: &mut SeedSummary) -> anyhow::Result<Vec<i64>> {
     let mut tag_ids = Vec::new();
     for (name, icon) in TAGS {
         tag_ids.push(
@@ -468,6 +459,16 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         summary.tags += 1;
     }
 
+    Ok(tag_ids)
+}
+
+/// The demo's providers with their folders, logos and lists, and one from before folders were
+/// required; the ids of the providers and of their lists, in the order of `PROVIDERS`.
+async fn seed_providers(
+    db: &Db,
+    files: &FileStore,
+    summary: &mut SeedSummary,
+) -> anyhow::Result<(Vec<i64>, Vec<i64>)> {
     let mut provider_ids = Vec::new();
     let mut list_ids = Vec::new();
     for seed in PROVIDERS {
@@ -480,7 +481,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
             &format!("Logo {}.png", seed.name),
             &FileKind::Logo(seed.logo),
             seed.color,
-            &mut summary,
+            summary,
         )
         .await?;
         let provider = providers::create(
@@ -542,6 +543,15 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
     .await?;
     summary.lists += 1;
 
+    Ok((provider_ids, list_ids))
+}
+
+/// The demo's companies and their contacts on their lists.
+async fn seed_companies(
+    db: &Db,
+    list_ids: &[i64],
+    summary: &mut SeedSummary,
+) -> anyhow::Result<()> {
     for company in COMPANIES {
         contacts::upsert_company(db, company.customer_number, company.name).await?;
         summary.companies += 1;
@@ -567,6 +577,17 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         }
     }
 
+    Ok(())
+}
+
+/// The demo's packages with their files, periods around today and lists; each with its seed.
+async fn seed_packages(
+    db: &Db,
+    files: &FileStore,
+    ids: (&[i64], &[i64], &[i64]),
+    summary: &mut SeedSummary,
+) -> anyhow::Result<Vec<(i64, &'static DownloadSeed)>> {
+    let (provider_ids, list_ids, tag_ids) = ids;
     // Periods in German days: from the first second of the first day to the last second of
     // the last day.
     let today = berlin_date(Utc::now());
@@ -576,7 +597,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         let mut package_files = Vec::new();
         for file in seed.files {
             let color = PROVIDERS[seed.provider].color;
-            let id = store_file(db, files, file.name, &file.kind, color, &mut summary).await?;
+            let id = store_file(db, files, file.name, &file.kind, color, summary).await?;
             package_files.push(downloads::NewFile {
                 upload_id: id,
                 name: file.name.to_string(),
@@ -609,6 +630,29 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
         summary.downloads += 1;
         taken.push((download.id, seed));
     }
+    Ok(taken)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary> {
+    if providers::count(db).await? > 0 {
+        tracing::info!("demo data skipped: providers exist");
+        return Ok(SeedSummary {
+            skipped: true,
+            ..SeedSummary::default()
+        });
+    }
+    let mut summary = SeedSummary::default();
+    let tag_ids = seed_tags(db, &mut summary).await?;
+    let (provider_ids, list_ids) = seed_providers(db, files, &mut summary).await?;
+    seed_companies(db, &list_ids, &mut summary).await?;
+    let taken = seed_packages(
+        db,
+        files,
+        (&provider_ids, &list_ids, &tag_ids),
+        &mut summary,
+    )
+    .await?;
     summary.download_events = seed_download_events(db, &taken).await?;
 
     tracing::info!(
