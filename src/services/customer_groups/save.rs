@@ -1,257 +1,17 @@
-//! Customer groups (spec §2 "Contact edit", §3 "Customer group", §5, §6): the contacts of
-//! one customer number with their import candidates from the planning system, and the
-//! editor's save, applied as one unit in Brevo and in our database.
-//!
-//! A save is checked completely before anything is written. Brevo is changed first, contact by
-//! contact, each after a snapshot of its state there; when a step fails, the steps already
-//! done are undone in reverse order (what cannot be undone at once is queued as a marketing
-//! retry) and the user is told. Our database is written last in one transaction; when that
-//! fails, Brevo is put back the same way.
+//! The contact editor's save (spec §5), in its phases: everything checked first, then Brevo,
+//! each step undoable, then our database in one transaction.
 
-use std::collections::{HashMap, HashSet};
-
-use serde::Serialize;
-use serde_json::{Map, Value};
-
-use crate::db::contacts::{Contact, ContactChange, NewContact};
-use crate::db::customer_groups::GroupEdit;
-use crate::db::{self, Db};
-use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
-use crate::domain::contacts::{
-    CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
-};
-use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text, ids_of};
-use crate::domain::permissions::Capability;
-use crate::domain::roles::BU_DOI;
-use crate::domain::user::User;
-use crate::integrations::brevo::{BrevoClient, UpdateContact};
-use crate::integrations::planning::{PlanningClient, PlanningError};
-use crate::services::contact_mirror::{self as mirror, ContactFields, ContactSnapshot};
-use crate::services::contacts::{
-    CompanyInput, CompanyView, ContactView, DOI_KEEPS_LISTS, checked_lists, company_of, invalid,
-    views,
-};
-use crate::services::error::{ServiceError, ServiceResult};
-use crate::services::marketing::Marketing;
-
-/// 'E-Mail doppelt vorhanden!' (spec §5).
-pub const DUPLICATE_EMAIL: &str = "E-Mail doppelt vorhanden!";
-/// Saving needs a criterion unless the user has BU-DOI (spec §5, in German).
-pub const CRITERION_REQUIRED: &str = "Es muss mindestens ein Kriterium ausgewählt werden.";
-/// Contacts one save may name at most.
-pub const MAX_CONTACTS_PER_SAVE: usize = 500;
-
-/// A contact the planning system (or a CSV file) offers for the customer number.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
-#[schema(as = ImportCandidate)]
-#[serde(rename_all = "camelCase")]
-pub struct CandidateView {
-    /// 0 none, 1 Firma, 2 Herr, 3 Frau, 4 Diverses.
-    pub salutation: i16,
-    pub firstname: String,
-    pub lastname: String,
-    pub email: String,
-    pub company_name: String,
-    /// `service` or `csv`.
-    #[schema(value_type = String)]
-    pub source: &'static str,
-    /// The email is a contact of another customer number already.
-    pub existing_customer_number: Option<i64>,
-}
-
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Imports {
-    /// The company: ours, else as the planning system or a CSV file names it; null when nobody
-    /// knows it.
-    pub company: Option<CompanyView>,
-    pub contacts: Vec<CandidateView>,
-    /// Why there are no candidates from the planning system (German), if that is worth saying.
-    pub message: Option<String>,
-}
-
-/// The contact editor's save (spec §3 "Customer group"), applied as one unit: every contact
-/// created, changed or removed and every list added or taken off, in our database and in
-/// Brevo, or none of it. Contacts of the group not named in `contacts` stay, but get
-/// `listsIds` and lose `uncheckedListsIds` like the others. At most 500 contacts per save.
-#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CustomerGroupInput {
-    /// Must be the path's number when given.
-    pub customer_number: Option<IdInput>,
-    /// The company (Firma); instead of it, `company` may be sent.
-    #[schema(required = true, min_length = 1, max_length = 100)]
-    pub company_name: Option<String>,
-    /// Alternative to `companyName` (used when `companyName` is absent).
-    pub company: Option<CompanyInput>,
-    /// Lists every contact of the group is put on. At least one unless the user has BU-DOI.
-    /// Lists the group has not yet need a role of their provider (or Admin); BU-DOI adds none.
-    pub lists_ids: Option<IdsInput>,
-    /// Lists every contact of the group is taken off (a role of their provider, or Admin).
-    pub unchecked_lists_ids: Option<IdsInput>,
-    #[schema(max_items = 500)]
-    pub contacts: Option<Vec<GroupContactInput>>,
-    /// Import candidates chosen: created as new contacts.
-    #[schema(max_items = 500)]
-    pub alpha_plan_contacts: Option<Vec<GroupContactInput>>,
-}
-
-/// One contact of a customer-group save: with `id` an existing contact of the group (changed,
-/// or deleted with `remove: true`); without `id` a new contact. Unknown fields are ignored.
-#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
-pub struct GroupContactInput {
-    #[schema(minimum = 1)]
-    pub id: Option<i64>,
-    pub remove: Option<bool>,
-    #[schema(min_length = 3, max_length = 254)]
-    pub email: Option<String>,
-    pub salutation: Option<SalutationInput>,
-    #[schema(min_length = 1, max_length = 100)]
-    pub firstname: Option<String>,
-    #[schema(min_length = 1, max_length = 100)]
-    pub lastname: Option<String>,
-}
-
-/// `GET /api/contacts/customer-number/{n}` (spec §7): content and imports.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct CustomerGroup {
-    pub content: Vec<ContactView>,
-    pub imports: Imports,
-}
-
-fn number_of(text: &str) -> ServiceResult<i64> {
-    CustomerNumber::new(id_of_text(text))
-        .map(CustomerNumber::get)
-        .map_err(invalid)
-}
-
-/// The German message for a planning system that gave no answer.
-fn planning_message(err: &PlanningError) -> String {
-    match err {
-        PlanningError::Timeout => {
-            "Das Planungssystem antwortet nicht rechtzeitig. Bitte versuchen Sie es später erneut."
-                .into()
-        }
-        _ => "Das Planungssystem ist nicht erreichbar oder antwortet fehlerhaft. Bitte versuchen \
-              Sie es später erneut."
-            .into(),
-    }
-}
-
-pub const NO_PLANNING_SYSTEM: &str = "Es ist kein Planungssystem angebunden. Importkandidaten \
-     lassen sich über „Import aus der Planung“ als CSV-Datei bereitstellen.";
-
-/// The group with its candidates. A slow or failing planning system gives a message, not an
-/// error: the editor works without candidates.
-pub async fn load(
-    db: &Db,
-    planning: Option<&PlanningClient>,
-    number_text: &str,
-) -> ServiceResult<CustomerGroup> {
-    let number = number_of(number_text)?;
-    let contacts = db::contacts::list_by_customer_number(db, number).await?;
-    let company = db::contacts::get_company(db, number).await?;
-    let mut message = None;
-    let mut candidates: Vec<CandidateView> = Vec::new();
-    let mut planned_company = None;
-    match planning {
-        None => {}
-        Some(client) => match client.customer(number).await {
-            Ok(Some(planned)) => {
-                if !planned.company_name.trim().is_empty() {
-                    planned_company = Some(planned.company_name.trim().to_string());
-                }
-                for contact in planned.contacts {
-                    let salutation = match &contact.salutation {
-                        Value::String(text) => Salutation::parse_text(text).ok(),
-                        other => Salutation::from_code(
-                            other.as_i64().and_then(|n| i16::try_from(n).ok()),
-                        )
-                        .ok(),
-                    };
-                    let Ok(email) = Email::parse(&contact.email) else {
-                        continue;
-                    };
-                    candidates.push(CandidateView {
-                        salutation: salutation.map_or(0, Salutation::code),
-                        firstname: clip(&contact.firstname),
-                        lastname: clip(&contact.lastname),
-                        email: email.into_inner(),
-                        company_name: planned.company_name.trim().to_string(),
-                        source: "service",
-                        existing_customer_number: None,
-                    });
-                }
-            }
-            Ok(None) => {
-                message = Some(format!(
-                    "Das Planungssystem kennt die Kundennummer {number} nicht."
-                ));
-            }
-            Err(err) => {
-                tracing::warn!(error = %err, number, "planning system gave no candidates");
-                message = Some(planning_message(&err));
-            }
-        },
-    }
-    let from_csv = db::planning_candidates::of_customer(db, number).await?;
-    if planning.is_none() && from_csv.is_empty() {
-        message = Some(NO_PLANNING_SYSTEM.into());
-    }
-    let csv_company = from_csv.first().map(|c| c.company_name.clone());
-    candidates.extend(from_csv.into_iter().map(|c| CandidateView {
-        salutation: c.salutation,
-        firstname: c.firstname,
-        lastname: c.lastname,
-        email: c.email,
-        company_name: c.company_name,
-        source: "csv",
-        existing_customer_number: None,
-    }));
-    // Candidates that are contacts of this group already are no candidates; those that are
-    // contacts elsewhere say so.
-    let ours: HashSet<String> = contacts.iter().map(|c| c.email.clone()).collect();
-    let mut seen = HashSet::new();
-    candidates.retain(|c| !ours.contains(&c.email) && seen.insert(c.email.clone()));
-    let emails: Vec<String> = candidates.iter().map(|c| c.email.clone()).collect();
-    let elsewhere: HashMap<String, i64> = db::contacts::customer_numbers_of_emails(db, &emails)
-        .await?
-        .into_iter()
-        .collect();
-    for candidate in &mut candidates {
-        candidate.existing_customer_number = elsewhere.get(&candidate.email).copied();
-    }
-    let company_name = company
-        .map(|c| c.company_name)
-        .or(planned_company)
-        .or(csv_company);
-    Ok(CustomerGroup {
-        content: views(db, contacts).await?,
-        imports: Imports {
-            company: company_name.map(|company_name| CompanyView {
-                customer_number: number,
-                company_name,
-            }),
-            contacts: candidates,
-            message,
-        },
-    })
-}
-
-/// Names from outside are cut to the 100 characters a contact may have.
-fn clip(text: &str) -> String {
-    text.trim().chars().take(100).collect()
-}
+use super::*;
 
 /// The fields of one contact in the payload.
-struct PayloadContact {
+pub(super) struct PayloadContact {
     email: Email,
     salutation: Salutation,
     firstname: String,
     lastname: String,
 }
 
-fn fields_of(item: &GroupContactInput) -> ServiceResult<PayloadContact> {
+pub(super) fn fields_of(item: &GroupContactInput) -> ServiceResult<PayloadContact> {
     let email = item.email.as_deref().filter(|e| !e.trim().is_empty());
     let label = email
         .map(|e| format!("Kontakt {}: ", e.trim()))
@@ -272,7 +32,7 @@ fn fields_of(item: &GroupContactInput) -> ServiceResult<PayloadContact> {
 }
 
 /// One step in Brevo, planned before anything is written.
-enum Step {
+pub(super) enum Step {
     Delete(Contact),
     /// An existing contact: new fields (or the old ones) and the group's list changes.
     Update(Contact, Option<PayloadContact>),
@@ -281,7 +41,11 @@ enum Step {
 
 /// What the audit log keeps of one save: the company's name, each contact removed, changed or
 /// added (before → after), and the lists put on or taken off the group.
-fn recorded_changes(old_company: Option<&str>, edit: &GroupEdit, steps: &[Step]) -> Changes {
+pub(super) fn recorded_changes(
+    old_company: Option<&str>,
+    edit: &GroupEdit,
+    steps: &[Step],
+) -> Changes {
     let person = |email: &str, salutation: i16, firstname: &str, lastname: &str| {
         serde_json::json!({
             "email": email, "salutation": salutation, "firstname": firstname, "lastname": lastname
@@ -367,7 +131,7 @@ pub async fn save(
 
 /// The contact steps of a save, checked: who may change what, no email twice in the group,
 /// none another customer uses. With the company's name before the save.
-async fn planned_steps(
+pub(super) async fn planned_steps(
     db: &Db,
     user: &User,
     number: i64,
@@ -467,7 +231,7 @@ async fn planned_steps(
 }
 
 /// The list changes of a save, checked against the user's rights and the criterion rule.
-struct ListPlan {
+pub(super) struct ListPlan {
     add: Vec<i64>,
     remove: Vec<i64>,
     /// Brevo's ids of the lists every contact is put on, and taken off.
@@ -475,7 +239,7 @@ struct ListPlan {
     brevo_remove: Vec<i64>,
 }
 
-async fn planned_lists(
+pub(super) async fn planned_lists(
     db: &Db,
     user: &User,
     number: i64,
@@ -524,7 +288,7 @@ async fn planned_lists(
 /// Brevo's side of a save, step by step; on a refusal what was done is undone (or left to
 /// the background retry when Brevo is gone) and the save is refused. What `edit` must write
 /// is filled in on the way (Brevo's ids of new contacts).
-async fn mirror_steps(
+pub(super) async fn mirror_steps(
     db: &Db,
     marketing: &Marketing,
     steps: &[Step],
@@ -568,7 +332,7 @@ async fn mirror_steps(
 
 /// Our database's side of a save, in one transaction with its audit entry; when it fails,
 /// Brevo's steps (`done`) are undone.
-async fn write_group(
+pub(super) async fn write_group(
     db: &Db,
     marketing: &Marketing,
     user: &User,
@@ -613,7 +377,11 @@ async fn write_group(
 
 /// Puts Brevo back step by step, newest first; false when an undo had to be stored for the
 /// background retry.
-async fn undo_all(db: &Db, marketing: &Marketing, done: Vec<Option<ContactSnapshot>>) -> bool {
+pub(super) async fn undo_all(
+    db: &Db,
+    marketing: &Marketing,
+    done: Vec<Option<ContactSnapshot>>,
+) -> bool {
     let mut all = true;
     for snapshot in done.into_iter().rev() {
         all &= mirror::undo(db, marketing, snapshot).await;
@@ -622,7 +390,7 @@ async fn undo_all(db: &Db, marketing: &Marketing, done: Vec<Option<ContactSnapsh
 }
 
 /// Brevo's refusal, with what happened to the steps before it.
-fn refused(err: ServiceError, undone: usize, all_undone: bool) -> ServiceError {
+pub(super) fn refused(err: ServiceError, undone: usize, all_undone: bool) -> ServiceError {
     match err {
         ServiceError::Marketing(err) => {
             tracing::error!(error = %err, undone, "customer group refused by Brevo");
@@ -646,7 +414,7 @@ fn refused(err: ServiceError, undone: usize, all_undone: bool) -> ServiceError {
     }
 }
 
-fn attributes(
+pub(super) fn attributes(
     number: i64,
     company: &str,
     salutation: Salutation,
@@ -667,7 +435,7 @@ fn attributes(
 
 /// Does one step in Brevo (nothing in local mode) and records its database part in `edit`.
 #[allow(clippy::too_many_arguments)]
-async fn brevo_step(
+pub(super) async fn brevo_step(
     db: &Db,
     marketing: &Marketing,
     step: &Step,
@@ -809,28 +577,4 @@ async fn brevo_step(
             Ok(snapshot)
         }
     }
-}
-
-/// A provider in the editor's criteria picker; its lists are selectable with `may_manage`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EditorProvider {
-    pub id: i64,
-    pub name: String,
-    pub may_manage: bool,
-}
-
-/// Every provider, each saying whether the user may choose its lists (spec §6).
-pub async fn editor_providers(db: &Db, user: &User) -> ServiceResult<Vec<EditorProvider>> {
-    let mut providers: Vec<EditorProvider> = db::providers::list_all(db)
-        .await?
-        .into_iter()
-        .map(|p| EditorProvider {
-            may_manage: crate::domain::permissions::may_manage_provider(user, &p.allowed_roles),
-            id: p.id,
-            name: p.name,
-        })
-        .collect();
-    providers.sort_by_key(|p| p.name.to_lowercase());
-    Ok(providers)
 }
