@@ -1,5 +1,7 @@
 //! The crate's source files, for the tests that read the code itself (`tests/layers.rs`,
-//! `tests/circles.rs`, `tests/names.rs`), which include this file alone (not `common`).
+//! `tests/circles.rs`, `tests/names.rs`, `tests/sizes.rs`), which include this file alone (not
+//! `common`); each uses part of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
