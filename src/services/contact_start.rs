@@ -28,22 +28,21 @@ pub enum Lookup {
     Invalid(String),
 }
 
-/// What the field holds, as the user typed it (spaces around it ignored).
-pub fn lookup_message_for_input(text: &str) -> Option<String> {
+/// The customer number the field holds (spaces around it ignored), or the German message
+/// that says why it holds none.
+pub fn customer_number_of(text: &str) -> Result<i64, String> {
     let text = text.trim();
     if text.is_empty() {
-        return Some("Bitte geben Sie eine Kundennummer ein.".into());
+        return Err("Bitte geben Sie eine Kundennummer ein.".into());
     }
-    if id_of_text(text)
-        .and_then(|n| CustomerNumber::new(Some(n)).ok())
-        .is_none()
-    {
-        return Some(format!(
-            "„{}“ ist keine Kundennummer. Eine Kundennummer besteht nur aus Ziffern, zum Beispiel 100003.",
-            text.chars().take(40).collect::<String>()
-        ));
-    }
-    None
+    id_of_text(text)
+        .filter(|&n| CustomerNumber::new(Some(n)).is_ok())
+        .ok_or_else(|| {
+            format!(
+                "„{}“ ist keine Kundennummer. Eine Kundennummer besteht nur aus Ziffern, zum Beispiel 100003.",
+                text.chars().take(40).collect::<String>()
+            )
+        })
 }
 
 /// Whether the portal knows the customer `text` names: it has a company (every customer with
@@ -60,11 +59,9 @@ pub async fn lookup(
     if !Capability::ContactEdit.allows(user) {
         return Err(ServiceError::Forbidden);
     }
-    if let Some(message) = lookup_message_for_input(text) {
-        return Ok(Lookup::Invalid(message));
-    }
-    let Some(number) = id_of_text(text.trim()) else {
-        return Ok(Lookup::Invalid(CustomerNumber::MESSAGE.into()));
+    let number = match customer_number_of(text) {
+        Ok(number) => number,
+        Err(message) => return Ok(Lookup::Invalid(message)),
     };
     let path = format!("/admin/contact/edit/{number}");
     if db::contacts::get_company(db, number).await?.is_some()
@@ -133,17 +130,17 @@ mod tests {
     #[test]
     fn input_that_is_no_customer_number_is_named() {
         assert_eq!(
-            lookup_message_for_input("  ").as_deref(),
-            Some("Bitte geben Sie eine Kundennummer ein.")
+            customer_number_of("  "),
+            Err("Bitte geben Sie eine Kundennummer ein.".into())
         );
-        let message = lookup_message_for_input("Müller GmbH").unwrap();
+        let message = customer_number_of("Müller GmbH").unwrap_err();
         assert!(
             message.starts_with("„Müller GmbH“ ist keine Kundennummer."),
             "{message}"
         );
-        assert!(lookup_message_for_input("-5").is_some());
-        assert!(lookup_message_for_input("0").is_some());
-        assert!(lookup_message_for_input("100003").is_none());
-        assert!(lookup_message_for_input(" 100003 ").is_none());
+        assert!(customer_number_of("-5").is_err());
+        assert!(customer_number_of("0").is_err());
+        assert_eq!(customer_number_of("100003"), Ok(100003));
+        assert_eq!(customer_number_of(" 100003 "), Ok(100003));
     }
 }
