@@ -56,6 +56,7 @@ for (const viewport of WIDTHS) {
         assert.ok(provider && contact, 'demo data');
         for (const path of [
           '/admin/contacts',
+          '/admin/contact/edit',
           `/admin/contact/edit/${contact.customerNumber}`,
           `/admin/provider/${provider.id}`,
           '/admin/downloads/',

@@ -287,6 +287,7 @@ async function adminPaths(page) {
     '/admin/tags',
     '/admin/audit',
     '/admin/statistics',
+    '/admin/contact/edit',
     `/admin/contact/edit/${contact.customerNumber}`,
     '/admin/download/add/',
   ];
