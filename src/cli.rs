@@ -304,7 +304,7 @@ async fn user(db: &Db, command: UserCommand) -> anyhow::Result<()> {
             );
         }
         UserCommand::List => {
-            let users = crate::db::users::list(db).await?;
+            let users = crate::db::accounts::users::list(db).await?;
             if users.is_empty() {
                 println!("Keine Konten vorhanden.");
             }

@@ -72,13 +72,13 @@ pub fn router(state: AppState) -> Router {
         move |State(state): State<AppState>,
               client: crate::server::client::Client,
               request: Request| {
-            crate::api::auth::login_page(state, client, request, ssr.clone())
+            crate::api::accounts::auth::login_page(state, client, request, ssr.clone())
         }
     };
     let logout_page = {
         let ssr = ssr.clone();
         move |State(state): State<AppState>, request: Request| {
-            crate::api::auth::logout_page(state, request, ssr.clone())
+            crate::api::accounts::auth::logout_page(state, request, ssr.clone())
         }
     };
 
@@ -115,8 +115,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/fn/{*name}", axum::routing::post(server_fns))
         .route("/user", get(|| async { Redirect::to("/user/downloads") }))
         .route("/admin", get(|| async { Redirect::to("/admin/contacts") }))
-        .route(crate::api::auth::LOGIN_PATH, get(login_page))
-        .route(crate::api::auth::LOGOUT_PATH, get(logout_page))
+        .route(crate::api::accounts::auth::LOGIN_PATH, get(login_page))
+        .route(crate::api::accounts::auth::LOGOUT_PATH, get(logout_page))
         .nest("/api", crate::api::router(&state.config))
         .route("/files/{id}/{name}", get(crate::api::files::serve))
         .route("/previews/{id}/{size}", get(crate::api::files::preview))

@@ -325,9 +325,9 @@ async fn expired_and_idle_sessions_end() {
     let token = session::create(&app.test_db.db, None, &user, now)
         .await
         .unwrap();
-    db::sessions::touch(
+    db::accounts::sessions::touch(
         &app.test_db.db,
-        &db::sessions::hash_token(&token),
+        &db::accounts::sessions::hash_token(&token),
         now + Duration::hours(23),
     )
     .await

@@ -130,7 +130,7 @@ fn named_by(
         }
         paths.extend(tree_paths(rest, &base));
     }
-    // Modules this file declares, named relatively (`mod pages;` … `pages::public`).
+    // Modules this file declares, named relatively (`mod pages;` … `pages::accounts::public`).
     for line in code.lines() {
         let line = line.trim_start();
         let declared = line
@@ -236,7 +236,7 @@ fn no_file_of_the_crate_reaches_itself_through_others() {
         graph["api::tags"]
     );
     assert!(
-        graph["app"].contains("app::pages::public"),
+        graph["app"].contains("app::pages::accounts::public"),
         "{:?}",
         graph["app"]
     );

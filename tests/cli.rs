@@ -129,7 +129,7 @@ async fn accounts_are_added_listed_changed_and_removed() {
     assert!(!listing.contains("max"));
     assert!(!listing.contains("Sommer"), "passwords are never printed");
 
-    let user = aktionsportal::db::users::find_by_login(&test.db, "erika")
+    let user = aktionsportal::db::accounts::users::find_by_login(&test.db, "erika")
         .await
         .unwrap()
         .unwrap();
@@ -157,7 +157,7 @@ async fn accounts_are_added_listed_changed_and_removed() {
         "--password-stdin",
     ]);
     assert!(run(command, "Winter-Aktion-2026\n").status.success());
-    let user = aktionsportal::db::users::find_by_login(&test.db, "erika")
+    let user = aktionsportal::db::accounts::users::find_by_login(&test.db, "erika")
         .await
         .unwrap()
         .unwrap();
@@ -195,7 +195,7 @@ async fn seed_demo_creates_data_and_prints_the_admin_login_once() {
         .split_whitespace()
         .next()
         .unwrap();
-    let admin = aktionsportal::db::users::find_by_login(&test.db, "admin")
+    let admin = aktionsportal::db::accounts::users::find_by_login(&test.db, "admin")
         .await
         .unwrap()
         .unwrap();

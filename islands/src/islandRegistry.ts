@@ -3,15 +3,15 @@ import type { IslandModules } from './lib/islandLoader';
 // Every island by the name the server writes in `data-island` (src/app/island.rs there), one
 // lazy chunk each. Each island's entry lives in the feature folder of its parts.
 export const islands: IslandModules = {
-  AccountMenu: () => import('./features/account/AccountMenu'),
+  AccountMenu: () => import('./features/accounts/account/AccountMenu'),
   AdminContacts: () => import('./features/admin-contacts/AdminContacts'),
   AdminDownloads: () => import('./features/admin-downloads/AdminDownloads'),
   AdminMenu: () => import('./features/providers/AdminMenu'),
   AdminStatistics: () => import('./features/admin-statistics/AdminStatistics'),
   AdminTags: () => import('./features/admin-tags/AdminTags'),
-  AutoSubmit: () => import('./features/public-pages/AutoSubmit'),
+  AutoSubmit: () => import('./features/accounts/public-pages/AutoSubmit'),
   ContactEditor: () => import('./features/contact-editor/ContactEditor'),
-  Countdown: () => import('./features/public-pages/Countdown'),
+  Countdown: () => import('./features/accounts/public-pages/Countdown'),
   CustomerDownloads: () => import('./features/customer-downloads/CustomerDownloads'),
   DownloadForm: () => import('./features/admin-downloads/DownloadForm'),
   ProviderCriteria: () => import('./features/providers/ProviderCriteria'),

@@ -8,8 +8,8 @@ use axum::routing::get;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::extract::{AuthUser, Query};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::audit::{self, AuditPage, AuditQuery};
@@ -63,11 +63,11 @@ struct AuditParams {
     params(AuditParams),
     responses(
         (status = 200, description = "A page of entries and how many match.", body = AuditPage, content_type = "application/json", example = json!({"content": [{"at": "2026-11-24T09:15:02.123456Z", "actor": "admin@example.com", "action": "update", "actionLabel": "geändert", "entity": "provider", "entityLabel": "Anbieter", "entityId": 3, "entityName": "Strom & Gas", "currentName": "Strom & Gas", "changes": {"name": {"before": "Strom", "after": "Strom & Gas", "label": "Name"}}, "erasures": []}], "count": 1})),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]

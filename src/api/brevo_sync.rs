@@ -32,10 +32,10 @@ pub fn router() -> Router<AppState> {
     description = "Pages through Brevo's contacts changed since the start of the last completed run (`modifiedSince`; all on the first run), creates or updates ours (found by Brevo id, else email) with their block, confirmation and memberships of the lists both sides know; contacts without a valid email or customer number (`KUNDENNUMMER`) are skipped. The answer streams one `SyncEvent` per line as it happens: `start`, a `page` per page, `skipped` per contact not taken, then `done` or `error`. One run at a time, also across instances; a run that stopped (error, crash) resumes at its next page with the next start, and running it again changes nothing that is in sync already. A closed connection does not stop the run. Refused from other sites' pages (it changes data although it is a GET, as spec §7 defines it).\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
     responses(
         (status = 200, description = "The stream of results, one JSON object per line.", body = crate::services::brevo_sync::Event, content_type = "application/x-ndjson", example = json!("{\"result\":\"start\",\"message\":\"Synchronisierung gestartet: Kontakte aus Brevo, alle.\",\"modifiedSince\":null,\"resumed\":false}\n")),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 409, description = "`sync_running`: another run is going on. `marketing_not_connected`: no Brevo API key (local mode).", body = super::responses::SyncRefused, content_type = "application/json", example = json!({"message": "Es läuft bereits eine Synchronisierung. Bitte warten Sie, bis sie abgeschlossen ist.", "code": "sync_running"})),
-        (status = 500, response = super::responses::InternalError),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 409, description = "`sync_running`: another run is going on. `marketing_not_connected`: no Brevo API key (local mode).", body = crate::api::responses::SyncRefused, content_type = "application/json", example = json!({"message": "Es läuft bereits eine Synchronisierung. Bitte warten Sie, bis sie abgeschlossen ist.", "code": "sync_running"})),
+        (status = 500, response = crate::api::responses::InternalError),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"}))),
 )]

@@ -11,9 +11,9 @@ use axum::routing::{get, patch, post, put};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::extract::{AuthUser, Json, Path, Query};
-use super::kept;
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Json, Path, Query};
+use crate::api::kept;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::contacts::{self, ContactBody, ContactQuery, ContactView};
@@ -61,11 +61,11 @@ pub fn router() -> Router<AppState> {
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
     responses(
         (status = 200, description = "The document, as an attachment `Kontakt-{id}.json`.", body = crate::services::data_subject::ContactExport, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"}))),
 )]
@@ -76,7 +76,8 @@ async fn export(
 ) -> Result<Response, ApiError> {
     let document =
         crate::services::data_subject::export(&state.db, &state.mailer, &user, id).await?;
-    let disposition = super::delivery::content_disposition(&format!("Kontakt-{id}.json"), false);
+    let disposition =
+        crate::api::delivery::content_disposition(&format!("Kontakt-{id}.json"), false);
     Ok((
         [
             (header::CONTENT_DISPOSITION, disposition),
@@ -97,12 +98,12 @@ async fn export(
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
     responses(
         (status = 200, description = "Erased; what went.", body = crate::services::data_subject::ErasureReport, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"}))),
 )]
@@ -128,11 +129,11 @@ async fn erase(
     responses(
         (status = 200, description = "One page and the total. `ETag` names the answer.", body = crate::services::contacts::ContactPage, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
-        (status = 400, response = super::responses::ContactQueryInvalid),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::ContactQueryInvalid),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
@@ -157,11 +158,11 @@ async fn page(
     responses(
         (status = 200, description = "One page and the total. `ETag` names the answer.", body = crate::services::contacts::ContactPage, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
-        (status = 400, response = super::responses::ContactQueryInvalid),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::ContactQueryInvalid),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
@@ -188,10 +189,10 @@ async fn page_of_providers(
     params(("email" = String, Path, description = "The email address (percent-encoded).", example = "anna@example.de")),
     responses(
         (status = 200, description = "The contact, or `{}`.", body = ContactOrNothing, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"}))),
 )]
@@ -230,11 +231,11 @@ struct NoContact {}
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
     responses(
         (status = 200, description = "The lists.", body = AssignedListPage, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"}))),
 )]
@@ -264,11 +265,11 @@ struct AssignedListPage {
     summary = "Lists of contacts (no ids given)",
     description = "The form of `GET /api/contacts/lists/{contactIds}` without ids: always 400.\n\n**Wer darf:** Kontaktbearbeiter, also `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator` oder `GS-Aktionsportal-BU-DOI` (Capability `ContactEdit`).",
     responses(
-        (status = 400, response = super::responses::NoContactIds),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::NoContactIds),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -286,11 +287,11 @@ async fn lists_without_ids() -> ApiError {
     params(("contactIds" = crate::domain::input::IdsText, Path, description = "JSON array of contact ids (or ids separated by commas), at most 1000; empty or anything else answers 400.", example = "[1,2]")),
     responses(
         (status = 200, description = "The lists.", body = AssignedListPage, content_type = "application/json"),
-        (status = 400, response = super::responses::NoContactIds),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::NoContactIds),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"}))),
 )]
@@ -312,15 +313,15 @@ async fn lists_of_many(
     request_body(content = ContactBody, content_type = "application/json"),
     responses(
         (status = 201, description = "The new contact.", body = crate::services::contacts::ContactView, content_type = "application/json"),
-        (status = 400, response = super::responses::ContactInvalid),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 409, response = super::responses::ContactConflict),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::ContactInvalid),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 409, response = crate::api::responses::ContactConflict),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -344,16 +345,16 @@ async fn create(
     request_body(content = ContactBody, content_type = "application/json"),
     responses(
         (status = 200, description = "The contact after the edit.", body = crate::services::contacts::ContactView, content_type = "application/json"),
-        (status = 400, response = super::responses::ContactInvalid),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 409, response = super::responses::ContactConflict),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::ContactInvalid),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 409, response = crate::api::responses::ContactConflict),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -377,14 +378,14 @@ async fn update(
     description = "Deletes the contact in the marketing service (one it does not know counts as deleted) and here.\n\n**Wer darf:** `GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator` (Capability `ContactDetails`); `GS-Aktionsportal-BU-DOI` bekommt 403.",
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
     responses(
-        (status = 200, description = "Deleted.", body = super::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 7})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 409, response = super::responses::MarketingRetryPending),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 200, description = "Deleted.", body = crate::api::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 7})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 409, response = crate::api::responses::MarketingRetryPending),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactDetails"}))),
 )]
@@ -392,9 +393,9 @@ async fn remove(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-) -> Result<JsonResponse<super::Removed>, ApiError> {
+) -> Result<JsonResponse<crate::api::Removed>, ApiError> {
     contacts::delete(&state.db, &state.marketing, &user, id).await?;
-    Ok(JsonResponse(super::Removed::new(id)))
+    Ok(JsonResponse(crate::api::Removed::new(id)))
 }
 
 #[utoipa::path(
@@ -407,13 +408,13 @@ async fn remove(
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
     responses(
         (status = 200, description = "The contact after the change.", body = crate::services::contacts::ContactView, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 409, response = super::responses::MarketingRetryPending),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 409, response = crate::api::responses::MarketingRetryPending),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactDetails"}))),
 )]

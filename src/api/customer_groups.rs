@@ -6,8 +6,8 @@ use axum::extract::State;
 use axum::response::Json as JsonResponse;
 use axum::routing::get;
 
-use super::extract::{AuthUser, Json, Path};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Json, Path};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::customer_groups::{self, CustomerGroup, CustomerGroupInput};
@@ -33,11 +33,11 @@ pub fn router() -> Router<AppState> {
     params(("number" = i64, Path, minimum = 1, maximum = 1000000000000000000i64, description = "The customer number; not a positive whole number: 400.", example = 100555)),
     responses(
         (status = 200, description = "The contacts, the company and the candidates.", body = crate::services::customer_groups::CustomerGroup, content_type = "application/json"),
-        (status = 400, description = "Not a positive whole number.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Kundennummer muss eine Zahl sein.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "Not a positive whole number.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Kundennummer muss eine Zahl sein.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"}))),
 )]
@@ -62,14 +62,14 @@ async fn by_customer_number(
     request_body(content = CustomerGroupInput, content_type = "application/json", example = json!({"customerNumber": 100555, "companyName": "Müller GmbH", "listsIds": [1], "uncheckedListsIds": [], "contacts": [{"id": 1, "email": "kontakt@example.de", "salutation": 2, "firstname": "Max", "lastname": "Müller"}, {"email": "neu@example.de", "salutation": 3, "firstname": "Nina", "lastname": "Neu"}], "alphaPlanContacts": []})),
     responses(
         (status = 200, description = "Saved; the group after the save.", body = crate::services::customer_groups::CustomerGroup, content_type = "application/json"),
-        (status = 400, description = "A field, a contact that is not of the group, an unknown list, or no criterion; nothing was changed.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Es muss mindestens ein Kriterium ausgewählt werden.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 409, description = "`email_exists`: an email twice in the group, or used under another customer number (the message names it). `changed_meanwhile`: a contact was changed or removed by someone else meanwhile. Nothing was changed.", body = super::responses::GroupConflict, content_type = "application/json", example = json!({"message": "E-Mail doppelt vorhanden!", "code": "email_exists"})),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, description = "Brevo refused a step or was down; the steps already done there were undone (what could not be undone at once is retried, see `GET /api/contacts/marketing-retries`); nothing was saved.", body = super::responses::MarketingServiceError, content_type = "application/json", example = json!({"message": "Brevo hat eine Änderung abgelehnt oder war nicht erreichbar; es wurde nichts gespeichert. 2 bereits in Brevo ausgeführte Änderung(en) wurden zurückgenommen.", "code": "marketing_service_error"})),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "A field, a contact that is not of the group, an unknown list, or no criterion; nothing was changed.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Es muss mindestens ein Kriterium ausgewählt werden.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 409, description = "`email_exists`: an email twice in the group, or used under another customer number (the message names it). `changed_meanwhile`: a contact was changed or removed by someone else meanwhile. Nothing was changed.", body = crate::api::responses::GroupConflict, content_type = "application/json", example = json!({"message": "E-Mail doppelt vorhanden!", "code": "email_exists"})),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, description = "Brevo refused a step or was down; the steps already done there were undone (what could not be undone at once is retried, see `GET /api/contacts/marketing-retries`); nothing was saved.", body = crate::api::responses::MarketingServiceError, content_type = "application/json", example = json!({"message": "Brevo hat eine Änderung abgelehnt oder war nicht erreichbar; es wurde nichts gespeichert. 2 bereits in Brevo ausgeführte Änderung(en) wurden zurückgenommen.", "code": "marketing_service_error"})),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"})), ("x-rule-statuses" = json!([400]))),
 )]

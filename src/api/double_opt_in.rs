@@ -9,8 +9,8 @@ use axum::routing::{patch, post};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::extract::{AuthUser, Path};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Path};
 use crate::auth::require::require;
 use crate::domain::double_opt_in::FAILED;
 use crate::domain::permissions::Capability;
@@ -48,10 +48,10 @@ pub fn router() -> Router<AppState> {
     params(("token" = String, Path, description = "The token of the mail's link (`/user/verify-double-opt-in/{token}`): 64 lower-case hex digits.")),
     responses(
         (status = 200, description = "Confirmed.", body = DoubleOptInConfirmed, content_type = "application/json", example = json!({"code": "DOUBLE_OPT-IN_CONFIRMED", "message": "Ihre E-Mail-Adresse wurde erfolgreich bestätigt."})),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
         (status = 404, description = "The link is unknown, expired or not a token (also the bare contact id).", body = DoubleOptInFailed, content_type = "application/json", example = json!({"code": "double_opt_in_failed", "message": "Die E-Mail konnte nicht bestätigt werden oder gefunden werden!"})),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": null}))),
 )]
@@ -113,13 +113,13 @@ struct DoubleOptInFailed {
     params(("email" = String, Path, description = "The contact's email address (percent-encoded); no contact with it: 404.", example = "anna@example.de")),
     responses(
         (status = 200, description = "Sent (`status` 201) or confirmed already (`status` 200).", body = crate::services::double_opt_in::SendAnswer, content_type = "application/json", example = json!({"status": 201, "messageId": "<doi-7-3f9a0c1d2e4b5a69@example.de>", "code": "DOUBLE_OPT-IN_SENT", "message": "Double-Opt-In an anna@example.de gesendet."})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 409, description = "The email is blocked (unblock it first), or a confirmation mail went to it less than a minute ago.", body = super::responses::MailRefused, content_type = "application/json", example = json!({"message": "anna@example.de ist gesperrt. Bitte heben Sie die Sperre auf, bevor Sie die Bestätigung erneut senden.", "code": "email_blacklisted"})),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, description = "The mail was not sent (mail server or marketing service refused or unreachable).", body = super::responses::MarketingServiceError, content_type = "application/json", example = json!({"message": "Der Mailserver hat die E-Mail nicht angenommen. Bitte versuchen Sie es später erneut.", "code": "marketing_service_error"})),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 409, description = "The email is blocked (unblock it first), or a confirmation mail went to it less than a minute ago.", body = crate::api::responses::MailRefused, content_type = "application/json", example = json!({"message": "anna@example.de ist gesperrt. Bitte heben Sie die Sperre auf, bevor Sie die Bestätigung erneut senden.", "code": "email_blacklisted"})),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, description = "The mail was not sent (mail server or marketing service refused or unreachable).", body = crate::api::responses::MarketingServiceError, content_type = "application/json", example = json!({"message": "Der Mailserver hat die E-Mail nicht angenommen. Bitte versuchen Sie es später erneut.", "code": "marketing_service_error"})),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"}))),
 )]
@@ -143,10 +143,10 @@ async fn send_one(
     description = "Starts a job that mails every contact who has not confirmed and is not blocked (no body), paced to `AP_MAIL_PER_SECOND`; while one runs, that job is answered (`job_running`). Only in production; elsewhere nothing is sent (`function_only_in_production_available`).\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     responses(
         (status = 200, description = "Started, running already, or not available here.", body = crate::services::double_opt_in::MassAnswer, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
@@ -169,10 +169,10 @@ async fn send_all(
     description = "The newest mail job (running or done) with its item counts.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     responses(
         (status = 200, description = "The newest job, or `null`.", body = crate::services::double_opt_in::MailJobState, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
@@ -207,8 +207,8 @@ struct ConfirmForm {
     responses(
         (status = 200, description = "Done (clients that do not accept `text/html`, e.g. the page's script); the page to show next is in `Location` and the `serverfnredirect` header is set.", body = Option<String>, content_type = "application/json", headers(("Location" = String, description = "`/user/verify-double-opt-in/{token}` (the token's hex digits only)."))),
         (status = 302, description = "Done (a browser form post: `Accept` contains `text/html`); back to the link's page.", headers(("Location" = String, description = "`/user/verify-double-opt-in/{token}` (the token's hex digits only)."))),
-        (status = 400, description = "Arguments that cannot be read (no `token`).", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage enthält ungültige Angaben.", "code": "validation_error"})),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
+        (status = 400, description = "Arguments that cannot be read (no `token`).", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage enthält ungültige Angaben.", "code": "validation_error"})),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
         (status = 500, description = "Confirming failed for another reason (logged); Leptos' error encoding.", body = String, content_type = "text/plain", example = json!("ServerError|Die E-Mail konnte nicht bestätigt werden oder gefunden werden!")),
     ),
     extensions(("x-access" = json!({"capability": null})), ("x-rule-statuses" = json!([400]))),

@@ -9,10 +9,10 @@ use axum::routing::{get, patch, post};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::delivery::{Delivery, respond};
-use super::extract::{AuthUser, Json, Path, Query, parse_json};
-use super::kept;
+use crate::api::delivery::{Delivery, respond};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Json, Path, Query, parse_json};
+use crate::api::kept;
 use crate::auth::require::require;
 use crate::domain::input::id_of_text;
 use crate::domain::permissions::Capability;
@@ -59,11 +59,11 @@ pub fn zip_router() -> Router<AppState> {
     responses(
         (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
@@ -89,11 +89,11 @@ async fn admin_page(
     responses(
         (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::downloads::DownloadPage, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
 )]
@@ -117,10 +117,10 @@ async fn customer_page(
     description = "Every tag with its icon (for the customer's tag filter). A further path segment (`/api/downloads/tags/{optional}`) is accepted and ignored.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
     responses(
         (status = 200, description = "The tags by name.", body = Vec<crate::services::downloads::Tag>, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
 )]
@@ -140,11 +140,11 @@ async fn tags(
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     responses(
         (status = 200, description = "The package.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
 )]
@@ -166,13 +166,13 @@ async fn one(
     request_body(content = DownloadInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The new package.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
-        (status = 400, response = super::responses::DownloadInvalid),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::DownloadInvalid),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -196,14 +196,14 @@ async fn create(
     request_body(content = DuplicateInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The copy.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
-        (status = 400, response = super::responses::DownloadInvalid),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::DownloadInvalid),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -228,14 +228,14 @@ async fn duplicate(
     request_body(content = DownloadInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The package after the edit.", body = crate::services::downloads::DownloadView, content_type = "application/json"),
-        (status = 400, response = super::responses::DownloadInvalid),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::DownloadInvalid),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -261,12 +261,12 @@ async fn update(
     request_body(content = Option<ArchiveChange>, content_type = "application/json"),
     responses(
         (status = 200, description = "The new state.", body = ArchiveStatus, content_type = "application/json"),
-        (status = 400, description = "A body that is not `{\"archived\": true|false}` (or `null`).", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Das Feld „archived“ hat nicht das erwartete Format.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "A body that is not `{\"archived\": true|false}` (or `null`).", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Das Feld „archived“ hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
 )]
@@ -310,11 +310,11 @@ struct ArchiveStatus {
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     responses(
         (status = 200, description = "Deleted.", body = DownloadDeleted, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
 )]
@@ -379,12 +379,12 @@ async fn send_zip(
         (status = 200, description = "The ZIP: stored entries (no compression) in a folder per package name, UTF-8 names, ZIP64 above 4 GiB; `Content-Length` is exact, `ETag` changes when a file or name changes; named `YYYY-MM-DD_<product> Aktionsportal.zip` in `Content-Disposition`.", body = String, content_type = "application/zip"),
         (status = 206, description = "The requested range (a resumed download).", body = String, content_type = "application/zip"),
         (status = 304, description = "Not modified (`If-None-Match` / `If-Modified-Since`)."),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
         (status = 416, description = "The requested range is not satisfiable."),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
 )]
@@ -438,13 +438,13 @@ fn pairs(text: &str) -> Result<Vec<(i64, i64)>, ApiError> {
         (status = 200, description = "The ZIP: stored entries (no compression) in a folder per package name, UTF-8 names, ZIP64 above 4 GiB; `Content-Length` is exact, `ETag` changes when a file or name changes; named `YYYY-MM-DD_<product> Aktionsportal.zip` in `Content-Disposition`.", body = String, content_type = "application/zip"),
         (status = 206, description = "The requested range (a resumed download).", body = String, content_type = "application/zip"),
         (status = 304, description = "Not modified (`If-None-Match` / `If-Modified-Since`)."),
-        (status = 400, description = "No or malformed selection.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Es wurden keine Dateien ausgewählt.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
+        (status = 400, description = "No or malformed selection.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Es wurden keine Dateien ausgewählt.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
         (status = 416, description = "The requested range is not satisfiable."),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
 )]

@@ -6,9 +6,9 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method};
 use axum::response::Response;
 
-use super::delivery::{Delivery, respond};
-use super::extract::{AuthUser, Path};
+use crate::api::delivery::{Delivery, respond};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Path};
 use crate::services;
 use crate::state::AppState;
 use crate::storage::serve::Piece;
@@ -25,11 +25,11 @@ use crate::storage::serve::Piece;
         (status = 200, description = "The file.", body = String, content_type = "*/*", headers(("Content-Length" = String), ("ETag" = String), ("Last-Modified" = String), ("Content-Disposition" = String), ("Accept-Ranges" = String))),
         (status = 206, description = "The requested range of the file.", body = String, content_type = "*/*"),
         (status = 304, description = "Not modified (`If-None-Match` or `If-Modified-Since`)."),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 404, response = super::responses::NotFound),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 404, response = crate::api::responses::NotFound),
         (status = 416, description = "The requested range is not satisfiable."),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "SignedIn"}))),
 )]
@@ -81,11 +81,11 @@ fn delivery_of(file: services::files::Download, sent: crate::metrics::Sent) -> D
         (status = 200, description = "The preview.", body = String, content_type = "image/jpeg", headers(("Content-Length" = String), ("ETag" = String), ("Cache-Control" = String))),
         (status = 206, description = "The requested range of the preview.", body = String, content_type = "image/jpeg"),
         (status = 304, description = "Not modified (`If-None-Match` or `If-Modified-Since`)."),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 404, response = super::responses::NotFound),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 404, response = crate::api::responses::NotFound),
         (status = 416, description = "The requested range is not satisfiable."),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "SignedIn"}))),
 )]

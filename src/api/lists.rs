@@ -7,8 +7,8 @@ use axum::routing::{delete, get, patch};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::extract::{AuthUser, Json, Path};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Json, Path};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::lists::{self, FOLDER_WARNING, ListView, StatusChange};
@@ -46,15 +46,15 @@ struct NameBody {
     request_body(content = NameBody, content_type = "application/json"),
     responses(
         (status = 200, description = "The renamed list.", body = crate::services::lists::ListView, content_type = "application/json"),
-        (status = 400, description = "Name not 5–100 characters, or a malformed body.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "Name not 5–100 characters, or a malformed body.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
 )]
@@ -87,15 +87,15 @@ struct StatusBody {
     request_body(content = StatusBody, content_type = "application/json"),
     responses(
         (status = 200, description = "`status_changed` or `change_folder_warning`.", body = StatusAnswer, content_type = "application/json"),
-        (status = 400, description = "Body missing, not `Content-Type: application/json`, or malformed JSON (\"Die Anfrage hat nicht das erwartete Format.\"); `active` is required.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "Body missing, not `Content-Type: application/json`, or malformed JSON (\"Die Anfrage hat nicht das erwartete Format.\"); `active` is required.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
 )]
@@ -139,14 +139,14 @@ enum StatusAnswer {
     description = "Deletes an inactive list in the marketing service, then in the portal. Active lists cannot be deleted (spec §4).\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich Verwaltungsrecht am Anbieter: Admins immer, alle anderen nur mit einer Rolle aus dessen `allowedRoles` (`may_manage_provider`); sonst 403.",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     responses(
-        (status = 200, description = "Deleted.", body = super::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 4})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 409, description = "The list is still active.", body = super::responses::ListActive, content_type = "application/json", example = json!({"message": "Nur inaktive Kriterien können gelöscht werden. Bitte deaktivieren Sie das Kriterium zuerst.", "code": "list_active"})),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 200, description = "Deleted.", body = crate::api::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 4})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 409, description = "The list is still active.", body = crate::api::responses::ListActive, content_type = "application/json", example = json!({"message": "Nur inaktive Kriterien können gelöscht werden. Bitte deaktivieren Sie das Kriterium zuerst.", "code": "list_active"})),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
 )]
@@ -154,9 +154,9 @@ async fn remove(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-) -> Result<JsonResponse<super::Removed>, ApiError> {
+) -> Result<JsonResponse<crate::api::Removed>, ApiError> {
     lists::delete(&state.db, &state.marketing, &user, id).await?;
-    Ok(JsonResponse(super::Removed::new(id)))
+    Ok(JsonResponse(crate::api::Removed::new(id)))
 }
 
 #[utoipa::path(
@@ -169,12 +169,12 @@ async fn remove(
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     responses(
         (status = 200, description = "The provider's lists after the sync.", body = SyncResult, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
 )]

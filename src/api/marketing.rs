@@ -9,8 +9,8 @@ use axum::routing::get;
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{AuthUser, Path, Query};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Path, Query};
 use crate::auth::require::require;
 use crate::domain::paging::Paging;
 use crate::domain::permissions::Capability;
@@ -37,12 +37,12 @@ pub fn router() -> Router<AppState> {
     params(FolderQuery),
     responses(
         (status = 200, description = "One page and the total.", body = FolderPage, content_type = "application/json", example = json!({"folders": [{"id": 12, "name": "Glasfaser Süd (aktiv)"}], "count": 1})),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"}))),
 )]
@@ -68,13 +68,13 @@ async fn folders(
     params(("id" = i64, Path, description = "The Brevo folder id; not a number: 404. An id Brevo does not know answers 502."), FolderQuery),
     responses(
         (status = 200, description = "One page and the folder's total.", body = BrevoListPage, content_type = "application/json", example = json!({"lists": [{"id": 17, "name": "Flyer Herbst", "totalSubscribers": 120, "totalBlacklisted": 2, "folderId": 12}], "count": 1})),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "plus": "Admin any folder; others only the active or inactive folder of a provider one of their roles is in the allowedRoles of"}))),
 )]

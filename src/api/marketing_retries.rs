@@ -31,10 +31,10 @@ pub fn router() -> Router<AppState> {
     description = "Contact changes the marketing service (Brevo) could not take yet (e.g. a confirmation while it was unreachable, or an undo that failed); they are retried and shown until done.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     responses(
         (status = 200, description = "The oldest open retries and their number.", body = MarketingRetryPage, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]

@@ -1,7 +1,7 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
+pub mod accounts;
 pub mod audit;
-pub mod auth;
 pub mod brevo_sync;
 pub mod contacts;
 pub mod customer_groups;
@@ -43,7 +43,7 @@ use crate::state::AppState;
 /// time limit (a 2 GB upload takes as long as it takes), nor have the streamed ZIPs.
 pub fn router(config: &Config) -> Router<AppState> {
     let timed = Router::new()
-        .merge(auth::router())
+        .merge(accounts::auth::router())
         .merge(providers::router())
         .merge(lists::router())
         .merge(marketing::router())

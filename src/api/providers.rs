@@ -6,8 +6,8 @@ use axum::{Router, response::Json as JsonResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{AuthUser, Json, PageQuery, Path, Query};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Json, PageQuery, Path, Query};
 use crate::auth::require::require;
 use crate::domain::lists::ListFilter;
 use crate::domain::paging::MAX_PAGE_SIZE;
@@ -42,11 +42,11 @@ pub fn router() -> Router<AppState> {
     params(("id" = i64, Path, description = "The contact's id; not a number or unknown: 404.")),
     responses(
         (status = 200, description = "Providers with the contact's lists.", body = ContactProviderPage, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "ContactEdit"}))),
 )]
@@ -91,11 +91,11 @@ pub struct ListPage {
     params(PageQuery),
     responses(
         (status = 200, description = "One page and the total.", body = ProviderPage, content_type = "application/json"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
@@ -127,14 +127,14 @@ async fn page(
     request_body(content = crate::services::providers::ProviderInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The created provider.", body = crate::services::providers::ProviderView, content_type = "application/json"),
-        (status = 400, description = "Invalid input with the German message of spec §5: name length (\"Der Name muss mindestens 2 Zeichen lang sein.\"), roles (\"Es muss mindestens eine Gruppe eingetragen werden!\", \"… existiert bereits in der Liste!\"), folders (\"Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!\", unknown or equal folders), logo not an uploaded image, a name already taken (\"Ein Anbieter mit dem Namen … existiert bereits!\"), or a malformed body.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "Invalid input with the German message of spec §5: name length (\"Der Name muss mindestens 2 Zeichen lang sein.\"), roles (\"Es muss mindestens eine Gruppe eingetragen werden!\", \"… existiert bereits in der Liste!\"), folders (\"Aktiver und inaktiver Marketing-Ordner müssen gesetzt sein!\", unknown or equal folders), logo not an uploaded image, a name already taken (\"Ein Anbieter mit dem Namen … existiert bereits!\"), or a malformed body.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -159,15 +159,15 @@ async fn create(
     request_body(content = crate::services::providers::ProviderInput, content_type = "application/json"),
     responses(
         (status = 200, description = "The changed provider.", body = crate::services::providers::ProviderView, content_type = "application/json"),
-        (status = 400, description = "Invalid input as for `POST /api/providers/`, or a malformed body.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "Invalid input as for `POST /api/providers/`, or a malformed body.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -200,14 +200,14 @@ struct DeleteQuery {
     description = "Deletes the provider with its lists (and downloads); with `deleteBrevoFolders=true` its active and inactive marketing folders are deleted first (in Brevo together with the lists inside them).\n\n**Wer darf:** nur `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`."), DeleteQuery),
     responses(
-        (status = 200, description = "Deleted.", body = super::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 3})),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 200, description = "Deleted.", body = crate::api::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 3})),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"}))),
 )]
@@ -216,7 +216,7 @@ async fn remove(
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
     Query(q): Query<DeleteQuery>,
-) -> Result<JsonResponse<super::Removed>, ApiError> {
+) -> Result<JsonResponse<crate::api::Removed>, ApiError> {
     providers::delete(
         &state.db,
         &state.marketing,
@@ -226,7 +226,7 @@ async fn remove(
         q.delete_brevo_folders,
     )
     .await?;
-    Ok(JsonResponse(super::Removed::new(id)))
+    Ok(JsonResponse(crate::api::Removed::new(id)))
 }
 
 /// Paging plus the status filter. (No `#[serde(flatten)]`: query strings lose their types
@@ -264,12 +264,12 @@ struct ListsQuery {
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`."), ListsQuery),
     responses(
         (status = 200, description = "One page and the total.", body = ListPage, content_type = "application/json"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
 )]
@@ -321,16 +321,16 @@ struct NewList {
     request_body(content = NewList, content_type = "application/json"),
     responses(
         (status = 200, description = "The created list.", body = crate::services::lists::ListView, content_type = "application/json"),
-        (status = 400, description = "Name not 5–50 characters, `brevoListId` in local mode (\"Ohne Marketing-Dienst können keine Listen verknüpft werden.\"), or a malformed body.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 409, description = "`list_exists`: the marketing-service list is already a criterion. `change_folder_warning`: the provider has no active folder to create the list in.", body = super::responses::ListConflict, content_type = "application/json", example = json!({"message": "Diese Liste ist bereits als Kriterium angelegt.", "code": "list_exists"})),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 502, response = super::responses::MarketingError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "Name not 5–50 characters, `brevoListId` in local mode (\"Ohne Marketing-Dienst können keine Listen verknüpft werden.\"), or a malformed body.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anfrage hat nicht das erwartete Format.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 409, description = "`list_exists`: the marketing-service list is already a criterion. `change_folder_warning`: the provider has no active folder to create the list in.", body = crate::api::responses::ListConflict, content_type = "application/json", example = json!({"message": "Diese Liste ist bereits als Kriterium angelegt.", "code": "list_exists"})),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
 )]

@@ -10,8 +10,8 @@ use axum::routing::get;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{AuthUser, Path, Query};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Path, Query};
 use crate::auth::require::require;
 use crate::domain::input::{id_of_query, ids_in_text};
 use crate::domain::permissions::Capability;
@@ -85,12 +85,12 @@ struct SummaryQuery {
     responses(
         (status = 200, description = "The figures. `ETag` names the answer; it is kept until downloads are counted or anything it names changes.", body = Summary, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
 )]
@@ -103,7 +103,11 @@ async fn summary(
     let range = range_of(query.from.as_deref(), query.to.as_deref())?;
     let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
     let answer = reports::summary(&state.db, &state.answers, &user, range, provider).await?;
-    Ok(super::kept::json(answer, &headers, super::kept::REVALIDATE))
+    Ok(crate::api::kept::json(
+        answer,
+        &headers,
+        crate::api::kept::REVALIDATE,
+    ))
 }
 
 #[utoipa::path(
@@ -116,12 +120,12 @@ async fn summary(
     params(("id" = i64, Path, description = "The package's id; not a number or unknown: 404."), RangeQuery),
     responses(
         (status = 200, description = "The figures.", body = PackageStatistics, content_type = "application/json"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
 )]
@@ -165,12 +169,12 @@ struct CustomerTook {
     params(("id" = i64, Path, description = "The package's id; not a number or unknown: 404."), RangeQuery),
     responses(
         (status = 200, description = "The customer numbers.", body = CustomersPage, content_type = "application/json"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
 )]
@@ -206,11 +210,11 @@ async fn package_customers(
     params(RangeQuery),
     responses(
         (status = 200, description = "The CSV file.", body = String, content_type = "text/csv"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -269,12 +273,12 @@ fn optional_id(text: Option<&str>, name: &str) -> Result<Option<i64>, ApiError> 
     ),
     responses(
         (status = 200, description = "The CSV file.", body = String, content_type = "text/csv"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
 )]
@@ -312,11 +316,11 @@ fn csv_answer(export: export::Export) -> Response {
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
             (
                 header::CONTENT_DISPOSITION,
-                super::delivery::content_disposition(&export.file_name, false),
+                crate::api::delivery::content_disposition(&export.file_name, false),
             ),
             (header::CACHE_CONTROL, "no-store".to_string()),
         ],
-        super::kept::body(export.csv),
+        crate::api::kept::body(export.csv),
     )
         .into_response()
 }
@@ -331,11 +335,11 @@ fn csv_answer(export: export::Export) -> Response {
     params(RangeQuery),
     responses(
         (status = 200, description = "One entry per provider.", body = Vec<ProviderShare>, content_type = "application/json"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -369,11 +373,11 @@ struct PackagesQuery {
     params(PackagesQuery),
     responses(
         (status = 200, description = "One entry per package the user may see.", body = Vec<PackageDownloads>, content_type = "application/json"),
-        (status = 400, response = super::responses::BadQuery),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
 )]

@@ -6,8 +6,8 @@ use axum::http::StatusCode;
 use axum::response::Json as JsonResponse;
 use axum::routing::{get, put};
 
-use super::extract::{AuthUser, Json, Path};
 use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Json, Path};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::tags::{self, TagInput, TagView};
@@ -29,10 +29,10 @@ pub fn router() -> Router<AppState> {
     description = "The tags by name, each with how many files of packages carry it (the tag screen). The download form and the customer page read `GET /api/downloads/tags/{optional}`.\n\n**Wer darf:** `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
     responses(
         (status = 200, description = "The tags.", body = Vec<TagView>, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"}))),
 )]
@@ -53,14 +53,14 @@ async fn list(
     request_body(content = TagInput, content_type = "application/json"),
     responses(
         (status = 201, description = "Created.", body = TagView, content_type = "application/json"),
-        (status = 400, description = "A name or icon that is not allowed; the German message says why.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Der Name des Tags muss mindestens 2 Zeichen lang sein.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 409, description = "`tag_exists`: another tag has the name.", body = super::responses::TagConflict, content_type = "application/json", example = json!({"message": "Einen Tag „Flyer“ gibt es bereits.", "code": "tag_exists"})),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "A name or icon that is not allowed; the German message says why.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Der Name des Tags muss mindestens 2 Zeichen lang sein.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 409, description = "`tag_exists`: another tag has the name.", body = crate::api::responses::TagConflict, content_type = "application/json", example = json!({"message": "Einen Tag „Flyer“ gibt es bereits.", "code": "tag_exists"})),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -84,15 +84,15 @@ async fn create(
     request_body(content = TagInput, content_type = "application/json"),
     responses(
         (status = 200, description = "Changed.", body = TagView, content_type = "application/json"),
-        (status = 400, description = "A name or icon that is not allowed; the German message says why.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Bitte wählen Sie ein Symbol aus der Liste.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 409, description = "`tag_exists`: another tag has the name.", body = super::responses::TagConflict, content_type = "application/json", example = json!({"message": "Einen Tag „Flyer“ gibt es bereits.", "code": "tag_exists"})),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "A name or icon that is not allowed; the German message says why.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Bitte wählen Sie ein Symbol aus der Liste.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 409, description = "`tag_exists`: another tag has the name.", body = crate::api::responses::TagConflict, content_type = "application/json", example = json!({"message": "Einen Tag „Flyer“ gibt es bereits.", "code": "tag_exists"})),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"})), ("x-rule-statuses" = json!([400]))),
 )]
@@ -116,12 +116,12 @@ async fn update(
     description = "Deletes the tag and takes it off every file that carries it (the screen asks first and names how many). No request body.\n\n**Wer darf:** `GS-Aktionsportal-Admin` (Capability `AdminOnly`).",
     params(("id" = i64, Path, description = "The tag's id; not a number or unknown: 404.")),
     responses(
-        (status = 200, description = "Deleted.", body = super::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 3})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 404, response = super::responses::NotFound),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 200, description = "Deleted.", body = crate::api::Removed, content_type = "application/json", example = json!({"message": "Erfolgreich entfernt", "id": 3})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminOnly"}))),
 )]
@@ -129,7 +129,7 @@ async fn remove(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-) -> Result<JsonResponse<super::Removed>, ApiError> {
+) -> Result<JsonResponse<crate::api::Removed>, ApiError> {
     let id = tags::delete(&state.db, &user, id).await?;
-    Ok(JsonResponse(super::Removed::new(id)))
+    Ok(JsonResponse(crate::api::Removed::new(id)))
 }

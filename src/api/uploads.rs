@@ -9,8 +9,8 @@ use axum::response::Json as JsonResponse;
 use axum::routing::{get, post};
 use serde::Serialize;
 
-use super::extract::AuthUser;
 use crate::api::error::ApiError;
+use crate::api::extract::AuthUser;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::server::limits::is_slow_body;
@@ -45,10 +45,10 @@ struct UploadRequirements {
     description = "The size limit and the allowed extensions the server enforces.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
     responses(
         (status = 200, description = "The limits.", body = UploadRequirements, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::Forbidden),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"}))),
 )]
@@ -119,13 +119,13 @@ async fn short_text(field: &mut Field<'_>) -> Result<String, ApiError> {
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The stored files.", body = crate::services::uploads::UploadAnswer, content_type = "application/json"),
-        (status = 400, description = "No file, an empty file (\"Die Datei … muss größer als 0 KB sein.\"), content that does not fit the extension (\"Der Inhalt der Datei … passt nicht zu ihrer Endung ….\"), a refused archive (\"Das Archiv … wurde abgelehnt: …\"), a field other than `files[i]` and `newName`, or a broken multipart body.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Es wurde keine Datei hochgeladen.", "code": "validation_error"})),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::UploadTooLarge),
-        (status = 422, response = super::responses::ExtensionNotAllowed),
-        (status = 500, response = super::responses::InternalError),
+        (status = 400, description = "No file, an empty file (\"Die Datei … muss größer als 0 KB sein.\"), content that does not fit the extension (\"Der Inhalt der Datei … passt nicht zu ihrer Endung ….\"), a refused archive (\"Das Archiv … wurde abgelehnt: …\"), a field other than `files[i]` and `newName`, or a broken multipart body.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Es wurde keine Datei hochgeladen.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::UploadTooLarge),
+        (status = 422, response = crate::api::responses::ExtensionNotAllowed),
+        (status = 500, response = crate::api::responses::InternalError),
     ),
     extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 413, 422]))),
 )]

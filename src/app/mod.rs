@@ -22,7 +22,7 @@ use crate::domain::access::{
 use crate::domain::user::{CurrentUser, User};
 use crate::integrations::content_site::MenuService;
 use crate::state::AppState;
-use pages::public;
+use pages::accounts::public;
 
 /// What pages may use while rendering: the configuration, the content-site menus and the
 /// islands build. Deliberately no database handle: pages get their data loaded before they

@@ -13,17 +13,19 @@ pub async fn clean_up_periodically(db: Db) {
     loop {
         interval.tick().await;
         let now = Utc::now();
-        match db::sessions::delete_expired(&db, now, now - super::session::IDLE_TIMEOUT).await {
+        match db::accounts::sessions::delete_expired(&db, now, now - super::session::IDLE_TIMEOUT)
+            .await
+        {
             Ok(0) => {}
             Ok(n) => tracing::info!(sessions = n, "expired sessions removed"),
             Err(err) => tracing::warn!(error = %err, "session clean-up failed"),
         }
         let abandoned = now - super::oidc::LOGIN_TIMEOUT;
-        if let Err(err) = db::oidc_logins::delete_older_than(&db, abandoned).await {
+        if let Err(err) = db::accounts::oidc_logins::delete_older_than(&db, abandoned).await {
             tracing::warn!(error = %err, "clean-up of abandoned logins failed");
         }
         let window = chrono::Duration::from_std(super::throttle::WINDOW).expect("window fits");
-        if let Err(err) = db::login_attempts::delete_older_than(&db, now - window).await {
+        if let Err(err) = db::accounts::login_attempts::delete_older_than(&db, now - window).await {
             tracing::warn!(error = %err, "clean-up of old login attempts failed");
         }
     }

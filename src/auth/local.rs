@@ -71,7 +71,7 @@ pub async fn login(
     if login.is_empty() || password.is_empty() || login.len() > 100 || password.len() > 1024 {
         return Err(LoginError::InvalidCredentials);
     }
-    let account = db::users::find_by_login(db, &login)
+    let account = db::accounts::users::find_by_login(db, &login)
         .await
         .map_err(anyhow::Error::from)?;
     let hash = account.as_ref().map(|a| a.password_hash.clone());

@@ -209,9 +209,9 @@ impl Oidc {
             request = request.add_scope(Scope::new(scope.clone()));
         }
         let (url, state, nonce) = request.url();
-        db::oidc_logins::create(
+        db::accounts::oidc_logins::create(
             db,
-            &db::oidc_logins::NewLogin {
+            &db::accounts::oidc_logins::NewLogin {
                 state_hash: &hash_token(state.secret()),
                 pkce_verifier: verifier.secret(),
                 nonce: nonce.secret(),
@@ -234,7 +234,7 @@ impl Oidc {
         state: &str,
         browser: Option<&str>,
     ) -> Result<FinishedLogin, OidcError> {
-        let pending = db::oidc_logins::take(db, &hash_token(state))
+        let pending = db::accounts::oidc_logins::take(db, &hash_token(state))
             .await?
             .filter(|p| p.created_at + LOGIN_TIMEOUT > chrono::Utc::now())
             .ok_or(OidcError::UnknownState)?;

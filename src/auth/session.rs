@@ -42,9 +42,9 @@ pub async fn create(
     now: DateTime<Utc>,
 ) -> Result<String, sqlx::Error> {
     let token = new_token();
-    db::sessions::create(
+    db::accounts::sessions::create(
         db,
-        &db::sessions::NewSession {
+        &db::accounts::sessions::NewSession {
             id_hash: hash_token(&token),
             user_id,
             subject: user.subject.clone(),
@@ -67,15 +67,15 @@ pub async fn user_for_token(
     now: DateTime<Utc>,
 ) -> Result<Option<User>, sqlx::Error> {
     let id_hash = hash_token(token);
-    let Some(session) = db::sessions::find(db, &id_hash).await? else {
+    let Some(session) = db::accounts::sessions::find(db, &id_hash).await? else {
         return Ok(None);
     };
     if session.expires_at <= now || session.last_seen_at + IDLE_TIMEOUT <= now {
-        db::sessions::delete(db, &id_hash).await?;
+        db::accounts::sessions::delete(db, &id_hash).await?;
         return Ok(None);
     }
     if session.last_seen_at + TOUCH_INTERVAL <= now {
-        db::sessions::touch(db, &id_hash, now).await?;
+        db::accounts::sessions::touch(db, &id_hash, now).await?;
     }
     Ok(Some(User {
         name: session.name,

@@ -93,9 +93,9 @@ impl Reservation {
         let now = db::now();
         for key in &self.keys {
             if key.starts_with("account:") {
-                db::login_attempts::clear(db, key).await?;
+                db::accounts::login_attempts::clear(db, key).await?;
             } else {
-                db::login_attempts::release(db, key, now).await?;
+                db::accounts::login_attempts::release(db, key, now).await?;
             }
         }
         Ok(())
@@ -105,7 +105,7 @@ impl Reservation {
     pub async fn give_back(self, db: &Db) -> Result<(), sqlx::Error> {
         let now = db::now();
         for key in &self.keys {
-            db::login_attempts::release(db, key, now).await?;
+            db::accounts::login_attempts::release(db, key, now).await?;
         }
         Ok(())
     }
@@ -120,10 +120,10 @@ pub async fn reserve(db: &Db, keys: &[ThrottleKey]) -> Result<Reservation, GateE
     let window = chrono::Duration::from_std(WINDOW).expect("window fits");
     for (n, key) in keys.iter().enumerate() {
         let (attempts, window_start) =
-            db::login_attempts::reserve(db, &key.stored(), now, now - window).await?;
+            db::accounts::login_attempts::reserve(db, &key.stored(), now, now - window).await?;
         if attempts > key.limit() {
             for counted in &keys[..n] {
-                db::login_attempts::release(db, &counted.stored(), now).await?;
+                db::accounts::login_attempts::release(db, &counted.stored(), now).await?;
             }
             crate::metrics::login_throttled();
             return Err(GateError::Throttled(remaining(window_start + window, now)));
@@ -142,7 +142,8 @@ pub async fn reserve_login_start(db: &Db, ip: IpAddr) -> Result<(), GateError> {
 
 /// A finished OpenID login gives the start of its address back.
 pub async fn login_finished(db: &Db, ip: IpAddr) -> Result<(), sqlx::Error> {
-    db::login_attempts::release(db, &ThrottleKey::LoginStart(ip).stored(), db::now()).await
+    db::accounts::login_attempts::release(db, &ThrottleKey::LoginStart(ip).stored(), db::now())
+        .await
 }
 
 fn remaining(ends: DateTime<Utc>, now: DateTime<Utc>) -> Duration {

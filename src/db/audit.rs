@@ -6,9 +6,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::sql::{DynQuery, Param};
-use super::tx::Tx;
-use super::{Db, now};
+use crate::db::sql::{DynQuery, Param};
+use crate::db::tx::Tx;
+use crate::db::{Db, now};
 use crate::db_run;
 use crate::domain::audit::{Entry, Filter, Named};
 use crate::domain::paging::Paging;

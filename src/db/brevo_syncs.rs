@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use std::collections::HashSet;
 
-use super::Db;
-use super::bulk::link_lists;
-use super::contacts::normalize_email;
+use crate::db::Db;
+use crate::db::bulk::link_lists;
+use crate::db::contacts::normalize_email;
 use crate::db_run;
 use crate::domain::audit::{Changes, Entry};
 use serde_json::Value;
@@ -105,7 +105,7 @@ pub async fn acquire(
     match inserted {
         Ok(run) => Ok((Acquired::Run(false), Some(run))),
         // The partial unique index: another run is going on (its lease is alive).
-        Err(err) if super::is_unique_violation(&err) => Ok((Acquired::Busy, None)),
+        Err(err) if crate::db::is_unique_violation(&err) => Ok((Acquired::Busy, None)),
         Err(err) => Err(err),
     }
 }
@@ -306,7 +306,7 @@ macro_rules! ensure_company {
             }
         };
         if let Some(name) = &company_name {
-            sqlx::query(super::contacts::UPSERT_COMPANY)
+            sqlx::query(crate::db::contacts::UPSERT_COMPANY)
                 .bind(synced.customer_number)
                 .bind(name)
                 .bind(now)
@@ -351,7 +351,7 @@ macro_rules! write_synced_contact {
                 let new_address = old.email != email;
                 let confirmed = !new_address && (old.double_opt_in || synced.double_opt_in);
                 if new_address {
-                    for sql in super::contacts::END_CONSENT_OF_OLD_ADDRESS {
+                    for sql in crate::db::contacts::END_CONSENT_OF_OLD_ADDRESS {
                         sqlx::query(sql)
                             .bind(old.id)
                             .bind(email)
@@ -484,7 +484,7 @@ pub async fn apply_page(
                     .field("contactsCreated", Value::Null, created)
                     .field("contactsUpdated", Value::Null, updated),
             );
-            super::audit::record!(tx, &page)?;
+            crate::db::audit::record!(tx, &page)?;
         }
         tx.commit().await?;
         Ok(PageApplied {

@@ -2,9 +2,9 @@
 //! audit entry, and the planner's statistics refreshed after a bulk load. The multi-row
 //! statements themselves are `tx`'s.
 
-use super::Db;
-use super::sql::Param;
-use super::tx::Tx;
+use crate::db::Db;
+use crate::db::sql::Param;
+use crate::db::tx::Tx;
 
 /// Links a contact or a package (`contact $id` / `download $id`) to each list of `$list_ids`
 /// inside an open transaction of either backend (`$tx`), dated `$now`; a link that exists
@@ -61,7 +61,7 @@ pub(crate) async fn replace_links(
     values: Vec<Param>,
     audit: &crate::domain::audit::Entry,
 ) -> Result<bool, sqlx::Error> {
-    let now = super::now();
+    let now = crate::db::now();
     let mut tx = Tx::begin(db).await?;
     let touch = format!("update {} set updated_at = $2 where id = $1", set.owners);
     if tx.execute(&touch, &[owner_id.into(), now.into()]).await? == 0 {
@@ -79,7 +79,7 @@ pub(crate) async fn replace_links(
         .into_iter()
         .map(|value| vec![owner_id.into(), value, now.into(), now.into()]);
     tx.insert_rows(set.links, &columns, rows, None).await?;
-    super::audit::record_in(&mut tx, audit).await?;
+    crate::db::audit::record_in(&mut tx, audit).await?;
     tx.commit().await?;
     Ok(true)
 }

@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Db;
-use super::contacts::{ContactChange, NewContact, normalize_email, update_contact};
+use crate::db::Db;
+use crate::db::contacts::{ContactChange, NewContact, normalize_email, update_contact};
 use crate::db_run;
 use crate::domain::audit::{Entity, Entry};
 
@@ -35,7 +35,7 @@ pub async fn apply(
 ) -> Result<bool, sqlx::Error> {
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
-        sqlx::query(super::contacts::UPSERT_COMPANY)
+        sqlx::query(crate::db::contacts::UPSERT_COMPANY)
         .bind(edit.customer_number)
         .bind(&edit.company_name)
         .bind(now)
@@ -99,7 +99,7 @@ pub async fn apply(
             .execute(&mut *tx)
             .await?;
         }
-        super::audit::record!(tx, audit)?;
+        crate::db::audit::record!(tx, audit)?;
         tx.commit().await?;
         Ok(true)
     })

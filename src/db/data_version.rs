@@ -3,7 +3,7 @@
 //! change. An answer made after reading version `v` is right for as long as the version is `v`,
 //! on every instance that shares the database (`services::answers`).
 
-use super::Db;
+use crate::db::Db;
 use crate::db_run;
 
 /// The current version.

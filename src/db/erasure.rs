@@ -5,9 +5,9 @@
 //! personal values in the audit log (`domain::erasure`). Either all of it goes or nothing.
 //! The data export reads the same places ([`stored_about`]) before anything goes.
 
-use super::Db;
-use super::sql::Param;
-use super::tx::Tx;
+use crate::db::Db;
+use crate::db::sql::Param;
+use crate::db::tx::Tx;
 use crate::domain::audit::Entry;
 use crate::domain::erasure::{Person, Rewrite};
 
@@ -188,7 +188,7 @@ pub struct StoredAbout {
     pub places: std::collections::BTreeMap<&'static str, Vec<PlaceFields>>,
     /// The audit entries that name the person (and would be rewritten by an erasure), oldest
     /// first.
-    pub audit: Vec<super::audit::AuditRow>,
+    pub audit: Vec<crate::db::audit::AuditRow>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -280,10 +280,10 @@ pub async fn erase_contact(db: &Db, id: i64, audit: &Entry) -> Result<Option<Era
         > 0;
     debug_assert_eq!(erased.customer_group, person.company_erased);
     // The erasure's own entry first: each rewrite names it (the log's trigger checks that).
-    let at = super::now();
+    let at = crate::db::now();
     let erasure = tx
         .fetch_all::<Id>(
-            &format!("{} returning id", super::audit::INSERT),
+            &format!("{} returning id", crate::db::audit::INSERT),
             &[
                 at.into(),
                 audit.actor.name().into(),
@@ -321,10 +321,10 @@ async fn naming(
     tx: &mut Tx,
     person: &Person,
     except: Option<i64>,
-) -> Result<Vec<(super::audit::AuditRow, Rewrite)>, sqlx::Error> {
-    let pattern = super::lists::like_pattern(&person.email);
+) -> Result<Vec<(crate::db::audit::AuditRow, Rewrite)>, sqlx::Error> {
+    let pattern = crate::db::lists::like_pattern(&person.email);
     let rows = tx
-        .fetch_all::<super::audit::AuditRow>(
+        .fetch_all::<crate::db::audit::AuditRow>(
             "select id, at, actor, action, entity, entity_id, changes, erasures, entity_name \
              from audit_log \
              where ((entity = 'contact' and entity_id = $1) \
@@ -357,7 +357,7 @@ async fn naming(
 
 /// Whether the entry keeps the person's name as its record's name (`entity_name`): an entry
 /// about the contact, or about its customer group when the group goes too.
-fn names_person(person: &Person, row: &super::audit::AuditRow) -> bool {
+fn names_person(person: &Person, row: &crate::db::audit::AuditRow) -> bool {
     use crate::domain::audit::Entity;
     row.entity_name.is_some()
         && ((row.entity == Entity::Contact.as_str() && row.entity_id == Some(person.contact_id))
@@ -489,12 +489,10 @@ mod tests {
             );
         }
         assert!(
-            super::super::audit::delete_before(&t.db, now)
-                .await
-                .is_err(),
+            crate::db::audit::delete_before(&t.db, now).await.is_err(),
             "a sweep keeps at least a day"
         );
-        let deleted = super::super::audit::delete_before(&t.db, now - chrono::Duration::days(365))
+        let deleted = crate::db::audit::delete_before(&t.db, now - chrono::Duration::days(365))
             .await
             .unwrap();
         assert_eq!(deleted, 1);

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, now};
+use crate::db::{Db, now};
 use crate::db_run;
 
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Db;
+use crate::db::Db;
 use crate::db_run;
 
 /// Takes the lease of job `name` for `owner` until `until` when nobody holds it at `now` (or
@@ -66,7 +66,7 @@ mod tests {
     #[tokio::test]
     async fn one_holder_at_a_time_and_a_lapsed_lease_is_taken_over() {
         let t = TestDb::new().await;
-        let now = super::super::now();
+        let now = crate::db::now();
         let until = now + Duration::minutes(5);
         assert!(take(&t.db, "retries", "a", now, until).await.unwrap());
         assert!(!take(&t.db, "retries", "b", now, until).await.unwrap());

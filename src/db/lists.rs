@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, audit, now};
+use crate::db::{Db, audit, now};
 use crate::db_run;
 use crate::domain::audit::Entry;
 use crate::domain::lists::ListFilter;
@@ -99,7 +99,8 @@ pub async fn count_of_provider(db: &Db, provider_id: i64, ids: &[i64]) -> Result
     if ids.is_empty() {
         return Ok(0);
     }
-    let mut query = super::sql::DynQuery::new("select count(*) from lists where provider_id = ");
+    let mut query =
+        crate::db::sql::DynQuery::new("select count(*) from lists where provider_id = ");
     let provider = query.param(provider_id);
     query.push(&provider).push(" and id in ");
     let list = query.id_list(ids);

@@ -8,7 +8,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
-use super::{Backend, Db};
+use crate::db::{Backend, Db};
 use crate::db_run;
 use crate::domain::audit::{Changes, Entry};
 
@@ -75,7 +75,7 @@ pub async fn start_double_opt_in(
         .fetch_one(&mut *tx)
         .await;
         match inserted {
-            Err(err) if super::is_unique_violation(&err) => None,
+            Err(err) if crate::db::is_unique_violation(&err) => None,
             Err(err) => return Err(err),
             Ok(id) => {
                 let total = sqlx::query(
@@ -98,7 +98,7 @@ pub async fn start_double_opt_in(
                 let audit = audit.clone().with_changes(
                     Changes::none().field("recipients", serde_json::Value::Null, total),
                 );
-                super::audit::record!(tx, &audit)?;
+                crate::db::audit::record!(tx, &audit)?;
                 tx.commit().await?;
                 Some(job)
             }

@@ -2,9 +2,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Db;
-use super::contacts::normalize_email;
-use super::sql::Param;
+use crate::db::Db;
+use crate::db::contacts::normalize_email;
+use crate::db::sql::Param;
 use crate::db_run;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -28,7 +28,7 @@ pub async fn replace(
     let mut numbers: Vec<i64> = candidates.iter().map(|c| c.customer_number).collect();
     numbers.sort_unstable();
     numbers.dedup();
-    let mut tx = super::tx::Tx::begin(db).await?;
+    let mut tx = crate::db::tx::Tx::begin(db).await?;
     for chunk in numbers.chunks(500) {
         let placeholders: Vec<String> = (1..=chunk.len()).map(|n| format!("${n}")).collect();
         let sql = format!(
@@ -70,7 +70,7 @@ pub async fn replace(
             None,
         )
         .await?;
-    super::audit::record_in(&mut tx, audit).await?;
+    crate::db::audit::record_in(&mut tx, audit).await?;
     tx.commit().await?;
     Ok(written)
 }

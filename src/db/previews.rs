@@ -4,8 +4,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::sql::DynQuery;
-use super::{Db, now};
+use crate::db::sql::DynQuery;
+use crate::db::{Db, now};
 use crate::db_run;
 
 /// An upload whose content has no preview yet (or whose renderer's claim ran out).

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{Db, audit, dedup_keep_order, now};
+use crate::db::{Db, audit, dedup_keep_order, now};
 use crate::db_run;
 use crate::domain::audit::Entry;
 
@@ -160,7 +160,7 @@ pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Provider>, sqlx::Error
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut query = super::sql::DynQuery::new(concat!(
+    let mut query = crate::db::sql::DynQuery::new(concat!(
         "select ",
         provider_columns!(),
         " from providers where id in "
@@ -168,7 +168,7 @@ pub async fn get_many(db: &Db, ids: &[i64]) -> Result<Vec<Provider>, sqlx::Error
     let list = query.id_list(ids);
     query.push(&list);
     let mut providers: Vec<Provider> = query.fetch_all(db).await?;
-    let mut roles = super::sql::DynQuery::new(
+    let mut roles = crate::db::sql::DynQuery::new(
         "select provider_id, role from provider_roles where provider_id in ",
     );
     let list = roles.id_list(ids);
@@ -189,7 +189,7 @@ pub async fn ids_for_roles(db: &Db, roles: &[String]) -> Result<Vec<i64>, sqlx::
     if roles.is_empty() {
         return Ok(Vec::new());
     }
-    let mut query = super::sql::DynQuery::new(
+    let mut query = crate::db::sql::DynQuery::new(
         "select distinct provider_id from provider_roles where role in (",
     );
     let placeholders: Vec<String> = roles.iter().map(|r| query.param(r.as_str())).collect();

@@ -14,9 +14,9 @@ use futures_util::TryStreamExt;
 use serde_json::Value;
 use sqlx::Row;
 
-use super::sql::Param;
-use super::tx::{Tx, tx_run};
-use super::{Db, POSTGRES_MIGRATOR, SQLITE_MIGRATOR};
+use crate::db::sql::Param;
+use crate::db::tx::{Tx, tx_run};
+use crate::db::{Db, POSTGRES_MIGRATOR, SQLITE_MIGRATOR};
 use crate::domain::backup;
 
 /// Tables an archive leaves out, and why:

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
 
-use super::Db;
+use crate::db::Db;
 use crate::db_run;
 
 #[derive(Clone, Debug)]

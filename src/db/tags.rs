@@ -4,8 +4,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::sql::DynQuery;
-use super::{Db, now};
+use crate::db::sql::DynQuery;
+use crate::db::{Db, now};
 use crate::db_run;
 
 #[derive(Debug, Clone, sqlx::FromRow, Serialize, utoipa::ToSchema)]
@@ -37,7 +37,7 @@ pub async fn create(
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        super::audit::record!(tx, &audit.for_id(tag.id))?;
+        crate::db::audit::record!(tx, &audit.for_id(tag.id))?;
         tx.commit().await?;
         Ok(tag)
     })
@@ -119,7 +119,7 @@ pub async fn update(
         .fetch_optional(&mut *tx)
         .await?;
         if tag.is_some() {
-            super::audit::record!(tx, audit)?;
+            crate::db::audit::record!(tx, audit)?;
             tx.commit().await?;
         }
         Ok(tag)
@@ -133,7 +133,8 @@ pub async fn delete(
     id: i64,
     audit: &crate::domain::audit::Entry,
 ) -> Result<bool, sqlx::Error> {
-    super::audit::execute_audited(db, "delete from tags where id = $1", &[id.into()], audit).await
+    crate::db::audit::execute_audited(db, "delete from tags where id = $1", &[id.into()], audit)
+        .await
 }
 
 /// How many of these tag ids exist.

@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use super::BeginWrite;
-use super::Db;
-use super::sql::{Param, bind_all, positional};
+use crate::db::BeginWrite;
+use crate::db::Db;
+use crate::db::sql::{Param, bind_all, positional};
 
 /// Rows per `INSERT` statement (fewer when the columns would exceed `MAX_PARAMETERS`).
 pub const ROWS_PER_STATEMENT: usize = 500;

@@ -5,9 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::sql::DynQuery;
-use super::tx::Tx;
-use super::{Db, audit, now};
+use crate::db::sql::DynQuery;
+use crate::db::tx::Tx;
+use crate::db::{Db, audit, now};
 use crate::db_run;
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Db;
+use crate::db::Db;
 use crate::db_run;
 
 /// Records a page load at `now`. A load after `new_visit_before` (the current visit's last

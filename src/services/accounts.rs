@@ -109,8 +109,11 @@ pub async fn add_generated(
     name: &str,
     roles: &[&str],
     customer_number: Option<i64>,
-) -> Result<Option<(db::users::Account, String)>, AccountError> {
-    if db::users::find_by_login(db, login).await?.is_some() {
+) -> Result<Option<(db::accounts::users::Account, String)>, AccountError> {
+    if db::accounts::users::find_by_login(db, login)
+        .await?
+        .is_some()
+    {
         return Ok(None);
     }
     let password = generate_password();
@@ -129,7 +132,10 @@ pub async fn add_generated(
     Ok(Some((account, password)))
 }
 
-pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::Account, AccountError> {
+pub async fn add(
+    db: &Db,
+    input: AccountInput,
+) -> Result<db::accounts::users::Account, AccountError> {
     let login = validate_login(&input.login)?;
     validate_password(&input.password)?;
     let roles = validate_roles(&input.roles)?;
@@ -146,10 +152,13 @@ pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::Account, Acc
         .map(|n| n.trim().to_string())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| login.clone());
-    if db::users::find_by_login(db, &login).await?.is_some() {
+    if db::accounts::users::find_by_login(db, &login)
+        .await?
+        .is_some()
+    {
         return Err(AccountError::Exists(login));
     }
-    let new = db::users::NewAccount {
+    let new = db::accounts::users::NewAccount {
         login: login.clone(),
         password_hash: hash_password(&input.password)?,
         name,
@@ -167,13 +176,15 @@ pub async fn add(db: &Db, input: AccountInput) -> Result<db::users::Account, Acc
                 .field("customer_number", Value::Null, new.customer_number)
                 .field("roles", Value::Null, &new.roles),
         );
-    db::users::create(db, &new, &audit).await.map_err(|err| {
-        if db::is_unique_violation(&err) {
-            AccountError::Exists(login)
-        } else {
-            err.into()
-        }
-    })
+    db::accounts::users::create(db, &new, &audit)
+        .await
+        .map_err(|err| {
+            if db::is_unique_violation(&err) {
+                AccountError::Exists(login)
+            } else {
+                err.into()
+            }
+        })
 }
 
 /// Removes an account and, through the foreign key, every session it had.
@@ -182,7 +193,7 @@ pub async fn remove(db: &Db, login: &str) -> Result<(), AccountError> {
     let audit = Entry::new(&Actor::Cli, Action::Delete, Entity::User, Some(user.id))
         .named(&user.login)
         .with_changes(Changes::deleted(&user));
-    if db::users::delete_by_login(db, login.trim(), &audit).await? {
+    if db::accounts::users::delete_by_login(db, login.trim(), &audit).await? {
         Ok(())
     } else {
         Err(AccountError::NotFound(login.trim().to_string()))
@@ -200,8 +211,8 @@ pub async fn set_password(db: &Db, login: &str, password: &str) -> Result<(), Ac
         Some(user.id),
     )
     .named(&user.login);
-    db::users::set_password_hash(db, user.id, &hash_password(password)?, &audit).await?;
-    db::sessions::delete_for_user(db, user.id).await?;
+    db::accounts::users::set_password_hash(db, user.id, &hash_password(password)?, &audit).await?;
+    db::accounts::sessions::delete_for_user(db, user.id).await?;
     Ok(())
 }
 
@@ -212,13 +223,13 @@ pub async fn set_roles(db: &Db, login: &str, roles: &[String]) -> Result<(), Acc
     let audit = Entry::new(&Actor::Cli, Action::SetRoles, Entity::User, Some(user.id))
         .named(&user.login)
         .with_changes(Changes::none().field("roles", &user.roles, &roles));
-    db::users::set_roles(db, user.id, &roles, &audit).await?;
-    db::sessions::delete_for_user(db, user.id).await?;
+    db::accounts::users::set_roles(db, user.id, &roles, &audit).await?;
+    db::accounts::sessions::delete_for_user(db, user.id).await?;
     Ok(())
 }
 
-async fn find(db: &Db, login: &str) -> Result<db::users::Account, AccountError> {
-    db::users::find_by_login(db, login.trim())
+async fn find(db: &Db, login: &str) -> Result<db::accounts::users::Account, AccountError> {
+    db::accounts::users::find_by_login(db, login.trim())
         .await?
         .ok_or_else(|| AccountError::NotFound(login.trim().to_string()))
 }
@@ -230,7 +241,7 @@ pub async fn sign_out(
     session_token: Option<&str>,
 ) -> crate::services::error::ServiceResult<()> {
     if let Some(token) = session_token {
-        db::sessions::delete(db, &crate::domain::secret::hash_token(token)).await?;
+        db::accounts::sessions::delete(db, &crate::domain::secret::hash_token(token)).await?;
     }
     Ok(())
 }
@@ -238,7 +249,7 @@ pub async fn sign_out(
 /// Forgets the failed logins of an account or address (see `auth::throttle`); true when
 /// there were any.
 pub async fn unlock(db: &Db, key: &ThrottleKey) -> anyhow::Result<bool> {
-    Ok(db::login_attempts::clear(db, &key.stored()).await?)
+    Ok(db::accounts::login_attempts::clear(db, &key.stored()).await?)
 }
 
 #[cfg(test)]
@@ -300,7 +311,7 @@ mod tests {
         bad.password = "kurz".into();
         assert!(add(&test.db, bad).await.is_err());
         assert!(
-            db::users::find_by_login(&test.db, "max")
+            db::accounts::users::find_by_login(&test.db, "max")
                 .await
                 .unwrap()
                 .is_none()
@@ -331,7 +342,7 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
-        let reloaded = db::users::find_by_login(&test.db, "erika")
+        let reloaded = db::accounts::users::find_by_login(&test.db, "erika")
             .await
             .unwrap()
             .unwrap();
@@ -339,7 +350,7 @@ mod tests {
         set_password(&test.db, "erika", "Winter-Aktion-2026")
             .await
             .unwrap();
-        let reloaded = db::users::find_by_login(&test.db, "erika")
+        let reloaded = db::accounts::users::find_by_login(&test.db, "erika")
             .await
             .unwrap()
             .unwrap();

@@ -303,7 +303,7 @@ fn failed(id: i64, stop: Stop) -> Event {
         }
         Stop::Database(err) => {
             tracing::error!(run = id, error = %err, "contact sync from Brevo stopped");
-            super::error::DATABASE_UNAVAILABLE.to_string()
+            crate::services::error::DATABASE_UNAVAILABLE.to_string()
         }
         Stop::LeaseLost => return lost(),
     };

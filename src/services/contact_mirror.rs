@@ -458,8 +458,13 @@ pub async fn retry_all(db: &Db, marketing: &Marketing) -> ServiceResult<i64> {
         ServiceResult::Ok(())
     };
     let lease = chrono::Duration::minutes(10);
-    if let Some(outcome) =
-        super::jobs::exclusively(db, super::jobs::MARKETING_RETRIES, lease, round).await?
+    if let Some(outcome) = crate::services::jobs::exclusively(
+        db,
+        crate::services::jobs::MARKETING_RETRIES,
+        lease,
+        round,
+    )
+    .await?
     {
         outcome?;
     }

@@ -87,8 +87,12 @@ impl Marketing {
                     // Keep both sides in agreement: undo the folder we just made, or leave
                     // its removal to the minute job.
                     if let Err(undo) = brevo.delete_folder(id).await {
-                        super::marketing_retries::remember_unused_folder(db, id, &undo.to_string())
-                            .await;
+                        crate::services::marketing_retries::remember_unused_folder(
+                            db,
+                            id,
+                            &undo.to_string(),
+                        )
+                        .await;
                     }
                     return Err(err.into());
                 }

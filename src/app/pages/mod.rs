@@ -1,6 +1,7 @@
 //! One module per area: public pages (pure SSR, no JavaScript needed), the customer view and
 //! the admin screens.
 
+pub mod accounts;
 pub mod admin_audit;
 pub mod admin_contacts;
 pub mod admin_downloads;
@@ -11,4 +12,3 @@ pub mod contact_start;
 pub mod customer;
 pub mod double_opt_in;
 pub mod providers;
-pub mod public;

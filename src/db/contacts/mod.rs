@@ -5,10 +5,10 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::bulk::{LinkSet, link_lists, replace_links};
-use super::sql::{DynQuery, Param};
-use super::tx::Tx;
-use super::{Db, audit, dedup_keep_order, now};
+use crate::db::bulk::{LinkSet, link_lists, replace_links};
+use crate::db::sql::{DynQuery, Param};
+use crate::db::tx::Tx;
+use crate::db::{Db, audit, dedup_keep_order, now};
 use crate::db_run;
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use serde_json::Value;
@@ -446,7 +446,7 @@ pub async fn customer_numbers_of_emails(
 ) -> Result<Vec<(String, i64)>, sqlx::Error> {
     let mut found = Vec::new();
     for chunk in emails.chunks(500) {
-        let mut query = super::sql::DynQuery::new(
+        let mut query = crate::db::sql::DynQuery::new(
             "select email, customer_number from contacts where email in (",
         );
         let placeholders: Vec<String> = chunk

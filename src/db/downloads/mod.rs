@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use serde::Deserialize;
 
-use super::bulk::link_lists;
-use super::sql::DynQuery;
-use super::{Backend, Db, audit, dedup_keep_order, now};
+use crate::db::bulk::link_lists;
+use crate::db::sql::DynQuery;
+use crate::db::{Backend, Db, audit, dedup_keep_order, now};
 use crate::db_run;
 use crate::domain::audit::Entry;
 use crate::domain::downloads::SortColumn;

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
 
-use super::Db;
-use super::sql::{DynQuery, Param};
-use super::tx::Tx;
+use crate::db::Db;
+use crate::db::sql::{DynQuery, Param};
+use crate::db::tx::Tx;
 use crate::domain::statistics::{RangeParts, Sketch, month_scope};
 
 /// One delivered file, as `download_events` keeps it.
@@ -204,7 +204,7 @@ async fn forget_known_customers(
              where exists (select 1 from download_events e where e.day = v.column1 \
              and e.package_id = v.column2 and e.upload_id = v.column3 \
              and e.customer_number = v.column4)",
-            super::tx::tuples(4, chunk.len())
+            crate::db::tx::tuples(4, chunk.len())
         );
         let values: Vec<Param> = chunk.iter().flatten().cloned().collect();
         let known: Vec<(String, i64, i64, i64)> = tx.fetch_all(&sql, &values).await?;
@@ -253,7 +253,7 @@ async fn add_file_sums(
         })
         .collect();
     for chunk in rows.chunks(KEYS_PER_STATEMENT) {
-        let mut sql = super::tx::insert_sql(table, &columns, chunk.len(), None);
+        let mut sql = crate::db::tx::insert_sql(table, &columns, chunk.len(), None);
         let _ = write!(
             sql,
             " on conflict ({period_column}, package_id, upload_id) do update set \
@@ -297,7 +297,7 @@ pub(crate) async fn merge_totals(tx: &mut Tx, totals: &[TotalsChange]) -> Result
             "select t.scope, t.scope_id, t.day, t.downloads, t.zip_downloads, t.resumptions, \
              t.bytes_sent, t.sketch from (values {}) as v join download_totals t \
              on t.scope = v.column1 and t.scope_id = v.column2 and t.day = v.column3",
-            super::tx::tuples(3, chunk.len())
+            crate::db::tx::tuples(3, chunk.len())
         );
         let stored: Vec<TotalsRow> = tx.fetch_all(&sql, &values).await?;
         let rows: Vec<Vec<Param>> = chunk
@@ -311,7 +311,8 @@ pub(crate) async fn merge_totals(tx: &mut Tx, totals: &[TotalsChange]) -> Result
                 change.row(before)
             })
             .collect();
-        let mut sql = super::tx::insert_sql("download_totals", &TOTALS_COLUMNS, rows.len(), None);
+        let mut sql =
+            crate::db::tx::insert_sql("download_totals", &TOTALS_COLUMNS, rows.len(), None);
         sql.push_str(
             " on conflict (scope, scope_id, day) do update set downloads = excluded.downloads, \
              zip_downloads = excluded.zip_downloads, resumptions = excluded.resumptions, \

@@ -664,7 +664,7 @@ mod tests {
             .await
             .unwrap();
         assert!(accounts.iter().all(|a| a.password.is_some()));
-        let dealer = db::users::find_by_login(&t.db, BENCH_DEALER)
+        let dealer = db::accounts::users::find_by_login(&t.db, BENCH_DEALER)
             .await
             .unwrap()
             .unwrap();

@@ -1,7 +1,7 @@
 // The header's "Mein Konto" dropdown: profile details, or a login button when not logged in.
 // Own React state instead of Bootstrap's JS; closes on a click outside and on Escape.
 import { useId } from 'react';
-import { useDropdown } from '../../lib/useDropdown';
+import { useDropdown } from '../../../lib/useDropdown';
 
 export interface AccountUser {
   name: string;

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Db;
+use crate::db::Db;
 use crate::db_run;
 
 /// Counts one more attempt for `key` and returns the attempts of its current window,

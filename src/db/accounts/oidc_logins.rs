@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Db, now};
+use crate::db::{Db, now};
 use crate::db_run;
 
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -1,7 +1,7 @@
 // Counts down once per second and then sends the browser on (server-down page, double opt-in).
 // The page also carries a meta refresh, so it works without JavaScript as well.
 import { useEffect, useState } from 'react';
-import { navigateTo } from '../../lib/navigate';
+import { navigateTo } from '../../../lib/navigate';
 
 export interface CountdownProps {
   seconds: number;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
-import { navigateTo } from '../../lib/navigate';
+import { navigateTo } from '../../../lib/navigate';
 import Countdown from './Countdown';
 
-vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../../lib/navigate', () => ({ navigateTo: vi.fn() }));
 
 const text = 'Sie werden in {s} Sekunden zum Portal weitergeleitet.';
 

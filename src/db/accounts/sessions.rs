@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::Db;
+use crate::db::Db;
 use crate::db_run;
 
 macro_rules! session_columns {
@@ -210,7 +210,7 @@ mod tests {
     use chrono::Duration;
 
     use super::*;
-    use crate::db::{is_unique_violation, now, users};
+    use crate::db::{accounts::users, is_unique_violation, now};
     use crate::test_support::TestDb;
 
     fn new_session(

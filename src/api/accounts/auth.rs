@@ -61,7 +61,7 @@ fn return_target(request: &Request) -> Option<String> {
         (status = 200, description = "The local login form (no OpenID provider configured).", body = String, content_type = "text/html"),
         (status = 302, description = "Local form, already signed in: to the start page.", headers(("Location" = String, description = "`/user/downloads` or `/admin/contacts`."))),
         (status = 303, description = "OpenID provider configured: to its authorization endpoint, or to `/login-failed`.", headers(("Location" = String, description = "The provider's authorization URL, `/login-failed` or `/login-failed?fehler=zu-viele&minuten=N`."), ("Set-Cookie" = String, description = "With the provider's URL: `ap_login=…; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=900` (plus `; Secure` behind https)."))),
-        (status = 503, response = super::responses::Timeout),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": null}))),
 )]
@@ -131,7 +131,7 @@ pub struct CallbackQuery {
     params(CallbackQuery),
     responses(
         (status = 303, description = "To the start page with the session cookie, or to `/login-failed`.", headers(("Location" = String, description = "`/user/downloads`, `/admin/contacts` or `/login-failed`."), ("Set-Cookie" = String, description = "On success: the `ap_session` cookie."))),
-        (status = 503, response = super::responses::Timeout),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": null}))),
 )]
@@ -230,11 +230,11 @@ fn back_to_form(code: &str, next: Option<&str>) -> Response {
     request_body(content = LoginForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 303, description = "Signed in (to the start page) or refused (back to the form).", headers(("Location" = String, description = "`/user/downloads`, `/admin/contacts`, or `/api/auth/login?fehler=…`."), ("Set-Cookie" = String, description = "On success: `ap_session=…; Path=/; HttpOnly; SameSite=Lax; Max-Age=…` (plus `; Secure` behind https)."))),
-        (status = 400, description = "No form in the request (not `application/x-www-form-urlencoded`), or a login or password longer than stated.", body = super::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anmeldung erwartet ein Formular (application/x-www-form-urlencoded) mit login und password.", "code": "validation_error"})),
-        (status = 403, description = "The form was posted from another site.", body = super::responses::CrossSiteRequest, content_type = "application/json", example = json!({"message": "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt.", "code": "cross_site_request"})),
-        (status = 408, response = super::responses::SlowRequest),
-        (status = 413, response = super::responses::PayloadTooLarge),
-        (status = 503, response = super::responses::Timeout),
+        (status = 400, description = "No form in the request (not `application/x-www-form-urlencoded`), or a login or password longer than stated.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Die Anmeldung erwartet ein Formular (application/x-www-form-urlencoded) mit login und password.", "code": "validation_error"})),
+        (status = 403, description = "The form was posted from another site.", body = crate::api::responses::CrossSiteRequest, content_type = "application/json", example = json!({"message": "Die Anfrage wurde abgelehnt, weil sie nicht vom Aktionsportal selbst stammt.", "code": "cross_site_request"})),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": null}))),
 )]
@@ -314,8 +314,8 @@ async fn login(
     responses(
         (status = 200, description = "The confirmation page (another site sent the browser here); nothing was ended.", body = String, content_type = "text/html"),
         (status = 303, description = "Signed out.", headers(("Location" = String, description = "`/login`, or the provider's end-session URL."), ("Set-Cookie" = String, description = "`ap_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`."))),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": null}))),
 )]
@@ -343,9 +343,9 @@ where
     security((), ("sessionCookie" = [])),
     responses(
         (status = 303, description = "Signed out.", headers(("Location" = String, description = "`/login`, or the provider's end-session URL."), ("Set-Cookie" = String, description = "`ap_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`."))),
-        (status = 403, response = super::responses::ForbiddenOrCrossSite),
-        (status = 500, response = super::responses::InternalError),
-        (status = 503, response = super::responses::Timeout),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": null}))),
 )]
@@ -374,8 +374,8 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
     description = "Answers the signed-in user; 401 with code `unauthorized_login` means not signed in (spec §7).\n\n**Wer darf:** jeder angemeldete Benutzer (Capability `SignedIn`).",
     responses(
         (status = 200, description = "The signed-in user.", body = crate::domain::user::User, content_type = "application/json"),
-        (status = 401, description = "Not signed in.", body = super::responses::UnauthorizedLogin, content_type = "application/json", example = json!({"message": "Sie sind nicht angemeldet.", "code": "unauthorized_login"})),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, description = "Not signed in.", body = crate::api::responses::UnauthorizedLogin, content_type = "application/json", example = json!({"message": "Sie sind nicht angemeldet.", "code": "unauthorized_login"})),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "SignedIn"}))),
 )]
@@ -396,8 +396,8 @@ async fn response_user_data(
     description = "Answers the signed-in user; 401 with code `not_logged_in` makes the islands send the browser to the login (spec §4, §7).\n\n**Wer darf:** jeder angemeldete Benutzer (Capability `SignedIn`).",
     responses(
         (status = 200, description = "The signed-in user.", body = crate::domain::user::User, content_type = "application/json"),
-        (status = 401, response = super::responses::NotLoggedIn),
-        (status = 503, response = super::responses::Timeout),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 503, response = crate::api::responses::Timeout),
     ),
     extensions(("x-access" = json!({"capability": "SignedIn"}))),
 )]

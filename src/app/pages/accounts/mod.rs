@@ -1,0 +1,3 @@
+//! Accounts: users, sign-in and sessions.
+
+pub mod public;
