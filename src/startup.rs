@@ -280,7 +280,7 @@ async fn sweep_daily(state: AppState) {
     let mut interval = tokio::time::interval_at(first, day);
     loop {
         interval.tick().await;
-        crate::services::audit::expire(&state.db, state.config.audit_days).await;
+        crate::services::insight::audit::expire(&state.db, state.config.audit_days).await;
         let sweep = crate::services::uploads::sweep(&state.db, &state.files);
         let lease = chrono::Duration::hours(6);
         match crate::services::jobs::exclusively(

@@ -50,7 +50,7 @@ pub struct AppInner {
     /// Makes the previews of uploaded files.
     pub previews: crate::services::previews::PreviewWorker,
     /// Records what each file delivery and ZIP counted (issue 24).
-    pub statistics: crate::services::statistics::Recorder,
+    pub statistics: crate::services::insight::statistics::Recorder,
     /// The planning system's service for import candidates, when configured.
     pub planning: Option<crate::integrations::planning::PlanningClient>,
 }
@@ -116,7 +116,7 @@ impl AppState {
             mail_settings: MailSettings::from_config(&config),
             mail_jobs: Default::default(),
             previews: crate::services::previews::PreviewWorker::from_config(&config),
-            statistics: crate::services::statistics::Recorder::from_config(&config),
+            statistics: crate::services::insight::statistics::Recorder::from_config(&config),
             planning: config.planning_url.as_deref().map(|url| {
                 crate::integrations::planning::PlanningClient::new(
                     url,

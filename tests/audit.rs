@@ -720,7 +720,7 @@ async fn assert_each_change_has_its_entry(db: &Db, provider: i64) -> usize {
     let mut entries = Vec::new();
     for offset in (0..).step_by(1000) {
         let page = Paging { offset, ..paging };
-        let (rows, _) = aktionsportal::db::audit::page(db, &filter, page)
+        let (rows, _) = aktionsportal::db::insight::audit::page(db, &filter, page)
             .await
             .unwrap();
         let done = rows.len() < 1000;

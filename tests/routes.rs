@@ -695,7 +695,7 @@ async fn group_changed(app: &common::TestApp, actor: &str, number: i64) {
         Some(number),
     )
     .with_changes(Changes::none().field("listsAdded", serde_json::Value::Null, [1]));
-    aktionsportal::db::audit::record_alone(&app.test_db.db, &entry)
+    aktionsportal::db::insight::audit::record_alone(&app.test_db.db, &entry)
         .await
         .unwrap();
 }

@@ -768,8 +768,8 @@ async fn every_view_exports_as_csv_for_german_excel() {
 
 #[tokio::test]
 async fn personal_events_expire_and_the_anonymous_roll_ups_stay() {
-    use aktionsportal::db::statistics::{NewEvent, write_batch};
-    use aktionsportal::services::statistics::{expire_personal_events, totals_of};
+    use aktionsportal::db::insight::statistics::{NewEvent, write_batch};
+    use aktionsportal::services::insight::statistics::{expire_personal_events, totals_of};
     let w = world().await;
     let db = &w.app.test_db.db;
     let old = NewEvent {

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use futures_util::Stream;
 
 use crate::domain::statistics::Span;
-use crate::services::statistics::Tally;
+use crate::services::insight::statistics::Tally;
 use crate::storage::serve::{self, Piece};
 
 /// What to deliver.

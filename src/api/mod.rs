@@ -1,7 +1,6 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
 pub mod accounts;
-pub mod audit;
 pub mod brevo_sync;
 pub mod contacts;
 pub mod customer_groups;
@@ -12,6 +11,7 @@ pub mod error;
 pub mod extract;
 pub mod files;
 pub mod health;
+pub mod insight;
 pub mod kept;
 pub mod lists;
 pub mod marketing;
@@ -22,7 +22,6 @@ pub mod planning;
 pub mod providers;
 pub mod responses;
 pub mod static_files;
-pub mod statistics;
 pub mod tags;
 pub mod uploads;
 
@@ -55,8 +54,8 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(marketing_retries::router())
         .merge(tags::router())
         .merge(planning::router())
-        .merge(statistics::router())
-        .merge(audit::router())
+        .merge(insight::statistics::router())
+        .merge(insight::audit::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(BodyRule::for_body(config), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));

@@ -32,8 +32,8 @@ use leptos::view;
 use super::layout::AdminMenu;
 use super::loaded::{PageView, insert};
 use super::pages::{
-    admin_audit, admin_contacts, admin_downloads, admin_statistics, admin_tags, contact_editor,
-    contact_start, customer, double_opt_in, providers,
+    admin_contacts, admin_downloads, admin_tags, contact_editor, contact_start, customer,
+    double_opt_in, insight::admin_audit, insight::admin_statistics, providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::downloads::ListQuery;

@@ -484,7 +484,7 @@ pub async fn apply_page(
                     .field("contactsCreated", Value::Null, created)
                     .field("contactsUpdated", Value::Null, updated),
             );
-            crate::db::audit::record!(tx, &page)?;
+            crate::db::insight::audit::record!(tx, &page)?;
         }
         tx.commit().await?;
         Ok(PageApplied {

@@ -79,7 +79,7 @@ pub(crate) async fn replace_links(
         .into_iter()
         .map(|value| vec![owner_id.into(), value, now.into(), now.into()]);
     tx.insert_rows(set.links, &columns, rows, None).await?;
-    crate::db::audit::record_in(&mut tx, audit).await?;
+    crate::db::insight::audit::record_in(&mut tx, audit).await?;
     tx.commit().await?;
     Ok(true)
 }

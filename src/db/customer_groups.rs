@@ -99,7 +99,7 @@ pub async fn apply(
             .execute(&mut *tx)
             .await?;
         }
-        crate::db::audit::record!(tx, audit)?;
+        crate::db::insight::audit::record!(tx, audit)?;
         tx.commit().await?;
         Ok(true)
     })

@@ -188,7 +188,7 @@ pub struct StoredAbout {
     pub places: std::collections::BTreeMap<&'static str, Vec<PlaceFields>>,
     /// The audit entries that name the person (and would be rewritten by an erasure), oldest
     /// first.
-    pub audit: Vec<crate::db::audit::AuditRow>,
+    pub audit: Vec<crate::db::insight::audit::AuditRow>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -283,7 +283,7 @@ pub async fn erase_contact(db: &Db, id: i64, audit: &Entry) -> Result<Option<Era
     let at = crate::db::now();
     let erasure = tx
         .fetch_all::<Id>(
-            &format!("{} returning id", crate::db::audit::INSERT),
+            &format!("{} returning id", crate::db::insight::audit::INSERT),
             &[
                 at.into(),
                 audit.actor.name().into(),
@@ -321,10 +321,10 @@ async fn naming(
     tx: &mut Tx,
     person: &Person,
     except: Option<i64>,
-) -> Result<Vec<(crate::db::audit::AuditRow, Rewrite)>, sqlx::Error> {
+) -> Result<Vec<(crate::db::insight::audit::AuditRow, Rewrite)>, sqlx::Error> {
     let pattern = crate::db::lists::like_pattern(&person.email);
     let rows = tx
-        .fetch_all::<crate::db::audit::AuditRow>(
+        .fetch_all::<crate::db::insight::audit::AuditRow>(
             "select id, at, actor, action, entity, entity_id, changes, erasures, entity_name \
              from audit_log \
              where ((entity = 'contact' and entity_id = $1) \
@@ -357,7 +357,7 @@ async fn naming(
 
 /// Whether the entry keeps the person's name as its record's name (`entity_name`): an entry
 /// about the contact, or about its customer group when the group goes too.
-fn names_person(person: &Person, row: &crate::db::audit::AuditRow) -> bool {
+fn names_person(person: &Person, row: &crate::db::insight::audit::AuditRow) -> bool {
     use crate::domain::audit::Entity;
     row.entity_name.is_some()
         && ((row.entity == Entity::Contact.as_str() && row.entity_id == Some(person.contact_id))
@@ -489,12 +489,15 @@ mod tests {
             );
         }
         assert!(
-            crate::db::audit::delete_before(&t.db, now).await.is_err(),
+            crate::db::insight::audit::delete_before(&t.db, now)
+                .await
+                .is_err(),
             "a sweep keeps at least a day"
         );
-        let deleted = crate::db::audit::delete_before(&t.db, now - chrono::Duration::days(365))
-            .await
-            .unwrap();
+        let deleted =
+            crate::db::insight::audit::delete_before(&t.db, now - chrono::Duration::days(365))
+                .await
+                .unwrap();
         assert_eq!(deleted, 1);
         // The recorded sweep lets nothing younger go, and cannot itself be undone.
         let err = update(&t.db, &format!("delete from audit_log where id = {other}"))

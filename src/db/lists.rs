@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::db::{Db, audit, now};
+use crate::db::{Db, insight::audit, now};
 use crate::db_run;
 use crate::domain::audit::Entry;
 use crate::domain::lists::ListFilter;

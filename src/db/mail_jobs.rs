@@ -98,7 +98,7 @@ pub async fn start_double_opt_in(
                 let audit = audit.clone().with_changes(
                     Changes::none().field("recipients", serde_json::Value::Null, total),
                 );
-                crate::db::audit::record!(tx, &audit)?;
+                crate::db::insight::audit::record!(tx, &audit)?;
                 tx.commit().await?;
                 Some(job)
             }

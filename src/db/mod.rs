@@ -13,7 +13,6 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{PgPool, SqlitePool};
 
 pub mod accounts;
-pub mod audit;
 pub mod brevo_syncs;
 pub(crate) mod bulk;
 pub mod contacts;
@@ -22,6 +21,7 @@ pub mod data_version;
 pub mod downloads;
 pub mod erasure;
 pub mod folders;
+pub mod insight;
 pub mod job_leases;
 pub mod lists;
 pub mod mail_jobs;
@@ -31,7 +31,6 @@ pub mod previews;
 pub mod providers;
 pub mod snapshot;
 pub(crate) mod sql;
-pub mod statistics;
 pub mod tags;
 pub(crate) mod tx;
 pub mod uploads;

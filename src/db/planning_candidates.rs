@@ -70,7 +70,7 @@ pub async fn replace(
             None,
         )
         .await?;
-    crate::db::audit::record_in(&mut tx, audit).await?;
+    crate::db::insight::audit::record_in(&mut tx, audit).await?;
     tx.commit().await?;
     Ok(written)
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::db::{Db, audit, dedup_keep_order, now};
+use crate::db::{Db, dedup_keep_order, insight::audit, now};
 use crate::db_run;
 use crate::domain::audit::Entry;
 

@@ -37,7 +37,7 @@ pub async fn create(
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        crate::db::audit::record!(tx, &audit.for_id(tag.id))?;
+        crate::db::insight::audit::record!(tx, &audit.for_id(tag.id))?;
         tx.commit().await?;
         Ok(tag)
     })
@@ -119,7 +119,7 @@ pub async fn update(
         .fetch_optional(&mut *tx)
         .await?;
         if tag.is_some() {
-            crate::db::audit::record!(tx, audit)?;
+            crate::db::insight::audit::record!(tx, audit)?;
             tx.commit().await?;
         }
         Ok(tag)
@@ -133,8 +133,13 @@ pub async fn delete(
     id: i64,
     audit: &crate::domain::audit::Entry,
 ) -> Result<bool, sqlx::Error> {
-    crate::db::audit::execute_audited(db, "delete from tags where id = $1", &[id.into()], audit)
-        .await
+    crate::db::insight::audit::execute_audited(
+        db,
+        "delete from tags where id = $1",
+        &[id.into()],
+        audit,
+    )
+    .await
 }
 
 /// How many of these tag ids exist.

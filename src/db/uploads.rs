@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::db::sql::DynQuery;
 use crate::db::tx::Tx;
-use crate::db::{Db, audit, now};
+use crate::db::{Db, insight::audit, now};
 use crate::db_run;
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 

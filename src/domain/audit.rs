@@ -1,5 +1,5 @@
 //! The audit log's entries (issue 24): who changed what, and which fields went from what to
-//! what. Pure values; `db::audit` writes them in the transaction of the change.
+//! what. Pure values; `db::insight::audit` writes them in the transaction of the change.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;

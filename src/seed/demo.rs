@@ -679,7 +679,7 @@ pub async fn seed_earlier_visit(db: &Db, account_id: i64) -> anyhow::Result<()> 
 /// to it (the same
 /// every run: the choice is a hash of day, customer and package).
 async fn seed_download_events(db: &Db, packages: &[(i64, &DownloadSeed)]) -> anyhow::Result<usize> {
-    use crate::db::statistics::NewEvent;
+    use crate::db::insight::statistics::NewEvent;
     let today = berlin_date(Utc::now());
     let mut events = Vec::new();
     for (package, seed) in packages {
@@ -733,8 +733,8 @@ async fn seed_download_events(db: &Db, packages: &[(i64, &DownloadSeed)]) -> any
             }
         }
     }
-    let totals = crate::services::statistics::totals_of(&events);
-    crate::db::statistics::write_batch(db, &events, &totals).await?;
+    let totals = crate::services::insight::statistics::totals_of(&events);
+    crate::db::insight::statistics::write_batch(db, &events, &totals).await?;
     Ok(events.len())
 }
 
@@ -820,7 +820,7 @@ mod tests {
         let today = berlin_date(Utc::now());
         let from = (today - Duration::days(29)).format("%Y-%m-%d").to_string();
         let to = today.format("%Y-%m-%d").to_string();
-        let rows = crate::db::statistics::totals(&t.db, "all", &[0], &from, &to)
+        let rows = crate::db::insight::statistics::totals(&t.db, "all", &[0], &from, &to)
             .await
             .unwrap();
         let zip_downloads: i64 = rows.iter().map(|r| r.zip_downloads).sum();

@@ -87,13 +87,13 @@ mod tests {
         let (written, _) = seed_audit_entries(&t.db, 25_000, 730).await.unwrap();
         assert_eq!(written, 25_000);
         let paging = Paging::parse(Some(1), None, None, 1000).unwrap();
-        let (newest, count) = crate::db::audit::page(&t.db, &Filter::default(), paging)
+        let (newest, count) = crate::db::insight::audit::page(&t.db, &Filter::default(), paging)
             .await
             .unwrap();
         assert_eq!(count, 25_000);
         assert!(Utc::now() - newest[0].at < Duration::days(1));
         let paging = Paging::parse(Some(1), None, Some("ASC"), 1000).unwrap();
-        let (oldest, _) = crate::db::audit::page(&t.db, &Filter::default(), paging)
+        let (oldest, _) = crate::db::insight::audit::page(&t.db, &Filter::default(), paging)
             .await
             .unwrap();
         assert!(Utc::now() - oldest[0].at > Duration::days(729));

@@ -2,7 +2,7 @@
 //! over the 365 days up to today, spread over the packages valid on each day and the
 //! generated companies. Only the last `AP_STATS_PERSONAL_DAYS` days keep their events (as the
 //! writer would have expired the older ones); every day gets its roll-ups, written the way the
-//! writer writes them (`services::statistics::totals_of`), so the reports read what a year
+//! writer writes them (`services::insight::statistics::totals_of`), so the reports read what a year
 //! of real traffic would leave.
 
 use std::collections::{HashMap, HashSet};
@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::large::FIRST_CUSTOMER_NUMBER;
-use crate::db::statistics::NewEvent;
+use crate::db::insight::statistics::NewEvent;
 use crate::db::tx::Tx;
 use crate::db::{self, Db};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
@@ -118,17 +118,22 @@ async fn write_day(
     summary: &mut EventsSummary,
 ) -> anyhow::Result<()> {
     let mut tx = Tx::begin(db).await?;
-    summary.kept +=
-        db::statistics::add_events(&mut tx, events, db::statistics::Batch::NewDay { keep }).await?;
+    summary.kept += db::insight::statistics::add_events(
+        &mut tx,
+        events,
+        db::insight::statistics::Batch::NewDay { keep },
+    )
+    .await?;
     summary.daily_rows += events
         .iter()
         .map(|e| (e.package_id, e.upload_id))
         .collect::<HashSet<_>>()
         .len() as u64;
-    let totals = crate::services::statistics::totals_of(events);
-    summary.totals_rows += db::statistics::insert_new_totals(&mut tx, &totals).await?;
-    db::statistics::merge_totals(&mut tx, &db::statistics::monthly(&totals)).await?;
-    db::statistics::count_version(&mut tx).await?;
+    let totals = crate::services::insight::statistics::totals_of(events);
+    summary.totals_rows += db::insight::statistics::insert_new_totals(&mut tx, &totals).await?;
+    db::insight::statistics::merge_totals(&mut tx, &db::insight::statistics::monthly(&totals))
+        .await?;
+    db::insight::statistics::count_version(&mut tx).await?;
     summary.events += events.len() as u64;
     tx.commit().await?;
     Ok(())
@@ -163,7 +168,7 @@ mod tests {
         let today = berlin_date(Utc::now());
         let from = (today - Duration::days(59)).format("%Y-%m-%d").to_string();
         let to = today.format("%Y-%m-%d").to_string();
-        let rows = db::statistics::totals(&t.db, "all", &[0], &from, &to)
+        let rows = db::insight::statistics::totals(&t.db, "all", &[0], &from, &to)
             .await
             .unwrap();
         let counted: i64 = rows.iter().map(|r| r.downloads + r.resumptions).sum();

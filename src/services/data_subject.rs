@@ -10,10 +10,10 @@ use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Entity, Entry};
 use crate::domain::user::User;
 use crate::integrations::mail::Mailer;
-use crate::services::audit::AuditEntry;
 use crate::services::contact_mirror as mirror;
 use crate::services::contacts::{AssignedListView, CompanyView, ContactView};
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::insight::audit::AuditEntry;
 use crate::services::marketing::Marketing;
 
 /// `GET /api/contacts/{id}/export`: everything stored about one contact.
@@ -77,12 +77,12 @@ pub async fn export(
     let audit: Vec<AuditEntry> = stored
         .audit
         .into_iter()
-        .map(crate::services::audit::entry_of)
+        .map(crate::services::insight::audit::entry_of)
         .collect();
     // No name kept: the request writes nothing of the person that an erasure would have to
     // rewrite after the export has shown it (the Protokoll names the contact while it exists).
     let entry = Entry::new(&Actor::of(user), Action::Export, Entity::Contact, Some(id));
-    db::audit::record_alone(db, &entry).await?;
+    db::insight::audit::record_alone(db, &entry).await?;
     tracing::info!(contact = id, "contact's data exported");
     Ok(ContactExport {
         exported_at: db::now(),

@@ -15,7 +15,7 @@ use crate::domain::statistics::{Channel, Span};
 use crate::domain::time::berlin_date;
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
-use crate::services::statistics::{CountedFile, Recorder, Tally};
+use crate::services::insight::statistics::{CountedFile, Recorder, Tally};
 use crate::storage::zip::{ZipEntry, ZipLayout, safe_segment, unique_name};
 use crate::storage::{FileStore, Source};
 

@@ -3,7 +3,6 @@
 
 pub mod accounts;
 pub mod answers;
-pub mod audit;
 pub mod backup;
 pub mod brevo_sync;
 pub mod contact_mirror;
@@ -15,6 +14,7 @@ pub mod double_opt_in;
 pub mod downloads;
 pub mod error;
 pub mod files;
+pub mod insight;
 pub mod jobs;
 pub mod lists;
 pub mod marketing;
@@ -23,6 +23,5 @@ pub mod planning;
 pub mod previews;
 pub mod providers;
 pub mod queues;
-pub mod statistics;
 pub mod tags;
 pub mod uploads;

@@ -2,13 +2,12 @@
 //! the admin screens.
 
 pub mod accounts;
-pub mod admin_audit;
 pub mod admin_contacts;
 pub mod admin_downloads;
-pub mod admin_statistics;
 pub mod admin_tags;
 pub mod contact_editor;
 pub mod contact_start;
 pub mod customer;
 pub mod double_opt_in;
+pub mod insight;
 pub mod providers;

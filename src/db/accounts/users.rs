@@ -85,7 +85,7 @@ pub async fn create(db: &Db, new: &NewAccount, audit: &Entry) -> Result<Account,
             .execute(&mut *tx)
             .await?;
         }
-        crate::db::audit::record!(tx, &audit.for_id(user.id))?;
+        crate::db::insight::audit::record!(tx, &audit.for_id(user.id))?;
         tx.commit().await?;
         user
     });
@@ -171,7 +171,7 @@ pub async fn list(db: &Db) -> Result<Vec<Account>, sqlx::Error> {
 /// Deletes a user (its roles and sessions go with it) with `audit`. False when no such login
 /// exists.
 pub async fn delete_by_login(db: &Db, login: &str, audit: &Entry) -> Result<bool, sqlx::Error> {
-    crate::db::audit::execute_audited(
+    crate::db::insight::audit::execute_audited(
         db,
         "delete from users where login = $1",
         &[login.into()],
@@ -208,7 +208,7 @@ pub async fn set_password_hash(
     password_hash: &str,
     audit: &Entry,
 ) -> Result<bool, sqlx::Error> {
-    crate::db::audit::execute_audited(
+    crate::db::insight::audit::execute_audited(
         db,
         "update users set password_hash = $2, updated_at = $3 where id = $1",
         &[user_id.into(), password_hash.into(), now().into()],

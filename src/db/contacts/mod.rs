@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::db::bulk::{LinkSet, link_lists, replace_links};
 use crate::db::sql::{DynQuery, Param};
 use crate::db::tx::Tx;
-use crate::db::{Db, audit, dedup_keep_order, now};
+use crate::db::{Db, dedup_keep_order, insight::audit, now};
 use crate::db_run;
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use serde_json::Value;

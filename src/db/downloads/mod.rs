@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use crate::db::bulk::link_lists;
 use crate::db::sql::DynQuery;
-use crate::db::{Backend, Db, audit, dedup_keep_order, now};
+use crate::db::{Backend, Db, dedup_keep_order, insight::audit, now};
 use crate::db_run;
 use crate::domain::audit::Entry;
 use crate::domain::downloads::SortColumn;

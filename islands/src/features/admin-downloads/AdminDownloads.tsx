@@ -12,8 +12,8 @@ import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../
 import { allLoaded } from '../../lib/pagedList';
 import { useListScreen } from '../../lib/useListScreen';
 import { toast } from '../../lib/toast';
-import { PackageStatsModal } from '../admin-statistics/PackageStatsModal';
-import { lastDays } from '../admin-statistics/range';
+import { PackageStatsModal } from '../insight/admin-statistics/PackageStatsModal';
+import { lastDays } from '../insight/admin-statistics/range';
 import { CriteriaPanel } from './CriteriaPanel';
 import { DownloadManagerModal } from './DownloadManagerModal';
 import { DownloadRow } from './DownloadRow';

@@ -3,7 +3,7 @@
 // A package the answer leaves out (a moderator's view of another provider's package) has null.
 import { useEffect, useRef, useState } from 'react';
 import { toastReadError } from '../../lib/apiToasts';
-import { fetchPackageDownloads, MAX_IDS } from '../admin-statistics/api';
+import { fetchPackageDownloads, MAX_IDS } from '../insight/admin-statistics/api';
 
 /** Package id → downloads of all time, or null when the answer left it out; absent: loading. */
 export type AllTimeDownloads = ReadonlyMap<number, number | null>;

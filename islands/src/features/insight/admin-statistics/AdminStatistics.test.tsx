@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { clearToasts, getToasts } from '../../lib/toast';
-import { installFetch, jsonResponse } from '../../test/fetchMock';
-import type { MockHandler, MockRequest } from '../../test/fetchMock';
+import { clearToasts, getToasts } from '../../../lib/toast';
+import { installFetch, jsonResponse } from '../../../test/fetchMock';
+import type { MockHandler, MockRequest } from '../../../test/fetchMock';
 import AdminStatistics from './AdminStatistics';
 import type { AdminStatisticsProps } from './AdminStatistics';
 import { drawDayChart } from './uplotChart';
 import { customersPage, days, packageStatistics, providerShares, summary } from './fixtures';
 
-vi.mock('../../lib/navigate', () => ({ navigateTo: vi.fn() }));
-vi.mock('../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
+vi.mock('../../../lib/navigate', () => ({ navigateTo: vi.fn() }));
+vi.mock('../../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
 // uPlot draws on a canvas, which the test DOM lacks; the chart module's own test checks it.
 vi.mock('./uplotChart', () => ({ drawDayChart: vi.fn(() => ({ destroy: vi.fn() })) }));
 

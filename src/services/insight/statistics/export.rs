@@ -194,7 +194,9 @@ async fn csv_of(
         }
         View::Packages => {
             let mut csv = Csv::new(&["Paket-ID", "Paket", "Downloads"]);
-            for row in db::statistics::top_packages(db, providers, &parts, MAX_ROWS).await? {
+            for row in
+                db::insight::statistics::top_packages(db, providers, &parts, MAX_ROWS).await?
+            {
                 let name = row.name.unwrap_or_else(|| DELETED.into());
                 csv.row(vec![
                     row.package_id.to_string(),
@@ -206,7 +208,9 @@ async fn csv_of(
         }
         View::Files => {
             let mut csv = Csv::new(&["Paket-ID", "Datei-ID", "Datei", "Downloads"]);
-            for row in db::statistics::top_files(db, providers, None, &parts, MAX_ROWS).await? {
+            for row in
+                db::insight::statistics::top_files(db, providers, None, &parts, MAX_ROWS).await?
+            {
                 let name = row.name.unwrap_or_else(|| DELETED.into());
                 csv.row(vec![
                     row.package_id.to_string(),
@@ -219,7 +223,7 @@ async fn csv_of(
         }
         View::Untouched => {
             let mut csv = Csv::new(&["Paket-ID", "Paket"]);
-            let rows = db::statistics::untouched_packages(
+            let rows = db::insight::statistics::untouched_packages(
                 db,
                 providers,
                 crate::domain::time::berlin_start_of_day(range.from),

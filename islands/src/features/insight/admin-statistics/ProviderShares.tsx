@@ -1,7 +1,7 @@
 // "Anteil der Händler je Anbieter": how many of each provider's dealers took anything in the
 // range. A provider the user may choose is a button that shows the figures of that provider.
 import type { RefObject } from 'react';
-import { formatCount } from '../../lib/format';
+import { formatCount } from '../../../lib/format';
 import { CsvLink } from './CsvLink';
 import { formatShare } from './format';
 import type { ProviderShare } from './types';

@@ -3,7 +3,7 @@
 // as a table (also what the Downloads total opens).
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RefObject } from 'react';
-import { formatCount } from '../../lib/format';
+import { formatCount } from '../../../lib/format';
 import { CountTable } from './CountTable';
 import { CsvLink } from './CsvLink';
 import { formatDay } from './format';

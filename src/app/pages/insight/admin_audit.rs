@@ -14,8 +14,8 @@ use crate::domain::audit::{Entity, Named, Shown, describe, field_label, same_val
 use crate::domain::format;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
-use crate::services::audit::{self, AuditEntry, AuditQuery, Names};
 use crate::services::error::ServiceError;
+use crate::services::insight::audit::{self, AuditEntry, AuditQuery, Names};
 use crate::state::AppState;
 
 /// Entries per page.

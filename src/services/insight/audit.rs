@@ -88,7 +88,7 @@ pub async fn named_page(db: &Db, user: &User, query: &AuditQuery<'_>) -> Service
     .map_err(ServiceError::Invalid)?;
     let paging = Paging::parse(query.limit, query.offset, None, MAX_PAGE_SIZE)
         .map_err(ServiceError::Invalid)?;
-    let (rows, count) = db::audit::page(db, &filter, paging).await?;
+    let (rows, count) = db::insight::audit::page(db, &filter, paging).await?;
     let mut content: Vec<AuditEntry> = rows.into_iter().map(entry_of).collect();
     let names = Names::read(db, &content).await?;
     for entry in &mut content {
@@ -138,7 +138,7 @@ impl Names {
         let mut names = HashMap::new();
         for (kind, ids) in wanted {
             let ids: Vec<i64> = ids.into_iter().collect();
-            for (id, name) in db::audit::names_of(db, kind, &ids).await? {
+            for (id, name) in db::insight::audit::names_of(db, kind, &ids).await? {
                 names.insert((kind, id), name);
             }
         }
@@ -152,7 +152,7 @@ impl Names {
 
 /// An entry as stored, its fields labelled in German; a set whose order alone changed is
 /// left out (entries written before the log compared sets).
-pub(crate) fn entry_of(row: db::audit::AuditRow) -> AuditEntry {
+pub(crate) fn entry_of(row: db::insight::audit::AuditRow) -> AuditEntry {
     let label = |word: Option<&'static str>, stored: &str| word.unwrap_or(stored).to_owned();
     let changes = match serde_json::from_str::<Value>(&row.changes) {
         Ok(Value::Object(fields)) => Value::Object(labelled(&row.entity, fields)),
@@ -198,7 +198,7 @@ fn labelled(entity: &str, fields: Map<String, Value>) -> Map<String, Value> {
 /// Deletes the entries older than `keep_days` (`AP_AUDIT_DAYS`); run daily.
 pub async fn expire(db: &Db, keep_days: u32) {
     let before = Utc::now() - chrono::Duration::days(i64::from(keep_days));
-    match db::audit::delete_before(db, before).await {
+    match db::insight::audit::delete_before(db, before).await {
         Ok(0) => {}
         Ok(deleted) => tracing::info!(deleted, "audit entries past their keeping time deleted"),
         Err(err) => tracing::warn!(error = %err, "old audit entries not deleted"),

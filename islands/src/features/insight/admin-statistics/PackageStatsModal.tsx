@@ -2,9 +2,9 @@
 // for admins who took it ("Wer hat geladen?"). Opened from the statistics screen and from the
 // admin downloads list's row menu.
 import { useEffect, useId, useState } from 'react';
-import { Modal } from '../../components/Modal';
-import { toastReadError } from '../../lib/apiToasts';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { Modal } from '../../../components/Modal';
+import { toastReadError } from '../../../lib/apiToasts';
+import { formatCount, formatDateTime } from '../../../lib/format';
 import { exportUrl, fetchPackageCustomers, fetchPackageStatistics } from './api';
 import { CountTable } from './CountTable';
 import { CsvLink } from './CsvLink';

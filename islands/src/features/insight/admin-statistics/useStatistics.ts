@@ -3,9 +3,9 @@
 // again only when the range changes. A refused range (400) keeps the figures shown and says
 // why; the address bar follows the figures that are shown.
 import { useEffect, useRef, useState } from 'react';
-import { isApiError } from '../../lib/api';
-import { toastReadError } from '../../lib/apiToasts';
-import { toast } from '../../lib/toast';
+import { isApiError } from '../../../lib/api';
+import { toastReadError } from '../../../lib/apiToasts';
+import { toast } from '../../../lib/toast';
 import { fetchProviderShares, fetchSummary } from './api';
 import { searchOfView } from './range';
 import type { ProviderShare, StatisticsView, Summary } from './types';

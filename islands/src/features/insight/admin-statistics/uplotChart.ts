@@ -5,7 +5,7 @@
 // from the days' own dates.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatCount } from '../../lib/format';
+import { formatCount } from '../../../lib/format';
 import { formatDayShort } from './format';
 import type { DayCount } from './types';
 

@@ -21,7 +21,7 @@ pub(crate) const INSERT: &str = "insert into audit_log (at, actor, action, entit
 macro_rules! record {
     ($tx:expr, $entry:expr) => {{
         let entry: &$crate::domain::audit::Entry = $entry;
-        sqlx::query($crate::db::audit::INSERT)
+        sqlx::query($crate::db::insight::audit::INSERT)
             .bind($crate::db::now())
             .bind(entry.actor.name())
             .bind(entry.action.as_str())

@@ -17,8 +17,8 @@ use crate::domain::input::{id_of_query, ids_in_text};
 use crate::domain::permissions::Capability;
 use crate::domain::statistics::DayRange;
 use crate::domain::time::berlin_date;
-use crate::services::statistics::export::{self, View};
-use crate::services::statistics::reports::{
+use crate::services::insight::statistics::export::{self, View};
+use crate::services::insight::statistics::reports::{
     self, PackageDownloads, PackageStatistics, ProviderShare, Summary,
 };
 use crate::state::AppState;

@@ -1,7 +1,7 @@
 // German formatting of the statistics: shares as percentages and days of the range. A day
 // `YYYY-MM-DD` is already a German day; it is formatted as noon UTC of that date in Berlin's
 // zone, which is the same date there in winter and in summer, whatever zone the browser is in.
-import { PORTAL_TIME_ZONE } from '../../lib/format';
+import { PORTAL_TIME_ZONE } from '../../../lib/format';
 
 const percent = new Intl.NumberFormat('de-DE', { style: 'percent', maximumFractionDigits: 1 });
 

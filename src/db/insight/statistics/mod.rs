@@ -595,7 +595,7 @@ mod tests {
                     )
                 })
                 .collect();
-            let totals = crate::services::statistics::totals_of(&events);
+            let totals = crate::services::insight::statistics::totals_of(&events);
             write_batch(db, &events, &totals).await.unwrap();
         }
     }
@@ -716,7 +716,7 @@ mod tests {
             write_batch(
                 &t.db,
                 &events,
-                &crate::services::statistics::totals_of(&events),
+                &crate::services::insight::statistics::totals_of(&events),
             )
             .await
             .unwrap();

@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::statistics::TotalsRow;
+use crate::db::insight::statistics::TotalsRow;
 use crate::db::{self, Db};
 use crate::domain::statistics::{DayRange, Sketch};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
@@ -138,7 +138,7 @@ pub(super) async fn kept_key(
     range: DayRange,
 ) -> ServiceResult<String> {
     let stamp = answers.stamp(db).await?;
-    let downloads = db::statistics::version(db).await?;
+    let downloads = db::insight::statistics::version(db).await?;
     Ok(format!(
         "statistics|{what}|{scope}|{stamp}|{downloads}|{}|{}",
         range.from, range.to
@@ -214,11 +214,16 @@ pub(super) async fn days_of(
     range: DayRange,
 ) -> ServiceResult<Vec<DayCount>> {
     let (scope, ids) = scope_of(reach);
-    let counts: BTreeMap<String, i64> =
-        db::statistics::day_counts(db, scope, ids, &day_text(range.from), &day_text(range.to))
-            .await?
-            .into_iter()
-            .collect();
+    let counts: BTreeMap<String, i64> = db::insight::statistics::day_counts(
+        db,
+        scope,
+        ids,
+        &day_text(range.from),
+        &day_text(range.to),
+    )
+    .await?
+    .into_iter()
+    .collect();
     Ok(every_day(range, &counts))
 }
 
@@ -233,12 +238,18 @@ async fn summary_of(db: &Db, reach: &Reach, range: DayRange) -> ServiceResult<Su
     // Five independent reads, each on its own connection: a cold year costs the slowest of
     // them, not their sum.
     let (totals, days, top_packages, top_files, untouched) = tokio::try_join!(
-        async { Ok::<_, ServiceError>(db::statistics::totals_over(db, scope, ids, &parts).await?) },
-        days_of(db, reach, range),
-        async { Ok(db::statistics::top_packages(db, providers, &counting, TOP).await?) },
-        async { Ok(db::statistics::top_files(db, providers, None, &counting, TOP).await?) },
         async {
-            Ok(db::statistics::untouched_packages(
+            Ok::<_, ServiceError>(
+                db::insight::statistics::totals_over(db, scope, ids, &parts).await?,
+            )
+        },
+        days_of(db, reach, range),
+        async { Ok(db::insight::statistics::top_packages(db, providers, &counting, TOP).await?) },
+        async {
+            Ok(db::insight::statistics::top_files(db, providers, None, &counting, TOP).await?)
+        },
+        async {
+            Ok(db::insight::statistics::untouched_packages(
                 db,
                 providers,
                 berlin_start_of_day(range.from),
@@ -308,9 +319,10 @@ pub(super) async fn package_figures(
     range: DayRange,
 ) -> ServiceResult<PackageStatistics> {
     let (from, to) = (day_text(range.from), day_text(range.to));
-    let totals = add_up(&db::statistics::totals(db, "package", &[id], &from, &to).await?);
+    let totals = add_up(&db::insight::statistics::totals(db, "package", &[id], &from, &to).await?);
     let counted =
-        db::statistics::top_files(db, None, Some(id), &range.counting_parts(), 10_000).await?;
+        db::insight::statistics::top_files(db, None, Some(id), &range.counting_parts(), 10_000)
+            .await?;
     // Every file the package holds, also those nobody took, in the package's order; then
     // files counted in the range that it no longer holds.
     let mut files: Vec<TopEntry> = db::downloads::files_of(db, &[id])
@@ -350,7 +362,7 @@ pub async fn package_customers(
     user: &User,
     id: i64,
     range: DayRange,
-) -> ServiceResult<Vec<db::statistics::CustomerTookRow>> {
+) -> ServiceResult<Vec<db::insight::statistics::CustomerTookRow>> {
     if !user.is_admin() {
         return Err(ServiceError::Forbidden);
     }
@@ -358,7 +370,7 @@ pub async fn package_customers(
         .await?
         .ok_or(ServiceError::NotFound)?;
     let (from, to) = (day_text(range.from), day_text(range.to));
-    Ok(db::statistics::customers_of_package(db, id, &from, &to).await?)
+    Ok(db::insight::statistics::customers_of_package(db, id, &from, &to).await?)
 }
 
 /// A package's downloads of all time.
@@ -384,7 +396,7 @@ pub async fn downloads_of_packages(
                 .any(|p| p.id == *id && providers.contains(&p.provider_id))
         });
     }
-    let counts = db::statistics::downloads_of_packages(db, &seen).await?;
+    let counts = db::insight::statistics::downloads_of_packages(db, &seen).await?;
     Ok(seen
         .into_iter()
         .map(|id| PackageDownloads {
@@ -436,7 +448,7 @@ pub(super) async fn shares_of(
     };
     let ids: Vec<i64> = providers.iter().map(|p| p.id).collect();
     // Sums only: the months' rows and the days around them.
-    let rows = db::statistics::totals_over(db, "provider", &ids, &range.parts()).await?;
+    let rows = db::insight::statistics::totals_over(db, "provider", &ids, &range.parts()).await?;
     // Every provider's dealers, kept until contacts, lists or providers change: counting them
     // joins every list assignment (400,000 on the large data set, a second on SQLite).
     let stamp = answers.stamp(db).await?;
@@ -447,7 +459,7 @@ pub(super) async fn shares_of(
                 .iter()
                 .map(|p| p.id)
                 .collect();
-            Ok(db::statistics::dealers_of_providers(db, &all).await?)
+            Ok(db::insight::statistics::dealers_of_providers(db, &all).await?)
         })
         .await?;
     Ok(providers

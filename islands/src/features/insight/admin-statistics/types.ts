@@ -1,6 +1,6 @@
 // The statistics as the server sends them (openapi.json, tag `statistics`), and what the screen
 // keeps of the user's choice.
-import type { Schemas } from '../../lib/apiTypes';
+import type { Schemas } from '../../../lib/apiTypes';
 
 /** `GET /api/statistics/summary`: totals, every day of the range, the top lists. */
 export type Summary = Schemas['Summary'];

@@ -1,7 +1,7 @@
 // The statistics' two-column table: what was downloaded (a package, a file, a day) and how
 // often, the count right-aligned in German digits. Each row keeps its own test attributes.
 import type { ReactNode } from 'react';
-import { formatCount } from '../../lib/format';
+import { formatCount } from '../../../lib/format';
 
 export interface CountRow {
   key: string | number;

@@ -1,5 +1,5 @@
 // The calls of the statistics (openapi.json, tag `statistics`).
-import { apiFetch } from '../../lib/api';
+import { apiFetch } from '../../../lib/api';
 import type {
   CustomersPage,
   DayRange,

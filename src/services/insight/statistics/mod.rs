@@ -18,7 +18,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::db::statistics::{NewEvent, TotalsChange};
+use crate::db::insight::statistics::{NewEvent, TotalsChange};
 use crate::db::{self, Db};
 use crate::domain::statistics::{Channel, DeliveryKind, Sketch, Span, file_share};
 use crate::domain::time::berlin_date;
@@ -236,7 +236,7 @@ async fn write(db: &Db, batch: &mut Vec<NewEvent>, dropped: &AtomicU64) {
         return;
     }
     let totals = totals_of(batch);
-    match db::statistics::write_batch(db, batch, &totals).await {
+    match db::insight::statistics::write_batch(db, batch, &totals).await {
         Ok(()) => batch.clear(),
         Err(err) => {
             tracing::error!(error = %err, events = batch.len(), "download events not written; trying again");
@@ -262,7 +262,7 @@ async fn run_writer(
     dropped: Arc<AtomicU64>,
 ) {
     // A data set from before the month totals: they are made once from the daily ones.
-    match db::statistics::backfill_month_totals(&db).await {
+    match db::insight::statistics::backfill_month_totals(&db).await {
         Ok(0) => {}
         Ok(written) => tracing::info!(written, "month totals of the download statistics made"),
         Err(err) => {
@@ -302,7 +302,7 @@ async fn run_writer(
 pub async fn expire_personal_events(db: &Db, personal_days: u32) {
     let first_kept = berlin_date(Utc::now()) - chrono::Duration::days(i64::from(personal_days));
     let day = first_kept.format("%Y-%m-%d").to_string();
-    match db::statistics::delete_events_before(db, &day).await {
+    match db::insight::statistics::delete_events_before(db, &day).await {
         Ok(0) => {}
         Ok(deleted) => tracing::info!(deleted, before = %day, "personal download events expired"),
         Err(err) => tracing::warn!(error = %err, "personal download events not expired"),

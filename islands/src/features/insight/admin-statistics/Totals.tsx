@@ -1,6 +1,6 @@
 // The range's totals. A figure with a list behind it is a button that opens that list:
 // Downloads the table of every day, Händler the share of dealers per provider.
-import { formatCount } from '../../lib/format';
+import { formatCount } from '../../../lib/format';
 import { formatShare } from './format';
 import type { Summary } from './types';
 

@@ -12,7 +12,7 @@ use crate::api::error::ApiError;
 use crate::api::extract::{AuthUser, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
-use crate::services::audit::{self, AuditPage, AuditQuery};
+use crate::services::insight::audit::{self, AuditPage, AuditQuery};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
