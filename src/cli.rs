@@ -414,25 +414,26 @@ async fn make_previews(config: &Config, db: &Db) -> anyhow::Result<()> {
     use crate::previews::DrawingKind;
     use std::io::Write;
     let files = FileStore::from_config(config)?;
-    let worker = crate::services::previews::PreviewWorker::from_config(config);
+    let worker = crate::services::catalog::previews::PreviewWorker::from_config(config);
     let Some(renderer) = worker.renderer() else {
         anyhow::bail!(
             "Vorschauen sind ausgeschaltet (AP_PREVIEWS) oder ohne Renderer (AP_PREVIEW_RENDERER)."
         );
     };
-    let counts = crate::db::previews::counts(db, &DrawingKind::CONTENT_TYPES).await?;
+    let counts = crate::db::catalog::previews::counts(db, &DrawingKind::CONTENT_TYPES).await?;
     println!(
         "Vorschauen: {} vorhanden, {} nicht möglich, {} zu erstellen.",
         counts.ready, counts.failed, counts.waiting
     );
     let total = counts.waiting;
     let mut done = 0i64;
-    let mut progress = |_: &crate::services::previews::PreviewOutcome| {
+    let mut progress = |_: &crate::services::catalog::previews::PreviewOutcome| {
         done += 1;
         print!("\r{done} von {total} …");
         let _ = std::io::stdout().flush();
     };
-    let report = crate::services::previews::pass(db, &files, renderer, &mut progress).await?;
+    let report =
+        crate::services::catalog::previews::pass(db, &files, renderer, &mut progress).await?;
     if total > 0 {
         println!();
     }
@@ -454,7 +455,7 @@ async fn copy_files_to_bucket(config: &Config, db: &Db) -> anyhow::Result<()> {
         target.describe()
     );
     let local = FileStore::new(config.files_dir())?;
-    let report = crate::services::uploads::copy_to_bucket(db, &local, &bucket).await?;
+    let report = crate::services::catalog::uploads::copy_to_bucket(db, &local, &bucket).await?;
     println!("{report}");
     if !report.is_complete() {
         anyhow::bail!("Der Bucket ist nicht vollständig: siehe die Liste oben.");

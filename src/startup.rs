@@ -118,8 +118,11 @@ pub fn router(state: AppState) -> Router {
         .route(crate::api::accounts::auth::LOGIN_PATH, get(login_page))
         .route(crate::api::accounts::auth::LOGOUT_PATH, get(logout_page))
         .nest("/api", crate::api::router(&state.config))
-        .route("/files/{id}/{name}", get(crate::api::files::serve))
-        .route("/previews/{id}/{size}", get(crate::api::files::preview))
+        .route("/files/{id}/{name}", get(crate::api::catalog::files::serve))
+        .route(
+            "/previews/{id}/{size}",
+            get(crate::api::catalog::files::preview),
+        )
         // Pages with data load it first (see `app::data`); every other path is rendered
         // straight away, including the 404 page.
         .merge(crate::app::data::router(render))
@@ -200,7 +203,7 @@ pub async fn serve(
         None => None,
     };
     // What a crash left half-stored is settled before the first request.
-    match crate::services::uploads::settle_leftovers(&state.db, &state.files).await {
+    match crate::services::catalog::uploads::settle_leftovers(&state.db, &state.files).await {
         Ok(report) if report.completed + report.discarded > 0 => {
             tracing::info!(
                 completed = report.completed,
@@ -220,7 +223,7 @@ pub async fn serve(
     ));
     tokio::spawn(retry_marketing(state.clone()));
     state.statistics.spawn_writer(state.db.clone());
-    tokio::spawn(crate::services::previews::run(
+    tokio::spawn(crate::services::catalog::previews::run(
         state.db.clone(),
         state.files.clone(),
         state.previews.clone(),
@@ -272,7 +275,7 @@ async fn serve_metrics(state: AppState, addr: SocketAddr) -> anyhow::Result<Sock
 }
 
 /// Deletes audit entries past `AP_AUDIT_DAYS` and sweeps the file store a minute after start
-/// and then once a day (see `services::uploads::sweep`), then lets the preview worker look for files without previews;
+/// and then once a day (see `services::catalog::uploads::sweep`), then lets the preview worker look for files without previews;
 /// not at once, so a start (or a test) is not raced by it.
 async fn sweep_daily(state: AppState) {
     let day = std::time::Duration::from_secs(24 * 60 * 60);
@@ -281,7 +284,7 @@ async fn sweep_daily(state: AppState) {
     loop {
         interval.tick().await;
         crate::services::insight::audit::expire(&state.db, state.config.audit_days).await;
-        let sweep = crate::services::uploads::sweep(&state.db, &state.files);
+        let sweep = crate::services::catalog::uploads::sweep(&state.db, &state.files);
         let lease = chrono::Duration::hours(6);
         match crate::services::jobs::exclusively(
             &state.db,

@@ -39,7 +39,7 @@ pub struct AppInner {
     /// Uploaded files under the data folder.
     pub files: FileStore,
     /// Size limit and allowed types of uploads.
-    pub uploads: crate::services::uploads::UploadRules,
+    pub uploads: crate::services::catalog::uploads::UploadRules,
     /// List answers, totals and page parts kept under the data version (issue 22).
     pub answers: crate::services::answers::Answers,
     /// Where the portal's mails go: Brevo, SMTP or the outbox folder.
@@ -48,7 +48,7 @@ pub struct AppInner {
     /// Wakes the mail-job worker when a job starts.
     pub mail_jobs: Arc<tokio::sync::Notify>,
     /// Makes the previews of uploaded files.
-    pub previews: crate::services::previews::PreviewWorker,
+    pub previews: crate::services::catalog::previews::PreviewWorker,
     /// Records what each file delivery and ZIP counted (issue 24).
     pub statistics: crate::services::insight::statistics::Recorder,
     /// The planning system's service for import candidates, when configured.
@@ -108,14 +108,14 @@ impl AppState {
             oidc,
             marketing,
             files,
-            uploads: crate::services::uploads::UploadRules::from_config(&config),
+            uploads: crate::services::catalog::uploads::UploadRules::from_config(&config),
             answers: crate::services::answers::Answers::new(
                 config.kept_answers_mb.saturating_mul(1024 * 1024),
             ),
             mailer,
             mail_settings: MailSettings::from_config(&config),
             mail_jobs: Default::default(),
-            previews: crate::services::previews::PreviewWorker::from_config(&config),
+            previews: crate::services::catalog::previews::PreviewWorker::from_config(&config),
             statistics: crate::services::insight::statistics::Recorder::from_config(&config),
             planning: config.planning_url.as_deref().map(|url| {
                 crate::integrations::planning::PlanningClient::new(

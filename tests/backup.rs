@@ -180,7 +180,7 @@ async fn an_archive_reads_the_same_from_either_database_and_loads_into_the_other
     assert_eq!(a, b);
 
     // The loaded database goes on where the old one stood: new rows get new ids.
-    let next: i64 = aktionsportal::db::tags::create(
+    let next: i64 = aktionsportal::db::catalog::tags::create(
         &target,
         "Neu nach dem Import",
         "bi-star",

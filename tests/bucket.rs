@@ -206,7 +206,7 @@ async fn refused_unused_and_deleted_files_leave_the_bucket() {
     .unwrap();
     store.put_bytes(b"verwaist", "txt").await.unwrap();
     wait_for_keys(&moto, &bucket, 2).await;
-    let report = aktionsportal::services::uploads::sweep_as_of(
+    let report = aktionsportal::services::catalog::uploads::sweep_as_of(
         db,
         &store,
         chrono::Utc::now() + chrono::Duration::days(2),
@@ -219,7 +219,7 @@ async fn refused_unused_and_deleted_files_leave_the_bucket() {
         "{report:?}"
     );
     assert!(
-        aktionsportal::db::uploads::get(db, abandoned["id"].as_i64().unwrap())
+        aktionsportal::db::catalog::uploads::get(db, abandoned["id"].as_i64().unwrap())
             .await
             .unwrap()
             .is_none()
@@ -245,13 +245,13 @@ async fn a_local_store_is_copied_into_the_bucket_and_checked() {
     moto.configure(&mut config, &bucket);
     let in_bucket = FileStore::from_config(&config).unwrap();
 
-    let report = aktionsportal::services::uploads::copy_to_bucket(db, &local, &in_bucket)
+    let report = aktionsportal::services::catalog::uploads::copy_to_bucket(db, &local, &in_bucket)
         .await
         .unwrap();
     assert_eq!((report.copied, report.present), (2, 0), "{report}");
     assert!(report.is_complete(), "{report}");
     for (upload, bytes) in [(&first, big.as_slice()), (&second, b"Preise".as_slice())] {
-        let row = aktionsportal::db::uploads::get(db, upload["id"].as_i64().unwrap())
+        let row = aktionsportal::db::catalog::uploads::get(db, upload["id"].as_i64().unwrap())
             .await
             .unwrap()
             .unwrap();
@@ -259,19 +259,19 @@ async fn a_local_store_is_copied_into_the_bucket_and_checked() {
     }
 
     // Run again: nothing copied, everything checked.
-    let again = aktionsportal::services::uploads::copy_to_bucket(db, &local, &in_bucket)
+    let again = aktionsportal::services::catalog::uploads::copy_to_bucket(db, &local, &in_bucket)
         .await
         .unwrap();
     assert_eq!((again.copied, again.present), (0, 2), "{again}");
 
     // A file lost on both sides is reported, and the command says the bucket is incomplete.
-    let row = aktionsportal::db::uploads::get(db, second["id"].as_i64().unwrap())
+    let row = aktionsportal::db::catalog::uploads::get(db, second["id"].as_i64().unwrap())
         .await
         .unwrap()
         .unwrap();
     in_bucket.delete(&row.storage_key).await.unwrap();
     local.delete(&row.storage_key).await.unwrap();
-    let broken = aktionsportal::services::uploads::copy_to_bucket(db, &local, &in_bucket)
+    let broken = aktionsportal::services::catalog::uploads::copy_to_bucket(db, &local, &in_bucket)
         .await
         .unwrap();
     assert_eq!(broken.missing, vec![row.storage_key.clone()]);
@@ -334,7 +334,9 @@ async fn an_unreachable_bucket_gets_a_german_503_and_changes_nothing() {
     assert_eq!(status, 200, "{uploaded}");
     let path = uploaded["path"].as_str().unwrap().to_string();
     let db = &app.test_db.db;
-    let rows = aktionsportal::db::uploads::count(db).await.unwrap();
+    let rows = aktionsportal::db::catalog::uploads::count(db)
+        .await
+        .unwrap();
 
     proxy.cut();
     let started = std::time::Instant::now();
@@ -350,7 +352,12 @@ async fn an_unreachable_bucket_gets_a_german_503_and_changes_nothing() {
         "{:?}",
         started.elapsed()
     );
-    assert_eq!(aktionsportal::db::uploads::count(db).await.unwrap(), rows);
+    assert_eq!(
+        aktionsportal::db::catalog::uploads::count(db)
+            .await
+            .unwrap(),
+        rows
+    );
     let response = get(&app, &admin, &path, None).await;
     assert_eq!(response.status(), 503);
     let answer: Value = response.json().await.unwrap();

@@ -231,9 +231,9 @@ fn no_file_of_the_crate_reaches_itself_through_others() {
     );
     // The reading sees what the circles of issue 36 were made of.
     assert!(
-        graph["api::tags"].contains("api::responses"),
+        graph["api::catalog::tags"].contains("api::responses"),
         "{:?}",
-        graph["api::tags"]
+        graph["api::catalog::tags"]
     );
     assert!(
         graph["app"].contains("app::pages::accounts::public"),

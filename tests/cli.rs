@@ -207,7 +207,7 @@ async fn seed_demo_creates_data_and_prints_the_admin_login_once() {
     assert!(aktionsportal::db::providers::count(&test.db).await.unwrap() >= 3);
     // The demo's pictures, drawings and PDFs have their previews.
     assert!(stdout.contains("Vorschauen erstellt: "), "{stdout}");
-    let counts = aktionsportal::db::previews::counts(
+    let counts = aktionsportal::db::catalog::previews::counts(
         &test.db,
         &aktionsportal::previews::DrawingKind::CONTENT_TYPES,
     )
@@ -526,7 +526,9 @@ async fn a_server_killed_during_an_upload_leaves_no_row_and_after_a_restart_no_f
     drop(stream);
 
     assert_eq!(
-        aktionsportal::db::uploads::count(&test.db).await.unwrap(),
+        aktionsportal::db::catalog::uploads::count(&test.db)
+            .await
+            .unwrap(),
         0,
         "no row"
     );
@@ -600,7 +602,7 @@ async fn a_large_upload_streams_to_disk_in_flat_memory() {
         "a 300 MiB upload raised the peak memory by {grown_mib} MiB"
     );
 
-    let upload = aktionsportal::db::uploads::list_all(&test.db)
+    let upload = aktionsportal::db::catalog::uploads::list_all(&test.db)
         .await
         .unwrap()
         .pop()

@@ -128,7 +128,7 @@ async fn a_package_is_created_read_edited_archived_and_deleted() {
     assert_eq!(got, package);
 
     // Edit: rename and tag a file, reorder, remove one, add one, change the lists.
-    let tag = aktionsportal::db::tags::create(
+    let tag = aktionsportal::db::catalog::tags::create(
         &s.app.test_db.db,
         "Flyer",
         "bi bi-file-earmark-pdf",
@@ -164,7 +164,7 @@ async fn a_package_is_created_read_edited_archived_and_deleted() {
     assert_eq!(edited["startAt"], "2026-11-02T08:00:00Z");
     // The banner belonged to nothing else: its row and file are gone.
     assert!(
-        aktionsportal::db::uploads::get(&s.app.test_db.db, banner)
+        aktionsportal::db::catalog::uploads::get(&s.app.test_db.db, banner)
             .await
             .unwrap()
             .is_none()
@@ -214,7 +214,7 @@ async fn a_package_is_created_read_edited_archived_and_deleted() {
         .await;
     assert_eq!(status, 404);
     assert_eq!(
-        aktionsportal::db::uploads::count(&s.app.test_db.db)
+        aktionsportal::db::catalog::uploads::count(&s.app.test_db.db)
             .await
             .unwrap(),
         0
@@ -297,7 +297,7 @@ async fn every_rule_of_section_5_answers_with_its_german_text() {
         assert_eq!(answer["code"], "validation_error");
     }
     assert_eq!(
-        aktionsportal::db::downloads::count(&s.app.test_db.db)
+        aktionsportal::db::catalog::downloads::count(&s.app.test_db.db)
             .await
             .unwrap(),
         0
@@ -439,7 +439,7 @@ async fn moderators_see_every_package_but_change_only_those_of_their_providers()
         (Some("Strom Herbst"), Some(false))
     );
     assert_eq!(
-        aktionsportal::db::downloads::count(&s.app.test_db.db)
+        aktionsportal::db::catalog::downloads::count(&s.app.test_db.db)
             .await
             .unwrap(),
         2
@@ -460,7 +460,7 @@ async fn a_customer_sees_only_packages_of_its_lists_with_search_filters_and_sort
     let s = setup().await;
     let flyer = upload_id(&s.app, &s.admin, "Flyer Glasfaser.pdf", PDF).await;
     let banner = upload_id(&s.app, &s.admin, "Banner Strom.png", PNG).await;
-    let tag = aktionsportal::db::tags::create(
+    let tag = aktionsportal::db::catalog::tags::create(
         &s.app.test_db.db,
         "Plakat",
         "bi bi-image",
@@ -814,13 +814,13 @@ async fn deleting_a_provider_removes_its_files_that_nothing_else_uses() {
     assert_eq!(status, 200);
     let db = &s.app.test_db.db;
     assert!(
-        aktionsportal::db::uploads::get(db, flyer)
+        aktionsportal::db::catalog::uploads::get(db, flyer)
             .await
             .unwrap()
             .is_none()
     );
     assert!(
-        aktionsportal::db::uploads::get(db, shared)
+        aktionsportal::db::catalog::uploads::get(db, shared)
             .await
             .unwrap()
             .is_some(),
@@ -1002,7 +1002,7 @@ async fn what_is_new_since_the_last_visit_is_marked_per_user_and_filtered() {
 #[tokio::test]
 async fn an_unknown_tag_among_the_files_refuses_the_package() {
     let s = setup().await;
-    let tag = aktionsportal::db::tags::create(
+    let tag = aktionsportal::db::catalog::tags::create(
         &s.app.test_db.db,
         "Flyer",
         "bi bi-file-earmark-pdf",

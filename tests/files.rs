@@ -188,7 +188,7 @@ async fn every_refused_upload_leaves_no_row_and_no_file() {
     assert_eq!(answer["filesOverExtLimit"], json!(["Gemischt.zip/b.exe"]));
 
     assert_eq!(
-        aktionsportal::db::uploads::count(&app.test_db.db)
+        aktionsportal::db::catalog::uploads::count(&app.test_db.db)
             .await
             .unwrap(),
         0
@@ -711,9 +711,9 @@ async fn the_sweep_removes_what_nothing_uses_and_measures_old_rows() {
         .set_modified(old)
         .unwrap();
     let legacy_key = store.put_bytes(b"%PDF-1.4 alt", "pdf").await.unwrap();
-    let legacy = aktionsportal::db::uploads::create(
+    let legacy = aktionsportal::db::catalog::uploads::create(
         db,
-        &aktionsportal::db::uploads::NewUpload {
+        &aktionsportal::db::catalog::uploads::NewUpload {
             name: "Alt.pdf".into(),
             storage_key: legacy_key,
             ext: "pdf".into(),
@@ -728,7 +728,7 @@ async fn the_sweep_removes_what_nothing_uses_and_measures_old_rows() {
     .await
     .unwrap();
 
-    let report = aktionsportal::services::uploads::sweep(db, &store)
+    let report = aktionsportal::services::catalog::uploads::sweep(db, &store)
         .await
         .unwrap();
     assert_eq!(
@@ -737,19 +737,19 @@ async fn the_sweep_removes_what_nothing_uses_and_measures_old_rows() {
         "{report:?}"
     );
     assert!(
-        aktionsportal::db::uploads::get(db, abandoned)
+        aktionsportal::db::catalog::uploads::get(db, abandoned)
             .await
             .unwrap()
             .is_none()
     );
     assert!(
-        aktionsportal::db::uploads::get(db, fresh["id"].as_i64().unwrap())
+        aktionsportal::db::catalog::uploads::get(db, fresh["id"].as_i64().unwrap())
             .await
             .unwrap()
             .is_some()
     );
     assert!(!store.path_of(&orphan).unwrap().exists());
-    let measured = aktionsportal::db::uploads::get(db, legacy.id)
+    let measured = aktionsportal::db::catalog::uploads::get(db, legacy.id)
         .await
         .unwrap()
         .unwrap();

@@ -31,9 +31,9 @@ async fn pages_with_data_answer_four_times_the_pool_size_of_concurrent_users() {
             .await;
         assert_eq!(status, 200);
     }
-    let package = aktionsportal::db::downloads::create(
+    let package = aktionsportal::db::catalog::downloads::create(
         &app.test_db.db,
-        &aktionsportal::db::downloads::NewDownload {
+        &aktionsportal::db::catalog::downloads::NewDownload {
             provider_id: provider,
             name: "Herbstaktion".into(),
             start_at: chrono::Utc::now(),
@@ -209,7 +209,10 @@ async fn a_stalled_upload_is_cut_off() {
     let (answer, closed) = read_until_closed(&mut stream, Duration::from_secs(6)).await;
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(closed);
-    assert_eq!(db::uploads::count(&app.test_db.db).await.unwrap(), 0);
+    assert_eq!(
+        db::catalog::uploads::count(&app.test_db.db).await.unwrap(),
+        0
+    );
 }
 
 #[tokio::test]
@@ -498,7 +501,10 @@ async fn bodies_over_the_limit_get_413_and_unknown_upload_fields_400() {
             .unwrap()
             .contains("unbekanntes Feld")
     );
-    assert_eq!(db::uploads::count(&app.test_db.db).await.unwrap(), 0);
+    assert_eq!(
+        db::catalog::uploads::count(&app.test_db.db).await.unwrap(),
+        0
+    );
 }
 
 #[tokio::test]
@@ -511,9 +517,9 @@ async fn files_are_served_by_the_rights_of_their_provider() {
         .put_bytes(b"%PDF-1.4 Flyer", "pdf")
         .await
         .unwrap();
-    let upload = db::uploads::create(
+    let upload = db::catalog::uploads::create(
         database,
-        &db::uploads::NewUpload {
+        &db::catalog::uploads::NewUpload {
             name: "Flyer.pdf".into(),
             storage_key: key,
             ext: "pdf".into(),
@@ -527,14 +533,14 @@ async fn files_are_served_by_the_rights_of_their_provider() {
     )
     .await
     .unwrap();
-    db::downloads::create(
+    db::catalog::downloads::create(
         database,
-        &db::downloads::NewDownload {
+        &db::catalog::downloads::NewDownload {
             provider_id: provider,
             name: "Sommeraktion".into(),
             start_at: chrono::Utc::now(),
             end_at: chrono::Utc::now() + chrono::Duration::days(30),
-            files: vec![db::downloads::NewFile {
+            files: vec![db::catalog::downloads::NewFile {
                 upload_id: upload.id,
                 name: "Flyer.pdf".into(),
                 tag_ids: vec![],

@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use aktionsportal::db::downloads::{self, NewDownload};
+use aktionsportal::db::catalog::downloads::{self, NewDownload};
 use aktionsportal::state::AppState;
 use chrono::Utc;
 use common::{TestApp, spawn_app, test_config};

@@ -57,13 +57,13 @@ async fn every_role_gets_the_expected_answer_everywhere() {
         .collect();
     let now = chrono::Utc::now();
     assert!(
-        aktionsportal::db::previews::claim(db, &sha256, now, now)
+        aktionsportal::db::catalog::previews::claim(db, &sha256, now, now)
             .await
             .unwrap()
     );
-    let upload = aktionsportal::db::uploads::create(
+    let upload = aktionsportal::db::catalog::uploads::create(
         db,
-        &aktionsportal::db::uploads::NewUpload {
+        &aktionsportal::db::catalog::uploads::NewUpload {
             name: "Flyer.pdf".into(),
             storage_key: key,
             ext: "pdf".into(),
@@ -77,7 +77,7 @@ async fn every_role_gets_the_expected_answer_everywhere() {
     )
     .await
     .unwrap();
-    let preview = aktionsportal::db::previews::StoredPreviews {
+    let preview = aktionsportal::db::catalog::previews::StoredPreviews {
         thumb_key: store.put_bytes(b"\xFF\xD8\xFF thumb", "jpg").await.unwrap(),
         thumb_width: 320,
         thumb_height: 452,
@@ -86,18 +86,18 @@ async fn every_role_gets_the_expected_answer_everywhere() {
         large_height: 1697,
     };
     assert!(
-        aktionsportal::db::previews::finish(db, &sha256, &preview)
+        aktionsportal::db::catalog::previews::finish(db, &sha256, &preview)
             .await
             .unwrap()
     );
-    let package = aktionsportal::db::downloads::create(
+    let package = aktionsportal::db::catalog::downloads::create(
         db,
-        &aktionsportal::db::downloads::NewDownload {
+        &aktionsportal::db::catalog::downloads::NewDownload {
             provider_id: 1,
             name: "Herbstaktion".into(),
             start_at: chrono::Utc::now(),
             end_at: chrono::Utc::now() + chrono::Duration::days(30),
-            files: vec![aktionsportal::db::downloads::NewFile {
+            files: vec![aktionsportal::db::catalog::downloads::NewFile {
                 upload_id: upload.id,
                 name: "Flyer.pdf".into(),
                 tag_ids: vec![],

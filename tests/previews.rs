@@ -180,13 +180,13 @@ async fn previews_are_made_after_upload_listed_and_served_with_the_files_rights(
 
     // Uploads of the same bytes share the previews; they go with the last of them.
     let again = upload(&app, &admin, "Flyer Kopie.pdf", FLYER).await;
-    let sha = aktionsportal::db::uploads::get(&app.test_db.db, flyer)
+    let sha = aktionsportal::db::catalog::uploads::get(&app.test_db.db, flyer)
         .await
         .unwrap()
         .unwrap()
         .sha256
         .unwrap();
-    let stored = aktionsportal::db::previews::ready(&app.test_db.db, &sha)
+    let stored = aktionsportal::db::catalog::previews::ready(&app.test_db.db, &sha)
         .await
         .unwrap()
         .unwrap();
@@ -201,13 +201,13 @@ async fn previews_are_made_after_upload_listed_and_served_with_the_files_rights(
         .await;
     assert_eq!(status, 200);
     assert!(
-        aktionsportal::db::previews::ready(&app.test_db.db, &sha)
+        aktionsportal::db::catalog::previews::ready(&app.test_db.db, &sha)
             .await
             .unwrap()
             .is_some(),
         "the fresh copy still has the content"
     );
-    aktionsportal::services::uploads::remove_unreferenced(
+    aktionsportal::services::catalog::uploads::remove_unreferenced(
         &app.test_db.db,
         &aktionsportal::storage::FileStore::new(app.test_db.data_dir.join("files")).unwrap(),
         &[again],
@@ -216,7 +216,7 @@ async fn previews_are_made_after_upload_listed_and_served_with_the_files_rights(
     .await
     .unwrap();
     assert!(
-        aktionsportal::db::previews::ready(&app.test_db.db, &sha)
+        aktionsportal::db::catalog::previews::ready(&app.test_db.db, &sha)
             .await
             .unwrap()
             .is_none()
@@ -347,7 +347,7 @@ async fn a_hostile_upload_gets_no_preview_and_the_next_one_does() {
     let fine = upload(&app, &admin, "Banner.png", BANNER).await;
     let db = &app.test_db.db;
     let sha_of = |id: i64| async move {
-        aktionsportal::db::uploads::get(db, id)
+        aktionsportal::db::catalog::uploads::get(db, id)
             .await
             .unwrap()
             .unwrap()
@@ -359,7 +359,7 @@ async fn a_hostile_upload_gets_no_preview_and_the_next_one_does() {
     // Until nothing waits: both files are settled, one way or the other.
     let started = Instant::now();
     let counts = loop {
-        let counts = aktionsportal::db::previews::counts(db, &DrawingKind::CONTENT_TYPES)
+        let counts = aktionsportal::db::catalog::previews::counts(db, &DrawingKind::CONTENT_TYPES)
             .await
             .unwrap();
         if counts.waiting == 0 {
@@ -378,14 +378,14 @@ async fn a_hostile_upload_gets_no_preview_and_the_next_one_does() {
         "{counts:?}"
     );
     assert!(
-        aktionsportal::db::previews::ready(db, &broken_sha)
+        aktionsportal::db::catalog::previews::ready(db, &broken_sha)
             .await
             .unwrap()
             .is_none(),
         "the hostile file has a preview"
     );
     assert!(
-        aktionsportal::db::previews::ready(db, &fine_sha)
+        aktionsportal::db::catalog::previews::ready(db, &fine_sha)
             .await
             .unwrap()
             .is_some(),
@@ -609,7 +609,7 @@ async fn the_renderer_holds_none_of_the_portals_secrets_and_works_in_an_empty_fo
         .unwrap();
     assert_eq!(response.status(), 200, "{}", server.log());
     let upload: Value = response.json().await.unwrap();
-    let sha = aktionsportal::db::uploads::get(&test_db.db, upload["id"].as_i64().unwrap())
+    let sha = aktionsportal::db::catalog::uploads::get(&test_db.db, upload["id"].as_i64().unwrap())
         .await
         .unwrap()
         .unwrap()
@@ -665,7 +665,7 @@ async fn the_renderer_holds_none_of_the_portals_secrets_and_works_in_an_empty_fo
 
     // The render still succeeds, and its folder goes with it.
     let deadline = Instant::now() + Duration::from_secs(120);
-    while aktionsportal::db::previews::ready(&test_db.db, &sha)
+    while aktionsportal::db::catalog::previews::ready(&test_db.db, &sha)
         .await
         .unwrap()
         .is_none()

@@ -13,7 +13,7 @@ const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 const STADTWERKE: &str = "GS-Aktionsportal-BU-Stadtwerke";
 const PDF: &[u8] = b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n";
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0\x90wS\xde";
-const NOT_YOURS: &str = aktionsportal::services::uploads::NOT_YOURS;
+const NOT_YOURS: &str = aktionsportal::services::catalog::uploads::NOT_YOURS;
 
 /// Two providers as in the demo: Stadtwerke Nord (`STADTWERKE`) and Glasfaser Süd
 /// (`GLASFASER`), a list of each, and a dealer (100002) on Glasfaser's list.
@@ -248,7 +248,7 @@ async fn a_moderator_cannot_attach_another_providers_files_by_any_call() {
     assert_eq!(file_status(&w, &w.dealer, unattached).await, 404);
     for id in [unattached, colleagues_fresh] {
         assert!(
-            aktionsportal::db::uploads::get(&app.test_db.db, id)
+            aktionsportal::db::catalog::uploads::get(&app.test_db.db, id)
                 .await
                 .unwrap()
                 .is_some(),

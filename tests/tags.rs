@@ -182,7 +182,7 @@ async fn an_admin_manages_tags_that_packages_and_the_customer_filter_use() {
         .await;
     assert_eq!(status, 409);
     // A tag from before this screen keeps an icon the picker does not offer.
-    let legacy = aktionsportal::db::tags::create(
+    let legacy = aktionsportal::db::catalog::tags::create(
         &app.test_db.db,
         "Alt",
         "https://example.de/alt.png",

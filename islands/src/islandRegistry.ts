@@ -5,14 +5,14 @@ import type { IslandModules } from './lib/islandLoader';
 export const islands: IslandModules = {
   AccountMenu: () => import('./features/accounts/account/AccountMenu'),
   AdminContacts: () => import('./features/admin-contacts/AdminContacts'),
-  AdminDownloads: () => import('./features/admin-downloads/AdminDownloads'),
+  AdminDownloads: () => import('./features/catalog/admin-downloads/AdminDownloads'),
   AdminMenu: () => import('./features/providers/AdminMenu'),
   AdminStatistics: () => import('./features/insight/admin-statistics/AdminStatistics'),
-  AdminTags: () => import('./features/admin-tags/AdminTags'),
+  AdminTags: () => import('./features/catalog/admin-tags/AdminTags'),
   AutoSubmit: () => import('./features/accounts/public-pages/AutoSubmit'),
   ContactEditor: () => import('./features/contact-editor/ContactEditor'),
   Countdown: () => import('./features/accounts/public-pages/Countdown'),
-  CustomerDownloads: () => import('./features/customer-downloads/CustomerDownloads'),
-  DownloadForm: () => import('./features/admin-downloads/DownloadForm'),
+  CustomerDownloads: () => import('./features/catalog/customer-downloads/CustomerDownloads'),
+  DownloadForm: () => import('./features/catalog/admin-downloads/DownloadForm'),
   ProviderCriteria: () => import('./features/providers/ProviderCriteria'),
 };

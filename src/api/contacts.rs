@@ -77,7 +77,7 @@ async fn export(
     let document =
         crate::services::data_subject::export(&state.db, &state.mailer, &user, id).await?;
     let disposition =
-        crate::api::delivery::content_disposition(&format!("Kontakt-{id}.json"), false);
+        crate::api::catalog::delivery::content_disposition(&format!("Kontakt-{id}.json"), false);
     Ok((
         [
             (header::CONTENT_DISPOSITION, disposition),

@@ -190,9 +190,9 @@ impl From<crate::services::error::ServiceError> for ApiError {
     }
 }
 
-impl From<crate::services::uploads::UploadError> for ApiError {
-    fn from(err: crate::services::uploads::UploadError) -> Self {
-        use crate::services::uploads::UploadError;
+impl From<crate::services::catalog::uploads::UploadError> for ApiError {
+    fn from(err: crate::services::catalog::uploads::UploadError) -> Self {
+        use crate::services::catalog::uploads::UploadError;
         match err {
             UploadError::TooLarge {
                 file_name,

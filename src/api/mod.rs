@@ -2,14 +2,12 @@
 
 pub mod accounts;
 pub mod brevo_sync;
+pub mod catalog;
 pub mod contacts;
 pub mod customer_groups;
-pub mod delivery;
 pub mod double_opt_in;
-pub mod downloads;
 pub mod error;
 pub mod extract;
-pub mod files;
 pub mod health;
 pub mod insight;
 pub mod kept;
@@ -22,8 +20,6 @@ pub mod planning;
 pub mod providers;
 pub mod responses;
 pub mod static_files;
-pub mod tags;
-pub mod uploads;
 
 use axum::Router;
 use axum::middleware::from_fn_with_state;
@@ -46,23 +42,23 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(providers::router())
         .merge(lists::router())
         .merge(marketing::router())
-        .merge(downloads::router())
+        .merge(catalog::downloads::router())
         .merge(contacts::router())
         .merge(customer_groups::router())
         .merge(double_opt_in::router())
         .merge(brevo_sync::router())
         .merge(marketing_retries::router())
-        .merge(tags::router())
+        .merge(catalog::tags::router())
         .merge(planning::router())
         .merge(insight::statistics::router())
         .merge(insight::audit::router())
         .route("/openapi.json", get(openapi::openapi))
         .layer(from_fn_with_state(BodyRule::for_body(config), limit_body))
         .layer(from_fn_with_state(config.request_timeout(), time_limit));
-    let uploads =
-        uploads::router().layer(from_fn_with_state(BodyRule::for_upload(config), limit_body));
-    let streamed =
-        downloads::zip_router().layer(from_fn_with_state(BodyRule::for_body(config), limit_body));
+    let uploads = catalog::uploads::router()
+        .layer(from_fn_with_state(BodyRule::for_upload(config), limit_body));
+    let streamed = catalog::downloads::zip_router()
+        .layer(from_fn_with_state(BodyRule::for_body(config), limit_body));
     timed
         .merge(uploads)
         .merge(streamed)

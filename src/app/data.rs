@@ -32,11 +32,12 @@ use leptos::view;
 use super::layout::AdminMenu;
 use super::loaded::{PageView, insert};
 use super::pages::{
-    admin_contacts, admin_downloads, admin_tags, contact_editor, contact_start, customer,
-    double_opt_in, insight::admin_audit, insight::admin_statistics, providers,
+    admin_contacts, catalog::admin_downloads, catalog::admin_tags, catalog::customer,
+    contact_editor, contact_start, double_opt_in, insight::admin_audit, insight::admin_statistics,
+    providers,
 };
 use crate::domain::user::{CurrentUser, User};
-use crate::services::downloads::ListQuery;
+use crate::services::catalog::downloads::ListQuery;
 use crate::state::AppState;
 
 /// The Leptos SSR handler: renders the app for a request.

@@ -283,7 +283,7 @@ pub async fn is_logo(db: &Db, upload_id: i64) -> Result<bool, sqlx::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{is_unique_violation, lists, uploads};
+    use crate::db::{catalog::uploads, is_unique_violation, lists};
     use crate::test_support::TestDb;
 
     pub(crate) fn new_provider(name: &str, roles: &[&str]) -> NewProvider {

@@ -878,7 +878,7 @@ mod tests {
             "total_blocked",
             "deactivated_at",
             "reactivated_at",
-            // db::downloads::PackageRecord, db::uploads::Described, tags, db::accounts::users::Account
+            // db::catalog::downloads::PackageRecord, db::catalog::uploads::Described, tags, db::accounts::users::Account
             "archived",
             "archived_at",
             "ext",

@@ -11,7 +11,9 @@ use std::fmt;
 use chrono::{Duration, Utc};
 use serde::Serialize;
 
-use crate::db::{Db, contacts, downloads, folders, lists, providers, tags, uploads};
+use crate::db::{
+    Db, catalog::downloads, catalog::tags, catalog::uploads, contacts, folders, lists, providers,
+};
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::seed::samples::{self, Banner, FLYER_PDF, PRICE_LIST_PDF};
@@ -670,7 +672,7 @@ pub async fn seed_demo(db: &Db, files: &FileStore) -> anyhow::Result<SeedSummary
 pub async fn seed_earlier_visit(db: &Db, account_id: i64) -> anyhow::Result<()> {
     let week_ago = Utc::now() - Duration::days(7);
     let subject = crate::auth::local::subject_of(account_id);
-    crate::db::visits::record(db, &subject, week_ago, week_ago).await?;
+    crate::db::catalog::visits::record(db, &subject, week_ago, week_ago).await?;
     Ok(())
 }
 
@@ -1015,7 +1017,7 @@ mod tests {
         let t = TestDb::new().await;
         seed_earlier_visit(&t.db, 7).await.unwrap();
         let now = crate::db::now();
-        let previous = crate::db::visits::record(
+        let previous = crate::db::catalog::visits::record(
             &t.db,
             &crate::auth::local::subject_of(7),
             now,

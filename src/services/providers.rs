@@ -13,10 +13,10 @@ use crate::domain::validation::{
     self, AllowedRoles, FolderChoice, FolderChoiceInput, ProviderName,
 };
 use crate::services::answers::{Answers, roles_key};
+use crate::services::catalog::uploads::{UploadRef, upload_ref};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 use crate::services::marketing_retries;
-use crate::services::uploads::{UploadRef, upload_ref};
 
 /// A provider as the API and the islands see it (spec §3).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
@@ -91,7 +91,9 @@ fn validate(input: &ProviderInput) -> ServiceResult<ValidInput> {
 
 pub async fn view(db: &Db, provider: db::providers::Provider) -> ServiceResult<ProviderView> {
     let upload = match provider.upload_id {
-        Some(id) => db::uploads::get(db, id).await?.map(|u| upload_ref(&u)),
+        Some(id) => db::catalog::uploads::get(db, id)
+            .await?
+            .map(|u| upload_ref(&u)),
         None => None,
     };
     Ok(ProviderView {
@@ -206,13 +208,13 @@ async fn check_logo(
     };
     let displayable =
         |t: &str| matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp");
-    let upload = db::uploads::get(db, id)
+    let upload = db::catalog::uploads::get(db, id)
         .await?
         .filter(|u| displayable(&u.content_type))
         .ok_or_else(|| {
             ServiceError::Invalid("Das Logo muss ein hochgeladenes Bild sein.".into())
         })?;
-    crate::services::uploads::check_usable(db, user, &[&upload]).await
+    crate::services::catalog::uploads::check_usable(db, user, &[&upload]).await
 }
 
 /// Resolves the folder choices: existing ids must exist; 'auto' creates a folder named after
@@ -617,12 +619,12 @@ pub async fn delete(
             }
         }
     }
-    let mut uploads = db::downloads::uploads_of_provider(db, id).await?;
+    let mut uploads = db::catalog::downloads::uploads_of_provider(db, id).await?;
     uploads.extend(provider.upload_id);
     let actor = Actor::of(user);
     let audit = Entry::new(&actor, Action::Delete, Entity::Provider, Some(id))
         .with_changes(Changes::deleted(&provider));
     db::providers::delete(db, id, &audit).await?;
-    crate::services::uploads::remove_unreferenced(db, files, &uploads, &actor).await?;
+    crate::services::catalog::uploads::remove_unreferenced(db, files, &uploads, &actor).await?;
     Ok(())
 }

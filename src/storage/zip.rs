@@ -7,7 +7,7 @@
 //!
 //! Why not the `zip` crate here: its writer produces the archive as a stream without knowing
 //! its length and cannot answer a Range request without producing everything before it. It
-//! still reads the archives users upload (`services::uploads`).
+//! still reads the archives users upload (`services::catalog::uploads`).
 //!
 //! Format (APPNOTE 6.3.x): per entry a local header (+ ZIP64 extra when the file is 4 GiB or
 //! larger) and the bytes; then the central directory (+ ZIP64 extras where sizes or offsets

@@ -316,7 +316,7 @@ fn csv_answer(export: export::Export) -> Response {
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
             (
                 header::CONTENT_DISPOSITION,
-                crate::api::delivery::content_disposition(&export.file_name, false),
+                crate::api::catalog::delivery::content_disposition(&export.file_name, false),
             ),
             (header::CACHE_CONTROL, "no-store".to_string()),
         ],

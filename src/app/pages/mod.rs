@@ -3,11 +3,9 @@
 
 pub mod accounts;
 pub mod admin_contacts;
-pub mod admin_downloads;
-pub mod admin_tags;
+pub mod catalog;
 pub mod contact_editor;
 pub mod contact_start;
-pub mod customer;
 pub mod double_opt_in;
 pub mod insight;
 pub mod providers;

@@ -415,7 +415,7 @@ pub async fn seed_large(
 ) -> anyhow::Result<LargeDataSummary> {
     let started = Instant::now();
     size.check()?;
-    if db::downloads::count(db).await? > 0 {
+    if db::catalog::downloads::count(db).await? > 0 {
         anyhow::bail!(
             "Es sind bereits Download-Pakete vorhanden. Der große Datensatz wird nur in eine \
              Datenbank ohne Pakete geschrieben (z. B. ein neuer Datenordner mit --data)."
@@ -626,7 +626,7 @@ mod tests {
         assert_eq!(dealer_lists.len(), size.dealer_lists);
 
         // Every stored file is on disk, with the recorded size and checksums.
-        let uploads = db::uploads::list_all(&t.db).await.unwrap();
+        let uploads = db::catalog::uploads::list_all(&t.db).await.unwrap();
         let mut keys: Vec<&str> = uploads.iter().map(|u| u.storage_key.as_str()).collect();
         keys.sort_unstable();
         keys.dedup();

@@ -308,7 +308,7 @@ pub async fn package(
     id: i64,
     range: DayRange,
 ) -> ServiceResult<PackageStatistics> {
-    crate::services::downloads::managed(db, user, id).await?;
+    crate::services::catalog::downloads::managed(db, user, id).await?;
     package_figures(db, id, range).await
 }
 
@@ -325,7 +325,7 @@ pub(super) async fn package_figures(
             .await?;
     // Every file the package holds, also those nobody took, in the package's order; then
     // files counted in the range that it no longer holds.
-    let mut files: Vec<TopEntry> = db::downloads::files_of(db, &[id])
+    let mut files: Vec<TopEntry> = db::catalog::downloads::files_of(db, &[id])
         .await?
         .into_iter()
         .map(|file| TopEntry {
@@ -366,7 +366,7 @@ pub async fn package_customers(
     if !user.is_admin() {
         return Err(ServiceError::Forbidden);
     }
-    db::downloads::get(db, id)
+    db::catalog::downloads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
     let (from, to) = (day_text(range.from), day_text(range.to));
@@ -389,7 +389,7 @@ pub async fn downloads_of_packages(
 ) -> ServiceResult<Vec<PackageDownloads>> {
     let mut seen: Vec<i64> = ids.to_vec();
     if let Reach::Providers(providers) = reach(db, user, None).await? {
-        let packages = db::downloads::get_many(db, ids).await?;
+        let packages = db::catalog::downloads::get_many(db, ids).await?;
         seen.retain(|id| {
             packages
                 .iter()

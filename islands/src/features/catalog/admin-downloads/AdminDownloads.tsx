@@ -1,0 +1,307 @@
+// The admin downloads list: /admin/downloads/ (spec §2 "Downloads list (admin)", §4, §9).
+// The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from
+// the server, and the row actions update the list in memory (spec §4 "Lists in memory").
+// Each row shows its package's downloads of all time; "Statistik" opens the last 30 days.
+import { useId, useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { EmptyRow, FilterButtons, ListSearch, LoadMore, SortHeader } from '../../../components/ListScreen';
+import { Modal } from '../../../components/Modal';
+import { dayOf } from '../../../lib/berlinDay';
+import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../../../lib/downloads';
+import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../../../lib/downloads';
+import { allLoaded } from '../../../lib/pagedList';
+import { useListScreen } from '../../../lib/useListScreen';
+import { toast } from '../../../lib/toast';
+import { PackageStatsModal } from '../../insight/admin-statistics/PackageStatsModal';
+import { lastDays } from '../../insight/admin-statistics/range';
+import { CriteriaPanel } from './CriteriaPanel';
+import { DownloadManagerModal } from './DownloadManagerModal';
+import { DownloadRow } from './DownloadRow';
+import type { RowActions } from './DownloadRow';
+import { FilterPanel } from './FilterPanel';
+import { useAllTimeDownloads } from './useAllTimeDownloads';
+import {
+  activeFilterCount,
+  filtersOf,
+  queryOf,
+  sortedBy,
+  urlSearchOf,
+} from './listQuery';
+import type { ListFilters } from './listQuery';
+import {
+  CREATED_MESSAGE,
+  REMOVED_MESSAGE,
+  toastMutationError,
+  UPDATED_MESSAGE,
+} from './toasts';
+
+const SEARCH_DEBOUNCE_MS = 400;
+// Spec §2 quotes this text; quoted texts are used verbatim.
+export const SETTINGS_MESSAGE = 'Feature in development...';
+const ADD_PATH = '/admin/download/add/';
+
+export interface AdminDownloadsProps {
+  /** The first page for `query`. */
+  page: DownloadPage;
+  /** The list parameters of the address bar, as the server read them. */
+  query: ListQuery;
+  /** The providers the user may see (the filter panel). */
+  providers: ProviderRef[];
+  productName: string;
+  browserZipLimitMb: number;
+  /** GS-Aktionsportal-Admin: the statistics show who took a package, and each row's menu
+   * links to the package's history in the audit log ("Verlauf"). */
+  isAdmin?: boolean;
+}
+
+type ModalState =
+  | { kind: 'criteria' | 'manager' | 'delete' | 'statistics'; download: Download }
+  | { kind: 'settings' }
+  | null;
+
+const COLUMNS: { column: SortBy; label: string }[] = [
+  { column: 'provider', label: 'Anbieter' },
+  { column: 'name', label: 'Beschreibung' },
+  { column: 'startAt', label: 'Start' },
+  { column: 'endAt', label: 'Ende' },
+  { column: 'updatedAt', label: 'Geändert' },
+];
+
+export default function AdminDownloads({
+  page,
+  query,
+  providers,
+  productName,
+  browserZipLimitMb,
+  isAdmin = false,
+}: AdminDownloadsProps) {
+  const {
+    list,
+    dispatch,
+    filters,
+    filtersRef,
+    searchText,
+    loading,
+    pending,
+    load,
+    applyFilters,
+    currentFilters,
+    onSearchChange,
+    setRowPending,
+  } = useListScreen<Download, ListFilters>({
+    first: { items: page.content, count: page.count },
+    initialFilters: filtersOf(query),
+    fetchPage: (next, offset, signal) => fetchAdminDownloads(queryOf(next, offset), signal),
+    onFiltersApplied: (next) =>
+      window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`),
+    debounceMs: SEARCH_DEBOUNCE_MS,
+  });
+  const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
+  const [modal, setModal] = useState<ModalState>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  const ids = useId();
+  const allTime = useAllTimeDownloads(list.items.map((download) => download.id));
+
+  async function withRow(download: Download, action: () => Promise<void>) {
+    if (pending.has(download.id)) return;
+    setRowPending(download.id, true);
+    try {
+      await action();
+    } catch (error) {
+      toastMutationError(error);
+    } finally {
+      setRowPending(download.id, false);
+    }
+  }
+
+  const actions: RowActions = {
+    onDuplicate: (download) =>
+      void withRow(download, async () => {
+        const copy = await duplicateDownload(download.id);
+        // The copy is not archived: it belongs in the list unless only archived ones are shown.
+        if (copy.archived === filtersRef.current.archived) dispatch({ type: 'insertFront', item: copy });
+        toast.success(CREATED_MESSAGE);
+      }),
+    onShowCriteria: (download) => setModal({ kind: 'criteria', download }),
+    onDownloadFiles: (download) => setModal({ kind: 'manager', download }),
+    onToggleArchive: (download) =>
+      void withRow(download, async () => {
+        const { archived } = await changeArchiveStatus(download.id);
+        // Archived and current packages are never listed together (spec §4).
+        if (archived !== filtersRef.current.archived) dispatch({ type: 'remove', id: download.id });
+        else dispatch({ type: 'replace', item: { ...download, archived } });
+        toast.success(UPDATED_MESSAGE);
+      }),
+    onDelete: (download) => setModal({ kind: 'delete', download }),
+    onShowStatistics: (download) => setModal({ kind: 'statistics', download }),
+  };
+
+  async function onDelete(download: Download) {
+    setDeleting(true);
+    try {
+      await deleteDownload(download.id);
+      dispatch({ type: 'remove', id: download.id });
+      toast.success(REMOVED_MESSAGE);
+      setModal(null);
+    } catch (error) {
+      toastMutationError(error);
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const filterCount = activeFilterCount(filters);
+  const complete = allLoaded(list);
+  const panelId = `${ids}-filters`;
+
+  return (
+    <section className="ap-admin-downloads" data-testid="admin-downloads" aria-label="Downloads">
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <ListSearch
+          label="Downloads durchsuchen"
+          value={searchText}
+          onChange={onSearchChange}
+          testId="downloads-search"
+          className="ap-downloads-search"
+        />
+        <FilterButtons
+          panelOpen={panelOpen}
+          onTogglePanel={() => setPanelOpen((open) => !open)}
+          panelId={panelId}
+          count={filterCount}
+          onReset={() => applyFilters({ ...currentFilters(), archived: false, providerIds: [] })}
+        />
+        <button
+          type="button"
+          className="btn btn-outline-secondary"
+          onClick={() => setModal({ kind: 'settings' })}
+          aria-label="Download-Einstellungen"
+          title="Download-Einstellungen"
+          data-testid="download-settings"
+        >
+          <i className="bi bi-gear" aria-hidden="true" />
+        </button>
+        {providers.length > 0 && (
+          <a className="btn btn-primary" href={ADD_PATH} data-testid="add-download">
+            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            Download anlegen
+          </a>
+        )}
+      </div>
+
+      {panelOpen && (
+        <FilterPanel
+          id={panelId}
+          filters={filters}
+          providers={providers}
+          onChange={(next) => applyFilters({ ...next, search: searchText.trim() })}
+        />
+      )}
+
+      <div className="table-responsive-xl">
+        <table className="table table-hover align-middle ap-downloads-admin-table" aria-busy={loading} data-testid="downloads-table">
+          <thead>
+            <tr>
+              {COLUMNS.map(({ column, label }) => (
+                <SortHeader
+                  key={column}
+                  column={column}
+                  label={label}
+                  sortBy={filters.sortBy}
+                  sort={filters.sort}
+                  onSort={() => applyFilters(sortedBy(currentFilters(), column))}
+                />
+              ))}
+              <th scope="col" className="text-end">
+                Downloads
+              </th>
+              <th scope="col" className="text-end">
+                Dateien
+              </th>
+              <th scope="col" className="text-end">
+                Aktionen
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.length === 0 && (
+              <EmptyRow
+                columns={8}
+                loading={loading}
+                loadingText="Downloads werden geladen …"
+                emptyText="Keine Downloads gefunden."
+                testId="downloads-empty"
+              />
+            )}
+            {list.items.map((download) => (
+              <DownloadRow
+                key={download.id}
+                download={download}
+                busy={pending.has(download.id)}
+                actions={actions}
+                allTime={allTime.get(download.id)}
+                isAdmin={isAdmin}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <LoadMore
+        loaded={list.items.length}
+        total={list.count}
+        loading={loading}
+        disabled={complete}
+        onLoadMore={() => void load(filtersRef.current, 'append')}
+      />
+
+      {modal?.kind === 'criteria' && <CriteriaPanel download={modal.download} onClose={() => setModal(null)} />}
+      {modal?.kind === 'manager' && (
+        <DownloadManagerModal
+          download={modal.download}
+          productName={productName}
+          browserZipLimitMb={browserZipLimitMb}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'statistics' && (
+        <PackageStatsModal
+          packageId={modal.download.id}
+          name={modal.download.name}
+          range={lastDays(dayOf(new Date()))}
+          isAdmin={isAdmin}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'delete' && (
+        <ConfirmModal
+          title="Download löschen"
+          confirmLabel="Löschen"
+          danger
+          busy={deleting}
+          onConfirm={() => void onDelete(modal.download)}
+          onClose={() => setModal(null)}
+          testId="delete-modal"
+          confirmTestId="confirm-delete"
+        >
+          <p className="mb-0">Download „{modal.download.name}“ mit allen Dateien wirklich löschen?</p>
+        </ConfirmModal>
+      )}
+      {modal?.kind === 'settings' && (
+        <Modal
+          title="Download-Einstellungen"
+          onClose={() => setModal(null)}
+          testId="settings-modal"
+          footer={
+            <button type="button" className="btn btn-secondary" onClick={() => setModal(null)}>
+              Schließen
+            </button>
+          }
+        >
+          <p className="mb-0">{SETTINGS_MESSAGE}</p>
+        </Modal>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,451 @@
+//! The package lists: the admin list, the customer's list with its visits and what is new,
+//! their parameters and totals (kept under the data version), and one package.
+
+use super::*;
+
+/// A page load this long after the previous one starts a new visit.
+pub const NEW_VISIT_AFTER: chrono::Duration = chrono::Duration::minutes(30);
+
+/// How often a user's page loads within one visit are written: the visit's last load is known
+/// to this precision (far below [`NEW_VISIT_AFTER`]), and a page load is not a write each time.
+pub(super) const VISIT_WRITE_EVERY: chrono::Duration = chrono::Duration::seconds(60);
+
+/// Records the user's load of the customer page (a new visit after [`NEW_VISIT_AFTER`]) and
+/// returns the previous visit's last load (`None` on a first visit).
+/// `visits` are the user's as just read.
+pub(super) async fn record_visit(
+    db: &Db,
+    user: &User,
+    visits: Option<db::catalog::visits::Visits>,
+) -> ServiceResult<Option<DateTime<Utc>>> {
+    let now = Utc::now();
+    if let Some(seen) = visits
+        && seen.last_seen_at > now - VISIT_WRITE_EVERY
+    {
+        return Ok(seen.previous_visit_at);
+    }
+    Ok(db::catalog::visits::record(db, &user.subject, now, now - NEW_VISIT_AFTER).await?)
+}
+
+/// The list parameters both lists share (spec §3 "Paging", "Filters").
+#[derive(Clone, Debug, Default)]
+pub struct ListParams {
+    pub limit: i64,
+    pub offset: i64,
+    pub ascending: bool,
+    pub sort_by: Option<String>,
+    pub archived: bool,
+    pub search: String,
+    pub search_method: Option<String>,
+    pub provider_ids: Option<Vec<i64>>,
+    pub tag_ids: Option<Vec<i64>>,
+    /// The customer list: only what is new since the user's previous visit.
+    pub new_since_visit: bool,
+}
+
+/// The list parameters of spec §3 "Paging" and "Filters".
+#[derive(Clone, Debug, Default, Deserialize, Serialize, utoipa::IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
+    #[param(minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
+    pub limit: Option<i64>,
+    /// Entries to skip; from 0 (negative answers 400).
+    #[param(minimum = 0)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
+    pub offset: Option<i64>,
+    /// `ASC` or `DESC` (default), any letter case; anything else answers 400.
+    #[param(value_type = Option<crate::domain::paging::SortOrder>, inline)]
+    pub sort: Option<String>,
+    /// Column: `id` (default), `provider` (also `Provider.name`), `name`, `startAt`, `endAt`,
+    /// `updatedAt`; anything else answers 400.
+    #[param(value_type = Option<crate::domain::downloads::SortColumn>, inline)]
+    pub sort_by: Option<String>,
+    /// `true`: only archived packages; `false` or absent: only those not archived.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
+    pub archived: Option<String>,
+    /// Part of the package name (or with `searchMethode=byFilename` of a file name), any
+    /// letter case.
+    pub search: Option<String>,
+    /// JSON array of provider ids (or ids separated by commas); empty or absent: every
+    /// provider.
+    #[param(value_type = Option<crate::domain::input::IdsFilter>)]
+    pub provider_ids: Option<String>,
+    /// JSON array of tag ids: packages with a file carrying one of them; empty or absent: no
+    /// filter.
+    #[param(value_type = Option<crate::domain::input::IdsFilter>)]
+    pub tags_ids: Option<String>,
+    /// `byName` (default) or `byFilename`.
+    #[serde(rename = "searchMethode")]
+    #[param(value_type = Option<crate::domain::downloads::SearchMethod>, inline)]
+    pub search_method: Option<String>,
+    /// Customer list: `true` shows only packages that started, or have a file added or
+    /// changed, since the user's previous visit (none on a first visit); ignored by the
+    /// admin list.
+    #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
+    pub new_since_visit: Option<String>,
+}
+
+pub(super) fn flag(value: Option<&str>, name: &str) -> ServiceResult<bool> {
+    crate::domain::paging::parse_flag(value, name)
+        .map(|flag| flag.unwrap_or(false))
+        .map_err(invalid)
+}
+
+/// An id list as the spec sends it (a JSON array, or ids separated by commas); an empty one
+/// means no filter ("all providers", "no tags").
+pub(super) fn id_filter(value: Option<&str>, name: &str) -> ServiceResult<Option<Vec<i64>>> {
+    let Some(text) = value.filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let mut ids = ids_in_text(text)
+        .ok_or_else(|| invalid(format!("{name} muss eine Liste von Ids sein.")))?;
+    // One question, one form: the order and repetitions of ids do not change the answer.
+    ids.sort_unstable();
+    ids.dedup();
+    Ok((!ids.is_empty()).then_some(ids))
+}
+
+impl ListParams {
+    fn has_id_filters(&self) -> bool {
+        self.provider_ids.is_some() || self.tag_ids.is_some()
+    }
+
+    /// The filters without ids of providers outside `providers` and of tags outside `tags`
+    /// (issue 34): such an id matches nothing, and so it must not make a question of its own
+    /// either (a kept answer per made-up id). A filter of only such ids stays, empty: it still
+    /// matches nothing.
+    fn within(mut self, providers: &[i64], tags: &[i64]) -> ListParams {
+        fn keep(ids: &mut Option<Vec<i64>>, allowed: &[i64]) {
+            if let Some(ids) = ids {
+                let allowed: std::collections::HashSet<i64> = allowed.iter().copied().collect();
+                ids.retain(|id| allowed.contains(id));
+            }
+        }
+        keep(&mut self.provider_ids, providers);
+        keep(&mut self.tag_ids, tags);
+        self
+    }
+}
+
+impl ListQuery {
+    /// The parsed parameters; malformed ones are refused with a German message.
+    pub fn params(&self) -> ServiceResult<ListParams> {
+        let paging = Paging::parse(self.limit, self.offset, self.sort.as_deref(), MAX_PAGE_SIZE)
+            .map_err(invalid)?;
+        Ok(ListParams {
+            limit: paging.limit,
+            offset: paging.offset,
+            ascending: paging.ascending,
+            sort_by: self.sort_by.clone(),
+            archived: flag(self.archived.as_deref(), "archived")?,
+            search: crate::domain::text::search_text(self.search.as_deref().unwrap_or("")),
+            search_method: self.search_method.clone(),
+            provider_ids: id_filter(self.provider_ids.as_deref(), "providerIds")?,
+            tag_ids: id_filter(self.tags_ids.as_deref(), "tagsIds")?,
+            new_since_visit: flag(self.new_since_visit.as_deref(), "newSinceVisit")?,
+        })
+    }
+}
+
+/// A package list's total, kept under the stamp: counting every matching package costs more
+/// than reading the page itself, and "load more" asks for the same total again.
+pub(super) async fn count(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    query: &PackageQuery,
+) -> ServiceResult<i64> {
+    let key = format!("package-count|{stamp}|{}", query.count_key());
+    let count = answers
+        .value(key, async {
+            Ok(db::catalog::downloads::count_matching(db, query).await?)
+        })
+        .await?;
+    Ok(*count)
+}
+
+pub(super) fn query_of(
+    params: &ListParams,
+    visible: Option<Visible>,
+) -> ServiceResult<PackageQuery> {
+    let sort = SortColumn::parse(params.sort_by.as_deref()).map_err(ServiceError::Invalid)?;
+    let method =
+        SearchMethod::parse(params.search_method.as_deref()).map_err(ServiceError::Invalid)?;
+    let search = params.search.trim();
+    Ok(PackageQuery {
+        visible,
+        archived: Some(params.archived),
+        search: (!search.is_empty()).then(|| search.to_string()),
+        search_files: method == SearchMethod::ByFilename,
+        provider_ids: params.provider_ids.clone(),
+        tag_ids: params.tag_ids.clone(),
+        new_since: None,
+        sort: Some(sort),
+        ascending: params.ascending,
+    })
+}
+
+/// The admin list (`GET /api/downloads/{query}`) as kept JSON: every package for the admin
+/// area. It depends on the data, the period and the user's roles (`mayManage`).
+pub async fn admin_answer(
+    db: &Db,
+    answers: &Answers,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<Arc<Answer>> {
+    let stamp = answers.stamp(db).await?;
+    admin_answer_at(db, answers, stamp, user, params).await
+}
+
+/// [`admin_answer`] under a stamp the request read already.
+pub async fn admin_answer_at(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<Arc<Answer>> {
+    let params = if params.has_id_filters() {
+        let (providers, tags) = tokio::try_join!(
+            provider_ids_at(db, answers, stamp),
+            tags_at(db, answers, stamp)
+        )?;
+        let tag_ids: Vec<i64> = tags.iter().map(|t| t.id).collect();
+        params.clone().within(&providers, &tag_ids)
+    } else {
+        params.clone()
+    };
+    let key = format!("admin-list|{stamp}|{}|{params:?}", roles_key(user));
+    answers
+        .body(key, async {
+            let query = query_of(&params, None)?;
+            page_of(db, answers, stamp, user, &query, &params).await
+        })
+        .await
+}
+
+/// Every provider's id, kept under the stamp (what the admin list's filter may name).
+pub(super) async fn provider_ids_at(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+) -> ServiceResult<Arc<Vec<i64>>> {
+    answers
+        .value(format!("provider-ids|{stamp}"), async {
+            Ok(db::providers::list_all(db)
+                .await?
+                .into_iter()
+                .map(|p| p.id)
+                .collect())
+        })
+        .await
+}
+
+/// What a customer's lists depend on besides the parameters, read once per request: the
+/// stamp, and the previous visit (what is marked new). Users with the same roles, customer
+/// number and previous visit see the same lists.
+#[derive(Clone, Debug)]
+pub struct CustomerView {
+    pub stamp: Stamp,
+    previous: Option<DateTime<Utc>>,
+    key: String,
+}
+
+impl CustomerView {
+    /// Reads the stamp and the previous visit; with `visit`, this request is a page load,
+    /// recorded as (part of) a visit.
+    pub async fn of(db: &Db, answers: &Answers, user: &User, visit: bool) -> ServiceResult<Self> {
+        let (stamp, previous) = if user.subject.is_empty() {
+            (answers.stamp(db).await?, None)
+        } else {
+            let (version, visits) =
+                db::catalog::visits::get_with_data_version(db, &user.subject).await?;
+            let previous = if visit {
+                record_visit(db, user, visits).await?
+            } else {
+                visits.and_then(|v| v.previous_visit_at)
+            };
+            (answers.stamp_of(db, version).await?, previous)
+        };
+        let key = format!(
+            "{stamp}|{}|{:?}|{:?}",
+            roles_key(user),
+            user.customer_number,
+            previous.map(|p| p.timestamp_micros())
+        );
+        Ok(CustomerView {
+            stamp,
+            previous,
+            key,
+        })
+    }
+
+    /// A key for something this viewer sees: `kind` and its parameters after the viewer's.
+    pub fn key(&self, kind: &str, params: impl std::fmt::Debug) -> String {
+        format!("{kind}|{}|{params:?}", self.key)
+    }
+}
+
+/// The customer's list (`GET /api/downloads/contact/{query}`) as kept JSON.
+pub async fn customer_answer(
+    db: &Db,
+    answers: &Answers,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<Arc<Answer>> {
+    let view = CustomerView::of(db, answers, user, false).await?;
+    let params = customer_params(db, answers, &view, user, params).await?;
+    answers
+        .body(
+            view.key("customer-list", &params),
+            customer_page(db, answers, &view, user, &params),
+        )
+        .await
+}
+
+/// The customer list's parameters with filters only of providers the user sees and of tags
+/// that exist ([`ListParams::within`]); what [`customer_page`] takes.
+pub async fn customer_params(
+    db: &Db,
+    answers: &Answers,
+    view: &CustomerView,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<ListParams> {
+    if !params.has_id_filters() {
+        return Ok(params.clone());
+    }
+    let (providers, tags) = tokio::try_join!(
+        providers_in_view(db, answers, view, user),
+        tags_at(db, answers, view.stamp)
+    )?;
+    let provider_ids: Vec<i64> = providers.iter().map(|p| p.id).collect();
+    let tag_ids: Vec<i64> = tags.iter().map(|t| t.id).collect();
+    Ok(params.clone().within(&provider_ids, &tag_ids))
+}
+
+/// The customer's list: the packages the user sees, each as [`for_customer`] shows it, with
+/// what is new since the previous visit marked. `params` as [`customer_params`] made them.
+pub async fn customer_page(
+    db: &Db,
+    answers: &Answers,
+    view: &CustomerView,
+    user: &User,
+    params: &ListParams,
+) -> ServiceResult<DownloadPage> {
+    let stamp = view.stamp;
+    let visible = visibility_at(db, answers, stamp, user).await?;
+    let own_lists = visible.as_ref().map(|v| v.list_ids.clone());
+    let mut query = query_of(params, visible.clone())?;
+    let now = Utc::now();
+    let previous = view.previous;
+    if params.new_since_visit {
+        // Without a previous visit nothing is new since it.
+        query.new_since = Some((previous.unwrap_or(now), now));
+    }
+    let mut page = page_of(db, answers, stamp, user, &query, params).await?;
+    if let Some(own_lists) = own_lists {
+        for view in &mut page.content {
+            for_customer(view, &own_lists);
+        }
+    }
+    if let Some(since) = previous {
+        for view in &mut page.content {
+            mark_new_since(view, since, now);
+        }
+        let new = PackageQuery {
+            visible,
+            archived: Some(false),
+            new_since: Some((since, now)),
+            ..PackageQuery::default()
+        };
+        page.new_since_visit = Some(NewSinceVisit {
+            since,
+            count: count(db, answers, stamp, &new).await?,
+        });
+    }
+    Ok(page)
+}
+
+/// Marks what is new since `since` (the rule of the `newSinceVisit` filter).
+pub(super) fn mark_new_since(view: &mut DownloadView, since: DateTime<Utc>, now: DateTime<Utc>) {
+    let mut any_file = false;
+    for file in &mut view.uploads {
+        file.new_since_visit = file.updated_at > since;
+        any_file |= file.new_since_visit;
+    }
+    view.new_since_visit = (view.start_at > since && view.start_at <= now) || any_file;
+}
+
+/// What a customer is shown of a package whose provider they do not manage: not the
+/// provider's internal role names (the field stays, empty, since spec §3 names it), and of
+/// the package's lists only those the customer's contacts are on (`own_lists`).
+pub(super) fn for_customer(view: &mut DownloadView, own_lists: &[i64]) {
+    if view.may_manage {
+        return;
+    }
+    view.provider.allowed_roles.clear();
+    view.lists.retain(|list| own_lists.contains(&list.id));
+    view.lists_ids.retain(|id| own_lists.contains(id));
+}
+
+pub(super) async fn page_of(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    user: &User,
+    query: &PackageQuery,
+    params: &ListParams,
+) -> ServiceResult<DownloadPage> {
+    let count = count(db, answers, stamp, query).await?;
+    let packages = if count > params.offset {
+        db::catalog::downloads::page(db, query, params.limit, params.offset).await?
+    } else {
+        Vec::new()
+    };
+    Ok(DownloadPage {
+        content: views(user, packages),
+        count,
+        new_since_visit: None,
+    })
+}
+
+/// One package (`GET /api/download/{id}`): for the admin area (staff see all, spec §2), or
+/// for a customer who sees it (by [`visibility`], shown as [`for_customer`] shows it);
+/// anyone else gets `NotFound`.
+pub async fn get(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
+    let download = db::catalog::downloads::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let own_lists = if Capability::AdminArea.allows(user) {
+        None
+    } else {
+        match visibility(db, user).await? {
+            None => None,
+            Some(visible) if sees(db, &visible, &download).await? => Some(visible.list_ids),
+            Some(_) => return Err(ServiceError::NotFound),
+        }
+    };
+    let package = db::catalog::downloads::packages_by_ids(db, &[download.id])
+        .await?
+        .pop()
+        .ok_or(ServiceError::NotFound)?;
+    let mut view = view_of(user, package, Utc::now());
+    if let Some(own_lists) = own_lists {
+        for_customer(&mut view, &own_lists);
+    }
+    Ok(view)
+}
+
+/// All tags (`GET /api/downloads/tags/{optional}`).
+pub async fn tags(db: &Db) -> ServiceResult<Vec<Tag>> {
+    Ok(db::catalog::tags::list(db).await?)
+}
+
+/// [`tags`], kept under the stamp.
+pub async fn tags_at(db: &Db, answers: &Answers, stamp: Stamp) -> ServiceResult<Arc<Vec<Tag>>> {
+    answers.value(format!("tags|{stamp}"), tags(db)).await
+}

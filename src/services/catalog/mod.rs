@@ -1,0 +1,7 @@
+//! Catalog: download packages, their files, uploads, tags and previews.
+
+pub mod downloads;
+pub mod files;
+pub mod previews;
+pub mod tags;
+pub mod uploads;
