@@ -215,7 +215,7 @@ pub async fn serve(
         Err(err) => tracing::error!(error = %err, "staged files could not be settled"),
     }
     tokio::spawn(sweep_daily(state.clone()));
-    tokio::spawn(crate::services::double_opt_in::run_jobs(
+    tokio::spawn(crate::services::contacts::double_opt_in::run_jobs(
         state.db.clone(),
         state.mailer.clone(),
         state.mail_settings.clone(),
@@ -318,7 +318,9 @@ async fn retry_marketing(state: AppState) {
             Ok(left) => tracing::warn!(left, "marketing changes still waiting for Brevo"),
             Err(err) => tracing::error!(error = %err, "marketing retries failed"),
         }
-        if let Err(err) = crate::services::double_opt_in::remove_expired_links(&state.db).await {
+        if let Err(err) =
+            crate::services::contacts::double_opt_in::remove_expired_links(&state.db).await
+        {
             tracing::error!(error = %err, "expired double opt-in links not removed");
         }
     }

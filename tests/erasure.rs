@@ -99,16 +99,18 @@ async fn anna_and_bernd(app: &TestApp, admin: &str) -> (i64, i64) {
         )
         .await;
     assert_eq!(status, 200, "{changed}");
-    aktionsportal::db::planning_candidates::replace(
+    aktionsportal::db::contacts::planning_candidates::replace(
         &app.test_db.db,
-        &[aktionsportal::db::planning_candidates::PlanningCandidate {
-            customer_number: 100_777,
-            company_name: format!("{NAME} Haustechnik"),
-            salutation: 3,
-            firstname: "Anna".into(),
-            lastname: NAME.into(),
-            email: EMAIL.to_uppercase(),
-        }],
+        &[
+            aktionsportal::db::contacts::planning_candidates::PlanningCandidate {
+                customer_number: 100_777,
+                company_name: format!("{NAME} Haustechnik"),
+                salutation: 3,
+                firstname: "Anna".into(),
+                lastname: NAME.into(),
+                email: EMAIL.to_uppercase(),
+            },
+        ],
         chrono::Utc::now(),
         &aktionsportal::test_support::cli_change(),
     )

@@ -4,13 +4,13 @@ import type { IslandModules } from './lib/islandLoader';
 // lazy chunk each. Each island's entry lives in the feature folder of its parts.
 export const islands: IslandModules = {
   AccountMenu: () => import('./features/accounts/account/AccountMenu'),
-  AdminContacts: () => import('./features/admin-contacts/AdminContacts'),
+  AdminContacts: () => import('./features/contacts/admin-contacts/AdminContacts'),
   AdminDownloads: () => import('./features/catalog/admin-downloads/AdminDownloads'),
   AdminMenu: () => import('./features/providers/AdminMenu'),
   AdminStatistics: () => import('./features/insight/admin-statistics/AdminStatistics'),
   AdminTags: () => import('./features/catalog/admin-tags/AdminTags'),
   AutoSubmit: () => import('./features/accounts/public-pages/AutoSubmit'),
-  ContactEditor: () => import('./features/contact-editor/ContactEditor'),
+  ContactEditor: () => import('./features/contacts/contact-editor/ContactEditor'),
   Countdown: () => import('./features/accounts/public-pages/Countdown'),
   CustomerDownloads: () => import('./features/catalog/customer-downloads/CustomerDownloads'),
   DownloadForm: () => import('./features/catalog/admin-downloads/DownloadForm'),

@@ -4,8 +4,6 @@ pub mod accounts;
 pub mod brevo_sync;
 pub mod catalog;
 pub mod contacts;
-pub mod customer_groups;
-pub mod double_opt_in;
 pub mod error;
 pub mod extract;
 pub mod health;
@@ -16,7 +14,6 @@ pub mod marketing;
 pub mod marketing_retries;
 pub mod metrics;
 pub mod openapi;
-pub mod planning;
 pub mod providers;
 pub mod responses;
 pub mod static_files;
@@ -44,12 +41,12 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(marketing::router())
         .merge(catalog::downloads::router())
         .merge(contacts::router())
-        .merge(customer_groups::router())
-        .merge(double_opt_in::router())
+        .merge(contacts::customer_groups::router())
+        .merge(contacts::double_opt_in::router())
         .merge(brevo_sync::router())
         .merge(marketing_retries::router())
         .merge(catalog::tags::router())
-        .merge(planning::router())
+        .merge(contacts::planning::router())
         .merge(insight::statistics::router())
         .merge(insight::audit::router())
         .route("/openapi.json", get(openapi::openapi))

@@ -129,7 +129,7 @@ error_codes! {
         ["tag_exists"];
 }
 
-/// The bad lines an `invalid_csv` answer lists (`services::planning` `Refused`).
+/// The bad lines an `invalid_csv` answer lists (`services::contacts::planning` `Refused`).
 fn csv_errors(narrowing: ObjectBuilder) -> ObjectBuilder {
     narrowing
         .property(

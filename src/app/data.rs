@@ -32,9 +32,9 @@ use leptos::view;
 use super::layout::AdminMenu;
 use super::loaded::{PageView, insert};
 use super::pages::{
-    admin_contacts, catalog::admin_downloads, catalog::admin_tags, catalog::customer,
-    contact_editor, contact_start, double_opt_in, insight::admin_audit, insight::admin_statistics,
-    providers,
+    catalog::admin_downloads, catalog::admin_tags, catalog::customer, contacts::admin_contacts,
+    contacts::contact_editor, contacts::contact_start, contacts::double_opt_in,
+    insight::admin_audit, insight::admin_statistics, providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::catalog::downloads::ListQuery;
@@ -182,11 +182,11 @@ async fn double_opt_in_link(
     Path(token): Path<String>,
     mut request: Request,
 ) -> Response {
-    let link_state = crate::services::double_opt_in::link_state(&state.db, &token)
+    let link_state = crate::services::contacts::double_opt_in::link_state(&state.db, &token)
         .await
         .unwrap_or_else(|err| {
             tracing::error!(error = %err, "double opt-in link not looked up");
-            crate::services::double_opt_in::LinkState::Invalid
+            crate::services::contacts::double_opt_in::LinkState::Invalid
         });
     insert(
         &mut request,

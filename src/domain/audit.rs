@@ -390,7 +390,7 @@ pub const FIELD_LABELS: &[(&str, &str)] = &[
     ("companies", "Firmen"),
     ("contactsCreated", "Kontakte angelegt"),
     ("contactsUpdated", "Kontakte aktualisiert"),
-    // An erasure's mark: the record's kept name went (db::erasure).
+    // An erasure's mark: the record's kept name went (db::contacts::erasure).
     ("entity_name", "Name des Datensatzes"),
 ];
 

@@ -522,6 +522,9 @@ pub async fn assigned_lists(
 
 // Declared here, below the column macros they use (a macro is seen only after its definition).
 mod consent;
+pub mod customer_groups;
+pub mod erasure;
+pub mod planning_candidates;
 mod search;
 
 pub use consent::{

@@ -23,7 +23,12 @@ use crate::services::contact_mirror::{self as mirror, ContactFields};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 
+pub mod contact_start;
+pub mod customer_groups;
+pub mod data_subject;
+pub mod double_opt_in;
 mod listing;
+pub mod planning;
 mod writes;
 
 pub(crate) use listing::group_lists;
