@@ -313,7 +313,9 @@ async fn retry_marketing(state: AppState) {
     let mut interval = tokio::time::interval(std::time::Duration::from_secs(60));
     loop {
         interval.tick().await;
-        match crate::services::contact_mirror::retry_all(&state.db, &state.marketing).await {
+        match crate::services::marketing::contact_mirror::retry_all(&state.db, &state.marketing)
+            .await
+        {
             Ok(0) => {}
             Ok(left) => tracing::warn!(left, "marketing changes still waiting for Brevo"),
             Err(err) => tracing::error!(error = %err, "marketing retries failed"),

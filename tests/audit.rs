@@ -518,7 +518,7 @@ async fn a_change_whose_transaction_fails_leaves_no_entry() {
             .is_err()
     );
     // A second provider of the same name: the unique index fails it.
-    let taken = aktionsportal::db::providers::NewProvider {
+    let taken = aktionsportal::db::marketing::providers::NewProvider {
         name: "GLASFASER".into(),
         allowed_roles: vec![],
         brevo_active_folder_id: None,
@@ -527,7 +527,7 @@ async fn a_change_whose_transaction_fails_leaves_no_entry() {
     };
     let entry = Entry::new(&Actor::Cli, Action::Create, Entity::Provider, None);
     assert!(
-        aktionsportal::db::providers::create(db, &taken, &entry)
+        aktionsportal::db::marketing::providers::create(db, &taken, &entry)
             .await
             .is_err()
     );
@@ -582,7 +582,7 @@ async fn a_change_whose_entry_cannot_be_written_is_not_made() {
     let provider = app.create_provider(&admin, "Glasfaser", GLASFASER).await;
     let list = app.create_list(&admin, provider, "Privat").await;
     let name = || async {
-        aktionsportal::db::lists::get(db, list)
+        aktionsportal::db::marketing::lists::get(db, list)
             .await
             .unwrap()
             .unwrap()
@@ -709,7 +709,7 @@ async fn the_day_filters_take_german_days() {
 async fn assert_each_change_has_its_entry(db: &Db, provider: i64) -> usize {
     use aktionsportal::domain::audit::Filter;
     use aktionsportal::domain::paging::Paging;
-    let lists = aktionsportal::db::lists::list_by_provider(db, provider)
+    let lists = aktionsportal::db::marketing::lists::list_by_provider(db, provider)
         .await
         .unwrap();
     let filter = Filter {

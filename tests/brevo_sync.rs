@@ -112,7 +112,7 @@ async fn contacts_come_page_by_page_with_their_lists_and_blocks_and_again_only_w
         .create_provider(&admin, "Glasfaser Süd", "GS-Aktionsportal-BU-Glasfaser")
         .await;
     let list = app.create_list(&admin, provider, "Glasfaser Privat").await;
-    let brevo_list = aktionsportal::db::lists::get(&app.test_db.db, list)
+    let brevo_list = aktionsportal::db::marketing::lists::get(&app.test_db.db, list)
         .await
         .unwrap()
         .unwrap()
@@ -258,7 +258,7 @@ async fn one_run_at_a_time_and_a_run_whose_holder_died_is_taken_over() {
 
     // Another instance holds a live lease: refused with 409.
     let now = aktionsportal::db::now();
-    let (acquired, run) = aktionsportal::db::brevo_syncs::acquire(
+    let (acquired, run) = aktionsportal::db::marketing::brevo_syncs::acquire(
         db,
         "andere-instanz",
         now,
@@ -269,7 +269,7 @@ async fn one_run_at_a_time_and_a_run_whose_holder_died_is_taken_over() {
     .unwrap();
     assert_eq!(
         acquired,
-        aktionsportal::db::brevo_syncs::Acquired::Run(false)
+        aktionsportal::db::marketing::brevo_syncs::Acquired::Run(false)
     );
     let run = run.unwrap();
     let (status, answer) = sync(&app, &admin).await;
@@ -277,13 +277,13 @@ async fn one_run_at_a_time_and_a_run_whose_holder_died_is_taken_over() {
     assert_eq!(answer[0]["code"], "sync_running");
 
     // It got through one page, then died (its lease ran out): the next start takes over.
-    let progress = aktionsportal::db::brevo_syncs::SyncProgress {
+    let progress = aktionsportal::db::marketing::brevo_syncs::SyncProgress {
         next_offset: 10,
         created: 0,
         ..Default::default()
     };
     assert!(
-        aktionsportal::db::brevo_syncs::advance(
+        aktionsportal::db::marketing::brevo_syncs::advance(
             db,
             run.id,
             "andere-instanz",
@@ -303,7 +303,7 @@ async fn one_run_at_a_time_and_a_run_whose_holder_died_is_taken_over() {
     assert!(contact(&app, "kunde000@sync.example").await.is_none());
     // The old holder cannot write any more.
     assert!(
-        !aktionsportal::db::brevo_syncs::advance(
+        !aktionsportal::db::marketing::brevo_syncs::advance(
             db,
             run.id,
             "andere-instanz",

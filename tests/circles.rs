@@ -17,7 +17,7 @@ use std::path::Path;
 #[path = "common/source_files.rs"]
 mod source_files;
 
-/// Module path (`services::lists`, `app` for `app/mod.rs`) → the file it lives in.
+/// Module path (`services::marketing::lists`, `app` for `app/mod.rs`) → the file it lives in.
 fn modules(src: &Path) -> BTreeMap<String, std::path::PathBuf> {
     let mut found = BTreeMap::new();
     for path in source_files::rust_files(src) {

@@ -204,7 +204,12 @@ async fn seed_demo_creates_data_and_prints_the_admin_login_once() {
         &admin.password_hash
     ));
     assert!(admin.roles.contains(&"GS-Aktionsportal-Admin".to_string()));
-    assert!(aktionsportal::db::providers::count(&test.db).await.unwrap() >= 3);
+    assert!(
+        aktionsportal::db::marketing::providers::count(&test.db)
+            .await
+            .unwrap()
+            >= 3
+    );
     // The demo's pictures, drawings and PDFs have their previews.
     assert!(stdout.contains("Vorschauen erstellt: "), "{stdout}");
     let counts = aktionsportal::db::catalog::previews::counts(

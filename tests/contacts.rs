@@ -508,7 +508,7 @@ async fn with_brevo_every_change_is_mirrored_with_its_attributes_and_lists() {
     let (app, brevo) = spawn_with_brevo().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let (_, l1, l2) = provider_with_lists(&app, &admin, "Glasfaser Süd", GLASFASER).await;
-    let owners = aktionsportal::db::lists::owners(&app.test_db.db, &[l1, l2])
+    let owners = aktionsportal::db::marketing::lists::owners(&app.test_db.db, &[l1, l2])
         .await
         .unwrap();
     let (b1, b2) = (

@@ -344,7 +344,7 @@ async fn with_brevo_a_save_is_mirrored_and_a_failure_half_way_is_undone() {
     let brevo_list = |id: i64| {
         let db = app.test_db.db.clone();
         async move {
-            aktionsportal::db::lists::get(&db, id)
+            aktionsportal::db::marketing::lists::get(&db, id)
                 .await
                 .unwrap()
                 .unwrap()

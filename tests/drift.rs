@@ -41,9 +41,12 @@ fn marketing(brevo: &FakeBrevo) -> Marketing {
 
 /// Runs the minute job's retries once; how many are left.
 async fn run_retries(app: &TestApp, brevo: &FakeBrevo) -> i64 {
-    aktionsportal::services::contact_mirror::retry_all(&app.test_db.db, &marketing(brevo))
-        .await
-        .expect("retries ran")
+    aktionsportal::services::marketing::contact_mirror::retry_all(
+        &app.test_db.db,
+        &marketing(brevo),
+    )
+    .await
+    .expect("retries ran")
 }
 
 /// The pending Brevo changes as an admin sees them.
@@ -73,13 +76,16 @@ async fn assert_agree(app: &TestApp, brevo: &FakeBrevo, when: &str) {
     let mut our_folders = BTreeSet::new();
     let mut our_lists = BTreeSet::new();
     let remote_lists = brevo.lists();
-    for provider in db::providers::list_all(db).await.unwrap() {
+    for provider in db::marketing::providers::list_all(db).await.unwrap() {
         let (active, inactive) = (
             provider.brevo_active_folder_id.unwrap(),
             provider.brevo_inactive_folder_id.unwrap(),
         );
         our_folders.extend([active, inactive]);
-        for list in db::lists::list_by_provider(db, provider.id).await.unwrap() {
+        for list in db::marketing::lists::list_by_provider(db, provider.id)
+            .await
+            .unwrap()
+        {
             let id = list.brevo_list_id.unwrap();
             our_lists.insert(id);
             let remote = remote_lists
@@ -120,7 +126,7 @@ async fn assert_agree(app: &TestApp, brevo: &FakeBrevo, when: &str) {
         let lists = db::contacts::list_ids_of_contact(db, contact.id)
             .await
             .unwrap();
-        let owners = db::lists::owners(db, &lists).await.unwrap();
+        let owners = db::marketing::lists::owners(db, &lists).await.unwrap();
         let mut expected: Vec<i64> = owners.iter().filter_map(|o| o.brevo_list_id).collect();
         expected.sort_unstable();
         assert_eq!(remote.list_ids, expected, "{when}: lists of {email}");
@@ -139,7 +145,7 @@ async fn assert_agree(app: &TestApp, brevo: &FakeBrevo, when: &str) {
             "{when}: first name of {email}"
         );
     }
-    let (_, count) = aktionsportal::services::contact_mirror::open_retries(db)
+    let (_, count) = aktionsportal::services::marketing::contact_mirror::open_retries(db)
         .await
         .unwrap();
     assert_eq!(count, 0, "{when}: retries still open");
@@ -172,7 +178,7 @@ async fn a_provider_update_that_fails_at_any_list_move_is_taken_back_in_brevo() 
     let (app, brevo) = spawn_with_brevo().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let (provider, _) = provider_with_three_lists(&app, &admin, "Glasfaser Süd").await;
-    let before = db::providers::get(&app.test_db.db, provider)
+    let before = db::marketing::providers::get(&app.test_db.db, provider)
         .await
         .unwrap()
         .unwrap();
@@ -189,7 +195,7 @@ async fn a_provider_update_that_fails_at_any_list_move_is_taken_back_in_brevo() 
         brevo.clear_faults();
         assert_eq!(status, 502, "move {n}: {answer}");
         assert!(answer["message"].as_str().unwrap().contains("Brevo"));
-        let now = db::providers::get(&app.test_db.db, provider)
+        let now = db::marketing::providers::get(&app.test_db.db, provider)
             .await
             .unwrap()
             .unwrap();
@@ -437,7 +443,7 @@ async fn a_provider_delete_whose_folder_delete_fails_is_refused_or_finished_by_a
     brevo.clear_faults();
     assert_eq!(status, 502, "{answer}");
     assert!(
-        db::providers::get(&app.test_db.db, provider)
+        db::marketing::providers::get(&app.test_db.db, provider)
             .await
             .unwrap()
             .is_some()
@@ -450,7 +456,7 @@ async fn a_provider_delete_whose_folder_delete_fails_is_refused_or_finished_by_a
     let (status, answer) = app.call(&admin, "DELETE", &path, None).await;
     assert_eq!(status, 200, "{answer}");
     assert!(
-        db::providers::get(&app.test_db.db, provider)
+        db::marketing::providers::get(&app.test_db.db, provider)
             .await
             .unwrap()
             .is_none()
@@ -462,7 +468,7 @@ async fn a_provider_delete_whose_folder_delete_fails_is_refused_or_finished_by_a
     assert_eq!(run_retries(&app, &brevo).await, 0);
     assert_agree(&app, &brevo, "after the retry").await;
     assert!(
-        db::providers::get(&app.test_db.db, other)
+        db::marketing::providers::get(&app.test_db.db, other)
             .await
             .unwrap()
             .is_some()
@@ -476,7 +482,7 @@ async fn a_folder_that_another_provider_took_meanwhile_is_never_deleted_by_the_r
     let provider = app
         .create_provider(&admin, "Glasfaser Süd", GLASFASER)
         .await;
-    let folders = db::providers::get(&app.test_db.db, provider)
+    let folders = db::marketing::providers::get(&app.test_db.db, provider)
         .await
         .unwrap()
         .unwrap();
@@ -530,7 +536,7 @@ async fn a_list_delete_refused_by_brevo_changes_nothing_and_one_brevo_lost_is_fi
     let (status, answer) = app.call(&admin, "DELETE", &path, None).await;
     assert_eq!(status, 200, "{answer}");
     assert!(
-        db::lists::get(&app.test_db.db, inactive)
+        db::marketing::lists::get(&app.test_db.db, inactive)
             .await
             .unwrap()
             .is_none()

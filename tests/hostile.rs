@@ -186,7 +186,7 @@ async fn a_body_that_stops_arriving_is_cut_off_with_408() {
     assert!(started.elapsed() < Duration::from_secs(4));
     // Nothing was created.
     assert_eq!(
-        db::providers::list_all(&app.test_db.db)
+        db::marketing::providers::list_all(&app.test_db.db)
             .await
             .unwrap()
             .len(),
@@ -438,7 +438,7 @@ async fn hostile_names_and_role_lists_are_refused_and_change_nothing() {
         "Eine Gruppe darf höchstens 100 Zeichen lang sein!"
     );
     assert!(
-        db::providers::list_all(&app.test_db.db)
+        db::marketing::providers::list_all(&app.test_db.db)
             .await
             .unwrap()
             .is_empty()

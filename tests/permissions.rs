@@ -17,9 +17,9 @@ async fn every_role_gets_the_expected_answer_everywhere() {
         .provider_without_folders("Glasfaser Süd", PROVIDER_ROLE)
         .await;
     assert_eq!(provider, 1);
-    let list = aktionsportal::db::lists::create(
+    let list = aktionsportal::db::marketing::lists::create(
         &app.test_db.db,
-        &aktionsportal::db::lists::NewListRecord {
+        &aktionsportal::db::marketing::lists::NewListRecord {
             provider_id: 1,
             name: "Flyer Herbst".into(),
             brevo_list_id: None,
@@ -34,9 +34,9 @@ async fn every_role_gets_the_expected_answer_everywhere() {
     let own = app
         .provider_without_folders("Eigener Anbieter", BU_MODERATOR)
         .await;
-    let own_list = aktionsportal::db::lists::create(
+    let own_list = aktionsportal::db::marketing::lists::create(
         &app.test_db.db,
-        &aktionsportal::db::lists::NewListRecord {
+        &aktionsportal::db::marketing::lists::NewListRecord {
             provider_id: own,
             name: "Eigene Liste".into(),
             brevo_list_id: None,

@@ -119,7 +119,10 @@ async fn provider_input_is_validated_with_the_specs_messages() {
             "Der Marketing-Ordner 999 existiert nicht.",
         ),
     ];
-    let folders_before = db::folders::list(&app.test_db.db, 100, 0).await.unwrap().1;
+    let folders_before = db::marketing::folders::list(&app.test_db.db, 100, 0)
+        .await
+        .unwrap()
+        .1;
     for (body, message) in cases {
         let (status, answer) = app
             .call(&admin, "POST", "/api/providers/", Some(body))
@@ -129,12 +132,17 @@ async fn provider_input_is_validated_with_the_specs_messages() {
         assert_eq!(answer["code"], "validation_error");
     }
     assert_eq!(
-        db::providers::count(&app.test_db.db).await.unwrap(),
+        db::marketing::providers::count(&app.test_db.db)
+            .await
+            .unwrap(),
         1,
         "nothing was written"
     );
     assert_eq!(
-        db::folders::list(&app.test_db.db, 100, 0).await.unwrap().1,
+        db::marketing::folders::list(&app.test_db.db, 100, 0)
+            .await
+            .unwrap()
+            .1,
         folders_before,
         "no stray folders"
     );
@@ -263,13 +271,16 @@ async fn an_admin_edits_and_deletes_a_provider() {
     assert_eq!(status, 200);
     assert_eq!(answer["message"], "Erfolgreich entfernt");
     assert!(
-        db::providers::get(&app.test_db.db, id)
+        db::marketing::providers::get(&app.test_db.db, id)
             .await
             .unwrap()
             .is_none()
     );
     assert_eq!(
-        db::folders::list(&app.test_db.db, 10, 0).await.unwrap().1,
+        db::marketing::folders::list(&app.test_db.db, 10, 0)
+            .await
+            .unwrap()
+            .1,
         2,
         "folders kept by default"
     );
@@ -387,7 +398,12 @@ async fn lists_are_created_renamed_deactivated_and_deleted_locally() {
         .call(&admin, "DELETE", &format!("/api/lists/{id}"), None)
         .await;
     assert_eq!(status, 200);
-    assert!(db::lists::get(&app.test_db.db, id).await.unwrap().is_none());
+    assert!(
+        db::marketing::lists::get(&app.test_db.db, id)
+            .await
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(
         app.call(&admin, "DELETE", &format!("/api/lists/{id}"), None)
             .await
@@ -401,9 +417,9 @@ async fn a_status_change_without_folders_warns_and_changes_nothing() {
     let app = spawn_app().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let provider = app.provider_without_folders("Altanbieter", GLASFASER).await;
-    let list = db::lists::create(
+    let list = db::marketing::lists::create(
         &app.test_db.db,
-        &db::lists::NewListRecord {
+        &db::marketing::lists::NewListRecord {
             provider_id: provider,
             name: "Bestandsliste".into(),
             brevo_list_id: None,
@@ -424,7 +440,7 @@ async fn a_status_change_without_folders_warns_and_changes_nothing() {
     assert_eq!(status, 200);
     assert_eq!(answer["code"], "change_folder_warning");
     assert!(
-        db::lists::get(&app.test_db.db, list.id)
+        db::marketing::lists::get(&app.test_db.db, list.id)
             .await
             .unwrap()
             .unwrap()
@@ -497,7 +513,7 @@ async fn moderators_manage_the_lists_of_their_providers_only() {
         403
     );
     assert_eq!(
-        db::lists::get(&app.test_db.db, id)
+        db::marketing::lists::get(&app.test_db.db, id)
             .await
             .unwrap()
             .unwrap()
@@ -596,7 +612,7 @@ async fn with_brevo_every_change_is_mirrored() {
             .all(|f| f.id != active && f.id != inactive)
     );
     assert!(
-        db::folders::get(&app.test_db.db, active)
+        db::marketing::folders::get(&app.test_db.db, active)
             .await
             .unwrap()
             .is_none()
@@ -622,7 +638,12 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
     assert_eq!(status, 502, "{answer}");
     assert_eq!(answer["code"], "marketing_service_error");
     assert!(answer["message"].as_str().unwrap().contains("Brevo"));
-    assert_eq!(db::providers::count(&app.test_db.db).await.unwrap(), 0);
+    assert_eq!(
+        db::marketing::providers::count(&app.test_db.db)
+            .await
+            .unwrap(),
+        0
+    );
     assert!(brevo.folders().is_empty());
 
     let provider = create_provider(&app, &admin, "Energie Plus").await["id"]
@@ -644,7 +665,7 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
         .await;
     assert_eq!(status, 502);
     assert_eq!(
-        db::lists::get(&app.test_db.db, list_id)
+        db::marketing::lists::get(&app.test_db.db, list_id)
             .await
             .unwrap()
             .unwrap()
@@ -664,7 +685,7 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
         .await;
     assert_eq!(status, 502);
     assert!(
-        db::lists::get(&app.test_db.db, list_id)
+        db::marketing::lists::get(&app.test_db.db, list_id)
             .await
             .unwrap()
             .unwrap()
@@ -689,7 +710,7 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
             .contains("nicht erreichbar")
     );
     assert_eq!(
-        db::lists::get(&app.test_db.db, list_id)
+        db::marketing::lists::get(&app.test_db.db, list_id)
             .await
             .unwrap()
             .unwrap()
@@ -717,7 +738,7 @@ async fn when_brevo_fails_the_database_stays_unchanged() {
     let (status, _) = create_list(&app, &admin, provider, "Plakat Sommer").await;
     assert_eq!(status, 502);
     assert_eq!(
-        db::lists::list_by_provider(&app.test_db.db, provider)
+        db::marketing::lists::list_by_provider(&app.test_db.db, provider)
             .await
             .unwrap()
             .len(),
@@ -1056,7 +1077,7 @@ async fn malformed_requests_get_a_german_message_and_change_nothing() {
         )
     );
     assert!(
-        db::lists::get(&app.test_db.db, list)
+        db::marketing::lists::get(&app.test_db.db, list)
             .await
             .unwrap()
             .unwrap()

@@ -255,7 +255,7 @@ async fn a_moderator_cannot_attach_another_providers_files_by_any_call() {
             "the not-yet-attached upload {id} is still there"
         );
     }
-    let stored = aktionsportal::db::providers::get(&app.test_db.db, w.glasfaser)
+    let stored = aktionsportal::db::marketing::providers::get(&app.test_db.db, w.glasfaser)
         .await
         .unwrap()
         .unwrap();

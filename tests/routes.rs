@@ -105,9 +105,9 @@ async fn admin_pages_render_their_frames_with_titles() {
         .provider_without_folders("Glasfaser Süd", "GS-Aktionsportal-BU-Glasfaser")
         .await;
     let provider_page = format!("/admin/provider/{}", provider);
-    let list = aktionsportal::db::lists::create(
+    let list = aktionsportal::db::marketing::lists::create(
         &app.test_db.db,
-        &aktionsportal::db::lists::NewListRecord {
+        &aktionsportal::db::marketing::lists::NewListRecord {
             provider_id: provider,
             name: "Flyer Herbst".into(),
             brevo_list_id: None,

@@ -6,7 +6,7 @@ export const islands: IslandModules = {
   AccountMenu: () => import('./features/accounts/account/AccountMenu'),
   AdminContacts: () => import('./features/contacts/admin-contacts/AdminContacts'),
   AdminDownloads: () => import('./features/catalog/admin-downloads/AdminDownloads'),
-  AdminMenu: () => import('./features/providers/AdminMenu'),
+  AdminMenu: () => import('./features/marketing/providers/AdminMenu'),
   AdminStatistics: () => import('./features/insight/admin-statistics/AdminStatistics'),
   AdminTags: () => import('./features/catalog/admin-tags/AdminTags'),
   AutoSubmit: () => import('./features/accounts/public-pages/AutoSubmit'),
@@ -14,5 +14,5 @@ export const islands: IslandModules = {
   Countdown: () => import('./features/accounts/public-pages/Countdown'),
   CustomerDownloads: () => import('./features/catalog/customer-downloads/CustomerDownloads'),
   DownloadForm: () => import('./features/catalog/admin-downloads/DownloadForm'),
-  ProviderCriteria: () => import('./features/providers/ProviderCriteria'),
+  ProviderCriteria: () => import('./features/marketing/providers/ProviderCriteria'),
 };

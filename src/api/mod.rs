@@ -1,7 +1,6 @@
 //! REST API of spec §7 under `/api`; one module per resource, each with its own router.
 
 pub mod accounts;
-pub mod brevo_sync;
 pub mod catalog;
 pub mod contacts;
 pub mod error;
@@ -9,12 +8,9 @@ pub mod extract;
 pub mod health;
 pub mod insight;
 pub mod kept;
-pub mod lists;
 pub mod marketing;
-pub mod marketing_retries;
 pub mod metrics;
 pub mod openapi;
-pub mod providers;
 pub mod responses;
 pub mod static_files;
 
@@ -36,15 +32,15 @@ use crate::state::AppState;
 pub fn router(config: &Config) -> Router<AppState> {
     let timed = Router::new()
         .merge(accounts::auth::router())
-        .merge(providers::router())
-        .merge(lists::router())
+        .merge(marketing::providers::router())
+        .merge(marketing::lists::router())
         .merge(marketing::router())
         .merge(catalog::downloads::router())
         .merge(contacts::router())
         .merge(contacts::customer_groups::router())
         .merge(contacts::double_opt_in::router())
-        .merge(brevo_sync::router())
-        .merge(marketing_retries::router())
+        .merge(marketing::brevo_sync::router())
+        .merge(marketing::marketing_retries::router())
         .merge(catalog::tags::router())
         .merge(contacts::planning::router())
         .merge(insight::statistics::router())

@@ -34,7 +34,7 @@ use super::loaded::{PageView, insert};
 use super::pages::{
     catalog::admin_downloads, catalog::admin_tags, catalog::customer, contacts::admin_contacts,
     contacts::contact_editor, contacts::contact_start, contacts::double_opt_in,
-    insight::admin_audit, insight::admin_statistics, providers,
+    insight::admin_audit, insight::admin_statistics, marketing::providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::catalog::downloads::ListQuery;

@@ -55,12 +55,13 @@ impl AdminMenu {
         let Some(user) = user.filter(|u| Capability::AdminArea.allows(u)) else {
             return AdminMenu::default();
         };
-        let providers = crate::services::providers::visible_kept(&state.db, &state.answers, user)
-            .await
-            .unwrap_or_else(|err| {
-                tracing::error!(error = %err, "providers for the admin menu");
-                Default::default()
-            });
+        let providers =
+            crate::services::marketing::providers::visible_kept(&state.db, &state.answers, user)
+                .await
+                .unwrap_or_else(|err| {
+                    tracing::error!(error = %err, "providers for the admin menu");
+                    Default::default()
+                });
         AdminMenu {
             providers: providers
                 .iter()

@@ -13,18 +13,14 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{PgPool, SqlitePool};
 
 pub mod accounts;
-pub mod brevo_syncs;
 pub(crate) mod bulk;
 pub mod catalog;
 pub mod contacts;
 pub mod data_version;
-pub mod folders;
 pub mod insight;
 pub mod job_leases;
-pub mod lists;
 pub mod mail_jobs;
-pub mod marketing_retries;
-pub mod providers;
+pub mod marketing;
 pub mod snapshot;
 pub(crate) mod sql;
 pub(crate) mod tx;

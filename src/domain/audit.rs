@@ -865,12 +865,12 @@ mod tests {
             "start_at",
             "end_at",
             "files",
-            // providers::RecordedProvider, db::providers::Provider
+            // providers::RecordedProvider, db::marketing::providers::Provider
             "allowed_roles",
             "brevo_active_folder_id",
             "brevo_inactive_folder_id",
             "upload_id",
-            // db::lists::List
+            // db::marketing::lists::List
             "id",
             "brevo_list_id",
             "active",

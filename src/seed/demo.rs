@@ -12,7 +12,8 @@ use chrono::{Duration, Utc};
 use serde::Serialize;
 
 use crate::db::{
-    Db, catalog::downloads, catalog::tags, catalog::uploads, contacts, folders, lists, providers,
+    Db, catalog::downloads, catalog::tags, catalog::uploads, contacts, marketing::folders,
+    marketing::lists, marketing::providers,
 };
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
@@ -885,7 +886,7 @@ mod tests {
             )
         };
         for p in all_providers.iter().filter(|p| p.upload_id.is_some()) {
-            let unchanged = crate::services::providers::ProviderInput {
+            let unchanged = crate::services::marketing::providers::ProviderInput {
                 name: p.name.clone(),
                 allowed_roles: Some(crate::domain::validation::AllowedRoles::Roles(
                     p.allowed_roles.clone(),
@@ -895,9 +896,11 @@ mod tests {
                 upload_id: p.upload_id,
             };
             let marketing = crate::services::marketing::Marketing::Local;
-            crate::services::providers::update(&t.db, &marketing, &admin, p.id, &unchanged)
-                .await
-                .unwrap_or_else(|e| panic!("{} cannot be saved: {e}", p.name));
+            crate::services::marketing::providers::update(
+                &t.db, &marketing, &admin, p.id, &unchanged,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{} cannot be saved: {e}", p.name));
             let logo = uploads::get(&t.db, p.upload_id.unwrap())
                 .await
                 .unwrap()

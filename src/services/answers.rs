@@ -441,9 +441,9 @@ mod tests {
         assert!(first.until <= next_midnight(Utc::now()));
         // A package that starts in an hour ends the period then.
         let start = crate::db::now() + chrono::Duration::hours(1);
-        let provider = crate::db::providers::create(
+        let provider = crate::db::marketing::providers::create(
             &t.db,
-            &crate::db::providers::NewProvider {
+            &crate::db::marketing::providers::NewProvider {
                 name: "Anbieter".into(),
                 allowed_roles: Vec::new(),
                 brevo_active_folder_id: None,

@@ -4,15 +4,10 @@
 pub mod accounts;
 pub mod answers;
 pub mod backup;
-pub mod brevo_sync;
 pub mod catalog;
-pub mod contact_mirror;
 pub mod contacts;
 pub mod error;
 pub mod insight;
 pub mod jobs;
-pub mod lists;
 pub mod marketing;
-pub mod marketing_retries;
-pub mod providers;
 pub mod queues;

@@ -244,9 +244,9 @@ impl TestApp {
     /// A provider stored directly, without marketing folders (as data from before folders
     /// were required); the API cannot create one like this.
     pub async fn provider_without_folders(&self, name: &str, role: &str) -> i64 {
-        aktionsportal::db::providers::create(
+        aktionsportal::db::marketing::providers::create(
             &self.test_db.db,
-            &aktionsportal::db::providers::NewProvider {
+            &aktionsportal::db::marketing::providers::NewProvider {
                 name: name.into(),
                 allowed_roles: vec![role.into()],
                 brevo_active_folder_id: None,

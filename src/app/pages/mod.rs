@@ -5,4 +5,4 @@ pub mod accounts;
 pub mod catalog;
 pub mod contacts;
 pub mod insight;
-pub mod providers;
+pub mod marketing;

@@ -484,9 +484,9 @@ mod tests {
         )
         .await
         .unwrap();
-        crate::db::providers::create(
+        crate::db::marketing::providers::create(
             &t.db,
-            &crate::db::providers::NewProvider {
+            &crate::db::marketing::providers::NewProvider {
                 name: "Mit Logo".into(),
                 allowed_roles: vec!["R".into()],
                 brevo_active_folder_id: None,

@@ -537,7 +537,9 @@ pub use search::{ContactFilter, ContactSort, count, page};
 mod tests {
     use super::search::SORT_NAMES;
     use super::*;
-    use crate::db::{is_foreign_key_violation, is_unique_violation, lists, providers};
+    use crate::db::{
+        is_foreign_key_violation, is_unique_violation, marketing::lists, marketing::providers,
+    };
     use crate::test_support::TestDb;
 
     #[test]

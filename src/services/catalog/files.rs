@@ -54,7 +54,7 @@ async fn readable(db: &Db, user: &User, id: i64, requested_name: &str) -> Servic
             package: Some((chosen.download_id, chosen.provider_id)),
         });
     }
-    let is_logo = db::providers::is_logo(db, id).await?;
+    let is_logo = db::marketing::providers::is_logo(db, id).await?;
     if is_logo || user.is_admin() {
         return Ok(Readable {
             name: upload.name.clone(),

@@ -529,7 +529,7 @@ pub async fn check_usable(
     let mut provider_ids: Vec<i64> = held.iter().map(|(_, provider)| *provider).collect();
     provider_ids.sort_unstable();
     provider_ids.dedup();
-    let roles: HashMap<i64, Vec<String>> = db::providers::get_many(db, &provider_ids)
+    let roles: HashMap<i64, Vec<String>> = db::marketing::providers::get_many(db, &provider_ids)
         .await?
         .into_iter()
         .map(|p| (p.id, p.allowed_roles))

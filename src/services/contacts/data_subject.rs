@@ -10,11 +10,11 @@ use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Entity, Entry};
 use crate::domain::user::User;
 use crate::integrations::mail::Mailer;
-use crate::services::contact_mirror as mirror;
 use crate::services::contacts::{AssignedListView, CompanyView, ContactView};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::insight::audit::AuditEntry;
 use crate::services::marketing::Marketing;
+use crate::services::marketing::contact_mirror as mirror;
 
 /// `GET /api/contacts/{id}/export`: everything stored about one contact.
 #[derive(Clone, Debug, Serialize, ToSchema)]

@@ -24,9 +24,9 @@ use crate::domain::secret::{hash_token, is_token_shaped, new_token};
 use crate::domain::user::User;
 use crate::integrations::brevo::UpdateContact;
 use crate::integrations::mail::{Mailer, OutgoingMail};
-use crate::services::contact_mirror::{self as mirror, attribute};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
+use crate::services::marketing::contact_mirror::{self as mirror, attribute};
 
 /// Code of an answer for a contact who has confirmed already (spec §7).
 pub const ALREADY_DONE: &str = "DOUBLE_OPT-IN_ALREADY_DONE";

@@ -324,10 +324,10 @@ pub async fn lists_of_many(
 /// The list a contacts page is limited to, with its provider: (id, name, provider id,
 /// provider name).
 pub async fn list_info(db: &Db, list_id: i64) -> ServiceResult<Option<(i64, String, i64, String)>> {
-    let Some(list) = db::lists::get(db, list_id).await? else {
+    let Some(list) = db::marketing::lists::get(db, list_id).await? else {
         return Ok(None);
     };
-    let provider = db::providers::get(db, list.provider_id).await?;
+    let provider = db::marketing::providers::get(db, list.provider_id).await?;
     Ok(provider.map(|p| (list.id, list.name, p.id, p.name)))
 }
 

@@ -19,9 +19,9 @@ use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
 use crate::integrations::brevo::UpdateContact;
 use crate::services::answers::{Answer, Answers, Stamp};
-use crate::services::contact_mirror::{self as mirror, ContactFields};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
+use crate::services::marketing::contact_mirror::{self as mirror, ContactFields};
 
 pub mod contact_start;
 pub mod customer_groups;

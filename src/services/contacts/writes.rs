@@ -76,12 +76,12 @@ pub(crate) async fn checked_lists(db: &Db, user: &User, ids: &[i64]) -> ServiceR
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let owners = db::lists::owners(db, ids).await?;
+    let owners = db::marketing::lists::owners(db, ids).await?;
     if owners.len() != ids.len() {
         return Err(invalid("Ein gewähltes Kriterium existiert nicht."));
     }
     let provider_ids: Vec<i64> = owners.iter().map(|o| o.provider_id).collect();
-    let providers = db::providers::get_many(db, &provider_ids).await?;
+    let providers = db::marketing::providers::get_many(db, &provider_ids).await?;
     for owner in &owners {
         let allowed = providers
             .iter()

@@ -90,7 +90,7 @@ pub async fn load(
             contacts::pending_counts(&state.db, &state.answers, stamp).await?;
         let job = double_opt_in::latest_job(&state.db).await?;
         let marketing_retries =
-            crate::services::contact_mirror::open_retry_count(&state.db).await?;
+            crate::services::marketing::contact_mirror::open_retry_count(&state.db).await?;
         Ok::<_, ServiceError>(AdminContactsProps {
             page,
             query,

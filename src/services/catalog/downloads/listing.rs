@@ -235,7 +235,7 @@ pub(super) async fn provider_ids_at(
 ) -> ServiceResult<Arc<Vec<i64>>> {
     answers
         .value(format!("provider-ids|{stamp}"), async {
-            Ok(db::providers::list_all(db)
+            Ok(db::marketing::providers::list_all(db)
                 .await?
                 .into_iter()
                 .map(|p| p.id)

@@ -8,7 +8,7 @@ pub async fn visibility(db: &Db, user: &User) -> ServiceResult<Option<Visible>> 
     if user.is_admin() {
         return Ok(None);
     }
-    let provider_ids = db::providers::ids_for_roles(db, &user.roles).await?;
+    let provider_ids = db::marketing::providers::ids_for_roles(db, &user.roles).await?;
     let list_ids = match user.customer_number {
         Some(number) => db::contacts::list_ids_of_customer(db, number).await?,
         None => Vec::new(),
@@ -58,7 +58,7 @@ pub(crate) async fn managed(
     let download = db::catalog::downloads::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    let roles = db::providers::roles_of(db, download.provider_id).await?;
+    let roles = db::marketing::providers::roles_of(db, download.provider_id).await?;
     if !may_manage_provider(user, &roles) {
         return Err(ServiceError::Forbidden);
     }
@@ -67,7 +67,7 @@ pub(crate) async fn managed(
 
 /// Providers as the pages' filters and forms show them (id, name, roles, logo), by name.
 pub(super) async fn provider_refs(db: &Db, ids: &[i64]) -> ServiceResult<Vec<ProviderRef>> {
-    let providers = db::providers::get_many(db, ids).await?;
+    let providers = db::marketing::providers::get_many(db, ids).await?;
     let logo_ids: Vec<i64> = providers.iter().filter_map(|p| p.upload_id).collect();
     let logos: HashMap<i64, UploadRef> = db::catalog::uploads::get_many(db, &logo_ids)
         .await?
@@ -98,7 +98,7 @@ pub async fn providers_in_view(
     answers
         .value(view.key("providers-in-view", ()), async {
             let ids = match visibility_at(db, answers, view.stamp, user).await? {
-                None => db::providers::list_all(db)
+                None => db::marketing::providers::list_all(db)
                     .await?
                     .into_iter()
                     .map(|p| p.id)
@@ -120,13 +120,13 @@ pub async fn providers_in_view(
 /// admin list's filter and the download form's provider choice, spec §6).
 pub async fn providers_to_manage(db: &Db, user: &User) -> ServiceResult<Vec<ProviderRef>> {
     let ids: Vec<i64> = if user.is_admin() {
-        db::providers::list_all(db)
+        db::marketing::providers::list_all(db)
             .await?
             .into_iter()
             .map(|p| p.id)
             .collect()
     } else {
-        db::providers::ids_for_roles(db, &user.roles).await?
+        db::marketing::providers::ids_for_roles(db, &user.roles).await?
     };
     provider_refs(db, &ids).await
 }

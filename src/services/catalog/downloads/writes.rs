@@ -84,7 +84,7 @@ pub(super) async fn provider_for_new(
     let id = value
         .and_then(IdInput::get)
         .ok_or_else(|| invalid(PROVIDER_REQUIRED))?;
-    let provider = db::providers::get(db, id)
+    let provider = db::marketing::providers::get(db, id)
         .await?
         .ok_or_else(|| invalid("Der gewählte Anbieter existiert nicht."))?;
     if !may_manage_provider(user, &provider.allowed_roles) {
@@ -102,7 +102,7 @@ pub(super) async fn checked_lists(
     if list_ids.is_empty() {
         return Err(invalid(LISTS_REQUIRED));
     }
-    let found = db::lists::count_of_provider(db, provider_id, &list_ids).await?;
+    let found = db::marketing::lists::count_of_provider(db, provider_id, &list_ids).await?;
     if found != list_ids.len() as i64 {
         return Err(invalid(
             "Die Kriterien müssen zum Anbieter des Downloads gehören.",

@@ -26,13 +26,13 @@ use crate::domain::roles::BU_DOI;
 use crate::domain::user::User;
 use crate::integrations::brevo::{BrevoClient, UpdateContact};
 use crate::integrations::planning::{PlanningClient, PlanningError};
-use crate::services::contact_mirror::{self as mirror, ContactFields, ContactSnapshot};
 use crate::services::contacts::{
     CompanyInput, CompanyView, ContactView, DOI_KEEPS_LISTS, checked_lists, company_of, invalid,
     views,
 };
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
+use crate::services::marketing::contact_mirror::{self as mirror, ContactFields, ContactSnapshot};
 
 mod save;
 
@@ -255,7 +255,7 @@ pub struct EditorProvider {
 
 /// Every provider, each saying whether the user may choose its lists (spec §6).
 pub async fn editor_providers(db: &Db, user: &User) -> ServiceResult<Vec<EditorProvider>> {
-    let mut providers: Vec<EditorProvider> = db::providers::list_all(db)
+    let mut providers: Vec<EditorProvider> = db::marketing::providers::list_all(db)
         .await?
         .into_iter()
         .map(|p| EditorProvider {

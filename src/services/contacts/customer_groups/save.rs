@@ -267,7 +267,7 @@ pub(super) async fn planned_lists(
     }
     checked_lists(db, user, &new_lists).await?;
     let brevo_remove = checked_lists(db, user, &remove).await?;
-    let owners = db::lists::owners(db, &add).await?;
+    let owners = db::marketing::lists::owners(db, &add).await?;
     if owners.len() != add.len() {
         return Err(invalid("Ein gewähltes Kriterium existiert nicht."));
     }

@@ -104,14 +104,14 @@ impl Reach {
 /// one of them (`Forbidden` otherwise, `NotFound` when there is none).
 pub(super) async fn reach(db: &Db, user: &User, provider: Option<i64>) -> ServiceResult<Reach> {
     if let Some(id) = provider {
-        crate::services::providers::managed(db, user, id).await?;
+        crate::services::marketing::providers::managed(db, user, id).await?;
         return Ok(Reach::Providers(vec![id]));
     }
     if user.is_admin() {
         return Ok(Reach::All);
     }
     Ok(Reach::Providers(
-        db::providers::ids_for_roles(db, &user.roles).await?,
+        db::marketing::providers::ids_for_roles(db, &user.roles).await?,
     ))
 }
 
@@ -438,7 +438,7 @@ pub(super) async fn shares_of(
     reach: &Reach,
     range: DayRange,
 ) -> ServiceResult<Vec<ProviderShare>> {
-    let providers = db::providers::list_all(db).await?;
+    let providers = db::marketing::providers::list_all(db).await?;
     let providers: Vec<_> = match reach {
         Reach::All => providers,
         Reach::Providers(ids) => providers
@@ -454,7 +454,7 @@ pub(super) async fn shares_of(
     let stamp = answers.stamp(db).await?;
     let dealers = answers
         .value(format!("provider-dealers|{stamp}"), async {
-            let all: Vec<i64> = db::providers::list_all(db)
+            let all: Vec<i64> = db::marketing::providers::list_all(db)
                 .await?
                 .iter()
                 .map(|p| p.id)

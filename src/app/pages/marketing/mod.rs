@@ -1,0 +1,3 @@
+//! Marketing: providers, criteria lists and the Brevo mirror with its sync.
+
+pub mod providers;
