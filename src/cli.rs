@@ -465,8 +465,8 @@ async fn copy_files_to_bucket(config: &Config, db: &Db) -> anyhow::Result<()> {
 
 /// Prints progress: a status overwrites the line before it on a terminal, and is left out
 /// elsewhere (a log would fill with them).
-fn progress_printer() -> crate::services::backup::OnProgress {
-    use crate::services::backup::BackupProgress;
+fn progress_printer() -> crate::services::operations::backup::OnProgress {
+    use crate::services::operations::backup::BackupProgress;
     use std::io::{IsTerminal, Write};
     let terminal = std::io::stdout().is_terminal();
     std::sync::Arc::new(move |step| match step {
@@ -498,7 +498,8 @@ async fn export(config: &Config, db: &Db, to: &std::path::Path) -> anyhow::Resul
         files.describe(),
         to.display()
     );
-    let report = crate::services::backup::export(db, &files, to, progress_printer()).await?;
+    let report =
+        crate::services::operations::backup::export(db, &files, to, progress_printer()).await?;
     println!(
         "Fertig: {} Tabellen mit {} Zeilen, {} Dateien ({}); das Archiv hat {}.",
         report.tables,
@@ -525,7 +526,8 @@ async fn import(config: &Config, from: &std::path::Path) -> anyhow::Result<()> {
         config.database_description(),
         files.describe()
     );
-    let result = crate::services::backup::restore(&db, &files, from, progress_printer()).await;
+    let result =
+        crate::services::operations::backup::restore(&db, &files, from, progress_printer()).await;
     db.close().await;
     let report = result?;
     println!(

@@ -1,7 +1,7 @@
 //! Prometheus metrics (issue 25). The portal counts into the `metrics` facade everywhere (a
 //! no-op until a recorder is installed). Like logging, this module is a leaf: it imports nothing
 //! of the crate, so every layer may count into it. With `AP_METRICS_ADDR` set, the composition
-//! root installs the recorder and serves `GET /metrics` (`api::metrics`) on that separate
+//! root installs the recorder and serves `GET /metrics` (`api::operations::metrics`) on that separate
 //! address, so the numbers are never reachable through the public site.
 
 use std::sync::OnceLock;
@@ -187,7 +187,7 @@ pub fn pool_timeout() {
     counter!(POOL_TIMEOUTS).increment(1);
 }
 
-/// What the gauges show, read by the scrape (`api::metrics`).
+/// What the gauges show, read by the scrape (`api::operations::metrics`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Gauges {
     pub pool_max: u32,

@@ -142,7 +142,7 @@ pub fn router(state: AppState) -> Router {
                 .quality(tower_http::CompressionLevel::Fastest)
                 .compress_when(DefaultPredicate::new().and(HtmlOnly)),
         )
-        .route("/healthz", get(crate::api::health::healthz))
+        .route("/healthz", get(crate::api::operations::health::healthz))
         .route("/static/{name}", get(crate::api::static_files::serve))
         .nest_service("/assets", assets)
         .layer(axum::middleware::from_fn(crate::auth::csrf::protect))
@@ -264,7 +264,7 @@ async fn serve_metrics(state: AppState, addr: SocketAddr) -> anyhow::Result<Sock
         .await
         .map_err(|e| anyhow::anyhow!("AP_METRICS_ADDR: {addr} kann nicht belegt werden: {e}"))?;
     let bound = listener.local_addr()?;
-    let app = crate::api::metrics::router(state, handle);
+    let app = crate::api::operations::metrics::router(state, handle);
     tokio::spawn(async move {
         if let Err(err) = axum::serve(listener, app).await {
             tracing::error!(error = %err, "metrics listener stopped");
@@ -286,9 +286,9 @@ async fn sweep_daily(state: AppState) {
         crate::services::insight::audit::expire(&state.db, state.config.audit_days).await;
         let sweep = crate::services::catalog::uploads::sweep(&state.db, &state.files);
         let lease = chrono::Duration::hours(6);
-        match crate::services::jobs::exclusively(
+        match crate::services::operations::jobs::exclusively(
             &state.db,
-            crate::services::jobs::FILE_SWEEP,
+            crate::services::operations::jobs::FILE_SWEEP,
             lease,
             sweep,
         )

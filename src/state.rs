@@ -41,7 +41,7 @@ pub struct AppInner {
     /// Size limit and allowed types of uploads.
     pub uploads: crate::services::catalog::uploads::UploadRules,
     /// List answers, totals and page parts kept under the data version (issue 22).
-    pub answers: crate::services::answers::Answers,
+    pub answers: crate::services::operations::answers::Answers,
     /// Where the portal's mails go: Brevo, SMTP or the outbox folder.
     pub mailer: Arc<Mailer>,
     pub mail_settings: MailSettings,
@@ -109,7 +109,7 @@ impl AppState {
             marketing,
             files,
             uploads: crate::services::catalog::uploads::UploadRules::from_config(&config),
-            answers: crate::services::answers::Answers::new(
+            answers: crate::services::operations::answers::Answers::new(
                 config.kept_answers_mb.saturating_mul(1024 * 1024),
             ),
             mailer,

@@ -19,9 +19,9 @@ use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use aktionsportal::db::snapshot;
+use aktionsportal::db::operations::snapshot;
 use aktionsportal::db::{Backend, Db};
-use aktionsportal::services::backup::{self, OnProgress};
+use aktionsportal::services::operations::backup::{self, OnProgress};
 use aktionsportal::storage::{FileStore, local_keys};
 use aktionsportal::test_support::{TestDb, empty_database, test_backend};
 use reqwest::header::{CONTENT_TYPE, COOKIE, ORIGIN, SET_COOKIE};
@@ -848,7 +848,7 @@ async fn an_archive_of_huge_rows_is_refused_and_an_import_stays_within_its_memor
     let rows = (1..=24).map(|id| {
         let mut row: Vec<serde_json::Value> = Vec::new();
         for column in &audit.columns {
-            use aktionsportal::db::snapshot::ColumnKind::*;
+            use aktionsportal::db::operations::snapshot::ColumnKind::*;
             row.push(match (column.name.as_str(), column.kind) {
                 ("id", _) => id.into(),
                 ("actor", _) => "CLI".into(),

@@ -979,7 +979,7 @@ async fn an_admin_exports_everything_stored_about_a_contact() {
     assert_eq!(status, 200);
     // Bert has not confirmed: the mail to all pending contacts has an item for him.
     let bert = create(&app, &admin, contact_body("bert@example.de", &[])).await;
-    let (job, _) = aktionsportal::db::mail_jobs::start_double_opt_in(
+    let (job, _) = aktionsportal::db::operations::mail_jobs::start_double_opt_in(
         &app.test_db.db,
         "CLI",
         chrono::Utc::now(),
@@ -1293,7 +1293,7 @@ async fn the_mail_to_all_pending_contacts_is_for_production_and_reaches_each_onc
 /// one mail, and the pace holds for the job as a whole, not per instance.
 #[tokio::test]
 async fn two_instances_share_the_mail_to_all_once_each_at_one_pace() {
-    use aktionsportal::db::{self, contacts, mail_jobs};
+    use aktionsportal::db::{self, contacts, operations::mail_jobs};
     use aktionsportal::test_support::TestDb;
 
     let smtp = FakeSmtp::start().await;

@@ -5,12 +5,10 @@ pub mod catalog;
 pub mod contacts;
 pub mod error;
 pub mod extract;
-pub mod health;
 pub mod insight;
-pub mod kept;
 pub mod marketing;
-pub mod metrics;
 pub mod openapi;
+pub mod operations;
 pub mod responses;
 pub mod static_files;
 

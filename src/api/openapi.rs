@@ -50,7 +50,7 @@ use crate::domain::permissions::Capability;
         openapi,
         crate::api::catalog::files::serve,
         crate::api::catalog::files::preview,
-        crate::api::health::healthz,
+        crate::api::operations::health::healthz,
         crate::api::catalog::downloads::admin_page,
         crate::api::catalog::downloads::customer_page,
         crate::api::catalog::downloads::tags,

@@ -16,12 +16,9 @@ pub mod accounts;
 pub(crate) mod bulk;
 pub mod catalog;
 pub mod contacts;
-pub mod data_version;
 pub mod insight;
-pub mod job_leases;
-pub mod mail_jobs;
 pub mod marketing;
-pub mod snapshot;
+pub mod operations;
 pub(crate) mod sql;
 pub(crate) mod tx;
 

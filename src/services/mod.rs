@@ -2,12 +2,9 @@
 //! server functions, pages and the CLI call these; none of them talks SQL directly.
 
 pub mod accounts;
-pub mod answers;
-pub mod backup;
 pub mod catalog;
 pub mod contacts;
 pub mod error;
 pub mod insight;
-pub mod jobs;
 pub mod marketing;
-pub mod queues;
+pub mod operations;

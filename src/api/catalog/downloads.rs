@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::api::catalog::delivery::{Delivery, respond};
 use crate::api::error::ApiError;
 use crate::api::extract::{AuthUser, Json, Path, Query, parse_json};
-use crate::api::kept;
+use crate::api::operations::kept;
 use crate::auth::require::require;
 use crate::domain::input::id_of_text;
 use crate::domain::permissions::Capability;

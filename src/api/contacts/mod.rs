@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
 use crate::api::extract::{AuthUser, Json, Path, Query};
-use crate::api::kept;
+use crate::api::operations::kept;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::contacts::{self, ContactBody, ContactQuery, ContactView};

@@ -103,10 +103,10 @@ async fn summary(
     let range = range_of(query.from.as_deref(), query.to.as_deref())?;
     let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
     let answer = reports::summary(&state.db, &state.answers, &user, range, provider).await?;
-    Ok(crate::api::kept::json(
+    Ok(crate::api::operations::kept::json(
         answer,
         &headers,
-        crate::api::kept::REVALIDATE,
+        crate::api::operations::kept::REVALIDATE,
     ))
 }
 
@@ -320,7 +320,7 @@ fn csv_answer(export: export::Export) -> Response {
             ),
             (header::CACHE_CONTROL, "no-store".to_string()),
         ],
-        crate::api::kept::body(export.csv),
+        crate::api::operations::kept::body(export.csv),
     )
         .into_response()
 }

@@ -32,7 +32,7 @@ pub struct ContactExport {
     /// `null` without a proof.
     pub consent_text: Option<String>,
     /// The contact's mails of mail jobs (double opt-in to all pending contacts), oldest first.
-    pub mails: Vec<db::mail_jobs::ContactMail>,
+    pub mails: Vec<db::operations::mail_jobs::ContactMail>,
     /// The audit log's entries that name the contact, oldest first: about the contact itself,
     /// its share of its customer group's entries, and any other entry naming its address.
     /// These are the entries an erasure rewrites.
@@ -69,7 +69,7 @@ pub async fn export(
     let contact = crate::services::contacts::view(db, contact).await?;
     let lists =
         crate::services::contacts::group_lists(db::contacts::assigned_lists(db, &[id]).await?);
-    let mails = db::mail_jobs::mails_of_contact(db, id).await?;
+    let mails = db::operations::mail_jobs::mails_of_contact(db, id).await?;
     let outbox_files = outbox_of(mailer, &contact.email).await?;
     let stored = db::contacts::erasure::stored_about(db, id)
         .await?

@@ -16,7 +16,7 @@ use serde_json::{Map, json};
 use tokio::sync::Notify;
 
 use crate::config::Config;
-use crate::db::mail_jobs::{self, ItemCounts, ItemOutcome, MailJob};
+use crate::db::operations::mail_jobs::{self, ItemCounts, ItemOutcome, MailJob};
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry, person_name};
 use crate::domain::double_opt_in::{self as doi, Recipient};

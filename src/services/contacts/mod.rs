@@ -18,10 +18,10 @@ use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::user::User;
 use crate::integrations::brevo::UpdateContact;
-use crate::services::answers::{Answer, Answers, Stamp};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 use crate::services::marketing::contact_mirror::{self as mirror, ContactFields};
+use crate::services::operations::answers::{Answer, Answers, Stamp};
 
 pub mod contact_start;
 pub mod customer_groups;

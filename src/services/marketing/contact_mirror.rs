@@ -459,9 +459,9 @@ pub async fn retry_all(db: &Db, marketing: &Marketing) -> ServiceResult<i64> {
         ServiceResult::Ok(())
     };
     let lease = chrono::Duration::minutes(10);
-    if let Some(outcome) = crate::services::jobs::exclusively(
+    if let Some(outcome) = crate::services::operations::jobs::exclusively(
         db,
-        crate::services::jobs::MARKETING_RETRIES,
+        crate::services::operations::jobs::MARKETING_RETRIES,
         lease,
         round,
     )

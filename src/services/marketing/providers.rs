@@ -12,11 +12,11 @@ use crate::domain::user::User;
 use crate::domain::validation::{
     self, AllowedRoles, FolderChoice, FolderChoiceInput, ProviderName,
 };
-use crate::services::answers::{Answers, roles_key};
 use crate::services::catalog::uploads::{UploadRef, upload_ref};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 use crate::services::marketing::marketing_retries;
+use crate::services::operations::answers::{Answers, roles_key};
 
 /// A provider as the API and the islands see it (spec §3).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]

@@ -53,7 +53,7 @@ pub enum CustomerDownloads {
 /// Nothing for users the guard refuses.
 ///
 /// The island (props and the rows' HTML, about 260 KB for 20 packages) is rendered once per
-/// viewer, URL and data version and kept (`services::answers`): a page load is then a few
+/// viewer, URL and data version and kept (`services::operations::answers`): a page load is then a few
 /// small queries and a copy.
 pub async fn load_downloads(
     state: &AppState,

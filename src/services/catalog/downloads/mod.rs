@@ -29,9 +29,9 @@ use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
-use crate::services::answers::{Answer, Answers, Stamp, roles_key};
 use crate::services::catalog::uploads::{UploadRef, file_path};
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::operations::answers::{Answer, Answers, Stamp, roles_key};
 use crate::storage::FileStore;
 
 /// A package tag, as pages and calls show it.

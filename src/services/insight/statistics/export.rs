@@ -10,8 +10,8 @@ use super::reports::{self, DELETED, Reach, day_text, reach};
 use crate::db::{self, Db};
 use crate::domain::statistics::{CSV_BOM, DayRange, csv_cell};
 use crate::domain::user::User;
-use crate::services::answers::{Answer, Answers};
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::operations::answers::{Answer, Answers};
 
 /// Rows a CSV holds at most.
 const MAX_ROWS: i64 = 100_000;

@@ -14,8 +14,8 @@ use crate::db::{self, Db};
 use crate::domain::statistics::{DayRange, Sketch};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
-use crate::services::answers::{Answer, Answers};
 use crate::services::error::{ServiceError, ServiceResult};
+use crate::services::operations::answers::{Answer, Answers};
 
 /// How many packages and files the top lists name.
 const TOP: i64 = 10;

@@ -1,7 +1,7 @@
 //! Whole answers kept for identical requests (issue 22): a list answer, a page's island, a
 //! count, a provider list. Each is kept under the key of everything it depends on:
 //!
-//! - the **data version** (`db::data_version`), which database triggers count up in the
+//! - the **data version** (`db::operations::data_version`), which database triggers count up in the
 //!   transaction of every change to what lists show. It is read once per request, before any
 //!   data, so an answer is never kept under a version older than its data, and a change made
 //!   through any instance sharing the database is seen by the next request on every instance;
@@ -189,7 +189,7 @@ impl Answers {
     /// The stamp for a request now: reads the data version (one indexed row) and, once per
     /// version and period, the next start or end of a package.
     pub async fn stamp(&self, db: &Db) -> ServiceResult<Stamp> {
-        let version = db::data_version::current(db).await?;
+        let version = db::operations::data_version::current(db).await?;
         self.stamp_of(db, version).await
     }
 

@@ -1,5 +1,5 @@
 //! Timed background work that every instance starts on its own clock: a round runs on the
-//! instance that takes the job's lease (see `db::job_leases`), so several instances on one
+//! instance that takes the job's lease (see `db::operations::job_leases`), so several instances on one
 //! database never run the same round at once.
 
 use std::future::Future;
@@ -26,10 +26,10 @@ pub async fn exclusively<T, E>(
 ) -> ServiceResult<Option<Result<T, E>>> {
     let owner = new_token();
     let now = db::now();
-    if !db::job_leases::take(db, name, &owner, now, now + lease).await? {
+    if !db::operations::job_leases::take(db, name, &owner, now, now + lease).await? {
         return Ok(None);
     }
     let outcome = work.await;
-    db::job_leases::release(db, name, &owner, db::now()).await?;
+    db::operations::job_leases::release(db, name, &owner, db::now()).await?;
     Ok(Some(outcome))
 }

@@ -26,7 +26,7 @@ pub fn router(state: AppState, handle: &'static PrometheusHandle) -> Router {
 /// The gauges read now (the queues from the shared database), then every metric.
 async fn page(State(scrape): State<Scrape>) -> Response {
     let state = &scrape.state;
-    let queues = match crate::services::queues::queues(&state.db).await {
+    let queues = match crate::services::operations::queues::queues(&state.db).await {
         Ok(queues) => Some(metrics::QueueGauges {
             mails_open: queues.mails_open,
             brevo_retries: queues.brevo_retries,

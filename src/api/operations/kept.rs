@@ -1,4 +1,4 @@
-//! Kept answers (`services::answers`) as HTTP: the body is sent without a copy, with its
+//! Kept answers (`services::operations::answers`) as HTTP: the body is sent without a copy, with its
 //! `ETag`; a request whose `If-None-Match` names it gets 304 without a body.
 
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::services::answers::Answer;
+use crate::services::operations::answers::Answer;
 
 /// Package lists: a browser may keep one for this user and ask again with `If-None-Match`.
 pub const REVALIDATE: &str = "private, no-cache";

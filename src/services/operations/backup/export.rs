@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 
 use super::{BackupProgress, OnProgress, Throttled, hex, human_bytes};
 use crate::db::Db;
-use crate::db::snapshot::{self, ReadSnapshot};
+use crate::db::operations::snapshot::{self, ReadSnapshot};
 use crate::domain::backup::{
     self, FILE_LIST, FileEntry, FilesPart, MANIFEST, Manifest, TablePart, file_part, table_part,
 };

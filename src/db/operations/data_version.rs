@@ -1,7 +1,7 @@
 //! The data version (`data_version`, migration 0014): a number that database triggers count up
 //! with every change to what the package and contact lists show, in the transaction of the
 //! change. An answer made after reading version `v` is right for as long as the version is `v`,
-//! on every instance that shares the database (`services::answers`).
+//! on every instance that shares the database (`services::operations::answers`).
 
 use crate::db::Db;
 use crate::db_run;

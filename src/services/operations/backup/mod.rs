@@ -2,7 +2,7 @@
 //! from SQLite and a folder to PostgreSQL and a bucket. The archive's layout is in
 //! `domain::backup`.
 //!
-//! **Export** reads every table in one snapshot (`db::snapshot::ReadSnapshot`) while the portal
+//! **Export** reads every table in one snapshot (`db::operations::snapshot::ReadSnapshot`) while the portal
 //! serves on, then the files those rows name; the ZIP file is written by a thread of its own
 //! (the `zip` crate writes synchronously) and appears under its name only when complete.
 //!

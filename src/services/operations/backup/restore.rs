@@ -27,7 +27,7 @@ use tokio::sync::mpsc;
 
 use super::{BackupProgress, OnProgress, Throttled, hex, human_bytes};
 use crate::db::Db;
-use crate::db::snapshot::{self, ColumnKind, Loader, Table};
+use crate::db::operations::snapshot::{self, ColumnKind, Loader, Table};
 use crate::domain::backup::{
     self, CellWidth, FILE_LIST, FileEntry, MANIFEST, Manifest, RestoreRefusal, file_part,
     table_part,

@@ -16,7 +16,7 @@ pub struct Queues {
 
 pub async fn queues(db: &Db) -> Result<Queues, sqlx::Error> {
     let (mails_open, brevo_retries, previews) = tokio::try_join!(
-        db::mail_jobs::open_items(db),
+        db::operations::mail_jobs::open_items(db),
         db::marketing::marketing_retries::count(db),
         db::catalog::previews::counts(db, &crate::previews::DrawingKind::CONTENT_TYPES),
     )?;
