@@ -2,7 +2,18 @@
 //! nothing of the crate, `db` and `integrations` nothing above them, no module below the faces
 //! imports a face (`api`, `app`) or the composition root (`state`, `startup`), neither face
 //! imports the other or `db`, and the top-level modules form no circle.
-
+//!
+//! The product areas (issue 36): `api`, `services`, `db` and `app/pages` each hold one folder
+//! per area of `AREAS`, and the rules between areas are:
+//! - within one layer, the areas form no circle (area A naming area B of the same layer, and B
+//!   naming A, directly or through others, is a circle);
+//! - an area's `db` is read and written by its own `services` and `db` modules; another area's
+//!   services or db modules reach it only through the items that area publishes in `PUBLISHED`
+//!   below (a function, a type it returns, or, for a facility such as the mail queue, a whole
+//!   module). A new use across areas therefore shows up here, to be published on purpose or
+//!   moved to its owner. The faces may call the services of any area (they compose the
+//!   screens), and the cross-cutting modules (`auth`, `server`, `seed`, `cli`, …) are outside
+//!   the areas.
 use std::collections::{BTreeMap, BTreeSet};
 
 #[path = "common/source_files.rs"]
@@ -106,4 +117,265 @@ fn the_layers_import_only_downwards_and_form_no_circle() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // The reading itself works: the faces are found with what they use.
     assert!(named("api").contains("services") && named("app").contains("services"));
+}
+
+/// The product areas, one folder each in `api`, `services`, `db` and `app/pages`.
+const AREAS: [&str; 6] = [
+    "accounts",
+    "catalog",
+    "contacts",
+    "insight",
+    "marketing",
+    "operations",
+];
+
+/// The layers split by area: folder below `src/`, and the path segment that names it in code.
+const AREA_LAYERS: [(&str, &str); 4] = [
+    ("api", "api"),
+    ("services", "services"),
+    ("db", "db"),
+    ("app/pages", "pages"),
+];
+
+/// What an area's `db` offers the other areas: `(area, path below db::<area>)`; a path ending
+/// in `*` publishes a whole module.
+const PUBLISHED: &[(&str, &str)] = &[
+    // The package a statistic or a provider's files are about.
+    ("catalog", "downloads::get"),
+    ("catalog", "downloads::get_many"),
+    ("catalog", "downloads::files_of"),
+    ("catalog", "downloads::uploads_of_provider"),
+    ("catalog", "downloads::next_period_change"),
+    ("catalog", "uploads::get"),
+    ("catalog", "previews::counts"),
+    // The lists a contact is on decide what it sees and what Brevo mirrors.
+    ("contacts", "get_contact"),
+    ("contacts", "list_ids_of_contact"),
+    ("contacts", "list_ids_of_customer"),
+    // The Brevo sync writes contacts with the statements the contacts' own writes use.
+    ("contacts", "UPSERT_COMPANY"),
+    ("contacts", "END_CONSENT_OF_OLD_ADDRESS"),
+    // Every area writes its audit entries in its own transaction.
+    ("insight", "audit::*"),
+    // Providers and lists own packages and contacts.
+    ("marketing", "providers::get"),
+    ("marketing", "providers::get_many"),
+    ("marketing", "providers::list_all"),
+    ("marketing", "providers::ids_for_roles"),
+    ("marketing", "providers::roles_of"),
+    ("marketing", "providers::is_logo"),
+    ("marketing", "lists::get"),
+    ("marketing", "lists::owners"),
+    ("marketing", "lists::count_of_provider"),
+    ("marketing", "marketing_retries::count"),
+    // The durable mail queue: a facility for every area that sends mail.
+    ("operations", "mail_jobs::*"),
+];
+
+/// Every crate path a piece of code names, with `use` groups expanded: `crate::db::{a, b::c}`
+/// gives `db::a` and `db::b::c`. Paths start at `crate::` or at a bare layer segment
+/// (`db::…` after `use crate::db;`), and `crate::`/`app::` are dropped from the front.
+fn named_paths(code: &str) -> Vec<String> {
+    fn is_ident(c: u8) -> bool {
+        c.is_ascii_alphanumeric() || c == b'_'
+    }
+    /// Reads one path (with groups) at `at`, pushing every full path; returns the end.
+    fn read(code: &[u8], mut at: usize, prefix: &str, out: &mut Vec<String>) -> usize {
+        let mut path = prefix.to_string();
+        loop {
+            let start = at;
+            while at < code.len() && (is_ident(code[at]) || code[at] == b'*') {
+                at += 1;
+            }
+            let segment = std::str::from_utf8(&code[start..at]).unwrap();
+            if segment != "self" && !segment.is_empty() {
+                if !path.is_empty() {
+                    path.push_str("::");
+                }
+                path.push_str(segment);
+            }
+            if code[at..].starts_with(b"::{") {
+                at += 3;
+                loop {
+                    while at < code.len() && (code[at] as char).is_whitespace() {
+                        at += 1;
+                    }
+                    if at >= code.len() || code[at] == b'}' {
+                        return at + 1;
+                    }
+                    at = read(code, at, &path, out);
+                    while at < code.len() && code[at] != b',' && code[at] != b'}' {
+                        at += 1; // ` as name`
+                    }
+                    if at < code.len() && code[at] == b',' {
+                        at += 1;
+                    }
+                }
+            } else if code[at..].starts_with(b"::") && at + 2 < code.len() && is_ident(code[at + 2])
+            {
+                at += 2;
+            } else {
+                out.push(path);
+                return at;
+            }
+        }
+    }
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let boundary = at == 0 || !(is_ident(bytes[at - 1]) || bytes[at - 1] == b':');
+        let rest = &bytes[at..];
+        let start = ["crate::", "db::", "services::", "api::", "pages::", "app::"]
+            .iter()
+            .find(|p| boundary && rest.starts_with(p.as_bytes()));
+        match start {
+            Some(_) => {
+                let mut found = Vec::new();
+                at = read(bytes, at, "", &mut found);
+                for path in found {
+                    let path = path.strip_prefix("crate::").unwrap_or(&path);
+                    out.push(path.strip_prefix("app::").unwrap_or(path).to_string());
+                }
+            }
+            None => at += 1,
+        }
+    }
+    out
+}
+
+/// Each file of an area: (layer segment, area, the paths it names).
+fn area_files() -> Vec<(&'static str, &'static str, String, Vec<String>)> {
+    let src = source_files::src();
+    let mut files = Vec::new();
+    for (folder, segment) in AREA_LAYERS {
+        for path in source_files::rust_files(&src.join(folder)) {
+            let relative = path.strip_prefix(src.join(folder)).unwrap();
+            let first = relative.components().next().unwrap().as_os_str();
+            let first = first.to_string_lossy().trim_end_matches(".rs").to_string();
+            if let Some(area) = AREAS.iter().find(|a| **a == first) {
+                let name = format!("{folder}/{}", relative.display());
+                files.push((
+                    segment,
+                    *area,
+                    name,
+                    named_paths(&source_files::code_of(&path)),
+                ));
+            }
+        }
+    }
+    files
+}
+
+/// `(layer, area)` of a path such as `db::catalog::downloads::get`, and what follows the area.
+fn area_of_path(path: &str) -> Option<(&str, &str, &str)> {
+    let mut parts = path.splitn(3, "::");
+    let layer = parts.next()?;
+    let area = parts.next()?;
+    let rest = parts.next().unwrap_or("");
+    let known = AREA_LAYERS.iter().any(|(_, s)| *s == layer) && AREAS.contains(&area);
+    known.then_some((layer, area, rest))
+}
+
+fn published(area: &str, rest: &str) -> bool {
+    PUBLISHED.iter().any(|(owner, item)| {
+        *owner == area
+            && (*item == rest
+                || item.strip_suffix('*').is_some_and(|module| {
+                    rest.starts_with(module) || rest == module.trim_end_matches("::")
+                }))
+    })
+}
+
+#[test]
+fn the_areas_form_no_circle_within_a_layer() {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (segment, area, _, paths) in area_files() {
+        let node = format!("{segment}::{area}");
+        graph.entry(node.clone()).or_default();
+        for path in &paths {
+            if let Some((layer, other, _)) = area_of_path(path)
+                && layer == segment
+                && other != area
+            {
+                let edge = format!("{layer}::{other}");
+                graph.get_mut(&node).unwrap().insert(edge);
+            }
+        }
+    }
+    let mut circles = Vec::new();
+    for (node, named) in &graph {
+        for other in named {
+            if node < other && reaches(&graph, other, node) {
+                circles.push(format!("{node} and {other} import each other (a circle)"));
+            }
+        }
+    }
+    assert!(circles.is_empty(), "{}", circles.join("\n"));
+    // The reading works: services of contacts name the marketing mirror.
+    assert!(graph["services::contacts"].contains("services::marketing"));
+}
+
+#[test]
+fn an_area_s_db_is_reached_from_other_areas_only_through_what_it_publishes() {
+    let mut wrong = BTreeSet::new();
+    let mut used = BTreeSet::new();
+    for (segment, area, file, paths) in area_files() {
+        if segment != "services" && segment != "db" {
+            continue;
+        }
+        for path in &paths {
+            match area_of_path(path) {
+                Some(("db", owner, rest)) if owner != area => {
+                    if published(owner, rest) {
+                        used.insert((owner.to_string(), rest.to_string()));
+                    } else {
+                        wrong.insert(format!(
+                            "{file} uses db::{owner}::{rest}, which {owner} does not publish"
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}",
+        wrong.into_iter().collect::<Vec<_>>().join("\n")
+    );
+    // Every published item is used, so the list says what the areas really share.
+    let unused: Vec<_> = PUBLISHED
+        .iter()
+        .filter(|(owner, item)| {
+            !used.iter().any(|(o, rest)| {
+                o == owner && (rest == item || published(owner, rest) && item.ends_with('*'))
+            })
+        })
+        .collect();
+    assert!(
+        unused.is_empty(),
+        "published but used by no other area: {unused:?}"
+    );
+}
+
+#[test]
+fn paths_are_read_with_their_groups() {
+    let paths = named_paths(
+        "use crate::db::{self, Db, catalog::downloads::{get, PackageRecord as P}};\n\
+         let x = db::marketing::providers::get(db, 1); crate::app::pages::catalog::customer::Page",
+    );
+    assert_eq!(
+        paths,
+        [
+            "db",
+            "db::Db",
+            "db::catalog::downloads::get",
+            "db::catalog::downloads::PackageRecord",
+            "db::marketing::providers::get",
+            "pages::catalog::customer::Page",
+        ]
+    );
+    assert!(published("operations", "mail_jobs::latest"));
+    assert!(!published("catalog", "downloads::list"));
 }

@@ -228,6 +228,16 @@ impl DynQuery {
     }
 }
 
+/// `%term%` for `like … escape '\'`, lower-cased, with the wildcards of the term escaped.
+pub(crate) fn like_pattern(term: &str) -> String {
+    let escaped = term
+        .to_lowercase()
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -172,6 +172,11 @@ pub fn email_taken_message(email: &str, customer_number: i64) -> String {
     format!("Die E-Mail {email} ist bereits unter der Kundennummer {customer_number} registriert.")
 }
 
+/// The form in which emails are stored and compared: trimmed, lower-case.
+pub fn normalize_email(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

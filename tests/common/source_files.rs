@@ -28,12 +28,15 @@ pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// A file's code without its tests (`#[cfg(test)]` onwards) and without comment lines.
+/// A file's code without its test module (`#[cfg(test)] mod …` onwards) and without comment
+/// lines. A single `#[cfg(test)]` item before it stays, as code that must obey the same rules.
 pub fn code_of(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
-    text.split("#[cfg(test)]")
-        .next()
-        .unwrap_or_default()
+    let end = text
+        .match_indices("#[cfg(test)]")
+        .find(|(at, tag)| text[at + tag.len()..].trim_start().starts_with("mod "))
+        .map_or(text.len(), |(at, _)| at);
+    text[..end]
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()

@@ -4,9 +4,10 @@
 use chrono::{DateTime, Utc};
 
 use crate::db::Db;
-use crate::db::contacts::{ContactChange, NewContact, normalize_email};
+use crate::db::contacts::{ContactChange, NewContact};
 use crate::db_run;
 use crate::domain::audit::{Entity, Entry};
+use crate::domain::contacts::normalize_email;
 
 /// Everything one save of the contact editor writes.
 #[derive(Debug, Default)]

@@ -322,7 +322,7 @@ async fn naming(
     person: &Person,
     except: Option<i64>,
 ) -> Result<Vec<(crate::db::insight::audit::AuditRow, Rewrite)>, sqlx::Error> {
-    let pattern = crate::db::marketing::lists::like_pattern(&person.email);
+    let pattern = crate::db::sql::like_pattern(&person.email);
     let rows = tx
         .fetch_all::<crate::db::insight::audit::AuditRow>(
             "select id, at, actor, action, entity, entity_id, changes, erasures, entity_name \

@@ -11,6 +11,7 @@ use crate::db::tx::Tx;
 use crate::db::{Db, dedup_keep_order, insight::audit, now};
 use crate::db_run;
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
+use crate::domain::contacts::normalize_email;
 use serde_json::Value;
 
 macro_rules! contact_columns {
@@ -108,11 +109,6 @@ pub struct ContactChange {
     pub extern_id: Option<String>,
 }
 
-/// The form in which emails are stored and compared: trimmed, lower-case.
-pub fn normalize_email(email: &str) -> String {
-    email.trim().to_lowercase()
-}
-
 /// Creates the company or renames it (bind: customer number, name, now); a company whose
 /// name is already that is left as it is.
 pub(crate) const UPSERT_COMPANY: &str = "insert into companies \
@@ -176,7 +172,7 @@ macro_rules! update_contact {
             "where id = $1 and customer_number = $2")
     };
     (@write $tx:expr, $id:expr, $change:expr, $now:expr, $which:literal) => {{
-        let email = $crate::db::contacts::normalize_email(&$change.email);
+        let email = $crate::domain::contacts::normalize_email(&$change.email);
         for sql in $crate::db::contacts::END_CONSENT_OF_OLD_ADDRESS {
             sqlx::query(sql).bind($id).bind(&email).execute(&mut *$tx).await?;
         }

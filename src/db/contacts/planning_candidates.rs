@@ -3,9 +3,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::db::Db;
-use crate::db::contacts::normalize_email;
 use crate::db::sql::Param;
 use crate::db_run;
+use crate::domain::contacts::normalize_email;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PlanningCandidate {

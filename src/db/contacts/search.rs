@@ -156,7 +156,7 @@ pub(super) fn filtered(
             " and c.id in (select rowid from contact_search where text like {p})"
         ));
     } else if let Some(search) = search {
-        let p = query.param(crate::db::marketing::lists::like_pattern(search));
+        let p = query.param(crate::db::sql::like_pattern(search));
         if backend == crate::db::Backend::Postgres && search.chars().count() >= 3 {
             // Each arm alone can use its trigram index (migration 0010); an OR across the
             // join could only be answered by reading every contact.

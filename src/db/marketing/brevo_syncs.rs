@@ -9,9 +9,9 @@ use std::collections::HashSet;
 
 use crate::db::Db;
 use crate::db::bulk::link_lists;
-use crate::db::contacts::normalize_email;
 use crate::db_run;
 use crate::domain::audit::{Changes, Entry};
+use crate::domain::contacts::normalize_email;
 use serde_json::Value;
 
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]

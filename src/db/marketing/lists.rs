@@ -225,16 +225,6 @@ macro_rules! live_list_columns {
     };
 }
 
-/// `%term%` for `like … escape '\'`, lower-cased, with the wildcards of the term escaped.
-pub(crate) fn like_pattern(term: &str) -> String {
-    let escaped = term
-        .to_lowercase()
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{escaped}%")
-}
-
 /// One page of a provider's lists with live counts, and how many match in all.
 /// Neither status selected means both (spec §4).
 pub async fn page_of_provider(
@@ -250,7 +240,7 @@ pub async fn page_of_provider(
         (true, true)
     };
     let search = filter.search.as_deref().map(str::trim).unwrap_or("");
-    let pattern = like_pattern(search);
+    let pattern = crate::db::sql::like_pattern(search);
     const WHERE: &str = "where l.provider_id = $1 and (($2 and l.active) or ($3 and not l.active)) \
                          and ($4 = '' or lower(l.name) like $5 escape '\\')";
     let order = if filter.ascending { "asc" } else { "desc" };

@@ -75,7 +75,7 @@ fn read(bytes: &[u8]) -> ServiceResult<Parsed> {
     for candidate in parsed.candidates {
         let key = (
             candidate.customer_number,
-            db::contacts::normalize_email(&candidate.email),
+            crate::domain::contacts::normalize_email(&candidate.email),
         );
         if seen.insert(key) {
             kept.push(candidate);

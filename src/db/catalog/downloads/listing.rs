@@ -108,7 +108,7 @@ pub(super) fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<
         .map(str::trim)
         .filter(|s| !s.is_empty())
     {
-        let pattern = query.param(crate::db::marketing::lists::like_pattern(search));
+        let pattern = query.param(crate::db::sql::like_pattern(search));
         if filter.search_files {
             // Probed per package (by the primary key's download_id): a customer's few visible
             // packages are checked, not every file name of the portal gathered first.

@@ -143,7 +143,7 @@ pub async fn export(
         View::Package => {
             let id = package
                 .ok_or_else(|| ServiceError::Invalid("Für view=package fehlt packageId.".into()))?;
-            crate::services::catalog::downloads::managed(db, user, id).await?;
+            reports::managed_package(db, user, id).await?;
             Scope::Package(id)
         }
         // Every provider the user sees, as on the screen.

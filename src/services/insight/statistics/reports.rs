@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::db::insight::statistics::TotalsRow;
 use crate::db::{self, Db};
+use crate::domain::permissions::may_manage_provider;
 use crate::domain::statistics::{DayRange, Sketch};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
@@ -104,7 +105,7 @@ impl Reach {
 /// one of them (`Forbidden` otherwise, `NotFound` when there is none).
 pub(super) async fn reach(db: &Db, user: &User, provider: Option<i64>) -> ServiceResult<Reach> {
     if let Some(id) = provider {
-        crate::services::marketing::providers::managed(db, user, id).await?;
+        managed_provider(db, user, id).await?;
         return Ok(Reach::Providers(vec![id]));
     }
     if user.is_admin() {
@@ -308,8 +309,30 @@ pub async fn package(
     id: i64,
     range: DayRange,
 ) -> ServiceResult<PackageStatistics> {
-    crate::services::catalog::downloads::managed(db, user, id).await?;
+    managed_package(db, user, id).await?;
     package_figures(db, id, range).await
+}
+
+/// Checks that package `id` exists and that the user manages its provider.
+pub(super) async fn managed_package(db: &Db, user: &User, id: i64) -> ServiceResult<()> {
+    let package = db::catalog::downloads::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    managed_provider(db, user, package.provider_id).await
+}
+
+/// Checks that provider `id` exists and that the user manages it. Insight reads the data of
+/// the catalog and of marketing but calls none of their use cases (the catalog records into
+/// insight, and marketing uses the catalog's uploads), so the rule of
+/// `domain::permissions` is applied here to the provider's row.
+async fn managed_provider(db: &Db, user: &User, id: i64) -> ServiceResult<()> {
+    let provider = db::marketing::providers::get(db, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if !may_manage_provider(user, &provider.allowed_roles) {
+        return Err(ServiceError::Forbidden);
+    }
+    Ok(())
 }
 
 /// One package's figures, for whoever may see them.
