@@ -81,8 +81,8 @@ mod tests {
     fn entry_script_and_styles_come_from_the_manifest() {
         let manifest = r#"{
           "src/main.tsx": {"file": "assets/main-Bx12.js", "src": "src/main.tsx", "isEntry": true,
-                           "css": ["assets/main-9f8e.css"], "dynamicImports": ["src/features/account/AccountMenu.tsx"]},
-          "src/features/account/AccountMenu.tsx": {"file": "assets/AccountMenu-aa.js", "isDynamicEntry": true}
+                           "css": ["assets/main-9f8e.css"], "dynamicImports": ["src/features/accounts/account/AccountMenu.tsx"]},
+          "src/features/accounts/account/AccountMenu.tsx": {"file": "assets/AccountMenu-aa.js", "isDynamicEntry": true}
         }"#;
         let assets = EntryAssets::parse(manifest).unwrap();
         assert_eq!(assets.script.as_deref(), Some("/assets/main-Bx12.js"));

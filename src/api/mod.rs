@@ -1,4 +1,5 @@
-//! REST API of spec §7 under `/api`; one module per resource, each with its own router.
+//! REST API of spec §7 under `/api`: one folder per product area (README "Product areas"),
+//! inside it one module per resource, each with its own router.
 
 pub mod accounts;
 pub mod catalog;

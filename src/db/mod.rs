@@ -1,4 +1,5 @@
-//! Data access for SQLite and PostgreSQL with one copy of every query.
+//! Data access for SQLite and PostgreSQL with one copy of every query, one folder per product
+//! area (README "Product areas") beside the shared transaction, query and link-table helpers.
 //!
 //! `Db` wraps the pool of the configured backend. The `db_run!` macro expands the same
 //! query body once per backend, so each query is written once with `$1, $2` placeholders

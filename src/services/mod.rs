@@ -1,5 +1,6 @@
 //! Use cases: business rules combined with data access and third parties. REST handlers,
-//! server functions, pages and the CLI call these; none of them talks SQL directly.
+//! server functions, pages and the CLI call these; none of them talks SQL directly. One folder
+//! per product area (README "Product areas").
 
 pub mod accounts;
 pub mod catalog;

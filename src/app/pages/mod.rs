@@ -1,5 +1,5 @@
-//! One module per area: public pages (pure SSR, no JavaScript needed), the customer view and
-//! the admin screens.
+//! The pages, one folder per product area (README "Product areas"): the sign-in pages (pure
+//! SSR, no JavaScript needed), the customer view and the admin screens.
 
 pub mod accounts;
 pub mod catalog;

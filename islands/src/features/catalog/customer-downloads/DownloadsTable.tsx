@@ -1,5 +1,5 @@
 // The customer's packages (spec §2 "Table columns"), with the same markup as the server page
-// (src/app/pages/customer/markup.rs `table`), so nothing moves when the island takes over.
+// (src/app/pages/catalog/customer/markup.rs `table`), so nothing moves when the island takes over.
 // One markup for every width: a table from the md breakpoint up, a card per row below it
 // (style/main.css), with each file's thumbnail (it opens the preview dialog) or type icon.
 import { useEffect, useRef } from 'react';

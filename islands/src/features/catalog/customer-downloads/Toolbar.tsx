@@ -1,5 +1,5 @@
 // Toolbar and filter panel of the customer page (spec §2). The same markup as the server page
-// (src/app/pages/customer.rs `toolbar`), which makes it a plain GET form without JavaScript;
+// (src/app/pages/catalog/customer.rs `toolbar`), which makes it a plain GET form without JavaScript;
 // here every change asks the server at once (the search after a pause in typing).
 import { useEffect, useRef } from 'react';
 import type { FormEvent } from 'react';

@@ -50,7 +50,7 @@ describe('list state', () => {
       sort: 'ASC' as const,
       newSinceVisit: true,
     };
-    // The same string as src/app/pages/customer/list_url.rs writes.
+    // The same string as src/app/pages/catalog/customer/list_url.rs writes.
     expect(urlQuery(state, 40)).toBe(
       '?search=Flyer+S%C3%BCd&searchMethode=byFilename&archived=true&providerIds=%5B2%2C5%5D&tagsIds=%5B1%5D&sortBy=endAt&sort=ASC&newSinceVisit=true&anzahl=40',
     );

@@ -1,4 +1,4 @@
-// What the server page hands the island (src/app/pages/customer.rs `CustomerDownloadsProps`).
+// What the server page hands the island (src/app/pages/catalog/customer.rs `CustomerDownloadsProps`).
 import type { DownloadFile, DownloadPage, ListQuery, ProviderRef, Tag } from '../../../lib/downloads';
 
 export interface CustomerDownloadsProps {

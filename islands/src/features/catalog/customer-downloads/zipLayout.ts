@@ -1,5 +1,5 @@
 // Name and folder layout of the download manager's ZIP (spec §4), the same as the server's
-// package ZIP (src/services/files.rs `zip_name`, `plan_zip`; src/storage/zip.rs
+// package ZIP (src/services/catalog/files.rs `zip_name`, `plan_zip`; src/storage/zip.rs
 // `safe_segment`, `unique_name`), so both paths give the dealer the same archive.
 import { dayOf } from '../../../lib/berlinDay';
 import type { SelectedFile } from './selection';

@@ -1,5 +1,5 @@
 //! The customer list's search, filters and sort as the address bar carries them, the same as
-//! the island's `islands/src/features/customer-downloads/listState.ts`: the server page reads
+//! the island's `islands/src/features/catalog/customer-downloads/listState.ts`: the server page reads
 //! them, and its links (sorting, reset, more rows) write them in the island's spelling.
 
 use url::form_urlencoded;

@@ -1,5 +1,5 @@
 //! The customer page's toolbar, filter panel and table as the server renders them: the same
-//! markup as the `CustomerDownloads` island (islands/src/features/customer-downloads/
+//! markup as the `CustomerDownloads` island (islands/src/features/catalog/customer-downloads/
 //! Toolbar.tsx, DownloadsTable.tsx, DownloadsPage.tsx), so nothing moves when the island takes
 //! over. Without JavaScript the toolbar is a GET form and sorting, reset and more rows are
 //! links; the controls that need the island (file selection, manager, tour) are disabled.
