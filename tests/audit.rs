@@ -502,7 +502,7 @@ async fn a_change_whose_transaction_fails_leaves_no_entry() {
     let before = count().await;
     // The package names a list that does not exist: the foreign key fails the transaction
     // after the package row was written, and the entry goes with it.
-    let new = aktionsportal::db::catalog::downloads::NewDownload {
+    let new = aktionsportal::db::catalog::packages::NewPackage {
         provider_id: provider,
         name: "Kaputt".into(),
         start_at: chrono::Utc::now(),
@@ -513,7 +513,7 @@ async fn a_change_whose_transaction_fails_leaves_no_entry() {
     let entry = Entry::new(&Actor::Cli, Action::Create, Entity::Package, None)
         .with_changes(Changes::none().field("name", Value::Null, "Kaputt"));
     assert!(
-        aktionsportal::db::catalog::downloads::create(db, &new, &entry)
+        aktionsportal::db::catalog::packages::create(db, &new, &entry)
             .await
             .is_err()
     );

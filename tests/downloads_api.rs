@@ -297,7 +297,7 @@ async fn every_rule_of_section_5_answers_with_its_german_text() {
         assert_eq!(answer["code"], "validation_error");
     }
     assert_eq!(
-        aktionsportal::db::catalog::downloads::count(&s.app.test_db.db)
+        aktionsportal::db::catalog::packages::count(&s.app.test_db.db)
             .await
             .unwrap(),
         0
@@ -439,7 +439,7 @@ async fn moderators_see_every_package_but_change_only_those_of_their_providers()
         (Some("Strom Herbst"), Some(false))
     );
     assert_eq!(
-        aktionsportal::db::catalog::downloads::count(&s.app.test_db.db)
+        aktionsportal::db::catalog::packages::count(&s.app.test_db.db)
             .await
             .unwrap(),
         2

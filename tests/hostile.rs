@@ -31,9 +31,9 @@ async fn pages_with_data_answer_four_times_the_pool_size_of_concurrent_users() {
             .await;
         assert_eq!(status, 200);
     }
-    let package = aktionsportal::db::catalog::downloads::create(
+    let package = aktionsportal::db::catalog::packages::create(
         &app.test_db.db,
-        &aktionsportal::db::catalog::downloads::NewDownload {
+        &aktionsportal::db::catalog::packages::NewPackage {
             provider_id: provider,
             name: "Herbstaktion".into(),
             start_at: chrono::Utc::now(),
@@ -533,14 +533,14 @@ async fn files_are_served_by_the_rights_of_their_provider() {
     )
     .await
     .unwrap();
-    db::catalog::downloads::create(
+    db::catalog::packages::create(
         database,
-        &db::catalog::downloads::NewDownload {
+        &db::catalog::packages::NewPackage {
             provider_id: provider,
             name: "Sommeraktion".into(),
             start_at: chrono::Utc::now(),
             end_at: chrono::Utc::now() + chrono::Duration::days(30),
-            files: vec![db::catalog::downloads::NewFile {
+            files: vec![db::catalog::packages::NewFile {
                 upload_id: upload.id,
                 name: "Flyer.pdf".into(),
                 tag_ids: vec![],

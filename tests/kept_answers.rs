@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use aktionsportal::db::catalog::downloads::{self, NewDownload};
+use aktionsportal::db::catalog::packages::{self, NewPackage};
 use aktionsportal::state::AppState;
 use chrono::Utc;
 use common::{TestApp, spawn_app, test_config};
@@ -27,9 +27,9 @@ async fn package(
     end_in: chrono::Duration,
 ) -> i64 {
     let now = aktionsportal::db::now();
-    downloads::create(
+    packages::create(
         &app.test_db.db,
-        &NewDownload {
+        &NewPackage {
             provider_id: provider,
             name: name.into(),
             start_at: now - chrono::Duration::days(20),
@@ -186,14 +186,14 @@ async fn a_renamed_tag_shows_on_the_dealers_kept_page() {
         .await;
     assert_eq!(status, 200, "{upload}");
     let now = aktionsportal::db::now();
-    downloads::create(
+    packages::create(
         &app.test_db.db,
-        &NewDownload {
+        &NewPackage {
             provider_id: provider,
             name: "Sommeraktion".into(),
             start_at: now - chrono::Duration::days(20),
             end_at: now + chrono::Duration::days(60),
-            files: vec![downloads::NewFile {
+            files: vec![packages::NewFile {
                 upload_id: upload["id"].as_i64().unwrap(),
                 name: "Flyer.pdf".into(),
                 tag_ids: vec![tag],

@@ -141,11 +141,11 @@ const AREA_LAYERS: [(&str, &str); 4] = [
 /// in `*` publishes a whole module.
 const PUBLISHED: &[(&str, &str)] = &[
     // The package a statistic or a provider's files are about.
-    ("catalog", "downloads::get"),
-    ("catalog", "downloads::get_many"),
-    ("catalog", "downloads::files_of"),
-    ("catalog", "downloads::uploads_of_provider"),
-    ("catalog", "downloads::next_period_change"),
+    ("catalog", "packages::get"),
+    ("catalog", "packages::get_many"),
+    ("catalog", "packages::files_of"),
+    ("catalog", "packages::uploads_of_provider"),
+    ("catalog", "packages::next_period_change"),
     ("catalog", "uploads::get"),
     ("catalog", "previews::counts"),
     // The lists a contact is on decide what it sees and what Brevo mirrors.
@@ -267,7 +267,7 @@ fn area_files() -> Vec<(&'static str, &'static str, String, Vec<String>)> {
     files
 }
 
-/// `(layer, area)` of a path such as `db::catalog::downloads::get`, and what follows the area.
+/// `(layer, area)` of a path such as `db::catalog::packages::get`, and what follows the area.
 fn area_of_path(path: &str) -> Option<(&str, &str, &str)> {
     let mut parts = path.splitn(3, "::");
     let layer = parts.next()?;
@@ -362,7 +362,7 @@ fn an_area_s_db_is_reached_from_other_areas_only_through_what_it_publishes() {
 #[test]
 fn paths_are_read_with_their_groups() {
     let paths = named_paths(
-        "use crate::db::{self, Db, catalog::downloads::{get, PackageRecord as P}};\n\
+        "use crate::db::{self, Db, catalog::packages::{get, PackageRecord as P}};\n\
          let x = db::marketing::providers::get(db, 1); crate::app::pages::catalog::customer::Page",
     );
     assert_eq!(
@@ -370,12 +370,12 @@ fn paths_are_read_with_their_groups() {
         [
             "db",
             "db::Db",
-            "db::catalog::downloads::get",
-            "db::catalog::downloads::PackageRecord",
+            "db::catalog::packages::get",
+            "db::catalog::packages::PackageRecord",
             "db::marketing::providers::get",
             "pages::catalog::customer::Page",
         ]
     );
     assert!(published("operations", "mail_jobs::latest"));
-    assert!(!published("catalog", "downloads::list"));
+    assert!(!published("catalog", "packages::list"));
 }

@@ -90,14 +90,14 @@ async fn every_role_gets_the_expected_answer_everywhere() {
             .await
             .unwrap()
     );
-    let package = aktionsportal::db::catalog::downloads::create(
+    let package = aktionsportal::db::catalog::packages::create(
         db,
-        &aktionsportal::db::catalog::downloads::NewDownload {
+        &aktionsportal::db::catalog::packages::NewPackage {
             provider_id: 1,
             name: "Herbstaktion".into(),
             start_at: chrono::Utc::now(),
             end_at: chrono::Utc::now() + chrono::Duration::days(30),
-            files: vec![aktionsportal::db::catalog::downloads::NewFile {
+            files: vec![aktionsportal::db::catalog::packages::NewFile {
                 upload_id: upload.id,
                 name: "Flyer.pdf".into(),
                 tag_ids: vec![],

@@ -117,9 +117,9 @@ async fn admin_pages_render_their_frames_with_titles() {
     )
     .await
     .unwrap();
-    let package = aktionsportal::db::catalog::downloads::create(
+    let package = aktionsportal::db::catalog::packages::create(
         &app.test_db.db,
-        &aktionsportal::db::catalog::downloads::NewDownload {
+        &aktionsportal::db::catalog::packages::NewPackage {
             provider_id: provider,
             name: "Herbstaktion".into(),
             start_at: chrono::Utc::now(),

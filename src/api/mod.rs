@@ -34,7 +34,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(marketing::providers::router())
         .merge(marketing::lists::router())
         .merge(marketing::router())
-        .merge(catalog::downloads::router())
+        .merge(catalog::packages::router())
         .merge(contacts::router())
         .merge(contacts::customer_groups::router())
         .merge(contacts::double_opt_in::router())
@@ -49,7 +49,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .layer(from_fn_with_state(config.request_timeout(), time_limit));
     let uploads = catalog::uploads::router()
         .layer(from_fn_with_state(BodyRule::for_upload(config), limit_body));
-    let streamed = catalog::downloads::zip_router()
+    let streamed = catalog::packages::zip_router()
         .layer(from_fn_with_state(BodyRule::for_body(config), limit_body));
     timed
         .merge(uploads)

@@ -37,7 +37,7 @@ use super::pages::{
     insight::admin_audit, insight::admin_statistics, marketing::providers,
 };
 use crate::domain::user::{CurrentUser, User};
-use crate::services::catalog::downloads::ListQuery;
+use crate::services::catalog::packages::PackageListQuery;
 use crate::state::AppState;
 
 /// The Leptos SSR handler: renders the app for a request.
@@ -229,14 +229,14 @@ async fn customer_downloads(
 }
 
 /// The URL's list parameters; malformed ones count as none.
-fn list_query(query: Result<Query<ListQuery>, QueryRejection>) -> ListQuery {
+fn list_query(query: Result<Query<PackageListQuery>, QueryRejection>) -> PackageListQuery {
     query.map(|Query(q)| q).unwrap_or_default()
 }
 
 async fn admin_downloads(
     State(state): State<AppState>,
     Extension(render): Extension<Render>,
-    query: Result<Query<ListQuery>, QueryRejection>,
+    query: Result<Query<PackageListQuery>, QueryRejection>,
     mut request: Request,
 ) -> Response {
     let user = user_of(&request);

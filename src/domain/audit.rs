@@ -852,7 +852,7 @@ mod tests {
         assert!(keys.len() > 20, "the search found the calls: {keys:?}");
         // The fields of the records serialised whole (services' `Recorded…`, db rows).
         let whole = [
-            // contacts::RecordedContact, downloads::RecordedPackage and its files
+            // contacts::RecordedContact, packages::RecordedPackage and its files
             "customer_number",
             "company_name",
             "email",
@@ -878,7 +878,7 @@ mod tests {
             "total_blocked",
             "deactivated_at",
             "reactivated_at",
-            // db::catalog::downloads::PackageRecord, db::catalog::uploads::Described, tags, db::accounts::users::Account
+            // db::catalog::packages::PackageRecord, db::catalog::uploads::Described, tags, db::accounts::users::Account
             "archived",
             "archived_at",
             "ext",

@@ -12,7 +12,7 @@ use chrono::{Duration, Utc};
 use serde::Serialize;
 
 use crate::db::{
-    Db, catalog::downloads, catalog::tags, catalog::uploads, contacts, marketing::folders,
+    Db, catalog::packages, catalog::tags, catalog::uploads, contacts, marketing::folders,
     marketing::lists, marketing::providers,
 };
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
@@ -265,7 +265,7 @@ struct FileSeed {
     tags: &'static [usize],
 }
 
-struct DownloadSeed {
+struct PackageSeed {
     provider: usize,
     name: &'static str,
     /// Days from today (UTC) of the first and last day.
@@ -277,8 +277,8 @@ struct DownloadSeed {
     files: &'static [FileSeed],
 }
 
-const DOWNLOADS: &[DownloadSeed] = &[
-    DownloadSeed {
+const DOWNLOADS: &[PackageSeed] = &[
+    PackageSeed {
         provider: 1,
         name: "Glasfaser-Sommeraktion Privatkunden",
         start_day: -2,
@@ -298,7 +298,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
             },
         ],
     },
-    DownloadSeed {
+    PackageSeed {
         provider: 1,
         name: "Glasfaser Gewerbe Infopaket",
         start_day: 10,
@@ -323,7 +323,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
             },
         ],
     },
-    DownloadSeed {
+    PackageSeed {
         provider: 0,
         name: "Stadtwerke Nord Strom-Wechselbonus",
         start_day: -40,
@@ -343,7 +343,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
             },
         ],
     },
-    DownloadSeed {
+    PackageSeed {
         provider: 0,
         name: "Stadtwerke Nord Wärmepumpen-Kampagne",
         start_day: -30,
@@ -363,7 +363,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
             },
         ],
     },
-    DownloadSeed {
+    PackageSeed {
         provider: 2,
         name: "Energie Plus Ökostrom Frühjahr",
         start_day: -90,
@@ -376,7 +376,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
             tags: &[TAG_FLYER],
         }],
     },
-    DownloadSeed {
+    PackageSeed {
         provider: 2,
         name: "Energie Plus Winterkampagne Vorjahr",
         start_day: -400,
@@ -400,7 +400,7 @@ const DOWNLOADS: &[DownloadSeed] = &[
             },
         ],
     },
-    DownloadSeed {
+    PackageSeed {
         provider: 3,
         name: "Mobilfunk Mitte Tarifwechsel-Aktion",
         start_day: -5,
@@ -589,7 +589,7 @@ async fn seed_packages(
     files: &FileStore,
     ids: (&[i64], &[i64], &[i64]),
     summary: &mut SeedSummary,
-) -> anyhow::Result<Vec<(i64, &'static DownloadSeed)>> {
+) -> anyhow::Result<Vec<(i64, &'static PackageSeed)>> {
     let (provider_ids, list_ids, tag_ids) = ids;
     // Periods in German days: from the first second of the first day to the last second of
     // the last day.
@@ -601,15 +601,15 @@ async fn seed_packages(
         for file in seed.files {
             let color = PROVIDERS[seed.provider].color;
             let id = store_file(db, files, file.name, &file.kind, color, summary).await?;
-            package_files.push(downloads::NewFile {
+            package_files.push(packages::NewFile {
                 upload_id: id,
                 name: file.name.to_string(),
                 tag_ids: file.tags.iter().map(|&t| tag_ids[t]).collect(),
             });
         }
-        let download = downloads::create(
+        let download = packages::create(
             db,
-            &downloads::NewDownload {
+            &packages::NewPackage {
                 provider_id: provider_ids[seed.provider],
                 name: seed.name.to_string(),
                 start_at: berlin_start_of_day(day(seed.start_day)),
@@ -628,7 +628,7 @@ async fn seed_packages(
                 Some(download.id),
             )
             .with_changes(Changes::none().field("archived", false, true));
-            downloads::set_archived(db, download.id, true, &archived).await?;
+            packages::set_archived(db, download.id, true, &archived).await?;
         }
         summary.downloads += 1;
         taken.push((download.id, seed));
@@ -681,13 +681,13 @@ pub async fn seed_earlier_visit(db: &Db, account_id: i64) -> anyhow::Result<()> 
 /// customer takes, now and then, a file or the ZIP of a package valid that day and offered
 /// to it (the same
 /// every run: the choice is a hash of day, customer and package).
-async fn seed_download_events(db: &Db, packages: &[(i64, &DownloadSeed)]) -> anyhow::Result<usize> {
+async fn seed_download_events(db: &Db, packages: &[(i64, &PackageSeed)]) -> anyhow::Result<usize> {
     use crate::db::insight::statistics::NewEvent;
     let today = berlin_date(Utc::now());
     let mut events = Vec::new();
     for (package, seed) in packages {
-        let files = downloads::files_of(db, &[*package]).await?;
-        let provider = downloads::get(db, *package)
+        let files = packages::files_of(db, &[*package]).await?;
+        let provider = packages::get(db, *package)
             .await?
             .map(|d| d.provider_id)
             .unwrap_or_default();
@@ -838,7 +838,7 @@ mod tests {
 
         // What the summary says is what the database holds.
         assert_eq!(providers::count(&t.db).await.unwrap(), 5);
-        assert_eq!(downloads::count(&t.db).await.unwrap(), 7);
+        assert_eq!(packages::count(&t.db).await.unwrap(), 7);
         assert_eq!(folders::list(&t.db, 100, 0).await.unwrap().1, 8);
         assert_eq!(tags::list(&t.db).await.unwrap().len(), 3);
         let all_providers = providers::list_all(&t.db).await.unwrap();
@@ -933,10 +933,10 @@ mod tests {
         // Downloads cover every badge state, each with files and criteria.
         let now = Utc::now();
         let mut states = (0, 0, 0, 0, 0); // finished, ending soon, upcoming, new, archived
-        for d in downloads::list_all(&t.db).await.unwrap() {
-            let files = downloads::upload_ids(&t.db, d.id).await.unwrap();
+        for d in packages::list_all(&t.db).await.unwrap() {
+            let files = packages::upload_ids(&t.db, d.id).await.unwrap();
             assert!((1..=4).contains(&files.len()));
-            assert!(!downloads::list_ids(&t.db, d.id).await.unwrap().is_empty());
+            assert!(!packages::list_ids(&t.db, d.id).await.unwrap().is_empty());
             assert!(d.start_at < d.end_at);
             if d.archived {
                 states.4 += 1;
@@ -984,13 +984,13 @@ mod tests {
             }
         }
         assert_eq!(total, summary.bytes);
-        let packages: Vec<i64> = downloads::list_all(&t.db)
+        let packages: Vec<i64> = packages::list_all(&t.db)
             .await
             .unwrap()
             .iter()
             .map(|d| d.id)
             .collect();
-        let tagged = downloads::tags_of(&t.db, &packages).await.unwrap();
+        let tagged = packages::tags_of(&t.db, &packages).await.unwrap();
         assert!(tagged.len() >= summary.downloads, "files carry tags");
         for upload in &all_uploads {
             assert!(
@@ -1010,7 +1010,7 @@ mod tests {
             uploads::count(&t.db).await.unwrap(),
             all_uploads.len() as i64
         );
-        assert_eq!(downloads::count(&t.db).await.unwrap(), 7);
+        assert_eq!(packages::count(&t.db).await.unwrap(), 7);
     }
 
     /// The demo dealer's first page load of a fresh demo counts as a return a week later,

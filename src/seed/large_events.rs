@@ -42,7 +42,7 @@ pub async fn seed_download_events(
 ) -> anyhow::Result<EventsSummary> {
     let started = Instant::now();
     let mut rng = StdRng::seed_from_u64(20_261_125);
-    let packages: Vec<_> = db::catalog::downloads::list_all(db)
+    let packages: Vec<_> = db::catalog::packages::list_all(db)
         .await?
         .into_iter()
         .filter(|p| !p.archived)
@@ -50,7 +50,7 @@ pub async fn seed_download_events(
     let ids: Vec<i64> = packages.iter().map(|p| p.id).collect();
     let mut files: HashMap<i64, Vec<(i64, i64)>> = HashMap::new();
     for chunk in ids.chunks(1000) {
-        for file in db::catalog::downloads::files_of(db, chunk).await? {
+        for file in db::catalog::packages::files_of(db, chunk).await? {
             files
                 .entry(file.download_id)
                 .or_default()

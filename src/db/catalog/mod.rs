@@ -1,6 +1,6 @@
 //! Catalog: download packages, their files, uploads, tags and previews.
 
-pub mod downloads;
+pub mod packages;
 pub mod previews;
 pub mod tags;
 pub mod uploads;

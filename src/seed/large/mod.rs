@@ -415,7 +415,7 @@ pub async fn seed_large(
 ) -> anyhow::Result<LargeDataSummary> {
     let started = Instant::now();
     size.check()?;
-    if db::catalog::downloads::count(db).await? > 0 {
+    if db::catalog::packages::count(db).await? > 0 {
         anyhow::bail!(
             "Es sind bereits Download-Pakete vorhanden. Der große Datensatz wird nur in eine \
              Datenbank ohne Pakete geschrieben (z. B. ein neuer Datenordner mit --data)."

@@ -1,5 +1,5 @@
 //! Who may download which stored file, and the package ZIP (spec §6, design "Who sees a
-//! package"). The rule is the one of `downloads::visibility`: Admin everything; others the
+//! package"). The rule is the one of `packages::visibility`: Admin everything; others the
 //! files of packages whose provider lists one of their roles, and of packages offered to a
 //! list a contact with their customer number is on. A provider logo is shown to everyone
 //! signed in. Anything else is `NotFound`, exactly like a missing file, so ids reveal nothing.
@@ -263,7 +263,7 @@ fn selected(selection: &ZipSelection) -> ServiceResult<(Vec<i64>, ChosenFiles)> 
 async fn zip_entries(
     db: &Db,
     store: &FileStore,
-    files: &[db::catalog::downloads::PackageFile],
+    files: &[db::catalog::packages::PackageFile],
     names: &HashMap<i64, &str>,
 ) -> ServiceResult<(Vec<ZipEntry>, String, DateTime<Utc>)> {
     let mut folders: HashMap<i64, String> = HashMap::new();
@@ -342,12 +342,12 @@ pub async fn plan_zip(
     product_name: &str,
 ) -> ServiceResult<ZipPlan> {
     let (package_ids, chosen) = selected(selection)?;
-    let packages = db::catalog::downloads::get_many(db, &package_ids).await?;
+    let packages = db::catalog::packages::get_many(db, &package_ids).await?;
     if packages.len() != package_ids.len() {
         return Err(ServiceError::NotFound);
     }
-    if let Some(visible) = crate::services::catalog::downloads::visibility(db, user).await? {
-        let lists = db::catalog::downloads::lists_of(db, &package_ids).await?;
+    if let Some(visible) = crate::services::catalog::packages::visibility(db, user).await? {
+        let lists = db::catalog::packages::lists_of(db, &package_ids).await?;
         for package in &packages {
             let by_provider = visible.provider_ids.contains(&package.provider_id);
             let by_list = lists
@@ -358,7 +358,7 @@ pub async fn plan_zip(
             }
         }
     }
-    let mut files = db::catalog::downloads::files_of(db, &package_ids).await?;
+    let mut files = db::catalog::packages::files_of(db, &package_ids).await?;
     if let Some(chosen) = &chosen {
         files.retain(|f| chosen.contains(&(f.download_id, f.upload_id)));
         if files.len() != chosen.len() {

@@ -1,7 +1,7 @@
 //! Catalog: download packages, their files, uploads, tags and previews.
 
-pub mod downloads;
 pub mod files;
+pub mod packages;
 pub mod previews;
 pub mod tags;
 pub mod uploads;

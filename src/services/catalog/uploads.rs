@@ -305,7 +305,7 @@ impl<'a> UploadBatch<'a> {
             && self.accepted.len() == 1
         {
             let first = &mut self.accepted[0];
-            first.name = crate::domain::downloads::FileName::parse(&new_name, &first.ext)
+            first.name = crate::domain::packages::FileName::parse(&new_name, &first.ext)
                 .map_err(invalid)?
                 .into_inner();
         }

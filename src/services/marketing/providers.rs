@@ -632,7 +632,7 @@ pub async fn delete(
             }
         }
     }
-    let mut uploads = db::catalog::downloads::uploads_of_provider(db, id).await?;
+    let mut uploads = db::catalog::packages::uploads_of_provider(db, id).await?;
     uploads.extend(provider.upload_id);
     let actor = Actor::of(user);
     let audit = Entry::new(&actor, Action::Delete, Entity::Provider, Some(id))

@@ -203,7 +203,7 @@ impl Answers {
             return Ok(Stamp { version, until });
         }
         let midnight = next_midnight(now);
-        let until = match db::catalog::downloads::next_period_change(db, now).await? {
+        let until = match db::catalog::packages::next_period_change(db, now).await? {
             Some(change) => change.min(midnight),
             None => midnight,
         };
@@ -454,9 +454,9 @@ mod tests {
         )
         .await
         .unwrap();
-        crate::db::catalog::downloads::create(
+        crate::db::catalog::packages::create(
             &t.db,
-            &crate::db::catalog::downloads::NewDownload {
+            &crate::db::catalog::packages::NewPackage {
                 provider_id: provider.id,
                 name: "Paket eins".into(),
                 start_at: start,

@@ -16,7 +16,7 @@ use crate::domain::access::{PageAccess, UNAUTHORIZED_PATH};
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::services;
-use crate::services::catalog::downloads::{DownloadView, ListQuery, ProviderRef};
+use crate::services::catalog::packages::{PackageListQuery, PackageView, ProviderRef};
 use crate::services::error::ServiceError;
 use crate::state::AppState;
 
@@ -26,7 +26,7 @@ use crate::state::AppState;
 pub struct AdminDownloadsProps {
     /// The first page for `query`: the kept answer of `GET /api/downloads/` for it, as is.
     page: Box<serde_json::value::RawValue>,
-    query: ListQuery,
+    query: PackageListQuery,
     /// The providers the user may see (the filter panel).
     providers: Arc<Vec<ProviderRef>>,
     is_admin: bool,
@@ -44,22 +44,24 @@ pub enum AdminDownloadsPage {
 pub async fn load_downloads(
     state: &AppState,
     user: Option<&User>,
-    query: ListQuery,
+    query: PackageListQuery,
 ) -> Option<AdminDownloadsPage> {
     let user = user.filter(|u| Capability::AdminArea.allows(u))?;
     let (query, params) = match query.params() {
         Ok(params) => (query, params),
-        Err(_) => (ListQuery::default(), ListQuery::default().params().ok()?),
+        Err(_) => (
+            PackageListQuery::default(),
+            PackageListQuery::default().params().ok()?,
+        ),
     };
     let loaded = async {
         let (db, answers) = (&state.db, &state.answers);
         let stamp = answers.stamp(db).await?;
         let answer =
-            services::catalog::downloads::admin_answer_at(db, answers, stamp, user, &params)
-                .await?;
+            services::catalog::packages::admin_answer_at(db, answers, stamp, user, &params).await?;
         let page = answer.raw_json()?;
         let providers =
-            services::catalog::downloads::providers_to_manage_at(db, answers, stamp, user).await?;
+            services::catalog::packages::providers_to_manage_at(db, answers, stamp, user).await?;
         Ok::<_, ServiceError>(AdminDownloadsProps {
             page,
             query,
@@ -112,11 +114,11 @@ pub struct DownloadFormProps {
     /// `add` or `edit`.
     mode: &'static str,
     /// The package being edited.
-    download: Option<DownloadView>,
+    download: Option<PackageView>,
     /// The providers the user may choose (spec §6).
     providers: Vec<ProviderRef>,
     requirements: UploadLimits,
-    tags: Vec<crate::services::catalog::downloads::Tag>,
+    tags: Vec<crate::services::catalog::packages::Tag>,
     is_admin: bool,
 }
 
@@ -141,18 +143,18 @@ pub async fn load_download_form(
             None => None,
             Some(id) => {
                 let id = id.parse::<i64>().map_err(|_| ServiceError::NotFound)?;
-                Some(services::catalog::downloads::for_edit(&state.db, user, id).await?)
+                Some(services::catalog::packages::for_edit(&state.db, user, id).await?)
             }
         };
         Ok::<_, ServiceError>(DownloadFormProps {
             mode: if download.is_some() { "edit" } else { "add" },
             download,
-            providers: services::catalog::downloads::providers_to_manage(&state.db, user).await?,
+            providers: services::catalog::packages::providers_to_manage(&state.db, user).await?,
             requirements: UploadLimits {
                 limit_size_mb: state.uploads.limit_size_mb,
                 allowed_ext_array: state.uploads.allowed_ext.clone(),
             },
-            tags: services::catalog::downloads::tags(&state.db).await?,
+            tags: services::catalog::packages::tags(&state.db).await?,
             is_admin: Capability::AdminOnly.allows(user),
         })
     };

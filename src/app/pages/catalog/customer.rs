@@ -17,8 +17,10 @@ use crate::domain::paging::PAGE_SIZE;
 use crate::domain::permissions::Capability;
 use crate::domain::user::User;
 use crate::services;
-use crate::services::catalog::downloads::Tag;
-use crate::services::catalog::downloads::{CustomerView, DownloadPage, ListQuery, ProviderRef};
+use crate::services::catalog::packages::Tag;
+use crate::services::catalog::packages::{
+    CustomerView, PackageListQuery, PackagePage, ProviderRef,
+};
 use crate::services::error::ServiceError;
 use crate::state::AppState;
 
@@ -30,9 +32,9 @@ const MAX_ROWS: i64 = 1000;
 #[serde(rename_all = "camelCase")]
 pub struct CustomerDownloadsProps {
     /// The first page for `query`.
-    pub page: DownloadPage,
+    pub page: PackagePage,
     /// The URL's search, filters and sort.
-    pub query: ListQuery,
+    pub query: PackageListQuery,
     /// For the tag filter.
     pub tags: Vec<Tag>,
     /// The providers whose packages the user sees (the provider filter).
@@ -58,7 +60,7 @@ pub enum CustomerDownloads {
 pub async fn load_downloads(
     state: &AppState,
     user: Option<&User>,
-    mut query: ListQuery,
+    mut query: PackageListQuery,
     shown: Option<i64>,
 ) -> Option<CustomerDownloads> {
     let user = user.filter(|u| Capability::CustomerDownloads.allows(u))?;
@@ -67,7 +69,7 @@ pub async fn load_downloads(
     let params = match query.params() {
         Ok(params) => params,
         Err(_) => {
-            query = ListQuery::default();
+            query = PackageListQuery::default();
             query.params().ok()?
         }
     };
@@ -79,14 +81,13 @@ pub async fn load_downloads(
         let island = answers
             .bytes(key, async {
                 // Three independent reads, each its own connection.
-                let params = services::catalog::downloads::customer_params(
-                    db, answers, &view, user, &params,
-                )
-                .await?;
+                let params =
+                    services::catalog::packages::customer_params(db, answers, &view, user, &params)
+                        .await?;
                 let (page, tags, providers) = tokio::try_join!(
-                    services::catalog::downloads::customer_page(db, answers, &view, user, &params),
-                    services::catalog::downloads::tags_at(db, answers, view.stamp),
-                    services::catalog::downloads::providers_in_view(db, answers, &view, user),
+                    services::catalog::packages::customer_page(db, answers, &view, user, &params),
+                    services::catalog::packages::tags_at(db, answers, view.stamp),
+                    services::catalog::packages::providers_in_view(db, answers, &view, user),
                 )?;
                 let props = CustomerDownloadsProps {
                     page,

@@ -37,7 +37,7 @@ pub struct AdminStatisticsProps {
 /// Loads the props; `None` without the right or when loading failed (logged).
 pub async fn load(state: &AppState, user: Option<&User>) -> Option<AdminStatisticsProps> {
     let user = user.filter(|u| Capability::AdminArea.allows(u))?;
-    match services::catalog::downloads::providers_to_manage(&state.db, user).await {
+    match services::catalog::packages::providers_to_manage(&state.db, user).await {
         Ok(providers) => Some(AdminStatisticsProps {
             is_admin: Capability::AdminOnly.allows(user),
             providers: providers

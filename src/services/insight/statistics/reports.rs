@@ -315,7 +315,7 @@ pub async fn package(
 
 /// Checks that package `id` exists and that the user manages its provider.
 pub(super) async fn managed_package(db: &Db, user: &User, id: i64) -> ServiceResult<()> {
-    let package = db::catalog::downloads::get(db, id)
+    let package = db::catalog::packages::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
     managed_provider(db, user, package.provider_id).await
@@ -348,7 +348,7 @@ pub(super) async fn package_figures(
             .await?;
     // Every file the package holds, also those nobody took, in the package's order; then
     // files counted in the range that it no longer holds.
-    let mut files: Vec<TopEntry> = db::catalog::downloads::files_of(db, &[id])
+    let mut files: Vec<TopEntry> = db::catalog::packages::files_of(db, &[id])
         .await?
         .into_iter()
         .map(|file| TopEntry {
@@ -389,7 +389,7 @@ pub async fn package_customers(
     if !user.is_admin() {
         return Err(ServiceError::Forbidden);
     }
-    db::catalog::downloads::get(db, id)
+    db::catalog::packages::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
     let (from, to) = (day_text(range.from), day_text(range.to));
@@ -412,7 +412,7 @@ pub async fn downloads_of_packages(
 ) -> ServiceResult<Vec<PackageDownloads>> {
     let mut seen: Vec<i64> = ids.to_vec();
     if let Reach::Providers(providers) = reach(db, user, None).await? {
-        let packages = db::catalog::downloads::get_many(db, ids).await?;
+        let packages = db::catalog::packages::get_many(db, ids).await?;
         seen.retain(|id| {
             packages
                 .iter()

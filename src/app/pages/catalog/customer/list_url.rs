@@ -5,7 +5,7 @@
 use url::form_urlencoded;
 
 use crate::domain::paging::PAGE_SIZE;
-use crate::services::catalog::downloads::ListQuery;
+use crate::services::catalog::packages::PackageListQuery;
 
 /// The columns a customer can sort by (spec §2), as the API names them.
 pub const SORT_COLUMNS: [&str; 5] = ["provider", "name", "startAt", "endAt", "updatedAt"];
@@ -45,7 +45,7 @@ fn ids_param(ids: &[i64]) -> Option<String> {
 
 impl ListState {
     /// The state a query describes; unknown or malformed values fall back to the defaults.
-    pub fn of(query: &ListQuery) -> ListState {
+    pub fn of(query: &PackageListQuery) -> ListState {
         let sort_by = query
             .sort_by
             .as_deref()
@@ -166,8 +166,8 @@ fn ids_of(value: &str) -> Vec<i64> {
 
 /// The list parameters and `anzahl` of the page's query string. Repeated `providerIds` and
 /// `tagsIds` are joined into one JSON array, the spelling the API and the island use.
-pub fn parse_page_query(raw: Option<&str>) -> (ListQuery, Option<i64>) {
-    let mut query = ListQuery::default();
+pub fn parse_page_query(raw: Option<&str>) -> (PackageListQuery, Option<i64>) {
+    let mut query = PackageListQuery::default();
     let mut shown = None;
     let mut providers: Vec<i64> = Vec::new();
     let mut tags: Vec<i64> = Vec::new();

@@ -13,8 +13,8 @@ use crate::domain::badges::Badge;
 use crate::domain::files::type_icon;
 use crate::domain::format;
 use crate::domain::paging::PAGE_SIZE;
-use crate::services::catalog::downloads::Tag;
-use crate::services::catalog::downloads::{DownloadView, FileView, NewSinceVisit, ProviderRef};
+use crate::services::catalog::packages::Tag;
+use crate::services::catalog::packages::{FileView, NewSinceVisit, PackageView, ProviderRef};
 
 const PAGE_PATH: &str = "/user/downloads";
 
@@ -310,7 +310,7 @@ fn date_cell(
     }
 }
 
-fn package_row(package: &DownloadView, tags: &[Tag]) -> impl IntoView {
+fn package_row(package: &PackageView, tags: &[Tag]) -> impl IntoView {
     let provider = match &package.provider.upload {
         Some(logo) => view! {
             <img class="ap-customer-logo" src=logo.path.clone() alt=package.provider.name.clone()/>
@@ -389,7 +389,7 @@ fn column_header(state: &ListState, column: &'static str, label: &'static str) -
 
 /// The packages (spec §2 "Table columns") and the row below with 'loaded/total' and the link
 /// to more rows.
-pub fn table(packages: &[DownloadView], count: i64, state: &ListState, tags: &[Tag]) -> AnyView {
+pub fn table(packages: &[PackageView], count: i64, state: &ListState, tags: &[Tag]) -> AnyView {
     let headers = COLUMNS
         .iter()
         .map(|(column, label)| column_header(state, column, label))

@@ -29,7 +29,7 @@ pub(super) async fn record_visit(
 
 /// The list parameters both lists share (spec §3 "Paging", "Filters").
 #[derive(Clone, Debug, Default)]
-pub struct ListParams {
+pub struct PackageListParams {
     pub limit: i64,
     pub offset: i64,
     pub ascending: bool,
@@ -47,7 +47,7 @@ pub struct ListParams {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
-pub struct ListQuery {
+pub struct PackageListQuery {
     /// Page size; default 20 (spec §9), 1–1000 (others answer 400).
     #[param(minimum = 1, maximum = 1000)]
     #[serde(default, deserialize_with = "crate::domain::paging::integer")]
@@ -61,7 +61,7 @@ pub struct ListQuery {
     pub sort: Option<String>,
     /// Column: `id` (default), `provider` (also `Provider.name`), `name`, `startAt`, `endAt`,
     /// `updatedAt`; anything else answers 400.
-    #[param(value_type = Option<crate::domain::downloads::SortColumn>, inline)]
+    #[param(value_type = Option<crate::domain::packages::SortColumn>, inline)]
     pub sort_by: Option<String>,
     /// `true`: only archived packages; `false` or absent: only those not archived.
     #[param(value_type = Option<crate::domain::paging::Flag>, inline)]
@@ -79,7 +79,7 @@ pub struct ListQuery {
     pub tags_ids: Option<String>,
     /// `byName` (default) or `byFilename`.
     #[serde(rename = "searchMethode")]
-    #[param(value_type = Option<crate::domain::downloads::SearchMethod>, inline)]
+    #[param(value_type = Option<crate::domain::packages::SearchMethod>, inline)]
     pub search_method: Option<String>,
     /// Customer list: `true` shows only packages that started, or have a file added or
     /// changed, since the user's previous visit (none on a first visit); ignored by the
@@ -108,7 +108,7 @@ pub(super) fn id_filter(value: Option<&str>, name: &str) -> ServiceResult<Option
     Ok((!ids.is_empty()).then_some(ids))
 }
 
-impl ListParams {
+impl PackageListParams {
     fn has_id_filters(&self) -> bool {
         self.provider_ids.is_some() || self.tag_ids.is_some()
     }
@@ -117,7 +117,7 @@ impl ListParams {
     /// (issue 34): such an id matches nothing, and so it must not make a question of its own
     /// either (a kept answer per made-up id). A filter of only such ids stays, empty: it still
     /// matches nothing.
-    fn within(mut self, providers: &[i64], tags: &[i64]) -> ListParams {
+    fn within(mut self, providers: &[i64], tags: &[i64]) -> PackageListParams {
         fn keep(ids: &mut Option<Vec<i64>>, allowed: &[i64]) {
             if let Some(ids) = ids {
                 let allowed: std::collections::HashSet<i64> = allowed.iter().copied().collect();
@@ -130,12 +130,12 @@ impl ListParams {
     }
 }
 
-impl ListQuery {
+impl PackageListQuery {
     /// The parsed parameters; malformed ones are refused with a German message.
-    pub fn params(&self) -> ServiceResult<ListParams> {
+    pub fn params(&self) -> ServiceResult<PackageListParams> {
         let paging = Paging::parse(self.limit, self.offset, self.sort.as_deref(), MAX_PAGE_SIZE)
             .map_err(invalid)?;
-        Ok(ListParams {
+        Ok(PackageListParams {
             limit: paging.limit,
             offset: paging.offset,
             ascending: paging.ascending,
@@ -161,14 +161,14 @@ pub(super) async fn count(
     let key = format!("package-count|{stamp}|{}", query.count_key());
     let count = answers
         .value(key, async {
-            Ok(db::catalog::downloads::count_matching(db, query).await?)
+            Ok(db::catalog::packages::count_matching(db, query).await?)
         })
         .await?;
     Ok(*count)
 }
 
 pub(super) fn query_of(
-    params: &ListParams,
+    params: &PackageListParams,
     visible: Option<Visible>,
 ) -> ServiceResult<PackageQuery> {
     let sort = SortColumn::parse(params.sort_by.as_deref()).map_err(ServiceError::Invalid)?;
@@ -194,7 +194,7 @@ pub async fn admin_answer(
     db: &Db,
     answers: &Answers,
     user: &User,
-    params: &ListParams,
+    params: &PackageListParams,
 ) -> ServiceResult<Arc<Answer>> {
     let stamp = answers.stamp(db).await?;
     admin_answer_at(db, answers, stamp, user, params).await
@@ -206,7 +206,7 @@ pub async fn admin_answer_at(
     answers: &Answers,
     stamp: Stamp,
     user: &User,
-    params: &ListParams,
+    params: &PackageListParams,
 ) -> ServiceResult<Arc<Answer>> {
     let params = if params.has_id_filters() {
         let (providers, tags) = tokio::try_join!(
@@ -294,7 +294,7 @@ pub async fn customer_answer(
     db: &Db,
     answers: &Answers,
     user: &User,
-    params: &ListParams,
+    params: &PackageListParams,
 ) -> ServiceResult<Arc<Answer>> {
     let view = CustomerView::of(db, answers, user, false).await?;
     let params = customer_params(db, answers, &view, user, params).await?;
@@ -307,14 +307,14 @@ pub async fn customer_answer(
 }
 
 /// The customer list's parameters with filters only of providers the user sees and of tags
-/// that exist ([`ListParams::within`]); what [`customer_page`] takes.
+/// that exist ([`PackageListParams::within`]); what [`customer_page`] takes.
 pub async fn customer_params(
     db: &Db,
     answers: &Answers,
     view: &CustomerView,
     user: &User,
-    params: &ListParams,
-) -> ServiceResult<ListParams> {
+    params: &PackageListParams,
+) -> ServiceResult<PackageListParams> {
     if !params.has_id_filters() {
         return Ok(params.clone());
     }
@@ -334,8 +334,8 @@ pub async fn customer_page(
     answers: &Answers,
     view: &CustomerView,
     user: &User,
-    params: &ListParams,
-) -> ServiceResult<DownloadPage> {
+    params: &PackageListParams,
+) -> ServiceResult<PackagePage> {
     let stamp = view.stamp;
     let visible = visibility_at(db, answers, stamp, user).await?;
     let own_lists = visible.as_ref().map(|v| v.list_ids.clone());
@@ -371,7 +371,7 @@ pub async fn customer_page(
 }
 
 /// Marks what is new since `since` (the rule of the `newSinceVisit` filter).
-pub(super) fn mark_new_since(view: &mut DownloadView, since: DateTime<Utc>, now: DateTime<Utc>) {
+pub(super) fn mark_new_since(view: &mut PackageView, since: DateTime<Utc>, now: DateTime<Utc>) {
     let mut any_file = false;
     for file in &mut view.uploads {
         file.new_since_visit = file.updated_at > since;
@@ -383,7 +383,7 @@ pub(super) fn mark_new_since(view: &mut DownloadView, since: DateTime<Utc>, now:
 /// What a customer is shown of a package whose provider they do not manage: not the
 /// provider's internal role names (the field stays, empty, since spec §3 names it), and of
 /// the package's lists only those the customer's contacts are on (`own_lists`).
-pub(super) fn for_customer(view: &mut DownloadView, own_lists: &[i64]) {
+pub(super) fn for_customer(view: &mut PackageView, own_lists: &[i64]) {
     if view.may_manage {
         return;
     }
@@ -398,15 +398,15 @@ pub(super) async fn page_of(
     stamp: Stamp,
     user: &User,
     query: &PackageQuery,
-    params: &ListParams,
-) -> ServiceResult<DownloadPage> {
+    params: &PackageListParams,
+) -> ServiceResult<PackagePage> {
     let count = count(db, answers, stamp, query).await?;
     let packages = if count > params.offset {
-        db::catalog::downloads::page(db, query, params.limit, params.offset).await?
+        db::catalog::packages::page(db, query, params.limit, params.offset).await?
     } else {
         Vec::new()
     };
-    Ok(DownloadPage {
+    Ok(PackagePage {
         content: views(user, packages),
         count,
         new_since_visit: None,
@@ -416,8 +416,8 @@ pub(super) async fn page_of(
 /// One package (`GET /api/download/{id}`): for the admin area (staff see all, spec §2), or
 /// for a customer who sees it (by [`visibility`], shown as [`for_customer`] shows it);
 /// anyone else gets `NotFound`.
-pub async fn get(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
-    let download = db::catalog::downloads::get(db, id)
+pub async fn get(db: &Db, user: &User, id: i64) -> ServiceResult<PackageView> {
+    let download = db::catalog::packages::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
     let own_lists = if Capability::AdminArea.allows(user) {
@@ -429,7 +429,7 @@ pub async fn get(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
             Some(_) => return Err(ServiceError::NotFound),
         }
     };
-    let package = db::catalog::downloads::packages_by_ids(db, &[download.id])
+    let package = db::catalog::packages::packages_by_ids(db, &[download.id])
         .await?
         .pop()
         .ok_or(ServiceError::NotFound)?;

@@ -14,17 +14,17 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::db::catalog::downloads::{
-    DownloadChange, FileState, NewFile, Package, PackageQuery, Visible,
+use crate::db::catalog::packages::{
+    FileState, NewFile, Package, PackageChange, PackageQuery, Visible,
 };
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::badges::{Badge, file_badge, next_month_period, package_badge};
-use crate::domain::downloads::{
-    DownloadName, FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, SearchMethod, SortColumn, period,
-};
 use crate::domain::files::{PreviewSize, preview_path};
 use crate::domain::input::{IdInput, IdsInput, ids_in_text, ids_of};
+use crate::domain::packages::{
+    FileName, LISTS_REQUIRED, PROVIDER_REQUIRED, PackageName, SearchMethod, SortColumn, period,
+};
 use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::permissions::{Capability, may_manage_provider};
 use crate::domain::time::{berlin_date, berlin_end_of_day, berlin_start_of_day};
@@ -42,14 +42,14 @@ mod visibility;
 mod writes;
 
 pub use listing::{
-    CustomerView, ListParams, ListQuery, NEW_VISIT_AFTER, admin_answer, admin_answer_at,
-    customer_answer, customer_page, customer_params, get, tags, tags_at,
+    CustomerView, NEW_VISIT_AFTER, PackageListParams, PackageListQuery, admin_answer,
+    admin_answer_at, customer_answer, customer_page, customer_params, get, tags, tags_at,
 };
 pub(crate) use visibility::managed;
 pub use visibility::{providers_in_view, providers_to_manage, providers_to_manage_at, visibility};
 use visibility::{sees, visibility_at};
 pub use writes::{
-    DownloadInput, DuplicateInput, PackageFileInput, change_archive_status, create, delete,
+    DuplicateInput, PackageFileInput, PackageInput, change_archive_status, create, delete,
     duplicate, for_edit, update,
 };
 
@@ -112,7 +112,7 @@ pub struct ListRef {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[schema(as = Download)]
 #[serde(rename_all = "camelCase")]
-pub struct DownloadView {
+pub struct PackageView {
     pub id: i64,
     /// Bezeichnung, 5–100 characters.
     pub name: String,
@@ -142,9 +142,11 @@ pub struct DownloadView {
 
 /// A page of packages.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+// The spec's word for a package stays the schema name of the REST contract.
+#[schema(as = DownloadPage)]
 #[serde(rename_all = "camelCase")]
-pub struct DownloadPage {
-    pub content: Vec<DownloadView>,
+pub struct PackagePage {
+    pub content: Vec<PackageView>,
     /// All matching packages.
     pub count: i64,
     /// The customer list's "new since your last visit"; `null` in the admin list and on a
@@ -163,7 +165,7 @@ pub struct NewSinceVisit {
 }
 
 /// The view of a package read with everything it shows (one query for a whole page).
-pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> DownloadView {
+pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> PackageView {
     let Package {
         download: d,
         provider_name,
@@ -206,7 +208,7 @@ pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> DownloadVie
             active: l.active,
         })
         .collect();
-    DownloadView {
+    PackageView {
         badge: package_badge(d.start_at, d.end_at, d.archived, now),
         may_manage: may_manage_provider(user, &provider_roles),
         new_since_visit: false,
@@ -235,7 +237,7 @@ pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> DownloadVie
     }
 }
 
-fn views(user: &User, packages: Vec<Package>) -> Vec<DownloadView> {
+fn views(user: &User, packages: Vec<Package>) -> Vec<PackageView> {
     let now = Utc::now();
     packages
         .into_iter()

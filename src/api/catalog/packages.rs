@@ -16,10 +16,10 @@ use crate::api::operations::kept;
 use crate::auth::require::require;
 use crate::domain::input::id_of_text;
 use crate::domain::permissions::Capability;
-use crate::services::catalog::downloads::{
-    self, DownloadInput, DownloadView, DuplicateInput, ListQuery,
-};
 use crate::services::catalog::files::{self as file_service, ZipSelection};
+use crate::services::catalog::packages::{
+    self, DuplicateInput, PackageInput, PackageListQuery, PackageView,
+};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -57,9 +57,9 @@ pub fn zip_router() -> Router<AppState> {
     tag = "downloads",
     summary = "Page of packages (admin list)",
     description = "Every package for the admin area (spec §2), filtered and sorted; archived packages only with `archived=true`. Each answer carries `badge` and `mayManage`.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`).",
-    params(ListQuery),
+    params(PackageListQuery),
     responses(
-        (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::catalog::downloads::DownloadPage, content_type = "application/json"),
+        (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::catalog::packages::PackagePage, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
         (status = 400, response = crate::api::responses::BadQuery),
         (status = 401, response = crate::api::responses::NotLoggedIn),
@@ -72,11 +72,10 @@ pub fn zip_router() -> Router<AppState> {
 async fn admin_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Query(query): Query<ListQuery>,
+    Query(query): Query<PackageListQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let answer =
-        downloads::admin_answer(&state.db, &state.answers, &user, &query.params()?).await?;
+    let answer = packages::admin_answer(&state.db, &state.answers, &user, &query.params()?).await?;
     Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 
@@ -87,9 +86,9 @@ async fn admin_page(
     tag = "downloads",
     summary = "Page of the customer's packages",
     description = "The packages the signed-in user sees, with the customer filters of spec §2 (`tagsIds`, `searchMethode`). Of a package whose provider the user may not manage, `Provider.allowedRoles` is empty and `Lists`/`listsIds` hold only the lists a contact of the user's customer number is on. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
-    params(ListQuery),
+    params(PackageListQuery),
     responses(
-        (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::catalog::downloads::DownloadPage, content_type = "application/json"),
+        (status = 200, description = "One page and the total. `ETag` names the answer; it is kept for this user's view until anything it shows changes.", body = crate::services::catalog::packages::PackagePage, content_type = "application/json"),
         (status = 304, description = "Not modified: `If-None-Match` names the current answer."),
         (status = 400, response = crate::api::responses::BadQuery),
         (status = 401, response = crate::api::responses::NotLoggedIn),
@@ -102,11 +101,11 @@ async fn admin_page(
 async fn customer_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Query(query): Query<ListQuery>,
+    Query(query): Query<PackageListQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let answer =
-        downloads::customer_answer(&state.db, &state.answers, &user, &query.params()?).await?;
+        packages::customer_answer(&state.db, &state.answers, &user, &query.params()?).await?;
     Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 
@@ -118,7 +117,7 @@ async fn customer_page(
     summary = "All tags",
     description = "Every tag with its icon (for the customer's tag filter). A further path segment (`/api/downloads/tags/{optional}`) is accepted and ignored.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
     responses(
-        (status = 200, description = "The tags by name.", body = Vec<crate::services::catalog::downloads::Tag>, content_type = "application/json"),
+        (status = 200, description = "The tags by name.", body = Vec<crate::services::catalog::packages::Tag>, content_type = "application/json"),
         (status = 401, response = crate::api::responses::NotLoggedIn),
         (status = 403, response = crate::api::responses::Forbidden),
         (status = 500, response = crate::api::responses::InternalError),
@@ -126,10 +125,8 @@ async fn customer_page(
     ),
     extensions(("x-access" = json!({"capability": "CustomerDownloads"}))),
 )]
-async fn tags(
-    State(state): State<AppState>,
-) -> Result<JsonResponse<Vec<downloads::Tag>>, ApiError> {
-    Ok(JsonResponse(downloads::tags(&state.db).await?))
+async fn tags(State(state): State<AppState>) -> Result<JsonResponse<Vec<packages::Tag>>, ApiError> {
+    Ok(JsonResponse(packages::tags(&state.db).await?))
 }
 
 #[utoipa::path(
@@ -141,7 +138,7 @@ async fn tags(
     description = "The package with its provider, files, tags and lists. The admin area sees every package; others as in the customer list. Of a package whose provider the user may not manage, `Provider.allowedRoles` is empty and `Lists`/`listsIds` hold only the lists a contact of the user's customer number is on. Sichtbar sind: für `GS-Aktionsportal-Admin` alle Pakete; sonst die Pakete von Anbietern, in deren `allowedRoles` eine Rolle des Benutzers steht, und die Pakete, die einem Kriterium zugeordnet sind, auf dem ein Kontakt mit der Kundennummer des Benutzers steht. Andere antworten 404 wie nicht vorhandene.\n\n**Wer darf:** Kundenansicht (`GS-Provision`, `GS-Aktionsportal`, `GS-Aktionsportal-Admin`, `GS-Aktionsportal-BU-Moderator`; Capability `CustomerDownloads`).",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     responses(
-        (status = 200, description = "The package.", body = crate::services::catalog::downloads::DownloadView, content_type = "application/json"),
+        (status = 200, description = "The package.", body = crate::services::catalog::packages::PackageView, content_type = "application/json"),
         (status = 401, response = crate::api::responses::NotLoggedIn),
         (status = 403, response = crate::api::responses::Forbidden),
         (status = 404, response = crate::api::responses::NotFound),
@@ -154,8 +151,8 @@ async fn one(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-) -> Result<JsonResponse<DownloadView>, ApiError> {
-    Ok(JsonResponse(downloads::get(&state.db, &user, id).await?))
+) -> Result<JsonResponse<PackageView>, ApiError> {
+    Ok(JsonResponse(packages::get(&state.db, &user, id).await?))
 }
 
 #[utoipa::path(
@@ -165,9 +162,9 @@ async fn one(
     tag = "downloads",
     summary = "Create a package",
     description = "Creates a package with its lists and the uploaded files (`uploadsToInsert`, ids from `POST /api/upload/`). An upload may be added only when it is the user's own fresh upload (uploaded by them and in no package yet) or is already in a package of a provider the user may manage (Admin: any); otherwise 403 `forbidden` with a German message, and nothing changes.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
-    request_body(content = DownloadInput, content_type = "application/json"),
+    request_body(content = PackageInput, content_type = "application/json"),
     responses(
-        (status = 200, description = "The new package.", body = crate::services::catalog::downloads::DownloadView, content_type = "application/json"),
+        (status = 200, description = "The new package.", body = crate::services::catalog::packages::PackageView, content_type = "application/json"),
         (status = 400, response = crate::api::responses::DownloadInvalid),
         (status = 401, response = crate::api::responses::NotLoggedIn),
         (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
@@ -181,10 +178,10 @@ async fn one(
 async fn create(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Json(input): Json<DownloadInput>,
-) -> Result<JsonResponse<DownloadView>, ApiError> {
+    Json(input): Json<PackageInput>,
+) -> Result<JsonResponse<PackageView>, ApiError> {
     Ok(JsonResponse(
-        downloads::create(&state.db, &user, &input).await?,
+        packages::create(&state.db, &user, &input).await?,
     ))
 }
 
@@ -197,7 +194,7 @@ async fn create(
     description = "With `id`: a copy of that package holding the same stored files (no bytes are copied) with their names and tags, and the same lists, named with \" (Kopie)\" and valid from the first to the last day of the next month (a valid `name`, `startAt` and `endAt` in the body win). Without `id`: a package created from the body like `POST /api/download/`, with its rule for the uploads.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
     request_body(content = DuplicateInput, content_type = "application/json"),
     responses(
-        (status = 200, description = "The copy.", body = crate::services::catalog::downloads::DownloadView, content_type = "application/json"),
+        (status = 200, description = "The copy.", body = crate::services::catalog::packages::PackageView, content_type = "application/json"),
         (status = 400, response = crate::api::responses::DownloadInvalid),
         (status = 401, response = crate::api::responses::NotLoggedIn),
         (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
@@ -213,9 +210,9 @@ async fn duplicate(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Json(input): Json<DuplicateInput>,
-) -> Result<JsonResponse<DownloadView>, ApiError> {
+) -> Result<JsonResponse<PackageView>, ApiError> {
     Ok(JsonResponse(
-        downloads::duplicate(&state.db, &user, &input).await?,
+        packages::duplicate(&state.db, &user, &input).await?,
     ))
 }
 
@@ -227,9 +224,9 @@ async fn duplicate(
     summary = "Edit a package",
     description = "Changes name and dates, renames, tags and orders files (`Uploads`), takes files out (`uploadsToDelete`; files no package uses any more leave the disk), adds uploads (`uploadsToInsert`: the user's own fresh uploads or files already in a package of a provider the user may manage, Admin any; else 403 and nothing changes) and sets the lists (`listsIds` is the new set; without it the current lists minus `uncheckedListsIds`). One transaction.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
-    request_body(content = DownloadInput, content_type = "application/json"),
+    request_body(content = PackageInput, content_type = "application/json"),
     responses(
-        (status = 200, description = "The package after the edit.", body = crate::services::catalog::downloads::DownloadView, content_type = "application/json"),
+        (status = 200, description = "The package after the edit.", body = crate::services::catalog::packages::PackageView, content_type = "application/json"),
         (status = 400, response = crate::api::responses::DownloadInvalid),
         (status = 401, response = crate::api::responses::NotLoggedIn),
         (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
@@ -245,10 +242,10 @@ async fn update(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-    Json(input): Json<DownloadInput>,
-) -> Result<JsonResponse<DownloadView>, ApiError> {
+    Json(input): Json<PackageInput>,
+) -> Result<JsonResponse<PackageView>, ApiError> {
     Ok(JsonResponse(
-        downloads::update(&state.db, &state.files, &user, id, &input).await?,
+        packages::update(&state.db, &state.files, &user, id, &input).await?,
     ))
 }
 
@@ -286,7 +283,7 @@ async fn change_archive_status(
             .map_err(ApiError::validation)?
             .and_then(|change| change.archived)
     };
-    let archived = downloads::change_archive_status(&state.db, &user, id, wanted).await?;
+    let archived = packages::change_archive_status(&state.db, &user, id, wanted).await?;
     Ok(JsonResponse(ArchiveStatus { id, archived }))
 }
 
@@ -311,7 +308,7 @@ struct ArchiveStatus {
     description = "Deletes the package; its files leave the database and the disk when no other package uses them.\n\n**Wer darf:** Admin-Bereich (`GS-Aktionsportal-Admin` oder `GS-Aktionsportal-BU-Moderator`, Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters (`may_manage_provider`); sonst 403.",
     params(("id" = i64, Path, description = "Numeric id; an id that is not a number answers 404 `not_found`.")),
     responses(
-        (status = 200, description = "Deleted.", body = DownloadDeleted, content_type = "application/json"),
+        (status = 200, description = "Deleted.", body = PackageDeleted, content_type = "application/json"),
         (status = 401, response = crate::api::responses::NotLoggedIn),
         (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
         (status = 404, response = crate::api::responses::NotFound),
@@ -324,13 +321,15 @@ async fn remove(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(id): Path<i64>,
-) -> Result<JsonResponse<DownloadDeleted>, ApiError> {
-    downloads::delete(&state.db, &state.files, &user, id).await?;
-    Ok(JsonResponse(DownloadDeleted { id, deleted: true }))
+) -> Result<JsonResponse<PackageDeleted>, ApiError> {
+    packages::delete(&state.db, &state.files, &user, id).await?;
+    Ok(JsonResponse(PackageDeleted { id, deleted: true }))
 }
 
 #[derive(Serialize, ToSchema)]
-struct DownloadDeleted {
+// The spec's word for a package stays the schema name of the REST contract.
+#[schema(as = DownloadDeleted)]
+struct PackageDeleted {
     id: i64,
     deleted: bool,
 }

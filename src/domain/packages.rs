@@ -13,22 +13,22 @@ pub const END_BEFORE_START: &str = "Das Enddatum darf nicht vor dem Startdatum l
 
 /// A package's name ("Bezeichnung"): 5 to 100 characters.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DownloadName(String);
+pub struct PackageName(String);
 
-impl DownloadName {
+impl PackageName {
     pub const MIN: usize = 5;
     pub const MAX: usize = 100;
 
-    pub fn parse(value: &str) -> Result<DownloadName, String> {
-        bounded(value, "Die Bezeichnung", Self::MIN, Self::MAX).map(DownloadName)
+    pub fn parse(value: &str) -> Result<PackageName, String> {
+        bounded(value, "Die Bezeichnung", Self::MIN, Self::MAX).map(PackageName)
     }
 
     /// The name of a copy: the original's name with " (Kopie)", shortened to fit.
-    pub fn copy_of(original: &str) -> DownloadName {
+    pub fn copy_of(original: &str) -> PackageName {
         const SUFFIX: &str = " (Kopie)";
         let room = Self::MAX - SUFFIX.chars().count();
         let base: String = original.trim().chars().take(room).collect();
-        DownloadName(format!("{}{SUFFIX}", base.trim_end()))
+        PackageName(format!("{}{SUFFIX}", base.trim_end()))
     }
 
     pub fn as_str(&self) -> &str {
@@ -220,26 +220,26 @@ mod tests {
 
     #[test]
     fn package_names_are_5_to_100_characters() {
-        assert_eq!(DownloadName::parse(" Flyer ").unwrap().as_str(), "Flyer");
+        assert_eq!(PackageName::parse(" Flyer ").unwrap().as_str(), "Flyer");
         assert_eq!(
-            DownloadName::parse("Test").unwrap_err(),
+            PackageName::parse("Test").unwrap_err(),
             "Die Bezeichnung muss mindestens 5 Zeichen lang sein."
         );
-        assert!(DownloadName::parse(&"ä".repeat(100)).is_ok());
+        assert!(PackageName::parse(&"ä".repeat(100)).is_ok());
         assert_eq!(
-            DownloadName::parse(&"x".repeat(101)).unwrap_err(),
+            PackageName::parse(&"x".repeat(101)).unwrap_err(),
             "Die Bezeichnung darf höchstens 100 Zeichen lang sein."
         );
-        assert!(DownloadName::parse("Flyer\u{200B}Herbst").is_err());
+        assert!(PackageName::parse("Flyer\u{200B}Herbst").is_err());
     }
 
     #[test]
     fn copies_are_named_with_kopie_and_still_fit() {
         assert_eq!(
-            DownloadName::copy_of("Sommeraktion").as_str(),
+            PackageName::copy_of("Sommeraktion").as_str(),
             "Sommeraktion (Kopie)"
         );
-        let long = DownloadName::copy_of(&"x".repeat(100));
+        let long = PackageName::copy_of(&"x".repeat(100));
         assert_eq!(long.as_str().chars().count(), 100);
         assert!(long.as_str().ends_with(" (Kopie)"));
     }

@@ -12,7 +12,7 @@ use crate::db::sql::DynQuery;
 use crate::db::{Backend, Db, dedup_keep_order, insight::audit, now};
 use crate::db_run;
 use crate::domain::audit::Entry;
-use crate::domain::downloads::SortColumn;
+use crate::domain::packages::SortColumn;
 
 macro_rules! download_columns {
     () => {
@@ -69,7 +69,7 @@ pub struct NewFile {
 }
 
 #[derive(Debug, Clone)]
-pub struct NewDownload {
+pub struct NewPackage {
     pub provider_id: i64,
     pub name: String,
     pub start_at: DateTime<Utc>,
@@ -91,7 +91,7 @@ pub struct FileState {
 
 /// A package after an edit: every field as it shall be.
 #[derive(Debug, Clone)]
-pub struct DownloadChange {
+pub struct PackageChange {
     pub name: String,
     pub start_at: DateTime<Utc>,
     pub end_at: DateTime<Utc>,
@@ -151,7 +151,7 @@ fn unique_files(files: &[NewFile]) -> Vec<&NewFile> {
 /// is written for the new id.
 pub async fn create(
     db: &Db,
-    new: &NewDownload,
+    new: &NewPackage,
     audit: &Entry,
 ) -> Result<PackageRecord, sqlx::Error> {
     let now = now();
@@ -183,7 +183,7 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     id: i64,
-    change: &DownloadChange,
+    change: &PackageChange,
     audit: &Entry,
 ) -> Result<Option<(PackageRecord, Vec<i64>)>, sqlx::Error> {
     let now = now();

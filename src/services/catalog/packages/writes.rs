@@ -12,8 +12,10 @@ use super::*;
 /// zum Anbieter des Downloads gehören."), file names 5–255 ("Der Dateiname muss mindestens 5
 /// Zeichen lang sein."; a missing extension is added).
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+// The spec's word for a package stays the schema name of the REST contract.
+#[schema(as = DownloadInput)]
 #[serde(rename_all = "camelCase")]
-pub struct DownloadInput {
+pub struct PackageInput {
     /// The package's name (Bezeichnung), trimmed.
     #[schema(min_length = 5, max_length = 100)]
     pub name: Option<String>,
@@ -48,13 +50,13 @@ pub struct DownloadInput {
 }
 
 /// Body of `POST /api/download/duplicate`: the package to copy and the fields of
-/// [`DownloadInput`] that differ in the copy.
+/// `DownloadInput` that differ in the copy.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct DuplicateInput {
     /// The package to copy.
     pub id: Option<IdInput>,
     #[serde(flatten)]
-    pub changes: DownloadInput,
+    pub changes: PackageInput,
 }
 
 /// A file of a package in a request: its upload id, or the id with a name and tags.
@@ -218,13 +220,13 @@ pub(super) async fn new_files(
     Ok(files)
 }
 
-pub(super) fn name_of(input: &DownloadInput) -> ServiceResult<String> {
-    DownloadName::parse(input.name.as_deref().unwrap_or(""))
-        .map(DownloadName::into_inner)
+pub(super) fn name_of(input: &PackageInput) -> ServiceResult<String> {
+    PackageName::parse(input.name.as_deref().unwrap_or(""))
+        .map(PackageName::into_inner)
         .map_err(invalid)
 }
 
-pub(super) fn period_of(input: &DownloadInput) -> ServiceResult<(DateTime<Utc>, DateTime<Utc>)> {
+pub(super) fn period_of(input: &PackageInput) -> ServiceResult<(DateTime<Utc>, DateTime<Utc>)> {
     period(input.start_at.as_deref(), input.end_at.as_deref()).map_err(invalid)
 }
 
@@ -249,7 +251,7 @@ pub(super) struct RecordedFile<'a> {
 
 impl<'a> RecordedPackage<'a> {
     /// A package as it is about to be created.
-    fn created(new: &'a db::catalog::downloads::NewDownload) -> RecordedPackage<'a> {
+    fn created(new: &'a db::catalog::packages::NewPackage) -> RecordedPackage<'a> {
         RecordedPackage {
             provider_id: new.provider_id,
             name: &new.name,
@@ -269,7 +271,7 @@ impl<'a> RecordedPackage<'a> {
     }
 
     /// A package of `provider_id` as an edit leaves it.
-    fn changed(provider_id: i64, change: &'a DownloadChange) -> RecordedPackage<'a> {
+    fn changed(provider_id: i64, change: &'a PackageChange) -> RecordedPackage<'a> {
         RecordedPackage {
             provider_id,
             name: &change.name,
@@ -290,7 +292,7 @@ impl<'a> RecordedPackage<'a> {
 }
 
 /// `POST /api/download/`: name, startAt, endAt, ProviderId, listsIds, uploadsToInsert.
-pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResult<DownloadView> {
+pub async fn create(db: &Db, user: &User, input: &PackageInput) -> ServiceResult<PackageView> {
     let name = name_of(input)?;
     let provider_id = provider_for_new(db, user, input.provider_id).await?;
     let (start_at, end_at) = period_of(input)?;
@@ -303,7 +305,7 @@ pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResul
     let mut inputs = file_inputs(input.uploads_to_insert.as_deref(), "uploadsToInsert")?;
     inputs.extend(file_inputs(input.uploads.as_deref(), "Uploads")?);
     let files = new_files(db, user, inputs).await?;
-    let new = db::catalog::downloads::NewDownload {
+    let new = db::catalog::packages::NewPackage {
         provider_id,
         name,
         start_at,
@@ -313,7 +315,7 @@ pub async fn create(db: &Db, user: &User, input: &DownloadInput) -> ServiceResul
     };
     let audit = Entry::new(&Actor::of(user), Action::Create, Entity::Package, None)
         .with_changes(Changes::created(&RecordedPackage::created(&new)));
-    let download = db::catalog::downloads::create(db, &new, &audit).await?;
+    let download = db::catalog::packages::create(db, &new, &audit).await?;
     tracing::info!(download = download.id, "download created");
     get(db, user, download.id).await
 }
@@ -326,8 +328,8 @@ pub async fn update(
     store: &FileStore,
     user: &User,
     id: i64,
-    input: &DownloadInput,
-) -> ServiceResult<DownloadView> {
+    input: &PackageInput,
+) -> ServiceResult<PackageView> {
     let download = managed(db, user, id).await?;
     if let Some(provider) = input.provider_id
         && provider.get() != Some(download.provider_id)
@@ -342,7 +344,7 @@ pub async fn update(
     // Lists: `listsIds` is the new set; without it, the current lists. Minus the unchecked.
     let unchecked =
         ids_of(input.unchecked_lists_ids.as_ref(), "uncheckedListsIds").map_err(invalid)?;
-    let lists_before = db::catalog::downloads::list_ids(db, id).await?;
+    let lists_before = db::catalog::packages::list_ids(db, id).await?;
     let mut list_ids = match &input.lists_ids {
         Some(lists) => ids_of(Some(lists), "listsIds").map_err(invalid)?,
         None => lists_before.clone(),
@@ -352,9 +354,9 @@ pub async fn update(
 
     // Files: those it has, in the order of `Uploads`, renamed and tagged as given; minus
     // `uploadsToDelete`; plus `uploadsToInsert`.
-    let current = db::catalog::downloads::files_of(db, &[id]).await?;
+    let current = db::catalog::packages::files_of(db, &[id]).await?;
     let mut current_tags: HashMap<i64, Vec<i64>> = HashMap::new();
-    for (_, upload, tag) in db::catalog::downloads::tags_of(db, &[id]).await? {
+    for (_, upload, tag) in db::catalog::packages::tags_of(db, &[id]).await? {
         current_tags.entry(upload).or_default().push(tag);
     }
     for tags in current_tags.values_mut() {
@@ -450,7 +452,7 @@ pub async fn update(
             changed: true,
         });
     }
-    let change = DownloadChange {
+    let change = PackageChange {
         name,
         start_at,
         end_at,
@@ -461,7 +463,7 @@ pub async fn update(
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
         .named(&change.name)
         .with_changes(Changes::between(Some(&before), Some(&after)));
-    let (_, removed) = db::catalog::downloads::update(db, id, &change, &audit)
+    let (_, removed) = db::catalog::packages::update(db, id, &change, &audit)
         .await?
         .ok_or(ServiceError::NotFound)?;
     crate::services::catalog::uploads::remove_unreferenced(db, store, &removed, &Actor::of(user))
@@ -474,19 +476,15 @@ pub async fn update(
 /// files (no bytes are copied) and lists, named "… (Kopie)" and valid in the next month
 /// (first to last day), unless the body names a valid name and dates itself. A body without
 /// `id` but with the package's fields (as spec §7 lists them) creates the copy from those.
-pub async fn duplicate(
-    db: &Db,
-    user: &User,
-    input: &DuplicateInput,
-) -> ServiceResult<DownloadView> {
+pub async fn duplicate(db: &Db, user: &User, input: &DuplicateInput) -> ServiceResult<PackageView> {
     let Some(source_id) = input.id.and_then(IdInput::get) else {
         return create(db, user, &input.changes).await;
     };
     let source = managed(db, user, source_id).await?;
     let changes = &input.changes;
-    let name = match changes.name.as_deref().map(DownloadName::parse) {
+    let name = match changes.name.as_deref().map(PackageName::parse) {
         Some(Ok(name)) if name.as_str() != source.name => name,
-        _ => DownloadName::copy_of(&source.name),
+        _ => PackageName::copy_of(&source.name),
     };
     let (start_at, end_at) = match period_of(changes) {
         Ok(period) if changes.start_at.is_some() => period,
@@ -504,7 +502,7 @@ pub async fn duplicate(
                 .field("end_at", serde_json::Value::Null, end_at),
         );
     let copy =
-        db::catalog::downloads::duplicate(db, source_id, name.as_str(), start_at, end_at, &audit)
+        db::catalog::packages::duplicate(db, source_id, name.as_str(), start_at, end_at, &audit)
             .await?
             .ok_or(ServiceError::NotFound)?;
     tracing::info!(source = source_id, copy = copy.id, "download duplicated");
@@ -529,7 +527,7 @@ pub async fn change_archive_status(
     let audit = Entry::new(&Actor::of(user), action, Entity::Package, Some(id))
         .named(&download.name)
         .with_changes(Changes::none().field("archived", download.archived, archived));
-    db::catalog::downloads::set_archived(db, id, archived, &audit)
+    db::catalog::packages::set_archived(db, id, archived, &audit)
         .await?
         .ok_or(ServiceError::NotFound)?;
     Ok(archived)
@@ -541,7 +539,7 @@ pub async fn delete(db: &Db, store: &FileStore, user: &User, id: i64) -> Service
     let download = managed(db, user, id).await?;
     let audit = Entry::new(&Actor::of(user), Action::Delete, Entity::Package, Some(id))
         .with_changes(Changes::deleted(&download));
-    let uploads = db::catalog::downloads::delete(db, id, &audit)
+    let uploads = db::catalog::packages::delete(db, id, &audit)
         .await?
         .ok_or(ServiceError::NotFound)?;
     let removed = crate::services::catalog::uploads::remove_unreferenced(
@@ -557,7 +555,7 @@ pub async fn delete(db: &Db, store: &FileStore, user: &User, id: i64) -> Service
 
 /// One package for its edit form: `NotFound` when missing, `Forbidden` when the user may
 /// not change it.
-pub async fn for_edit(db: &Db, user: &User, id: i64) -> ServiceResult<DownloadView> {
+pub async fn for_edit(db: &Db, user: &User, id: i64) -> ServiceResult<PackageView> {
     managed(db, user, id).await?;
     get(db, user, id).await
 }

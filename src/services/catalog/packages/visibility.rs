@@ -1,4 +1,4 @@
-//! Who sees which packages and providers (the rule in the module comment of `services::catalog::downloads`),
+//! Who sees which packages and providers (the rule in the module comment of `services::catalog::packages`),
 //! and which package or provider a user may change.
 
 use super::*;
@@ -39,12 +39,12 @@ pub(super) async fn visibility_at(
 pub(super) async fn sees(
     db: &Db,
     visible: &Visible,
-    download: &db::catalog::downloads::PackageRecord,
+    download: &db::catalog::packages::PackageRecord,
 ) -> ServiceResult<bool> {
     if visible.provider_ids.contains(&download.provider_id) {
         return Ok(true);
     }
-    let lists = db::catalog::downloads::list_ids(db, download.id).await?;
+    let lists = db::catalog::packages::list_ids(db, download.id).await?;
     Ok(lists.iter().any(|l| visible.list_ids.contains(l)))
 }
 
@@ -54,8 +54,8 @@ pub(crate) async fn managed(
     db: &Db,
     user: &User,
     id: i64,
-) -> ServiceResult<db::catalog::downloads::PackageRecord> {
-    let download = db::catalog::downloads::get(db, id)
+) -> ServiceResult<db::catalog::packages::PackageRecord> {
+    let download = db::catalog::packages::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
     let roles = db::marketing::providers::roles_of(db, download.provider_id).await?;
@@ -103,7 +103,7 @@ pub async fn providers_in_view(
                     .into_iter()
                     .map(|p| p.id)
                     .collect(),
-                Some(visible) => db::catalog::downloads::provider_ids_visible(db, &visible).await?,
+                Some(visible) => db::catalog::packages::provider_ids_visible(db, &visible).await?,
             };
             let mut providers = provider_refs(db, &ids).await?;
             for provider in &mut providers {
