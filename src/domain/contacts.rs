@@ -31,13 +31,22 @@ impl CustomerNumber {
     }
 }
 
+/// The longest name (company, first and last name), in characters.
+pub const NAME_MAX_CHARS: usize = 100;
+
+/// A name from another system (the planning system, Brevo) cut to what a name may hold:
+/// trimmed, at most `NAME_MAX_CHARS` characters. Such names are taken, not refused.
+pub fn clip_name(text: &str) -> String {
+    text.trim().chars().take(NAME_MAX_CHARS).collect()
+}
+
 /// A name of 1 to 100 characters (company, first and last name).
 fn name(value: Option<&str>, field: &str, missing: &str) -> Result<String, String> {
     let value = value.unwrap_or("");
     match text::clean(value) {
         Err(TextError::Empty) => Err(missing.to_string()),
         Err(err) => Err(err.message(field)),
-        Ok(clean) if clean.chars().count() > 100 => {
+        Ok(clean) if clean.chars().count() > NAME_MAX_CHARS => {
             Err(format!("{field} darf höchstens 100 Zeichen lang sein."))
         }
         Ok(clean) => Ok(clean),
@@ -180,6 +189,14 @@ pub fn normalize_email(email: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_from_outside_are_trimmed_and_cut_to_what_a_name_holds() {
+        assert_eq!(clip_name("  Anna "), "Anna");
+        let long = "ä".repeat(NAME_MAX_CHARS + 5);
+        assert_eq!(clip_name(&long).chars().count(), NAME_MAX_CHARS);
+        assert!(first_name(Some(&clip_name(&long))).is_ok());
+    }
 
     #[test]
     fn customer_numbers_are_positive_numbers() {

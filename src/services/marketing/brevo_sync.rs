@@ -21,7 +21,7 @@ use crate::db::marketing::brevo_syncs::{
 };
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Entity, Entry};
-use crate::domain::contacts::{CustomerNumber, Email, Salutation};
+use crate::domain::contacts::{CustomerNumber, Email, Salutation, clip_name};
 use crate::integrations::brevo::{BrevoClient, BrevoContact, ContactRef, UpdateContact};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
@@ -129,10 +129,6 @@ fn confirmed(value: Option<&Value>) -> bool {
     }
 }
 
-fn clip(text: Option<String>) -> String {
-    text.unwrap_or_default().chars().take(100).collect()
-}
-
 /// A Brevo contact as ours, or why it cannot be taken.
 fn convert(
     contact: &BrevoContact,
@@ -165,10 +161,10 @@ fn convert(
         brevo_id: contact.id,
         email,
         customer_number: number.get(),
-        company_name: text_of(attrs.get(attribute::COMPANY)).map(|c| c.chars().take(100).collect()),
+        company_name: text_of(attrs.get(attribute::COMPANY)).map(|c| clip_name(&c)),
         salutation: salutation.code(),
-        firstname: clip(text_of(attrs.get(attribute::FIRSTNAME))),
-        lastname: clip(text_of(attrs.get(attribute::LASTNAME))),
+        firstname: clip_name(&text_of(attrs.get(attribute::FIRSTNAME)).unwrap_or_default()),
+        lastname: clip_name(&text_of(attrs.get(attribute::LASTNAME)).unwrap_or_default()),
         blacklisted: contact.email_blacklisted,
         double_opt_in: confirmed(attrs.get(attribute::DOUBLE_OPT_IN)),
         list_ids: contact

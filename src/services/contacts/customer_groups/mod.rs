@@ -18,7 +18,8 @@ use crate::db::contacts::{Contact, ContactChange, NewContact};
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::contacts::{
-    CustomerNumber, Email, Salutation, company_name, email_taken_message, first_name, last_name,
+    CustomerNumber, Email, Salutation, clip_name, company_name, email_taken_message, first_name,
+    last_name,
 };
 use crate::domain::input::{IdInput, IdsInput, SalutationInput, id_of_text, ids_of};
 use crate::domain::permissions::Capability;
@@ -180,8 +181,8 @@ pub async fn load(
                     };
                     candidates.push(CandidateView {
                         salutation: salutation.map_or(0, Salutation::code),
-                        firstname: clip(&contact.firstname),
-                        lastname: clip(&contact.lastname),
+                        firstname: clip_name(&contact.firstname),
+                        lastname: clip_name(&contact.lastname),
                         email: email.into_inner(),
                         company_name: planned.company_name.trim().to_string(),
                         source: "service",
@@ -266,9 +267,4 @@ pub async fn editor_providers(db: &Db, user: &User) -> ServiceResult<Vec<EditorP
         .collect();
     providers.sort_by_key(|p| p.name.to_lowercase());
     Ok(providers)
-}
-
-/// Names from outside are cut to the 100 characters a contact may have.
-fn clip(text: &str) -> String {
-    text.trim().chars().take(100).collect()
 }
