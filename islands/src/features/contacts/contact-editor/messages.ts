@@ -5,6 +5,9 @@
 export const PLACEHOLDER_CUSTOMER_NUMBER = 9999999;
 export const PLACEHOLDER_COMPANY = 'NaN';
 
+/** The group could not be loaded for a reason that may pass (offers "Erneut versuchen"). */
+export const LOAD_FAILED = 'Die Kontakte konnten nicht geladen werden.';
+
 export const DUPLICATE_EMAIL = 'E-Mail doppelt vorhanden!';
 export const CRITERIA_REQUIRED =
   'Es muss mindestens ein Kriterium ausgewählt werden.';
