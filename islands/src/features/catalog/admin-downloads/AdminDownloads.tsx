@@ -3,20 +3,16 @@
 // the server, and the row actions update the list in memory (spec §4 "Lists in memory").
 // Each row shows its package's downloads of all time; "Statistik" opens the last 30 days.
 import { useId, useState } from 'react';
-import { ConfirmModal } from '../../../components/ConfirmModal';
-import { EmptyRow, FilterButtons, ListSearch, LoadMore, SortHeader } from '../../../components/ListScreen';
-import { Modal } from '../../../components/Modal';
-import { dayOf } from '../../../lib/berlinDay';
+import { FilterButtons, ListSearch, LoadMore } from '../../../components/ListScreen';
 import { changeArchiveStatus, deleteDownload, duplicateDownload, fetchAdminDownloads } from '../../../lib/downloads';
-import type { Download, DownloadPage, ListQuery, ProviderRef, SortBy } from '../../../lib/downloads';
+import type { Download, DownloadPage, ListQuery, ProviderRef } from '../../../lib/downloads';
+import type { PagedListAction } from '../../../lib/pagedList';
 import { allLoaded } from '../../../lib/pagedList';
 import { useListScreen } from '../../../lib/useListScreen';
 import { toast } from '../../../lib/toast';
-import { PackageStatsModal } from '../../insight/admin-statistics/PackageStatsModal';
-import { lastDays } from '../../insight/admin-statistics/range';
-import { CriteriaPanel } from './CriteriaPanel';
-import { DownloadManagerModal } from './DownloadManagerModal';
-import { DownloadRow } from './DownloadRow';
+import { AdminDownloadsModals } from './AdminDownloadsModals';
+import type { ModalState } from './AdminDownloadsModals';
+import { AdminDownloadsTable } from './AdminDownloadsTable';
 import type { RowActions } from './DownloadRow';
 import { FilterPanel } from './FilterPanel';
 import { useAllTimeDownloads } from './useAllTimeDownloads';
@@ -36,9 +32,9 @@ import {
 } from './toasts';
 
 const SEARCH_DEBOUNCE_MS = 400;
-// Spec §2 quotes this text; quoted texts are used verbatim.
-export const SETTINGS_MESSAGE = 'Feature in development...';
 const ADD_PATH = '/admin/download/add/';
+
+export { SETTINGS_MESSAGE } from './AdminDownloadsModals';
 
 export interface AdminDownloadsProps {
   /** The first page for `query`. */
@@ -54,18 +50,69 @@ export interface AdminDownloadsProps {
   isAdmin?: boolean;
 }
 
-type ModalState =
-  | { kind: 'criteria' | 'manager' | 'delete' | 'statistics'; download: Download }
-  | { kind: 'settings' }
-  | null;
+interface RowActionOptions {
+  pending: ReadonlySet<number>;
+  setRowPending: (id: number, busy: boolean) => void;
+  dispatch: (action: PagedListAction<Download>) => void;
+  /** Whether the list shows archived packages (the filters of the latest request). */
+  showsArchived: () => boolean;
+  setModal: (modal: ModalState) => void;
+}
 
-const COLUMNS: { column: SortBy; label: string }[] = [
-  { column: 'provider', label: 'Anbieter' },
-  { column: 'name', label: 'Beschreibung' },
-  { column: 'startAt', label: 'Start' },
-  { column: 'endAt', label: 'Ende' },
-  { column: 'updatedAt', label: 'Geändert' },
-];
+/** The row menu's actions, one at a time per row, and deleting a package. */
+function useRowActions({ pending, setRowPending, dispatch, showsArchived, setModal }: RowActionOptions) {
+  const [deleting, setDeleting] = useState(false);
+
+  async function withRow(download: Download, action: () => Promise<void>) {
+    if (pending.has(download.id)) return;
+    setRowPending(download.id, true);
+    try {
+      await action();
+    } catch (error) {
+      toastMutationError(error);
+    } finally {
+      setRowPending(download.id, false);
+    }
+  }
+
+  const actions: RowActions = {
+    onDuplicate: (download) =>
+      void withRow(download, async () => {
+        const copy = await duplicateDownload(download.id);
+        // The copy is not archived: it belongs in the list unless only archived ones are shown.
+        if (copy.archived === showsArchived()) dispatch({ type: 'insertFront', item: copy });
+        toast.success(CREATED_MESSAGE);
+      }),
+    onShowCriteria: (download) => setModal({ kind: 'criteria', download }),
+    onDownloadFiles: (download) => setModal({ kind: 'manager', download }),
+    onToggleArchive: (download) =>
+      void withRow(download, async () => {
+        const { archived } = await changeArchiveStatus(download.id);
+        // Archived and current packages are never listed together (spec §4).
+        if (archived !== showsArchived()) dispatch({ type: 'remove', id: download.id });
+        else dispatch({ type: 'replace', item: { ...download, archived } });
+        toast.success(UPDATED_MESSAGE);
+      }),
+    onDelete: (download) => setModal({ kind: 'delete', download }),
+    onShowStatistics: (download) => setModal({ kind: 'statistics', download }),
+  };
+
+  async function onDelete(download: Download) {
+    setDeleting(true);
+    try {
+      await deleteDownload(download.id);
+      dispatch({ type: 'remove', id: download.id });
+      toast.success(REMOVED_MESSAGE);
+      setModal(null);
+    } catch (error) {
+      toastMutationError(error);
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  return { actions, deleting, onDelete };
+}
 
 export default function AdminDownloads({
   page,
@@ -98,58 +145,17 @@ export default function AdminDownloads({
   });
   const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
   const [modal, setModal] = useState<ModalState>(null);
-  const [deleting, setDeleting] = useState(false);
 
   const ids = useId();
   const allTime = useAllTimeDownloads(list.items.map((download) => download.id));
 
-  async function withRow(download: Download, action: () => Promise<void>) {
-    if (pending.has(download.id)) return;
-    setRowPending(download.id, true);
-    try {
-      await action();
-    } catch (error) {
-      toastMutationError(error);
-    } finally {
-      setRowPending(download.id, false);
-    }
-  }
-
-  const actions: RowActions = {
-    onDuplicate: (download) =>
-      void withRow(download, async () => {
-        const copy = await duplicateDownload(download.id);
-        // The copy is not archived: it belongs in the list unless only archived ones are shown.
-        if (copy.archived === filtersRef.current.archived) dispatch({ type: 'insertFront', item: copy });
-        toast.success(CREATED_MESSAGE);
-      }),
-    onShowCriteria: (download) => setModal({ kind: 'criteria', download }),
-    onDownloadFiles: (download) => setModal({ kind: 'manager', download }),
-    onToggleArchive: (download) =>
-      void withRow(download, async () => {
-        const { archived } = await changeArchiveStatus(download.id);
-        // Archived and current packages are never listed together (spec §4).
-        if (archived !== filtersRef.current.archived) dispatch({ type: 'remove', id: download.id });
-        else dispatch({ type: 'replace', item: { ...download, archived } });
-        toast.success(UPDATED_MESSAGE);
-      }),
-    onDelete: (download) => setModal({ kind: 'delete', download }),
-    onShowStatistics: (download) => setModal({ kind: 'statistics', download }),
-  };
-
-  async function onDelete(download: Download) {
-    setDeleting(true);
-    try {
-      await deleteDownload(download.id);
-      dispatch({ type: 'remove', id: download.id });
-      toast.success(REMOVED_MESSAGE);
-      setModal(null);
-    } catch (error) {
-      toastMutationError(error);
-    } finally {
-      setDeleting(false);
-    }
-  }
+  const { actions, deleting, onDelete } = useRowActions({
+    pending,
+    setRowPending,
+    dispatch,
+    showsArchived: () => filtersRef.current.archived,
+    setModal,
+  });
 
   const filterCount = activeFilterCount(filters);
   const complete = allLoaded(list);
@@ -199,54 +205,16 @@ export default function AdminDownloads({
         />
       )}
 
-      <div className="table-responsive-xl">
-        <table className="table table-hover align-middle ap-downloads-admin-table" aria-busy={loading} data-testid="downloads-table">
-          <thead>
-            <tr>
-              {COLUMNS.map(({ column, label }) => (
-                <SortHeader
-                  key={column}
-                  column={column}
-                  label={label}
-                  sortBy={filters.sortBy}
-                  sort={filters.sort}
-                  onSort={() => applyFilters(sortedBy(currentFilters(), column))}
-                />
-              ))}
-              <th scope="col" className="text-end">
-                Downloads
-              </th>
-              <th scope="col" className="text-end">
-                Dateien
-              </th>
-              <th scope="col" className="text-end">
-                Aktionen
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.length === 0 && (
-              <EmptyRow
-                columns={8}
-                loading={loading}
-                loadingText="Downloads werden geladen …"
-                emptyText="Keine Downloads gefunden."
-                testId="downloads-empty"
-              />
-            )}
-            {list.items.map((download) => (
-              <DownloadRow
-                key={download.id}
-                download={download}
-                busy={pending.has(download.id)}
-                actions={actions}
-                allTime={allTime.get(download.id)}
-                isAdmin={isAdmin}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminDownloadsTable
+        downloads={list.items}
+        loading={loading}
+        filters={filters}
+        onSort={(column) => applyFilters(sortedBy(currentFilters(), column))}
+        pending={pending}
+        actions={actions}
+        allTime={allTime}
+        isAdmin={isAdmin}
+      />
 
       <LoadMore
         loaded={list.items.length}
@@ -256,52 +224,15 @@ export default function AdminDownloads({
         onLoadMore={() => void load(filtersRef.current, 'append')}
       />
 
-      {modal?.kind === 'criteria' && <CriteriaPanel download={modal.download} onClose={() => setModal(null)} />}
-      {modal?.kind === 'manager' && (
-        <DownloadManagerModal
-          download={modal.download}
-          productName={productName}
-          browserZipLimitMb={browserZipLimitMb}
-          onClose={() => setModal(null)}
-        />
-      )}
-      {modal?.kind === 'statistics' && (
-        <PackageStatsModal
-          packageId={modal.download.id}
-          name={modal.download.name}
-          range={lastDays(dayOf(new Date()))}
-          isAdmin={isAdmin}
-          onClose={() => setModal(null)}
-        />
-      )}
-      {modal?.kind === 'delete' && (
-        <ConfirmModal
-          title="Download löschen"
-          confirmLabel="Löschen"
-          danger
-          busy={deleting}
-          onConfirm={() => void onDelete(modal.download)}
-          onClose={() => setModal(null)}
-          testId="delete-modal"
-          confirmTestId="confirm-delete"
-        >
-          <p className="mb-0">Download „{modal.download.name}“ mit allen Dateien wirklich löschen?</p>
-        </ConfirmModal>
-      )}
-      {modal?.kind === 'settings' && (
-        <Modal
-          title="Download-Einstellungen"
-          onClose={() => setModal(null)}
-          testId="settings-modal"
-          footer={
-            <button type="button" className="btn btn-secondary" onClick={() => setModal(null)}>
-              Schließen
-            </button>
-          }
-        >
-          <p className="mb-0">{SETTINGS_MESSAGE}</p>
-        </Modal>
-      )}
+      <AdminDownloadsModals
+        modal={modal}
+        onClose={() => setModal(null)}
+        productName={productName}
+        browserZipLimitMb={browserZipLimitMb}
+        isAdmin={isAdmin}
+        deleting={deleting}
+        onDelete={(download) => void onDelete(download)}
+      />
     </section>
   );
 }

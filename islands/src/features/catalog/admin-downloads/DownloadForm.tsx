@@ -9,6 +9,7 @@ import type { Download, ProviderRef, Tag, UploadRequirements } from '../../../li
 import { navigateTo } from '../../../lib/navigate';
 import { showAfterNavigation, toast } from '../../../lib/toast';
 import { CriteriaPicker } from './CriteriaPicker';
+import { CriteriaField, FormActions, PackageFields } from './DownloadFormFields';
 import { FileDropZone } from './FileDropZone';
 import { FileGroups } from './FileGroups';
 import { formReducer, initialFormState, isUploading, toDownloadInput } from './formState';
@@ -32,6 +33,28 @@ export interface DownloadFormProps {
 const ADD_GROUPS: readonly FileGroup[] = ['new'];
 const EDIT_GROUPS: readonly FileGroup[] = ['new', 'existing', 'removed'];
 
+/** Warns before the page is left with unsaved changes; `leave()` goes back to the list on purpose. */
+function useLeaveGuard(dirty: boolean) {
+  // Set once the page is left on purpose, so the unsaved-changes warning stays quiet.
+  const leaving = useRef(false);
+
+  useEffect(() => {
+    if (!dirty) return;
+    function warn(event: BeforeUnloadEvent) {
+      if (!leaving.current) event.preventDefault();
+    }
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  function leave() {
+    leaving.current = true;
+    navigateTo(DOWNLOADS_PATH);
+  }
+
+  return leave;
+}
+
 export default function DownloadForm({ mode, download, providers, requirements, tags }: DownloadFormProps) {
   const editing = mode === 'edit' && download !== null;
   // The package as the server last answered it: what an edit is compared with.
@@ -41,23 +64,8 @@ export default function DownloadForm({ mode, download, providers, requirements, 
   const [pickerOpen, setPickerOpen] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const uploads = useUploads(requirements, dispatch);
-  // Set once the page is left on purpose, so the unsaved-changes warning stays quiet.
-  const leaving = useRef(false);
   const ids = useId();
-
-  useEffect(() => {
-    if (!state.dirty) return;
-    function warn(event: BeforeUnloadEvent) {
-      if (!leaving.current) event.preventDefault();
-    }
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [state.dirty]);
-
-  function leave() {
-    leaving.current = true;
-    navigateTo(DOWNLOADS_PATH);
-  }
+  const leave = useLeaveGuard(state.dirty);
 
   const provider = providers.find((p) => p.id === state.providerId) ?? null;
 
@@ -100,100 +108,9 @@ export default function DownloadForm({ mode, download, providers, requirements, 
   return (
     <form className="ap-download-form" noValidate onSubmit={(event) => void onSubmit(event)} data-testid="download-form">
       <div className="row g-3">
-        <div className="col-12">
-          <label htmlFor={`${ids}-name`} className="form-label">
-            Bezeichnung
-          </label>
-          <textarea
-            id={`${ids}-name`}
-            className="form-control"
-            rows={2}
-            required
-            value={state.name}
-            onChange={(event) => dispatch({ type: 'setName', name: event.target.value })}
-            data-testid="download-name"
-          />
-        </div>
+        <PackageFields ids={ids} state={state} dispatch={dispatch} providers={providers} providerLocked={original !== null} />
 
-        <div className="col-md-6">
-          <label htmlFor={`${ids}-provider`} className="form-label">
-            Anbieter
-          </label>
-          <select
-            id={`${ids}-provider`}
-            className="form-select"
-            required
-            value={state.providerId ?? ''}
-            disabled={original !== null}
-            onChange={(event) =>
-              dispatch({ type: 'setProvider', providerId: event.target.value === '' ? null : Number(event.target.value) })
-            }
-            data-testid="download-provider"
-          >
-            <option value="">Bitte Anbieter wählen</option>
-            {providers.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="col-sm-6 col-md-3">
-          <label htmlFor={`${ids}-start`} className="form-label">
-            Startdatum
-          </label>
-          <input
-            id={`${ids}-start`}
-            type="date"
-            className="form-control"
-            required
-            value={state.startAt}
-            onChange={(event) => dispatch({ type: 'setStartAt', value: event.target.value })}
-            data-testid="download-start"
-          />
-        </div>
-        <div className="col-sm-6 col-md-3">
-          <label htmlFor={`${ids}-end`} className="form-label">
-            Enddatum
-          </label>
-          <input
-            id={`${ids}-end`}
-            type="date"
-            className="form-control"
-            required
-            value={state.endAt}
-            onChange={(event) => dispatch({ type: 'setEndAt', value: event.target.value })}
-            data-testid="download-end"
-          />
-        </div>
-
-        <div className="col-12">
-          <button
-            type="button"
-            className="btn btn-outline-primary"
-            onClick={() => setPickerOpen(true)}
-            disabled={provider === null}
-            aria-describedby={`${ids}-lists-hint`}
-            data-testid="open-criteria"
-          >
-            <i className="bi bi-list-check me-1" aria-hidden="true" />
-            Kriterien auswählen ({state.lists.length})
-          </button>
-          <div id={`${ids}-lists-hint`} className="form-text">
-            {provider === null ? 'Bitte zuerst einen Anbieter wählen.' : `Kriterien von ${provider.name}`}
-          </div>
-          {state.lists.length > 0 && (
-            <ul className="list-inline mt-2 mb-0" data-testid="chosen-criteria">
-              {state.lists.map((list) => (
-                <li key={list.id} className="list-inline-item">
-                  <span className={`badge text-bg-light border${list.active ? '' : ' text-decoration-line-through'}`}>
-                    {list.name}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <CriteriaField ids={ids} lists={state.lists} provider={provider} onOpenPicker={() => setPickerOpen(true)} />
 
         <div className="col-12">
           <h2 className="h5">Dateien</h2>
@@ -213,25 +130,13 @@ export default function DownloadForm({ mode, download, providers, requirements, 
         </div>
       </div>
 
-      <div className="d-flex justify-content-between gap-2 mt-4">
-        <a
-          href={DOWNLOADS_PATH}
-          className="btn btn-outline-secondary"
-          onClick={(event) => {
-            if (!state.dirty) return;
-            event.preventDefault();
-            setConfirmLeave(true);
-          }}
-          data-testid="back"
-        >
-          <i className="bi bi-arrow-left me-1" aria-hidden="true" />
-          Zurück
-        </a>
-        <button type="submit" className="btn btn-primary" disabled={saving} data-testid="submit">
-          {saving && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
-          {original ? 'Aktualisieren' : 'Anlegen'}
-        </button>
-      </div>
+      <FormActions
+        backPath={DOWNLOADS_PATH}
+        dirty={state.dirty}
+        onConfirmLeave={() => setConfirmLeave(true)}
+        saving={saving}
+        editing={original !== null}
+      />
 
       {pickerOpen && provider && (
         <CriteriaPicker

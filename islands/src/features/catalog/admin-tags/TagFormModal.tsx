@@ -51,6 +51,74 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
+interface IconFieldsetProps {
+  /** Prefix of the fields' ids. */
+  ids: string;
+  choices: readonly string[];
+  maxImageBytes: number;
+  icon: IconChoice;
+  onPick: (choice: string) => void;
+  onImage: (event: ChangeEvent<HTMLInputElement>) => void;
+  problem: string | null;
+}
+
+/** "Symbol": the offered icons as radio buttons, an own image, the chosen icon and its problem. */
+function IconFieldset({ ids, choices, maxImageBytes, icon, onPick, onImage, problem }: IconFieldsetProps) {
+  const iconErrorId = `${ids}-icon-error`;
+  return (
+    <fieldset aria-describedby={problem ? iconErrorId : undefined}>
+      <legend className="form-label fs-6">Symbol</legend>
+      <div className="d-flex flex-wrap gap-1 mb-2" data-testid="icon-choices">
+        {choices.map((choice) => {
+          const id = `${ids}-icon-${choice}`;
+          return (
+            <span key={choice}>
+              <input
+                type="radio"
+                className="btn-check"
+                name={`${ids}-icon`}
+                id={id}
+                checked={icon.kind === 'pick' && icon.name === choice}
+                onChange={() => onPick(choice)}
+              />
+              <label className="btn btn-outline-secondary ap-icon-choice" htmlFor={id} title={choice}>
+                <i className={`bi bi-${choice}`} aria-hidden="true" />
+                <span className="visually-hidden">{choice}</span>
+              </label>
+            </span>
+          );
+        })}
+      </div>
+      <div className="d-flex align-items-center gap-2 flex-wrap">
+        <label htmlFor={`${ids}-image`} className="btn btn-outline-primary mb-0">
+          <i className="bi bi-upload me-1" aria-hidden="true" />
+          Eigenes Bild hochladen
+        </label>
+        <input
+          id={`${ids}-image`}
+          type="file"
+          className="visually-hidden"
+          accept={IMAGE_TYPES.join(',')}
+          onChange={onImage}
+          data-testid="tag-image"
+        />
+        <span className="small text-body-secondary">
+          PNG, JPEG, GIF oder WebP, höchstens {Math.floor(maxImageBytes / 1024)} KB
+        </span>
+      </div>
+      <p className="mt-2 mb-0" data-testid="tag-icon-preview">
+        Gewählt: <TagIcon tag={{ icon: iconValue(icon) }} className="me-1" />
+        {icon.kind === 'pick' ? icon.name : icon.kind === 'image' ? 'eigenes Bild' : 'bisheriges Symbol'}
+      </p>
+      {problem && (
+        <div id={iconErrorId} className="invalid-feedback d-block" role="alert">
+          {problem}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
 export function TagFormModal({ rules, tag, onClose, onSaved }: TagFormModalProps) {
   const [name, setName] = useState(tag?.name ?? '');
   const [icon, setIcon] = useState<IconChoice>(() => initialIcon(tag, rules.iconChoices));
@@ -103,7 +171,6 @@ export function TagFormModal({ rules, tag, onClose, onSaved }: TagFormModalProps
   }
 
   const nameErrorId = `${ids}-name-error`;
-  const iconErrorId = `${ids}-icon-error`;
   return (
     <Modal
       title={tag ? `Tag „${tag.name}“ bearbeiten` : 'Neuer Tag'}
@@ -147,59 +214,18 @@ export function TagFormModal({ rules, tag, onClose, onSaved }: TagFormModalProps
           </div>
         )}
       </div>
-      <fieldset aria-describedby={iconProblem ? iconErrorId : undefined}>
-        <legend className="form-label fs-6">Symbol</legend>
-        <div className="d-flex flex-wrap gap-1 mb-2" data-testid="icon-choices">
-          {rules.iconChoices.map((choice) => {
-            const id = `${ids}-icon-${choice}`;
-            return (
-              <span key={choice}>
-                <input
-                  type="radio"
-                  className="btn-check"
-                  name={`${ids}-icon`}
-                  id={id}
-                  checked={icon.kind === 'pick' && icon.name === choice}
-                  onChange={() => {
-                    setIcon({ kind: 'pick', name: choice });
-                    setIconProblem(null);
-                  }}
-                />
-                <label className="btn btn-outline-secondary ap-icon-choice" htmlFor={id} title={choice}>
-                  <i className={`bi bi-${choice}`} aria-hidden="true" />
-                  <span className="visually-hidden">{choice}</span>
-                </label>
-              </span>
-            );
-          })}
-        </div>
-        <div className="d-flex align-items-center gap-2 flex-wrap">
-          <label htmlFor={`${ids}-image`} className="btn btn-outline-primary mb-0">
-            <i className="bi bi-upload me-1" aria-hidden="true" />
-            Eigenes Bild hochladen
-          </label>
-          <input
-            id={`${ids}-image`}
-            type="file"
-            className="visually-hidden"
-            accept={IMAGE_TYPES.join(',')}
-            onChange={(event) => void onImage(event)}
-            data-testid="tag-image"
-          />
-          <span className="small text-body-secondary">
-            PNG, JPEG, GIF oder WebP, höchstens {Math.floor(rules.maxImageBytes / 1024)} KB
-          </span>
-        </div>
-        <p className="mt-2 mb-0" data-testid="tag-icon-preview">
-          Gewählt: <TagIcon tag={{ icon: iconValue(icon) }} className="me-1" />
-          {icon.kind === 'pick' ? icon.name : icon.kind === 'image' ? 'eigenes Bild' : 'bisheriges Symbol'}
-        </p>
-        {iconProblem && (
-          <div id={iconErrorId} className="invalid-feedback d-block" role="alert">
-            {iconProblem}
-          </div>
-        )}
-      </fieldset>
+      <IconFieldset
+        ids={ids}
+        choices={rules.iconChoices}
+        maxImageBytes={rules.maxImageBytes}
+        icon={icon}
+        onPick={(choice) => {
+          setIcon({ kind: 'pick', name: choice });
+          setIconProblem(null);
+        }}
+        onImage={(event) => void onImage(event)}
+        problem={iconProblem}
+      />
     </Modal>
   );
 }

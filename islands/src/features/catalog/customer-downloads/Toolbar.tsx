@@ -2,11 +2,11 @@
 // (src/app/pages/catalog/customer.rs `toolbar`), which makes it a plain GET form without JavaScript;
 // here every change asks the server at once (the search after a pause in typing).
 import { useEffect, useRef } from 'react';
-import type { FormEvent } from 'react';
+import type { FormEvent, RefObject } from 'react';
 import type { ProviderRef, Tag } from '../../../lib/downloads';
-import { DEFAULT_STATE, activeFilterCount, toggled, urlQuery } from './listState';
+import { DEFAULT_STATE, activeFilterCount, urlQuery } from './listState';
 import type { ListState, SearchMethod } from './listState';
-import { TagIcon } from '../../../components/TagIcon';
+import { ToolbarFilterPanel } from './ToolbarFilterPanel';
 
 export interface ToolbarProps {
   state: ListState;
@@ -28,24 +28,16 @@ export function resetState(state: ListState): ListState {
   return { ...DEFAULT_STATE, sortBy: state.sortBy, sort: state.sort };
 }
 
-export function Toolbar({
-  state,
-  onChange,
-  tags,
-  providers,
-  filtersOpen,
-  onFiltersOpen,
-  selectedCount,
-  onOpenManager,
-  onStartTour,
-  tourRunning = false,
-}: ToolbarProps) {
-  const filters = activeFilterCount(state);
-  const reset = resetState(state);
-  const details = useRef<HTMLDetailsElement>(null);
-
-  // The open panel closes on a press outside it and on Escape, like a dropdown; not during the
-  // tour, whose own Escape ends it and closes the panel.
+/**
+ * The open panel closes on a press outside it and on Escape, like a dropdown; not during the
+ * tour, whose own Escape ends it and closes the panel.
+ */
+function useCloseOnOutside(
+  details: RefObject<HTMLDetailsElement | null>,
+  filtersOpen: boolean,
+  tourRunning: boolean,
+  onFiltersOpen: (open: boolean) => void,
+) {
   useEffect(() => {
     if (!filtersOpen || tourRunning) return;
     function onPointerDown(event: PointerEvent) {
@@ -63,7 +55,26 @@ export function Toolbar({
       document.removeEventListener('pointerdown', onPointerDown);
       document.removeEventListener('keydown', onKeyDown);
     };
-  }, [filtersOpen, onFiltersOpen, tourRunning]);
+  }, [details, filtersOpen, onFiltersOpen, tourRunning]);
+}
+
+export function Toolbar({
+  state,
+  onChange,
+  tags,
+  providers,
+  filtersOpen,
+  onFiltersOpen,
+  selectedCount,
+  onOpenManager,
+  onStartTour,
+  tourRunning = false,
+}: ToolbarProps) {
+  const filters = activeFilterCount(state);
+  const reset = resetState(state);
+  const details = useRef<HTMLDetailsElement>(null);
+
+  useCloseOnOutside(details, filtersOpen, tourRunning, onFiltersOpen);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -135,87 +146,16 @@ export function Toolbar({
             </span>
           )}
         </summary>
-        <div className="ap-filter-panel card card-body shadow" data-testid="filter-panel">
-          <div className="ap-sheet-head">
-            <p className="h5 mb-0">Filter</p>
-            <a
-              className="btn-close"
-              href={`/user/downloads${urlQuery(state)}`}
-              aria-label="Filter schließen"
-              data-testid="filters-close"
-              onClick={(event) => {
-                event.preventDefault();
-                onFiltersOpen(false);
-                details.current?.querySelector('summary')?.focus();
-              }}
-            />
-          </div>
-          <div className="form-check form-switch mb-3" data-tour="filter-archived">
-            <input
-              className="form-check-input"
-              type="checkbox"
-              role="switch"
-              id="ap-dl-archived"
-              name="archived"
-              value="true"
-              checked={state.archived}
-              onChange={(event) => onChange({ ...state, archived: event.target.checked })}
-            />
-            <label className="form-check-label" htmlFor="ap-dl-archived">
-              Archivierte Downloads anzeigen
-            </label>
-          </div>
-          <fieldset className="mb-3" data-tour="filter-tags">
-            <legend className="h6 mb-1">Tags</legend>
-            <p className="small text-body-secondary mb-1">Keine Auswahl: Dateien mit und ohne Tags</p>
-            {tags.map((tag) => (
-              <div className="form-check" key={tag.id}>
-                <input
-                  className="form-check-input"
-                  type="checkbox"
-                  id={`ap-dl-tag-${tag.id}`}
-                  name="tagsIds"
-                  value={tag.id}
-                  checked={state.tagIds.includes(tag.id)}
-                  onChange={(event) =>
-                    onChange({ ...state, tagIds: toggled(state.tagIds, tag.id, event.target.checked) })
-                  }
-                />
-                <label className="form-check-label" htmlFor={`ap-dl-tag-${tag.id}`}>
-                  <TagIcon tag={tag} /> {tag.name}
-                </label>
-              </div>
-            ))}
-          </fieldset>
-          <fieldset className="mb-3" data-tour="filter-providers">
-            <legend className="h6 mb-1">Anbieter</legend>
-            <p className="small text-body-secondary mb-1">Keine Auswahl: alle Anbieter</p>
-            {providers.map((provider) => (
-              <div className="form-check" key={provider.id}>
-                <input
-                  className="form-check-input"
-                  type="checkbox"
-                  id={`ap-dl-provider-${provider.id}`}
-                  name="providerIds"
-                  value={provider.id}
-                  checked={state.providerIds.includes(provider.id)}
-                  onChange={(event) =>
-                    onChange({
-                      ...state,
-                      providerIds: toggled(state.providerIds, provider.id, event.target.checked),
-                    })
-                  }
-                />
-                <label className="form-check-label" htmlFor={`ap-dl-provider-${provider.id}`}>
-                  {provider.name}
-                </label>
-              </div>
-            ))}
-          </fieldset>
-          <button className="btn btn-primary btn-sm" type="submit">
-            Filter anwenden
-          </button>
-        </div>
+        <ToolbarFilterPanel
+          state={state}
+          onChange={onChange}
+          tags={tags}
+          providers={providers}
+          onClose={() => {
+            onFiltersOpen(false);
+            details.current?.querySelector('summary')?.focus();
+          }}
+        />
       </details>
       <a
         className="btn btn-outline-secondary"

@@ -2,9 +2,9 @@
 // The first page comes with the props; search, filters, sorting and "Mehr laden" fetch from the
 // server, and the row actions update the table in memory (spec §4 "Lists in memory").
 import { useEffect, useId, useState } from 'react';
-import { ConfirmModal } from '../../../components/ConfirmModal';
-import { EmptyRow, FilterButtons, ListSearch, LoadMore, SortHeader } from '../../../components/ListScreen';
+import { FilterButtons, ListSearch, LoadMore } from '../../../components/ListScreen';
 import { toastWriteError } from '../../../lib/apiToasts';
+import type { PagedListAction } from '../../../lib/pagedList';
 import { allLoaded } from '../../../lib/pagedList';
 import { useListScreen } from '../../../lib/useListScreen';
 import { toast } from '../../../lib/toast';
@@ -15,9 +15,10 @@ import {
   sendDoubleOptInToAll,
   toggleBlacklist,
 } from './api';
-import { ContactRow } from './ContactRow';
 import type { RowActions } from './ContactRow';
-import { CriteriaPanel } from './CriteriaPanel';
+import { ContactsModals } from './ContactsModals';
+import type { ModalState } from './ContactsModals';
+import { ContactsTable } from './ContactsTable';
 import { FilterPanel } from './FilterPanel';
 import {
   activeFilterCount,
@@ -27,24 +28,21 @@ import {
   urlSearchOf,
   withoutPanelFilters,
 } from './listQuery';
-import type { ContactFilters, SortBy } from './listQuery';
+import type { ContactFilters } from './listQuery';
 import { MailJobStatus } from './MailJobStatus';
 import { MarketingRetriesAlert } from './MarketingRetries';
 import {
   ALREADY_DONE_CODE,
-  deleteQuestion,
   doubleOptInSentMessage,
-  EMPTY_MESSAGE,
   massMailStartedMessage,
   ONLY_IN_PRODUCTION_CODE,
   ONLY_IN_PRODUCTION_MESSAGE,
   updatedMessage,
 } from './messages';
 import { MoreMenu } from './MoreMenu';
-import { PlanningImportModal } from './PlanningImportModal';
-import { SyncManagerModal } from './SyncManagerModal';
 import type { Contact, ContactsQuery, ListInfo, MailJob, Paged } from './types';
 import { useMailJob } from './useMailJob';
+import type { MailJobState } from './useMailJob';
 
 const REMOVED_MESSAGE = 'Erfolgreich entfernt';
 
@@ -70,67 +68,21 @@ export interface AdminContactsProps {
   marketing: 'brevo' | 'local';
 }
 
-type ModalState =
-  | { kind: 'criteria' | 'delete'; contact: Contact }
-  | { kind: 'sendAll' }
-  | { kind: 'sync' }
-  | { kind: 'importPlanning' }
-  | null;
+interface ContactWriteOptions {
+  pending: ReadonlySet<number>;
+  setRowPending: (id: number, busy: boolean) => void;
+  dispatch: (action: PagedListAction<Contact>) => void;
+  setModal: (modal: ModalState) => void;
+  mailJob: MailJobState;
+  /** Pending contacts a mail can go to (not blocked), and all pending contacts, as the page came. */
+  initialCounts: { count: number; total: number };
+}
 
-const COLUMNS: { column: SortBy; label: string }[] = [
-  { column: 'customerNumber', label: 'Kundennummer' },
-  { column: 'email', label: 'E-Mail' },
-  { column: 'createdAt', label: 'Erstellt' },
-  { column: 'updatedAt', label: 'Geändert' },
-];
-
-export default function AdminContacts({
-  page,
-  query,
-  list,
-  isAdmin,
-  mayEditDetails,
-  production,
-  pendingCount,
-  pendingTotal,
-  job,
-  marketingRetries,
-}: AdminContactsProps) {
-  const {
-    list: contacts,
-    dispatch,
-    filters,
-    filtersRef,
-    searchText,
-    loading,
-    pending,
-    load,
-    applyFilters,
-    currentFilters,
-    onSearchChange,
-    setRowPending,
-  } = useListScreen<Contact, ContactFilters>({
-    first: { items: page?.content ?? [], count: page?.count ?? 0 },
-    initialFilters: filtersOf(query),
-    fetchPage: fetchContacts,
-    onFiltersApplied: (next) =>
-      window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`),
-  });
-  const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
-  const [modal, setModal] = useState<ModalState>(null);
+/** The row actions (one at a time per row), deleting a contact and the double opt-in mail to all. */
+function useContactWrites({ pending, setRowPending, dispatch, setModal, mailJob, initialCounts }: ContactWriteOptions) {
   const [deleting, setDeleting] = useState(false);
   const [sendingAll, setSendingAll] = useState(false);
-  const [pendingCounts, setPendingCounts] = useState({ count: pendingCount, total: pendingTotal });
-  const mailJob = useMailJob(job);
-
-  const ids = useId();
-
-  // An address with an offset brought a later page: "Mehr laden" counts from the first one.
-  useEffect(() => {
-    if (startOffsetOf(query) > 0) void load(filtersRef.current, 'reset');
-    // Once, on mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const [pendingCounts, setPendingCounts] = useState(initialCounts);
 
   async function withRow(contact: Contact, action: () => Promise<void>) {
     if (pending.has(contact.id)) return;
@@ -205,6 +157,83 @@ export default function AdminContacts({
     }
   }
 
+  return { actions, deleting, onDelete, sendingAll, onSendAll, pendingCounts };
+}
+
+/** The chip of the criterion the table is limited to, with a button that lifts the limit. */
+function ListChip({ label, onRemove }: { label: string; onRemove: () => void }) {
+  return (
+    <div className="mb-3">
+      <span
+        className="badge rounded-pill text-bg-info d-inline-flex align-items-center gap-2 fs-6 fw-normal ps-3 pe-2 py-1"
+        data-testid="list-chip"
+      >
+        <span>Kriterium: {label}</span>
+        <button
+          type="button"
+          className="btn-close"
+          aria-label="Kriterium-Filter entfernen"
+          onClick={onRemove}
+          data-testid="list-chip-remove"
+        />
+      </span>
+    </div>
+  );
+}
+
+export default function AdminContacts({
+  page,
+  query,
+  list,
+  isAdmin,
+  mayEditDetails,
+  production,
+  pendingCount,
+  pendingTotal,
+  job,
+  marketingRetries,
+}: AdminContactsProps) {
+  const {
+    list: contacts,
+    dispatch,
+    filters,
+    filtersRef,
+    searchText,
+    loading,
+    pending,
+    load,
+    applyFilters,
+    currentFilters,
+    onSearchChange,
+    setRowPending,
+  } = useListScreen<Contact, ContactFilters>({
+    first: { items: page?.content ?? [], count: page?.count ?? 0 },
+    initialFilters: filtersOf(query),
+    fetchPage: fetchContacts,
+    onFiltersApplied: (next) =>
+      window.history.replaceState(window.history.state, '', `${window.location.pathname}${urlSearchOf(next)}`),
+  });
+  const [panelOpen, setPanelOpen] = useState(() => activeFilterCount(filters) > 0);
+  const [modal, setModal] = useState<ModalState>(null);
+  const mailJob = useMailJob(job);
+  const { actions, deleting, onDelete, sendingAll, onSendAll, pendingCounts } = useContactWrites({
+    pending,
+    setRowPending,
+    dispatch,
+    setModal,
+    mailJob,
+    initialCounts: { count: pendingCount, total: pendingTotal },
+  });
+
+  const ids = useId();
+
+  // An address with an offset brought a later page: "Mehr laden" counts from the first one.
+  useEffect(() => {
+    if (startOffsetOf(query) > 0) void load(filtersRef.current, 'reset');
+    // Once, on mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const filterCount = activeFilterCount(filters);
   const complete = allLoaded(contacts);
   const panelId = `${ids}-filters`;
@@ -250,67 +279,21 @@ export default function AdminContacts({
       {panelOpen && <FilterPanel id={panelId} filters={filters} onChange={(next) => applyFilters({ ...next, search: searchText.trim() })} />}
 
       {listLabel !== null && (
-        <div className="mb-3">
-          <span
-            className="badge rounded-pill text-bg-info d-inline-flex align-items-center gap-2 fs-6 fw-normal ps-3 pe-2 py-1"
-            data-testid="list-chip"
-          >
-            <span>Kriterium: {listLabel}</span>
-            <button
-              type="button"
-              className="btn-close"
-              aria-label="Kriterium-Filter entfernen"
-              onClick={() => applyFilters({ ...currentFilters(), liste: null })}
-              data-testid="list-chip-remove"
-            />
-          </span>
-        </div>
+        <ListChip label={listLabel} onRemove={() => applyFilters({ ...currentFilters(), liste: null })} />
       )}
 
       {mailJob.job && <MailJobStatus job={mailJob.job} onDismiss={mailJob.dismiss} />}
 
-      <div className="table-responsive-md">
-        <table className="table table-hover align-middle ap-contacts-table" aria-busy={loading} data-testid="contacts-table">
-          <thead>
-            <tr>
-              {COLUMNS.map(({ column, label }) => (
-                <SortHeader
-                  key={column}
-                  column={column}
-                  label={label}
-                  sortBy={filters.sortBy}
-                  sort={filters.sort}
-                  onSort={() => applyFilters(sortedBy(currentFilters(), column))}
-                />
-              ))}
-              <th scope="col" className="text-end">
-                Aktionen
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {contacts.items.length === 0 && (
-              <EmptyRow
-                columns={5}
-                loading={loading}
-                loadingText="Kontakte werden geladen …"
-                emptyText={EMPTY_MESSAGE}
-                testId="contacts-empty"
-              />
-            )}
-            {contacts.items.map((contact) => (
-              <ContactRow
-                key={contact.id}
-                contact={contact}
-                busy={pending.has(contact.id)}
-                mayEditDetails={mayEditDetails}
-                isAdmin={isAdmin}
-                actions={actions}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ContactsTable
+        contacts={contacts.items}
+        loading={loading}
+        filters={filters}
+        onSort={(column) => applyFilters(sortedBy(currentFilters(), column))}
+        pending={pending}
+        mayEditDetails={mayEditDetails}
+        isAdmin={isAdmin}
+        actions={actions}
+      />
 
       <LoadMore
         loaded={contacts.items.length}
@@ -320,45 +303,18 @@ export default function AdminContacts({
         onLoadMore={() => void load(filtersRef.current, 'append')}
       />
 
-      {modal?.kind === 'criteria' && <CriteriaPanel contact={modal.contact} onClose={() => setModal(null)} />}
-      {modal?.kind === 'delete' && (
-        <ConfirmModal
-          title="Kontakt löschen"
-          confirmLabel="Löschen"
-          danger
-          busy={deleting}
-          onConfirm={() => void onDelete(modal.contact)}
-          onClose={() => setModal(null)}
-          testId="delete-modal"
-          confirmTestId="confirm-delete"
-        >
-          <p className="mb-0">{deleteQuestion(modal.contact.email)}</p>
-        </ConfirmModal>
-      )}
-      {modal?.kind === 'sendAll' && (
-        <ConfirmModal
-          title="Double-Opt-In an alle ausstehenden Kontakte senden"
-          confirmLabel="Senden"
-          busy={sendingAll}
-          onConfirm={() => void onSendAll()}
-          onClose={() => setModal(null)}
-          testId="send-all-modal"
-          confirmTestId="confirm-send-all"
-        >
-          <p>
-            Die Bestätigungs-E-Mail geht an <strong>{pendingCounts.count}</strong> von{' '}
-            <strong>{pendingCounts.total}</strong> Kontakten, die ihre E-Mail-Adresse noch nicht bestätigt haben.
-          </p>
-          <p className="mb-0 small text-body-secondary">
-            Gesperrte Kontakte erhalten keine E-Mail.
-            {!production && ' Der Versand an alle ist nur in der Produktiv-Version möglich.'}
-          </p>
-        </ConfirmModal>
-      )}
-      {modal?.kind === 'sync' && isAdmin && (
-        <SyncManagerModal onClose={() => setModal(null)} onSynced={() => void load(filtersRef.current, 'reset')} />
-      )}
-      {modal?.kind === 'importPlanning' && <PlanningImportModal onClose={() => setModal(null)} />}
+      <ContactsModals
+        modal={modal}
+        onClose={() => setModal(null)}
+        isAdmin={isAdmin}
+        production={production}
+        deleting={deleting}
+        onDelete={(contact) => void onDelete(contact)}
+        sendingAll={sendingAll}
+        onSendAll={() => void onSendAll()}
+        pendingCounts={pendingCounts}
+        onSynced={() => void load(filtersRef.current, 'reset')}
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@
 // into the portal) and the start button. The log shows each result as it arrives. Closing the
 // modal while a sync runs stops reading the stream.
 import { useEffect, useId, useRef, useState } from 'react';
+import type { RefObject } from 'react';
 import { Modal } from '../../../components/Modal';
 import { isApiError, UNEXPECTED_ERROR_MESSAGE } from '../../../lib/api';
 import { errorDetail } from '../../../lib/apiToasts';
@@ -24,6 +25,90 @@ export interface SyncManagerModalProps {
   onClose: () => void;
   /** A sync finished ("done"): contacts may have changed. */
   onSynced?: () => void;
+}
+
+/** "Richtung": only from Brevo into the portal; the other way is shown, disabled. */
+function SyncDirectionFieldset({ ids }: { ids: string }) {
+  return (
+    <fieldset className="mb-3">
+      <legend className="fs-6 fw-semibold mb-2">Richtung</legend>
+      <div className="form-check">
+        <input
+          id={`${ids}-from`}
+          type="radio"
+          className="form-check-input"
+          name={`${ids}-direction`}
+          value="fromBrevo"
+          checked
+          readOnly
+          data-testid="sync-direction-from"
+        />
+        <label htmlFor={`${ids}-from`} className="form-check-label">
+          {FROM_BREVO_LABEL}
+        </label>
+      </div>
+      <div className="form-check">
+        <input
+          id={`${ids}-to`}
+          type="radio"
+          className="form-check-input"
+          name={`${ids}-direction`}
+          value="toBrevo"
+          disabled
+          aria-describedby={`${ids}-to-note`}
+          data-testid="sync-direction-to"
+        />
+        <label htmlFor={`${ids}-to`} className="form-check-label">
+          {TO_BREVO_LABEL}
+        </label>
+        <div id={`${ids}-to-note`} className="form-text mt-0">
+          Nicht verfügbar: Änderungen im Portal gehen schon beim Speichern an den Marketing-Dienst.
+        </div>
+      </div>
+    </fieldset>
+  );
+}
+
+interface SyncLogViewProps {
+  ids: string;
+  log: SyncLogEntry[];
+  running: boolean;
+  logRef: RefObject<HTMLDivElement | null>;
+  onClear: () => void;
+}
+
+/** "Protokoll" with "Leeren", and the console-like log. */
+function SyncLogView({ ids, log, running, logRef, onClear }: SyncLogViewProps) {
+  return (
+    <>
+      <div className="d-flex align-items-center justify-content-between gap-2 mb-1">
+        <h3 className="fs-6 fw-semibold mb-0" id={`${ids}-log-title`}>
+          Protokoll
+        </h3>
+        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onClear} data-testid="sync-clear">
+          <i className="bi bi-eraser me-1" aria-hidden="true" />
+          Leeren
+        </button>
+      </div>
+      <div
+        ref={logRef}
+        className="ap-sync-log mb-3"
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-labelledby={`${ids}-log-title`}
+        aria-busy={running}
+        tabIndex={0}
+        data-testid="sync-log"
+      >
+        {log.map((entry) => (
+          <div key={entry.id} className={`ap-sync-log-line ap-sync-log-${entry.kind}`} data-testid="sync-log-entry" data-result={entry.kind}>
+            <span className="ap-sync-log-time">[{formatTime(entry.at)}]</span> {entry.message}
+          </div>
+        ))}
+      </div>
+    </>
+  );
 }
 
 export function SyncManagerModal({ onClose, onSynced }: SyncManagerModalProps) {
@@ -134,69 +219,9 @@ export function SyncManagerModal({ onClose, onSynced }: SyncManagerModalProps) {
         <p className="mb-0">{SYNC_WARNING}</p>
       </div>
 
-      <fieldset className="mb-3">
-        <legend className="fs-6 fw-semibold mb-2">Richtung</legend>
-        <div className="form-check">
-          <input
-            id={`${ids}-from`}
-            type="radio"
-            className="form-check-input"
-            name={`${ids}-direction`}
-            value="fromBrevo"
-            checked
-            readOnly
-            data-testid="sync-direction-from"
-          />
-          <label htmlFor={`${ids}-from`} className="form-check-label">
-            {FROM_BREVO_LABEL}
-          </label>
-        </div>
-        <div className="form-check">
-          <input
-            id={`${ids}-to`}
-            type="radio"
-            className="form-check-input"
-            name={`${ids}-direction`}
-            value="toBrevo"
-            disabled
-            aria-describedby={`${ids}-to-note`}
-            data-testid="sync-direction-to"
-          />
-          <label htmlFor={`${ids}-to`} className="form-check-label">
-            {TO_BREVO_LABEL}
-          </label>
-          <div id={`${ids}-to-note`} className="form-text mt-0">
-            Nicht verfügbar: Änderungen im Portal gehen schon beim Speichern an den Marketing-Dienst.
-          </div>
-        </div>
-      </fieldset>
+      <SyncDirectionFieldset ids={ids} />
 
-      <div className="d-flex align-items-center justify-content-between gap-2 mb-1">
-        <h3 className="fs-6 fw-semibold mb-0" id={`${ids}-log-title`}>
-          Protokoll
-        </h3>
-        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={clear} data-testid="sync-clear">
-          <i className="bi bi-eraser me-1" aria-hidden="true" />
-          Leeren
-        </button>
-      </div>
-      <div
-        ref={logRef}
-        className="ap-sync-log mb-3"
-        role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-labelledby={`${ids}-log-title`}
-        aria-busy={running}
-        tabIndex={0}
-        data-testid="sync-log"
-      >
-        {log.map((entry) => (
-          <div key={entry.id} className={`ap-sync-log-line ap-sync-log-${entry.kind}`} data-testid="sync-log-entry" data-result={entry.kind}>
-            <span className="ap-sync-log-time">[{formatTime(entry.at)}]</span> {entry.message}
-          </div>
-        ))}
-      </div>
+      <SyncLogView ids={ids} log={log} running={running} logRef={logRef} onClear={clear} />
 
       <button
         ref={startRef}

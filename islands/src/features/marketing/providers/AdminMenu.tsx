@@ -46,6 +46,58 @@ export function providerPath(id: number): string {
   return `/admin/provider/${id}`;
 }
 
+function linkClass(active: boolean): string {
+  return `nav-link${active ? ' active' : ''}`;
+}
+
+interface MenuLinkProps {
+  href: string;
+  active: boolean;
+  testId: string;
+  /** Bootstrap icon class, e.g. `bi-people`. */
+  icon: string;
+  label: string;
+}
+
+/** One plain entry of the menu. */
+function MenuLink({ href, active, testId, icon, label }: MenuLinkProps) {
+  return (
+    <li className="nav-item">
+      <a className={linkClass(active)} href={href} aria-current={active ? 'page' : undefined} data-testid={testId}>
+        <i className={`bi ${icon} me-1`} aria-hidden="true" />
+        {label}
+      </a>
+    </li>
+  );
+}
+
+/** The entries of the Anbieter dropdown, the current provider marked. */
+function ProviderItems({ providers, path }: { providers: AdminMenuProvider[]; path: string }) {
+  if (providers.length === 0) {
+    return (
+      <li>
+        <span className="dropdown-item-text text-body-secondary">Keine Anbieter vorhanden</span>
+      </li>
+    );
+  }
+  return providers.map((provider) => {
+    const active = path === providerPath(provider.id);
+    return (
+      <li key={provider.id}>
+        <a
+          className={`dropdown-item${active ? ' active' : ''}`}
+          href={providerPath(provider.id)}
+          aria-current={active ? 'page' : undefined}
+          data-testid="providers-dropdown-item"
+          data-provider-id={provider.id}
+        >
+          {provider.name}
+        </a>
+      </li>
+    );
+  });
+}
+
 export default function AdminMenu({ providers: initialProviders, isAdmin, currentPath }: AdminMenuProps) {
   const [providers, setProviders] = useState<AdminMenuProvider[]>(() => initialProviders ?? []);
   const { open, setOpen, containerRef: dropdownRef, toggleRef } = useDropdown<HTMLLIElement>();
@@ -65,24 +117,10 @@ export default function AdminMenu({ providers: initialProviders, isAdmin, curren
     [],
   );
 
-  function linkClass(active: boolean): string {
-    return `nav-link${active ? ' active' : ''}`;
-  }
-
   return (
     <nav className="ap-admin-menu mb-4" aria-label="Adminmenü" data-testid="admin-menu">
       <ul className="nav nav-pills flex-wrap gap-1">
-        <li className="nav-item">
-          <a
-            className={linkClass(section === 'contacts')}
-            href="/admin/contacts"
-            aria-current={section === 'contacts' ? 'page' : undefined}
-            data-testid="admin-menu-contacts"
-          >
-            <i className="bi bi-people me-1" aria-hidden="true" />
-            Händler
-          </a>
-        </li>
+        <MenuLink href="/admin/contacts" active={section === 'contacts'} testId="admin-menu-contacts" icon="bi-people" label="Händler" />
         <li className="nav-item dropdown" ref={dropdownRef}>
           <button
             ref={toggleRef}
@@ -98,28 +136,7 @@ export default function AdminMenu({ providers: initialProviders, isAdmin, curren
           </button>
           {open && (
             <ul id={menuId} className="dropdown-menu show ap-providers-menu" data-bs-popper="static" data-testid="providers-dropdown">
-              {providers.length === 0 ? (
-                <li>
-                  <span className="dropdown-item-text text-body-secondary">Keine Anbieter vorhanden</span>
-                </li>
-              ) : (
-                providers.map((provider) => {
-                  const active = path === providerPath(provider.id);
-                  return (
-                    <li key={provider.id}>
-                      <a
-                        className={`dropdown-item${active ? ' active' : ''}`}
-                        href={providerPath(provider.id)}
-                        aria-current={active ? 'page' : undefined}
-                        data-testid="providers-dropdown-item"
-                        data-provider-id={provider.id}
-                      >
-                        {provider.name}
-                      </a>
-                    </li>
-                  );
-                })
-              )}
+              <ProviderItems providers={providers} path={path} />
             </ul>
           )}
         </li>
@@ -139,53 +156,13 @@ export default function AdminMenu({ providers: initialProviders, isAdmin, curren
             </button>
           </li>
         )}
-        <li className="nav-item">
-          <a
-            className={linkClass(section === 'downloads')}
-            href="/admin/downloads"
-            aria-current={section === 'downloads' ? 'page' : undefined}
-            data-testid="admin-menu-downloads"
-          >
-            <i className="bi bi-download me-1" aria-hidden="true" />
-            Downloads
-          </a>
-        </li>
-        <li className="nav-item">
-          <a
-            className={linkClass(section === 'statistics')}
-            href="/admin/statistics"
-            aria-current={section === 'statistics' ? 'page' : undefined}
-            data-testid="admin-menu-statistics"
-          >
-            <i className="bi bi-bar-chart me-1" aria-hidden="true" />
-            Statistik
-          </a>
-        </li>
+        <MenuLink href="/admin/downloads" active={section === 'downloads'} testId="admin-menu-downloads" icon="bi-download" label="Downloads" />
+        <MenuLink href="/admin/statistics" active={section === 'statistics'} testId="admin-menu-statistics" icon="bi-bar-chart" label="Statistik" />
         {isAdmin && (
-          <li className="nav-item">
-            <a
-              className={linkClass(section === 'tags')}
-              href={TAGS_PATH}
-              aria-current={section === 'tags' ? 'page' : undefined}
-              data-testid="admin-menu-tags"
-            >
-              <i className="bi bi-tags me-1" aria-hidden="true" />
-              Tags
-            </a>
-          </li>
+          <MenuLink href={TAGS_PATH} active={section === 'tags'} testId="admin-menu-tags" icon="bi-tags" label="Tags" />
         )}
         {isAdmin && (
-          <li className="nav-item">
-            <a
-              className={linkClass(section === 'audit')}
-              href={AUDIT_PATH}
-              aria-current={section === 'audit' ? 'page' : undefined}
-              data-testid="admin-menu-audit"
-            >
-              <i className="bi bi-journal-text me-1" aria-hidden="true" />
-              Protokoll
-            </a>
-          </li>
+          <MenuLink href={AUDIT_PATH} active={section === 'audit'} testId="admin-menu-audit" icon="bi-journal-text" label="Protokoll" />
         )}
       </ul>
       {creating && (

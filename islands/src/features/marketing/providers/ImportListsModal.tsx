@@ -7,16 +7,16 @@ import { useEffect, useId, useState } from 'react';
 import { Modal } from '../../../components/Modal';
 import { isApiError, UNEXPECTED_ERROR_MESSAGE } from '../../../lib/api';
 import { errorDetail } from '../../../lib/apiToasts';
-import { formatCount } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { fetchFolderLists, fetchProviderBrevoIds, importFolderList } from './api';
+import { ImportListsTable } from './ImportListsTable';
 import { FOLDER_WARNING_MESSAGE, isFolderWarning } from './validation';
 import type { FolderList } from './api';
 import type { ProviderList } from '../../../lib/providerLists';
 import type { Provider } from './types';
 
 export const IMPORT_TITLE = 'Aus Marketing-Dienst importieren';
-export const ALREADY_TAKEN = 'bereits übernommen';
+export { ALREADY_TAKEN } from './ImportListsTable';
 export const NO_FOLDERS_MESSAGE = 'Für diesen Anbieter ist kein Marketing-Ordner hinterlegt.';
 export const EMPTY_FOLDER_MESSAGE = 'Dieser Ordner enthält keine Listen.';
 
@@ -62,39 +62,9 @@ interface PageState {
   error: string | null;
 }
 
-export interface ImportListsModalProps {
-  provider: Provider;
-  /** A list was taken over: the new criterion. */
-  onImported: (list: ProviderList) => void;
-  /** "Alle übernehmen". */
-  onImportAll: () => void;
-  onClose: () => void;
-}
-
-export function ImportListsModal({ provider, onImported, onImportAll, onClose }: ImportListsModalProps) {
-  const choices = folderChoices(provider);
-  const [folderKey, setFolderKey] = useState<FolderKey | null>(choices[0]?.key ?? null);
-  const folder = choices.find((choice) => choice.key === folderKey) ?? null;
-  const [taken, setTaken] = useState<TakenState>({ kind: 'loading' });
+/** The loaded page of a folder's lists (the first page when the folder is chosen), and loading the next. */
+function useFolderPage(folderId: number | null) {
   const [page, setPage] = useState<PageState | null>(null);
-  const [selected, setSelected] = useState<ReadonlyMap<number, FolderList>>(() => new Map());
-  const [importing, setImporting] = useState(false);
-  const ids = useId();
-
-  const hasFolders = choices.length > 0;
-  // The provider's criteria: which lists are taken over already.
-  useEffect(() => {
-    if (!hasFolders) return;
-    const controller = new AbortController();
-    fetchProviderBrevoIds(provider.id, controller.signal)
-      .then((found) => setTaken({ kind: 'loaded', ids: found }))
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) setTaken({ kind: 'failed', message: messageOf(error) });
-      });
-    return () => controller.abort();
-  }, [provider.id, hasFolders]);
-
-  const folderId = folder?.id ?? null;
   // The first page of the chosen folder.
   useEffect(() => {
     if (folderId === null) return;
@@ -125,6 +95,117 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
       setPage((now) => (now && now.folderId === before.folderId ? { ...now, loading: false, error: messageOf(error) } : now));
     }
   }
+
+  return { page, loadMore };
+}
+
+interface ImportListsFooterProps {
+  importing: boolean;
+  selectedCount: number;
+  onImportAll: () => void;
+  onClose: () => void;
+  onImportSelected: () => void;
+}
+
+/** "Alle übernehmen", "Schließen" and "Ausgewählte übernehmen". */
+function ImportListsFooter({ importing, selectedCount, onImportAll, onClose, onImportSelected }: ImportListsFooterProps) {
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-outline-secondary me-auto"
+        onClick={onImportAll}
+        disabled={importing}
+        title="Übernimmt alle Listen beider Ordner und aktualisiert die Abonnentenzahlen"
+        data-testid="import-all"
+      >
+        <i className="bi bi-cloud-download me-1" aria-hidden="true" />
+        Alle übernehmen
+      </button>
+      <button type="button" className="btn btn-secondary" onClick={onClose} disabled={importing}>
+        Schließen
+      </button>
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={onImportSelected}
+        disabled={importing || selectedCount === 0}
+        data-testid="import-selected"
+      >
+        {importing && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
+        Ausgewählte übernehmen{selectedCount > 0 ? ` (${selectedCount})` : ''}
+      </button>
+    </>
+  );
+}
+
+interface FolderChooserProps {
+  choices: FolderChoice[];
+  folderKey: FolderKey | null;
+  onChange: (key: FolderKey) => void;
+  disabled: boolean;
+  selectId: string;
+}
+
+/** A select of the folders when there are two, else the one folder's name. */
+function FolderChooser({ choices, folderKey, onChange, disabled, selectId }: FolderChooserProps) {
+  if (choices.length <= 1) return <p className="mb-3">Ordner: {choices[0]?.label}</p>;
+  return (
+    <div className="mb-3">
+      <label htmlFor={selectId} className="form-label">
+        Ordner
+      </label>
+      <select
+        id={selectId}
+        className="form-select"
+        value={folderKey ?? ''}
+        onChange={(event) => onChange(event.target.value as FolderKey)}
+        disabled={disabled}
+        data-testid="import-folder"
+      >
+        {choices.map((choice) => (
+          <option key={choice.key} value={choice.key}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export interface ImportListsModalProps {
+  provider: Provider;
+  /** A list was taken over: the new criterion. */
+  onImported: (list: ProviderList) => void;
+  /** "Alle übernehmen". */
+  onImportAll: () => void;
+  onClose: () => void;
+}
+
+export function ImportListsModal({ provider, onImported, onImportAll, onClose }: ImportListsModalProps) {
+  const choices = folderChoices(provider);
+  const [folderKey, setFolderKey] = useState<FolderKey | null>(choices[0]?.key ?? null);
+  const folder = choices.find((choice) => choice.key === folderKey) ?? null;
+  const [taken, setTaken] = useState<TakenState>({ kind: 'loading' });
+  const [selected, setSelected] = useState<ReadonlyMap<number, FolderList>>(() => new Map());
+  const [importing, setImporting] = useState(false);
+  const ids = useId();
+
+  const hasFolders = choices.length > 0;
+  // The provider's criteria: which lists are taken over already.
+  useEffect(() => {
+    if (!hasFolders) return;
+    const controller = new AbortController();
+    fetchProviderBrevoIds(provider.id, controller.signal)
+      .then((found) => setTaken({ kind: 'loaded', ids: found }))
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) setTaken({ kind: 'failed', message: messageOf(error) });
+      });
+    return () => controller.abort();
+  }, [provider.id, hasFolders]);
+
+  const folderId = folder?.id ?? null;
+  const { page, loadMore } = useFolderPage(folderId);
 
   function toggle(list: FolderList, on: boolean) {
     setSelected((current) => {
@@ -171,7 +252,6 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
   const takenIds = taken.kind === 'loaded' ? taken.ids : null;
   // The page of the chosen folder (while another folder's is still shown, it is loading).
   const current = page !== null && page.folderId === folderId ? page : null;
-  const complete = current !== null && current.lists.length >= current.count;
 
   return (
     <Modal
@@ -181,32 +261,13 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
       testId="import-lists-modal"
       closeDisabled={importing}
       footer={
-        <>
-          <button
-            type="button"
-            className="btn btn-outline-secondary me-auto"
-            onClick={onImportAll}
-            disabled={importing}
-            title="Übernimmt alle Listen beider Ordner und aktualisiert die Abonnentenzahlen"
-            data-testid="import-all"
-          >
-            <i className="bi bi-cloud-download me-1" aria-hidden="true" />
-            Alle übernehmen
-          </button>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={importing}>
-            Schließen
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => void importSelected()}
-            disabled={importing || selected.size === 0}
-            data-testid="import-selected"
-          >
-            {importing && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
-            Ausgewählte übernehmen{selected.size > 0 ? ` (${selected.size})` : ''}
-          </button>
-        </>
+        <ImportListsFooter
+          importing={importing}
+          selectedCount={selected.size}
+          onImportAll={onImportAll}
+          onClose={onClose}
+          onImportSelected={() => void importSelected()}
+        />
       }
     >
       {choices.length === 0 ? (
@@ -215,29 +276,13 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
         </p>
       ) : (
         <>
-          {choices.length > 1 ? (
-            <div className="mb-3">
-              <label htmlFor={`${ids}-folder`} className="form-label">
-                Ordner
-              </label>
-              <select
-                id={`${ids}-folder`}
-                className="form-select"
-                value={folderKey ?? ''}
-                onChange={(event) => setFolderKey(event.target.value as FolderKey)}
-                disabled={importing}
-                data-testid="import-folder"
-              >
-                {choices.map((choice) => (
-                  <option key={choice.key} value={choice.key}>
-                    {choice.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : (
-            <p className="mb-3">Ordner: {choices[0]?.label}</p>
-          )}
+          <FolderChooser
+            choices={choices}
+            folderKey={folderKey}
+            onChange={setFolderKey}
+            disabled={importing}
+            selectId={`${ids}-folder`}
+          />
 
           {taken.kind === 'failed' && (
             <div className="alert alert-danger" role="alert" data-testid="import-error">
@@ -261,63 +306,15 @@ export function ImportListsModal({ provider, onImported, onImportAll, onClose }:
             </p>
           )}
           {current && takenIds && current.lists.length > 0 && (
-            <>
-              <div className="table-responsive ap-import-lists mb-3">
-                <table className="table table-sm table-hover align-middle mb-0" data-testid="import-lists-table">
-                  <thead>
-                    <tr>
-                      <th scope="col" className="ap-col-select">
-                        <span className="visually-hidden">Auswahl</span>
-                      </th>
-                      <th scope="col">ID</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Abonnenten</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {current.lists.map((list) => {
-                      const already = takenIds.has(list.id);
-                      const checkboxId = `${ids}-list-${list.id}`;
-                      return (
-                        <tr key={list.id} data-testid="import-list-row" data-brevo-id={list.id} data-taken={String(already)}>
-                          <td>
-                            <input
-                              id={checkboxId}
-                              type="checkbox"
-                              className="form-check-input"
-                              checked={already || selected.has(list.id)}
-                              disabled={already || importing}
-                              onChange={(event) => toggle(list, event.target.checked)}
-                              data-testid={`import-list-${list.id}`}
-                            />
-                          </td>
-                          <td>{list.id}</td>
-                          <td>
-                            <label htmlFor={checkboxId} className="mb-0">
-                              {list.name}
-                            </label>
-                            {already && <span className="badge text-bg-secondary ms-2">{ALREADY_TAKEN}</span>}
-                          </td>
-                          <td>{formatCount(list.totalSubscribers ?? 0)}</td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </div>
-              <div className="d-flex justify-content-center">
-                <button
-                  type="button"
-                  className="btn btn-sm btn-outline-secondary"
-                  onClick={() => void loadMore()}
-                  disabled={complete || current.loading || importing}
-                  data-testid="import-load-more"
-                >
-                  {current.loading && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
-                  Mehr laden (<span data-testid="import-loaded-total">{`${current.lists.length}/${current.count}`}</span>)
-                </button>
-              </div>
-            </>
+            <ImportListsTable
+              page={current}
+              takenIds={takenIds}
+              selected={selected}
+              importing={importing}
+              ids={ids}
+              onToggle={toggle}
+              onLoadMore={() => void loadMore()}
+            />
           )}
         </>
       )}

@@ -78,20 +78,13 @@ function FileRow({ file }: { file: FileProgress }) {
   );
 }
 
-export default function DownloadManager({
-  selection,
-  productName,
-  browserZipLimitMb,
-  onDeselect,
-  onClear,
-  onClose,
-}: DownloadManagerProps) {
+type Notice = { kind: 'warning' | 'info'; text: string };
+
+/** Making the ZIP of the planned entries: in the browser or by the server, with its progress and notice. */
+function useZipDownload(entries: readonly ZipEntryPlan[], route: ZipRoute, productName: string, browserZipLimitMb: number) {
   const [state, dispatch] = useReducer(managerReducer, IDLE);
-  const [notice, setNotice] = useState<{ kind: 'warning' | 'info'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const running = useRef(false);
-  const entries = useMemo(() => planEntries(selection.values()), [selection]);
-  const total = selectedBytes(selection);
-  const route = chooseZipRoute(total, browserZipLimitMb, deviceMemory());
   const busy = isBusy(state);
 
   function viaServer(plans: readonly ZipEntryPlan[], text: string) {
@@ -172,6 +165,22 @@ export default function DownloadManager({
       running.current = false;
     }
   }
+
+  return { state, notice, busy, start };
+}
+
+export default function DownloadManager({
+  selection,
+  productName,
+  browserZipLimitMb,
+  onDeselect,
+  onClear,
+  onClose,
+}: DownloadManagerProps) {
+  const entries = useMemo(() => planEntries(selection.values()), [selection]);
+  const total = selectedBytes(selection);
+  const route = chooseZipRoute(total, browserZipLimitMb, deviceMemory());
+  const { state, notice, busy, start } = useZipDownload(entries, route, productName, browserZipLimitMb);
 
   const footer = (
     <>
