@@ -346,17 +346,10 @@ pub async fn plan_zip(
     if packages.len() != package_ids.len() {
         return Err(ServiceError::NotFound);
     }
-    if let Some(visible) = crate::services::catalog::packages::visibility(db, user).await? {
-        let lists = db::catalog::packages::lists_of(db, &package_ids).await?;
-        for package in &packages {
-            let by_provider = visible.provider_ids.contains(&package.provider_id);
-            let by_list = lists
-                .iter()
-                .any(|l| l.download_id == package.id && visible.list_ids.contains(&l.list_id));
-            if !by_provider && !by_list {
-                return Err(ServiceError::NotFound);
-            }
-        }
+    if let Some(visible) = crate::services::catalog::packages::visibility(db, user).await?
+        && !crate::services::catalog::packages::sees_all(db, &visible, &packages).await?
+    {
+        return Err(ServiceError::NotFound);
     }
     let mut files = db::catalog::packages::files_of(db, &package_ids).await?;
     if let Some(chosen) = &chosen {

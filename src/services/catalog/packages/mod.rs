@@ -45,7 +45,7 @@ pub use listing::{
     CustomerView, NEW_VISIT_AFTER, PackageListParams, PackageListQuery, admin_answer,
     admin_answer_at, customer_answer, customer_page, customer_params, get, tags, tags_at,
 };
-pub(crate) use visibility::managed;
+pub(crate) use visibility::{managed, sees_all};
 pub use visibility::{providers_in_view, providers_to_manage, providers_to_manage_at, visibility};
 use visibility::{sees, visibility_at};
 pub use writes::{

@@ -41,11 +41,30 @@ pub(super) async fn sees(
     visible: &Visible,
     download: &db::catalog::packages::PackageRecord,
 ) -> ServiceResult<bool> {
-    if visible.provider_ids.contains(&download.provider_id) {
+    sees_all(db, visible, std::slice::from_ref(download)).await
+}
+
+/// Whether a customer who sees `visible` sees every one of `packages`: through its
+/// provider's roles or through one of its lists (one query for the lists of all of them).
+pub(crate) async fn sees_all(
+    db: &Db,
+    visible: &Visible,
+    packages: &[db::catalog::packages::PackageRecord],
+) -> ServiceResult<bool> {
+    let by_list: Vec<i64> = packages
+        .iter()
+        .filter(|p| !visible.provider_ids.contains(&p.provider_id))
+        .map(|p| p.id)
+        .collect();
+    if by_list.is_empty() {
         return Ok(true);
     }
-    let lists = db::catalog::packages::list_ids(db, download.id).await?;
-    Ok(lists.iter().any(|l| visible.list_ids.contains(l)))
+    let lists = db::catalog::packages::lists_of(db, &by_list).await?;
+    Ok(by_list.iter().all(|id| {
+        lists
+            .iter()
+            .any(|l| l.download_id == *id && visible.list_ids.contains(&l.list_id))
+    }))
 }
 
 /// The package `id` when the user may change it: `NotFound` when missing, `Forbidden`
