@@ -39,9 +39,9 @@ pub(super) async fn visibility_at(
 pub(super) async fn sees(
     db: &Db,
     visible: &Visible,
-    download: &db::catalog::packages::PackageRecord,
+    package: &db::catalog::packages::PackageRecord,
 ) -> ServiceResult<bool> {
-    sees_all(db, visible, std::slice::from_ref(download)).await
+    sees_all(db, visible, std::slice::from_ref(package)).await
 }
 
 /// Whether a customer who sees `visible` sees every one of `packages`: through its
@@ -74,14 +74,14 @@ pub(crate) async fn managed(
     user: &User,
     id: i64,
 ) -> ServiceResult<db::catalog::packages::PackageRecord> {
-    let download = db::catalog::packages::get(db, id)
+    let package = db::catalog::packages::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    let roles = db::marketing::providers::roles_of(db, download.provider_id).await?;
+    let roles = db::marketing::providers::roles_of(db, package.provider_id).await?;
     if !may_manage_provider(user, &roles) {
         return Err(ServiceError::Forbidden);
     }
-    Ok(download)
+    Ok(package)
 }
 
 /// Providers as the pages' filters and forms show them (id, name, roles, logo), by name.
