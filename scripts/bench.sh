@@ -79,6 +79,9 @@ if wants files || wants zip || wants instances; then
   [ -x "$nginx" ] || { echo "!! $nginx fehlt (apt-get install nginx-light)" >&2; exit 1; }
 fi
 pg_admin_url=${AP_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+backends=${AP_BENCH_BACKENDS:-both}
+# The portal refuses AP_ settings it does not know: the benchmark's own stay in this shell.
+unset AP_BENCH_POSTGRES_URL AP_BENCH_BACKENDS
 
 # The portal runs on SQLite unless a benchmark passes a database URL explicitly.
 unset DATABASE_URL
@@ -489,7 +492,7 @@ fi
 on_both_databases() {
   local bench=$1 section=$2
   "$bench" SQLite ""
-  if [ "${AP_BENCH_BACKENDS:-both}" = sqlite ]; then
+  if [ "$backends" = sqlite ]; then
     printf '\nSQLite only (AP_BENCH_BACKENDS=sqlite).\n' >>"$section"
   elif psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
     pg_db="ap_bench_$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
