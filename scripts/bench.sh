@@ -267,8 +267,13 @@ run_wrk() {
 # Requests per second of the last wrk run.
 wrk_rps() { awk '/Requests\/sec/ { print $2 }' "$work/wrk.out"; }
 
-# Answers other than 2xx/3xx in the last wrk run (0 when wrk reports none).
-wrk_bad() { awk '/Non-2xx or 3xx responses/ { n = $NF } END { print n + 0 }' "$work/wrk.out"; }
+# Answers other than 2xx/3xx and socket errors (timeouts included) in the last wrk run (0 when
+# wrk reports none).
+wrk_bad() {
+  awk '/Non-2xx or 3xx responses/ { n += $NF }
+       /Socket errors:/ { for (i = 3; i <= NF; i += 2) n += $(i + 1) }
+       END { print n + 0 }' "$work/wrk.out"
+}
 
 # A latency percentile of the last wrk run (needs --latency) in ms: wrk_latency 50|99
 wrk_latency() {
