@@ -747,6 +747,7 @@ questions_bench() {
     "/api/downloads/contact/?limit=40&offset={page:40:$dealer_count}&sortBy=name&sort=ASC|$dealer|dealer list sorted by name, random page of 40" \
     "/api/contacts?limit=20&offset=0&search=kontakt{n:6:99999}|$admin|contact search \`kontakt0xxxxx\` (admin)" \
     "/api/contacts?limit=20&offset=0&search=2{n:5:49999}|$admin|contact search by customer number (admin)" \
+    "/api/contacts?limit=20&offset=0&search={company}|$admin|contact search by company \`Weber Energieberatung\` (admin)" \
     "/api/downloads/?limit=20&offset={page:20:18001}&sortBy=startAt&sort=ASC|$admin|admin package list sorted by start, random page up to offset 18,000" \
     "/api/downloads/?limit=20&offset=0&search=Nr.%20{n:5:9999}|$admin|admin package list, search \`Nr. 0xxxx\`" \
     "/api/providers/{n:0:200}/lists?limit=20&offset=0&search=Marke%20{n:3:200}|$admin|criteria lists of a random provider, search \`Marke xxx\`" \

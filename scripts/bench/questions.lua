@@ -3,6 +3,7 @@
 --   {n:W:MAX}      a number from 1 to MAX, zero-padded to W digits (W 0: not padded)
 --   {page:SIZE:MAX} an offset: a multiple of SIZE below MAX
 --   {range}        from=…&to=… : a range of 1 to 365 days within the last two years
+--   {company}      part of a company name of seed-large: a last name and a line of business
 -- AP_COOKIE is the session (none: no cookie). AP_STOP_AFTER, when set, stops each thread after
 -- that many answers (for the "alone" figure: one connection, the slowest of N questions).
 
@@ -24,6 +25,13 @@ end
 
 local day = 24 * 60 * 60
 
+-- As seed-large names its companies (src/seed/large): "<last name> <business> <legal form>".
+local lastnames = { "M%C3%BCller", "Schmidt", "Schneider", "Fischer", "Weber", "Meyer", "Wagner",
+  "Becker", "Schulz", "Hoffmann", "Sch%C3%A4fer", "Koch", "Bauer", "Richter", "Klein", "Wolf",
+  "Schr%C3%B6der", "Neumann", "Schwarz", "Zimmermann" }
+-- The n-th company's business is the n-th of these (five divides the twenty last names).
+local businesses = { "Vertrieb", "Handel", "Service", "%26%20Partner", "Energieberatung" }
+
 local function draw(kind, first, second)
   if kind == "n" then
     local width, max = tonumber(first), tonumber(second)
@@ -31,6 +39,9 @@ local function draw(kind, first, second)
   elseif kind == "page" then
     local size, max = tonumber(first), tonumber(second)
     return tostring(size * math.random(0, math.max(0, math.floor((max - 1) / size))))
+  elseif kind == "company" then
+    local n = math.random(#lastnames)
+    return lastnames[n] .. "%20" .. businesses[(n - 1) % #businesses + 1]
   elseif kind == "range" then
     local days = math.random(1, 365)
     local from = os.time() - math.random(days, 730) * day

@@ -220,6 +220,14 @@ impl DynQuery {
         (&self.sql, &self.params)
     }
 
+    /// The first column of every row, as ids.
+    pub async fn fetch_ids(&self, db: &Db) -> Result<Vec<i64>, sqlx::Error> {
+        let sql = &*self.text_for(db);
+        db_run!(db, pool => bind_all!(sqlx::query_scalar::<_, i64>(sql), &self.params)
+            .fetch_all(pool)
+            .await)
+    }
+
     pub async fn fetch_count(&self, db: &Db) -> Result<i64, sqlx::Error> {
         let sql = &*self.text_for(db);
         db_run!(db, pool => bind_all!(sqlx::query_scalar::<_, i64>(sql), &self.params)

@@ -21,8 +21,9 @@ use crate::domain::backup;
 
 /// Tables an archive leaves out, and why:
 /// - counters and search indexes the database's triggers keep (`data_version`,
-///   `statistics_version`, `contact_totals`, SQLite's `contact_search` and its parts): the
-///   import's inserts count and index again;
+///   `statistics_version`, `contact_totals`, SQLite's `contact_search`,
+///   `package_name_search`, `package_file_search` and their parts): the import's inserts count
+///   and index again;
 /// - the state of work in progress on the old installation (`job_leases` of its workers,
 ///   `oidc_logins` under way, `login_attempts` of the throttle) and its `sessions`: after an
 ///   import everybody signs in again, and a session ended after the backup cannot come back.
@@ -40,6 +41,8 @@ const LEFT_OUT: [&str; 7] = [
 pub fn is_left_out(table: &str) -> bool {
     LEFT_OUT.contains(&table)
         || table.starts_with("contact_search")
+        || table.starts_with("package_name_search")
+        || table.starts_with("package_file_search")
         || table.starts_with("sqlite_")
         || table.starts_with("_sqlx")
 }

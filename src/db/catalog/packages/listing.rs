@@ -52,7 +52,24 @@ pub struct Visible {
 
 /// The `where` clause of a package query (without the word `where`), or `None` when nothing
 /// can match.
-pub(super) fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<String> {
+pub(super) fn conditions(
+    query: &mut DynQuery,
+    filter: &PackageQuery,
+    backend: Backend,
+) -> Option<String> {
+    let search = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    // SQLite's trigram tables (migration 0026) answer `like` from their index only without
+    // `escape`: a term of three or more characters without a wildcard (or a line break, which
+    // separates the file names) is looked up there. Their `like` is the plain query's own test
+    // (SQLite's `lower()` and `like` both fold ASCII letters only), so the answer is the same.
+    // PostgreSQL's trigram indexes (migration 0014) serve the plain condition itself.
+    let trigram = search.filter(|s| {
+        backend == Backend::Sqlite && s.chars().count() >= 3 && !s.contains(['%', '_', '\\', '\n'])
+    });
     let mut parts: Vec<String> = Vec::new();
     if let Some(archived) = filter.archived {
         let archived = query.param(archived);
@@ -67,12 +84,21 @@ pub(super) fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<
             ));
         }
         if !visible.list_ids.is_empty() {
-            // Driven by the lists (indexed on list_id): the few packages they offer, not a probe
-            // per package.
-            alternatives.push(format!(
-                "d.id in (select dl.download_id from download_lists dl where dl.list_id in {})",
-                query.id_list(&visible.list_ids)
-            ));
+            let lists = query.id_list(&visible.list_ids);
+            if trigram.is_some() {
+                // Probed per candidate of the search, which then leads: a few packages, not
+                // the hundreds a customer's lists offer.
+                alternatives.push(format!(
+                    "exists (select 1 from download_lists dl where dl.download_id = d.id \
+                     and dl.list_id in {lists})"
+                ));
+            } else {
+                // Driven by the lists (indexed on list_id): the few packages they offer, not a
+                // probe per package.
+                alternatives.push(format!(
+                    "d.id in (select dl.download_id from download_lists dl where dl.list_id in {lists})"
+                ));
+            }
         }
         if alternatives.is_empty() {
             return None;
@@ -102,13 +128,18 @@ pub(super) fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<
              and du.updated_at > {since}))"
         ));
     }
-    if let Some(search) = filter
-        .search
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        let pattern = query.param(crate::db::sql::like_pattern(search));
+    if let Some(term) = trigram {
+        let pattern = query.param(format!("%{}%", term.to_lowercase()));
+        let table = if filter.search_files {
+            "package_file_search"
+        } else {
+            "package_name_search"
+        };
+        parts.push(format!(
+            "d.id in (select rowid from {table} where text like {pattern})"
+        ));
+    } else if let Some(term) = search {
+        let pattern = query.param(crate::db::sql::like_pattern(term));
         if filter.search_files {
             // Probed per package (by the primary key's download_id): a customer's few visible
             // packages are checked, not every file name of the portal gathered first.
@@ -119,6 +150,9 @@ pub(super) fn conditions(query: &mut DynQuery, filter: &PackageQuery) -> Option<
         } else {
             parts.push(format!("lower(d.name) like {pattern} escape '\\'"));
         }
+    }
+    if parts.is_empty() {
+        parts.push("1 = 1".into());
     }
     Some(parts.join(" and "))
 }
@@ -299,22 +333,40 @@ pub async fn packages_by_ids(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx:
 /// How many packages match.
 pub async fn count_matching(db: &Db, filter: &PackageQuery) -> Result<i64, sqlx::Error> {
     let mut count = DynQuery::new("select count(*) from downloads d where ");
-    let Some(condition) = conditions(&mut count, filter) else {
+    let Some(condition) = conditions(&mut count, filter, db.backend()) else {
         return Ok(0);
     };
     count.push(&condition);
     count.fetch_count(db).await
 }
 
-/// One page of matching packages, with everything their views show.
+/// One page of matching packages, with everything their views show: first the page's ids
+/// (from the indexes alone), then those packages whole. In one query the database built the
+/// JSON of every package it skipped or sorted, 18,000 of them for a deep page (issue 41).
 pub async fn page(
     db: &Db,
     filter: &PackageQuery,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Package>, sqlx::Error> {
+    let ids = page_ids(db, filter, limit, offset).await?;
+    let mut packages = packages_by_ids(db, &ids).await?;
+    let position: std::collections::HashMap<i64, usize> =
+        ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
+    packages.sort_by_key(|p| position.get(&p.download.id).copied());
+    Ok(packages)
+}
+
+/// The ids of one page of matching packages, in the list's order.
+pub async fn page_ids(
+    db: &Db,
+    filter: &PackageQuery,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
     let direction = if filter.ascending { "asc" } else { "desc" };
-    let column = match filter.sort.unwrap_or(SortColumn::Id) {
+    let sort = filter.sort.unwrap_or(SortColumn::Id);
+    let column = match sort {
         SortColumn::Id => "d.id",
         SortColumn::Provider => "lower(p.name)",
         SortColumn::Name => "lower(d.name)",
@@ -322,9 +374,12 @@ pub async fn page(
         SortColumn::EndAt => "d.end_at",
         SortColumn::UpdatedAt => "d.updated_at",
     };
-    let mut select = DynQuery::new(&package_select(db.backend()));
-    select.push(" where ");
-    let Some(condition) = conditions(&mut select, filter) else {
+    let mut select = DynQuery::new(if sort == SortColumn::Provider {
+        "select d.id from downloads d join providers p on p.id = d.provider_id where "
+    } else {
+        "select d.id from downloads d where "
+    });
+    let Some(condition) = conditions(&mut select, filter, db.backend()) else {
         return Ok(Vec::new());
     };
     select.push(&condition);
@@ -336,7 +391,7 @@ pub async fn page(
         format!(" order by {column} {direction}, d.id {direction}")
     };
     select.push(&format!("{order} limit {limit} offset {offset}"));
-    packages_from(select.fetch_all(db).await?)
+    select.fetch_ids(db).await
 }
 
 /// The first start or end of a package after `now` (`None`: none lies ahead): from then on a
@@ -359,4 +414,290 @@ pub async fn next_period_change(
             (a, b) => a.or(b),
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast paths (ids first from the indexes, SQLite's trigram tables, PostgreSQL's trigram
+    //! indexes) against a plain reading: every package loaded and filtered, sorted and paged in
+    //! Rust, for random questions on random packages.
+    use super::*;
+    use crate::test_support::TestDb;
+    use chrono::TimeZone;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// What names are made of: ASCII in either letter case, lower-case umlauts (SQLite's
+    /// `lower()` folds ASCII only, so only these answer alike on both databases), repeated
+    /// words and the wildcard characters of `like`.
+    const WORDS: &[&str] = &[
+        "Aktion",
+        "FLYER",
+        "Nr.",
+        "süd",
+        "Glasfaser",
+        "50%",
+        "a_b",
+        "back\\slash",
+        "mai",
+        "x",
+        "Nr. 01234",
+        "nr. 0123",
+        "Plakat",
+        "grün",
+    ];
+
+    fn name(rng: &mut StdRng) -> String {
+        let words: Vec<&str> = (0..rng.gen_range(1..4))
+            .map(|_| WORDS[rng.gen_range(0..WORDS.len())])
+            .collect();
+        words.join(" ")
+    }
+
+    /// A term as a user types it: a piece of a name, in a random letter case, or a word.
+    fn term(rng: &mut StdRng) -> String {
+        let source = name(rng);
+        let chars: Vec<char> = source.chars().collect();
+        let start = rng.gen_range(0..chars.len());
+        let end = rng.gen_range(start + 1..=chars.len());
+        let piece: String = chars[start..end].iter().collect();
+        if rng.gen_bool(0.5) {
+            piece.to_ascii_uppercase()
+        } else {
+            piece
+        }
+    }
+
+    struct Row {
+        id: i64,
+        provider_id: i64,
+        provider_name: String,
+        name: String,
+        start_at: DateTime<Utc>,
+        end_at: DateTime<Utc>,
+        updated_at: DateTime<Utc>,
+        archived: bool,
+        files: Vec<String>,
+        lists: Vec<i64>,
+    }
+
+    async fn execute(db: &Db, sql: &str, binds: Vec<crate::db::sql::Param>) {
+        let mut query = DynQuery::new(sql);
+        for bind in binds {
+            query.param(bind);
+        }
+        let _: Vec<(i64,)> = query.fetch_all(db).await.expect(sql);
+    }
+
+    async fn seed(db: &Db, rng: &mut StdRng) -> Vec<Row> {
+        let day =
+            |n: i64| Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap() + chrono::Duration::days(n);
+        let mut rows = Vec::new();
+        for provider in 1..=3_i64 {
+            let provider_name = ["Beta", "alpha", "Gamma"][provider as usize - 1];
+            execute(
+                db,
+                "insert into providers (id, name, created_at, updated_at) values ($1, $2, $3, $3) returning id",
+                vec![provider.into(), provider_name.to_string().into(), day(0).into()],
+            )
+            .await;
+            execute(
+                db,
+                "insert into lists (id, provider_id, name, created_at, updated_at) values ($1, $2, $3, $4, $4) returning id",
+                vec![provider.into(), provider.into(), format!("Liste {provider}").into(), day(0).into()],
+            )
+            .await;
+        }
+        for id in 1..=160_i64 {
+            let provider_id = rng.gen_range(1..=3_i64);
+            // Few distinct dates, so the sort's ties are broken by the id.
+            let start = rng.gen_range(0..20);
+            let row = Row {
+                id,
+                provider_id,
+                provider_name: ["Beta", "alpha", "Gamma"][provider_id as usize - 1].to_string(),
+                name: name(rng),
+                start_at: day(start),
+                end_at: day(start + rng.gen_range(0..5)),
+                updated_at: day(rng.gen_range(0..3)),
+                archived: rng.gen_bool(0.3),
+                files: (0..rng.gen_range(0..4)).map(|_| name(rng)).collect(),
+                lists: (1..=3).filter(|_| rng.gen_bool(0.3)).collect(),
+            };
+            execute(
+                db,
+                "insert into downloads (id, provider_id, name, start_at, end_at, archived, \
+                 created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $7) returning id",
+                vec![
+                    id.into(),
+                    provider_id.into(),
+                    row.name.clone().into(),
+                    row.start_at.into(),
+                    row.end_at.into(),
+                    row.archived.into(),
+                    row.updated_at.into(),
+                ],
+            )
+            .await;
+            for (position, file) in row.files.iter().enumerate() {
+                let upload = id * 10 + position as i64;
+                execute(
+                    db,
+                    "insert into uploads (id, name, storage_key, ext, size, content_type, \
+                     created_at, updated_at) values ($1, $2, $3, 'pdf', 1, 'application/pdf', $4, $4) returning id",
+                    vec![upload.into(), file.clone().into(), format!("k/{upload}").into(), day(0).into()],
+                )
+                .await;
+                execute(
+                    db,
+                    "insert into download_uploads (download_id, upload_id, position, name, \
+                     created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning download_id",
+                    vec![
+                        id.into(),
+                        upload.into(),
+                        (position as i64).into(),
+                        file.clone().into(),
+                        day(0).into(),
+                    ],
+                )
+                .await;
+            }
+            for list in &row.lists {
+                execute(
+                    db,
+                    "insert into download_lists (download_id, list_id, created_at, updated_at) \
+                     values ($1, $2, $3, $3) returning download_id",
+                    vec![id.into(), (*list).into(), day(0).into()],
+                )
+                .await;
+            }
+            rows.push(row);
+        }
+        // A renamed package and a renamed and a removed file keep the trigram tables current.
+        execute(
+            db,
+            "update downloads set name = 'Umbenannt Nr. 0999' where id = 1 returning id",
+            vec![],
+        )
+        .await;
+        rows[0].name = "Umbenannt Nr. 0999".into();
+        execute(
+            db,
+            "delete from downloads where id = 2 returning id",
+            vec![],
+        )
+        .await;
+        rows.remove(1);
+        rows
+    }
+
+    /// The plain answer: (ids of the page, count).
+    fn plain(rows: &[Row], query: &PackageQuery, limit: usize, offset: usize) -> (Vec<i64>, i64) {
+        let contains = |text: &str, term: &str| text.to_lowercase().contains(&term.to_lowercase());
+        let mut matching: Vec<&Row> = rows
+            .iter()
+            .filter(|r| query.archived.is_none_or(|a| r.archived == a))
+            .filter(|r| {
+                query.visible.as_ref().is_none_or(|v| {
+                    v.provider_ids.contains(&r.provider_id)
+                        || r.lists.iter().any(|l| v.list_ids.contains(l))
+                })
+            })
+            .filter(|r| {
+                query
+                    .provider_ids
+                    .as_ref()
+                    .is_none_or(|p| p.contains(&r.provider_id))
+            })
+            .filter(|r| {
+                match query
+                    .search
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                {
+                    None => true,
+                    Some(term) if query.search_files => r.files.iter().any(|f| contains(f, term)),
+                    Some(term) => contains(&r.name, term),
+                }
+            })
+            .collect();
+        let key = |r: &Row| -> (String, i64) {
+            let text = match query.sort.unwrap_or(SortColumn::Id) {
+                SortColumn::Id => String::new(),
+                SortColumn::Provider => r.provider_name.to_lowercase(),
+                SortColumn::Name => r.name.to_lowercase(),
+                SortColumn::StartAt => r.start_at.to_rfc3339(),
+                SortColumn::EndAt => r.end_at.to_rfc3339(),
+                SortColumn::UpdatedAt => r.updated_at.to_rfc3339(),
+            };
+            (text, r.id)
+        };
+        matching.sort_by_key(|r| key(r));
+        if !query.ascending {
+            matching.reverse();
+        }
+        let count = matching.len() as i64;
+        (
+            matching
+                .iter()
+                .skip(offset)
+                .take(limit)
+                .map(|r| r.id)
+                .collect(),
+            count,
+        )
+    }
+
+    #[tokio::test]
+    async fn the_fast_paths_answer_as_a_plain_reading_does() {
+        let t = TestDb::new().await;
+        let mut rng = StdRng::seed_from_u64(41);
+        let rows = seed(&t.db, &mut rng).await;
+        let sorts = [
+            SortColumn::Id,
+            SortColumn::Provider,
+            SortColumn::Name,
+            SortColumn::StartAt,
+            SortColumn::EndAt,
+            SortColumn::UpdatedAt,
+        ];
+        let mut found = 0;
+        for round in 0..300 {
+            let query = PackageQuery {
+                visible: rng.gen_bool(0.3).then(|| Visible {
+                    provider_ids: (1..=3).filter(|_| rng.gen_bool(0.3)).collect(),
+                    list_ids: (1..=3).filter(|_| rng.gen_bool(0.5)).collect(),
+                }),
+                archived: [None, Some(false), Some(true)][rng.gen_range(0..3)],
+                search: rng.gen_bool(0.7).then(|| term(&mut rng)),
+                search_files: rng.gen_bool(0.5),
+                provider_ids: rng
+                    .gen_bool(0.2)
+                    .then(|| (1..=3).filter(|_| rng.gen_bool(0.6)).collect()),
+                tag_ids: None,
+                new_since: None,
+                sort: Some(sorts[rng.gen_range(0..sorts.len())]),
+                ascending: rng.gen_bool(0.5),
+            };
+            let limit = rng.gen_range(1..30_usize);
+            let offset = rng.gen_range(0..60_usize);
+            let (ids, count) = plain(&rows, &query, limit, offset);
+            let got = page(&t.db, &query, limit as i64, offset as i64)
+                .await
+                .unwrap();
+            let got_ids: Vec<i64> = got.iter().map(|p| p.download.id).collect();
+            assert_eq!(
+                got_ids, ids,
+                "round {round}: {query:?} limit {limit} offset {offset}"
+            );
+            assert_eq!(
+                count_matching(&t.db, &query).await.unwrap(),
+                count,
+                "round {round}: {query:?}"
+            );
+            found += ids.len();
+        }
+        assert!(found > 500, "the questions found packages: {found}");
+    }
 }
