@@ -2,6 +2,7 @@
 -- that no kept answer applies. AP_QUESTION is the path with placeholders, drawn anew per request:
 --   {n:W:MAX}      a number from 1 to MAX, zero-padded to W digits (W 0: not padded)
 --   {page:SIZE:MAX} an offset: a multiple of SIZE below MAX
+--   {between:A:B}  a number from A to B
 --   {range}        from=…&to=… : a range of 1 to 365 days within the last two years
 --   {company}      part of a company name of seed-large: a last name and a line of business
 -- AP_COOKIE is the session (none: no cookie). AP_STOP_AFTER, when set, stops each thread after
@@ -36,6 +37,8 @@ local function draw(kind, first, second)
   if kind == "n" then
     local width, max = tonumber(first), tonumber(second)
     return string.format("%0" .. width .. "d", math.random(1, max))
+  elseif kind == "between" then
+    return tostring(math.random(tonumber(first), tonumber(second)))
   elseif kind == "page" then
     local size, max = tonumber(first), tonumber(second)
     return tostring(size * math.random(0, math.max(0, math.floor((max - 1) / size))))

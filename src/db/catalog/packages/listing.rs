@@ -340,16 +340,18 @@ pub async fn count_matching(db: &Db, filter: &PackageQuery) -> Result<i64, sqlx:
     count.fetch_count(db).await
 }
 
-/// One page of matching packages, with everything their views show: first the page's ids
+/// One page of matching packages, with everything their views show: `offset` places after
+/// `after` (a [`Bookmark`] of the same list) or after the list's start. First the page's ids
 /// (from the indexes alone), then those packages whole. In one query the database built the
 /// JSON of every package it skipped or sorted, 18,000 of them for a deep page (issue 41).
 pub async fn page(
     db: &Db,
     filter: &PackageQuery,
+    after: Option<&Bookmark>,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Package>, sqlx::Error> {
-    let ids = page_ids(db, filter, limit, offset).await?;
+    let ids = page_ids_after(db, filter, after, limit, offset).await?;
     let mut packages = packages_by_ids(db, &ids).await?;
     let position: std::collections::HashMap<i64, usize> =
         ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
@@ -357,16 +359,10 @@ pub async fn page(
     Ok(packages)
 }
 
-/// The ids of one page of matching packages, in the list's order.
-pub async fn page_ids(
-    db: &Db,
-    filter: &PackageQuery,
-    limit: i64,
-    offset: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
+/// The list's order: the sort expression and the direction.
+fn order_of(filter: &PackageQuery) -> (&'static str, &'static str) {
     let direction = if filter.ascending { "asc" } else { "desc" };
-    let sort = filter.sort.unwrap_or(SortColumn::Id);
-    let column = match sort {
+    let column = match filter.sort.unwrap_or(SortColumn::Id) {
         SortColumn::Id => "d.id",
         SortColumn::Provider => "lower(p.name)",
         SortColumn::Name => "lower(d.name)",
@@ -374,6 +370,104 @@ pub async fn page_ids(
         SortColumn::EndAt => "d.end_at",
         SortColumn::UpdatedAt => "d.updated_at",
     };
+    (column, direction)
+}
+
+/// The `order by` of the list (the id breaks ties, in the same direction).
+fn order_by(filter: &PackageQuery) -> String {
+    match order_of(filter) {
+        ("d.id", direction) => format!(" order by d.id {direction}"),
+        (column, direction) => format!(" order by {column} {direction}, d.id {direction}"),
+    }
+}
+
+/// A place in a sorted list: the sort key and id of the package at a position. A deep page
+/// starts from the nearest one before it (an index seek) instead of skipping every package
+/// before it, one by one.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Bookmark {
+    /// The package's position in the list, from 0.
+    pub position: i64,
+    key: BookmarkKey,
+    id: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+enum BookmarkKey {
+    Id,
+    Time(DateTime<Utc>),
+    Text(String),
+}
+
+/// Whether the list's order can be sought by [`Bookmark`]s: one table, an indexed key.
+pub fn has_bookmarks(filter: &PackageQuery) -> bool {
+    filter.sort != Some(SortColumn::Provider)
+}
+
+/// Every `every`-th place of the list (positions `every - 1`, `2 * every - 1`, …), read in
+/// one pass over the index.
+pub async fn bookmarks(
+    db: &Db,
+    filter: &PackageQuery,
+    every: i64,
+) -> Result<Vec<Bookmark>, sqlx::Error> {
+    if !has_bookmarks(filter) || every < 1 {
+        return Ok(Vec::new());
+    }
+    let (column, _) = order_of(filter);
+    let sort = filter.sort.unwrap_or(SortColumn::Id);
+    // The key as text, the id and the position. SQLite stores times as text: the bookmark
+    // keeps that text and compares it as the sort does. PostgreSQL writes a time as text that
+    // reads back as the same instant.
+    let key = match sort {
+        SortColumn::Id => "''".to_string(),
+        _ => format!("cast({column} as text)"),
+    };
+    let mut select = DynQuery::new(&format!(
+        "select k, id, n - 1 from (select {key} as k, d.id as id, \
+         row_number() over ({order}) as n from downloads d where ",
+        order = order_by(filter).trim_start(),
+    ));
+    let Some(condition) = conditions(&mut select, filter, db.backend()) else {
+        return Ok(Vec::new());
+    };
+    select.push(&condition);
+    let every = select.param(every);
+    select.push(&format!(") b where n % {every} = 0 order by n"));
+    let rows: Vec<(String, i64, i64)> = select.fetch_all(db).await?;
+    let backend = db.backend();
+    rows.into_iter()
+        .map(|(key, id, position)| {
+            let key = match sort {
+                SortColumn::Id => BookmarkKey::Id,
+                _ if backend == Backend::Sqlite || sort == SortColumn::Name => {
+                    BookmarkKey::Text(key)
+                }
+                _ => BookmarkKey::Time(parse_time(&key)?),
+            };
+            Ok(Bookmark { position, key, id })
+        })
+        .collect()
+}
+
+/// A time as either database writes it as text.
+fn parse_time(text: &str) -> Result<DateTime<Utc>, sqlx::Error> {
+    DateTime::parse_from_rfc3339(text)
+        .or_else(|_| DateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.f%#z"))
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| sqlx::Error::Decode(format!("time of a bookmark „{text}“: {e}").into()))
+}
+
+/// The ids of a page of the list that starts `offset` places after `after` (or after the
+/// list's start), in the list's order.
+pub async fn page_ids_after(
+    db: &Db,
+    filter: &PackageQuery,
+    after: Option<&Bookmark>,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    let sort = filter.sort.unwrap_or(SortColumn::Id);
     let mut select = DynQuery::new(if sort == SortColumn::Provider {
         "select d.id from downloads d join providers p on p.id = d.provider_id where "
     } else {
@@ -383,14 +477,29 @@ pub async fn page_ids(
         return Ok(Vec::new());
     };
     select.push(&condition);
+    if let Some(after) = after {
+        let (column, _) = order_of(filter);
+        let beyond = if filter.ascending { ">" } else { "<" };
+        let id = select.param(after.id);
+        let seek = match &after.key {
+            BookmarkKey::Id => format!(" and d.id {beyond} {id}"),
+            BookmarkKey::Time(time) => {
+                let key = select.param(*time);
+                format!(" and ({column}, d.id) {beyond} ({key}, {id})")
+            }
+            BookmarkKey::Text(text) => {
+                let key = select.param(text.clone());
+                format!(" and ({column}, d.id) {beyond} ({key}, {id})")
+            }
+        };
+        select.push(&seek);
+    }
     let limit = select.param(limit);
     let offset = select.param(offset);
-    let order = if column == "d.id" {
-        format!(" order by d.id {direction}")
-    } else {
-        format!(" order by {column} {direction}, d.id {direction}")
-    };
-    select.push(&format!("{order} limit {limit} offset {offset}"));
+    select.push(&format!(
+        "{} limit {limit} offset {offset}",
+        order_by(filter)
+    ));
     select.fetch_ids(db).await
 }
 
@@ -663,6 +772,7 @@ mod tests {
             SortColumn::UpdatedAt,
         ];
         let mut found = 0;
+        let mut marked = 0;
         for round in 0..300 {
             let query = PackageQuery {
                 visible: rng.gen_bool(0.3).then(|| Visible {
@@ -683,7 +793,7 @@ mod tests {
             let limit = rng.gen_range(1..30_usize);
             let offset = rng.gen_range(0..60_usize);
             let (ids, count) = plain(&rows, &query, limit, offset);
-            let got = page(&t.db, &query, limit as i64, offset as i64)
+            let got = page(&t.db, &query, None, limit as i64, offset as i64)
                 .await
                 .unwrap();
             let got_ids: Vec<i64> = got.iter().map(|p| p.download.id).collect();
@@ -691,6 +801,19 @@ mod tests {
                 got_ids, ids,
                 "round {round}: {query:?} limit {limit} offset {offset}"
             );
+            // From the nearest bookmark before the page (one every seven places here).
+            let marks = bookmarks(&t.db, &query, 7).await.unwrap();
+            if has_bookmarks(&query) {
+                assert_eq!(marks.len() as i64, count / 7, "round {round}: {query:?}");
+            }
+            if let Some(mark) = marks.iter().rfind(|m| m.position < offset as i64) {
+                let rest = offset as i64 - mark.position - 1;
+                let sought = page_ids_after(&t.db, &query, Some(mark), limit as i64, rest)
+                    .await
+                    .unwrap();
+                assert_eq!(sought, ids, "round {round}: {query:?} after {mark:?}");
+                marked += 1;
+            }
             assert_eq!(
                 count_matching(&t.db, &query).await.unwrap(),
                 count,
@@ -699,5 +822,6 @@ mod tests {
             found += ids.len();
         }
         assert!(found > 500, "the questions found packages: {found}");
+        assert!(marked > 50, "pages sought from a bookmark: {marked}");
     }
 }

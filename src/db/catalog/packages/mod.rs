@@ -587,6 +587,6 @@ mod listing;
 use listing::conditions;
 
 pub use listing::{
-    ListEntry, Package, PackageEntry, PackageQuery, Visible, count_matching, next_period_change,
-    packages_by_ids, page,
+    Bookmark, ListEntry, Package, PackageEntry, PackageQuery, Visible, bookmarks, count_matching,
+    has_bookmarks, next_period_change, packages_by_ids, page,
 };

@@ -402,7 +402,12 @@ pub(super) async fn page_of(
 ) -> ServiceResult<PackagePage> {
     let count = count(db, answers, stamp, query).await?;
     let packages = if count > params.offset {
-        db::catalog::packages::page(db, query, params.limit, params.offset).await?
+        let after = bookmark_before(db, answers, stamp, query, params.offset).await?;
+        let (after, offset) = match &after {
+            Some(mark) => (Some(mark), params.offset - mark.position - 1),
+            None => (None, params.offset),
+        };
+        db::catalog::packages::page(db, query, after, params.limit, offset).await?
     } else {
         Vec::new()
     };
@@ -411,6 +416,42 @@ pub(super) async fn page_of(
         count,
         new_since_visit: None,
     })
+}
+
+/// How many places lie between two [`Bookmark`]s: a deep page reads at most this many index
+/// entries before its first package, instead of all before it (18,000 for the admin list's
+/// last pages, issue 41).
+const BOOKMARK_EVERY: i64 = 500;
+
+/// The last bookmark before `offset` in the list `query` gives, `None` for the first places
+/// (or an order without bookmarks). The list's bookmarks are read in one pass and kept under
+/// the stamp, like its total.
+async fn bookmark_before(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    query: &PackageQuery,
+    offset: i64,
+) -> ServiceResult<Option<db::catalog::packages::Bookmark>> {
+    if offset < BOOKMARK_EVERY || !db::catalog::packages::has_bookmarks(query) {
+        return Ok(None);
+    }
+    let key = format!(
+        "package-bookmarks|{stamp}|{}|{:?}|{}",
+        query.count_key(),
+        query.sort,
+        query.ascending
+    );
+    let marks = answers
+        .value(key, async {
+            Ok(db::catalog::packages::bookmarks(db, query, BOOKMARK_EVERY).await?)
+        })
+        .await?;
+    Ok(marks
+        .iter()
+        .take_while(|m| m.position < offset)
+        .last()
+        .cloned())
 }
 
 /// One package (`GET /api/download/{id}`): for the admin area (staff see all, spec §2), or
