@@ -352,11 +352,25 @@ pub async fn page(
     offset: i64,
 ) -> Result<Vec<Package>, sqlx::Error> {
     let ids = page_ids_after(db, filter, after, limit, offset).await?;
-    let mut packages = packages_by_ids(db, &ids).await?;
+    packages_in_order(db, &ids).await
+}
+
+/// The packages with these ids, with everything their views show, in the order of `ids`.
+pub async fn packages_in_order(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx::Error> {
+    let mut packages = packages_by_ids(db, ids).await?;
     let position: std::collections::HashMap<i64, usize> =
         ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
     packages.sort_by_key(|p| position.get(&p.download.id).copied());
     Ok(packages)
+}
+
+/// The ids of the first `limit` matching packages, in the list's order.
+pub async fn ordered_ids(
+    db: &Db,
+    filter: &PackageQuery,
+    limit: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    page_ids_after(db, filter, None, limit, 0).await
 }
 
 /// The list's order: the sort expression and the direction.
@@ -800,6 +814,13 @@ mod tests {
             assert_eq!(
                 got_ids, ids,
                 "round {round}: {query:?} limit {limit} offset {offset}"
+            );
+            // The whole list in its order, as a short list is kept.
+            let (all, _) = plain(&rows, &query, usize::MAX, 0);
+            assert_eq!(
+                ordered_ids(&t.db, &query, 1_000).await.unwrap(),
+                all,
+                "round {round}: {query:?}"
             );
             // From the nearest bookmark before the page (one every seven places here).
             let marks = bookmarks(&t.db, &query, 7).await.unwrap();

@@ -401,21 +401,56 @@ pub(super) async fn page_of(
     params: &PackageListParams,
 ) -> ServiceResult<PackagePage> {
     let count = count(db, answers, stamp, query).await?;
-    let packages = if count > params.offset {
+    let packages = if count <= params.offset {
+        Vec::new()
+    } else if count <= KEEP_ORDER_UP_TO {
+        let ids = ordered_ids(db, answers, stamp, query).await?;
+        let page: Vec<i64> = ids
+            .iter()
+            .skip(usize::try_from(params.offset).unwrap_or(usize::MAX))
+            .take(usize::try_from(params.limit).unwrap_or(0))
+            .copied()
+            .collect();
+        db::catalog::packages::packages_in_order(db, &page).await?
+    } else {
         let after = bookmark_before(db, answers, stamp, query, params.offset).await?;
         let (after, offset) = match &after {
             Some(mark) => (Some(mark), params.offset - mark.position - 1),
             None => (None, params.offset),
         };
         db::catalog::packages::page(db, query, after, params.limit, offset).await?
-    } else {
-        Vec::new()
     };
     Ok(PackagePage {
         content: views(user, packages),
         count,
         new_since_visit: None,
     })
+}
+
+/// A list of at most this many packages (a customer's, a search's) is read in its order once,
+/// ids only, and kept under the stamp: every page of it is then a slice, whatever its size and
+/// offset, and only the page's packages are read.
+const KEEP_ORDER_UP_TO: i64 = 2_000;
+
+/// The ids of the list `query` gives, in its order (at most [`KEEP_ORDER_UP_TO`]), kept under
+/// the stamp.
+async fn ordered_ids(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    query: &PackageQuery,
+) -> ServiceResult<Arc<Vec<i64>>> {
+    let key = format!(
+        "package-order|{stamp}|{}|{:?}|{}",
+        query.count_key(),
+        query.sort,
+        query.ascending
+    );
+    answers
+        .value(key, async {
+            Ok(db::catalog::packages::ordered_ids(db, query, KEEP_ORDER_UP_TO).await?)
+        })
+        .await
 }
 
 /// How many places lie between two [`Bookmark`]s: a deep page reads at most this many index
