@@ -784,6 +784,15 @@ questions_bench() {
     [ "$bad" -eq 0 ] || note=" ($bad errors or timeouts)"
     echo "| $what$note | $value | $(calc "f'{$value / $reference:.2f}'") | $p50 ms | $p99 ms | $alone ms | $met |" >>"$work/questions.md"
   done
+  # The tail under a burst: /healthz from 5 clients while 45 ask the slowest list.
+  AP_QUESTION="/api/statistics/summary?{range}" AP_COOKIE="$admin" wrk -s scripts/bench/questions.lua \
+    -t1 -c45 -d14s --timeout 5s "$base/" >"$work/wrk-burst.out" &
+  local burst=$!
+  sleep 3
+  wrk -t1 -c5 -d8s --latency --timeout 5s "$base/healthz" >"$work/wrk.out"
+  wait "$burst"
+  printf '\n`/healthz` from 5 clients while 45 ask the statistics summary: %s req/s, p99 %s ms.\n' \
+    "$(wrk_rps)" "$(wrk_latency 99)" >>"$work/questions.md"
   printf '\nPortal peak RSS (VmHWM) over the run: %s MiB.\n' "$(peak_rss)" >>"$work/questions.md"
   stop_portal
   rm -rf "$data"
