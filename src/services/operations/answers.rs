@@ -264,6 +264,36 @@ impl Answers {
         }
     }
 
+    /// The small values kept under `keys`, in their order (`None` where nothing is kept, or
+    /// something of another type).
+    pub async fn kept_values<T>(&self, keys: &[String]) -> Vec<Option<Arc<T>>>
+    where
+        T: Send + Sync + 'static,
+    {
+        let mut found = Vec::with_capacity(keys.len());
+        for key in keys {
+            found.push(match self.kept.get(&key_of(key)).await {
+                Some(Kept::Value { value, .. }) => value.downcast::<T>().ok(),
+                _ => None,
+            });
+        }
+        found
+    }
+
+    /// Keeps `value` under `key` (a value [`Answers::kept_values`] finds), and returns it.
+    pub async fn keep_value<T>(&self, key: &str, value: T) -> Arc<T>
+    where
+        T: Serialize + Send + Sync + 'static,
+    {
+        let value = Arc::new(value);
+        let kept = Kept::Value {
+            bytes: json_len(&*value),
+            value: value.clone() as Value,
+        };
+        self.kept.insert(key_of(key), kept).await;
+        value
+    }
+
     /// How many bytes the kept answers take, keys and overhead included (for the benchmark's
     /// memory figures and tests).
     pub async fn weighed_bytes(&self) -> u64 {

@@ -159,7 +159,7 @@ pub(super) fn conditions(
 
 /// A package with everything its views show, read in one query (files, tags, lists and
 /// the provider come as JSON aggregates, so a page of 20 packages is 20 rows).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Package {
     pub download: PackageRecord,
     pub provider_name: String,
@@ -173,7 +173,7 @@ pub struct Package {
 }
 
 /// A file of a [`Package`].
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
 pub struct PackageEntry {
     #[serde(rename = "id")]
     pub upload_id: i64,
@@ -197,7 +197,7 @@ pub struct PackageEntry {
 }
 
 /// A list of a [`Package`].
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
 pub struct ListEntry {
     pub id: i64,
     pub name: String,

@@ -411,20 +411,55 @@ pub(super) async fn page_of(
             .take(usize::try_from(params.limit).unwrap_or(0))
             .copied()
             .collect();
-        db::catalog::packages::packages_in_order(db, &page).await?
+        packages_kept(db, answers, stamp, &page).await?
     } else {
         let after = bookmark_before(db, answers, stamp, query, params.offset).await?;
         let (after, offset) = match &after {
             Some(mark) => (Some(mark), params.offset - mark.position - 1),
             None => (None, params.offset),
         };
-        db::catalog::packages::page(db, query, after, params.limit, offset).await?
+        let ids =
+            db::catalog::packages::page_ids_after(db, query, after, params.limit, offset).await?;
+        packages_kept(db, answers, stamp, &ids).await?
     };
     Ok(PackagePage {
         content: views(user, packages),
         count,
         new_since_visit: None,
     })
+}
+
+/// The packages with these ids, in this order, each kept under the stamp: a package is the
+/// same in every list that shows it, so a page of a question nobody asked before reads only
+/// the packages no list has shown since the last change (in one query).
+async fn packages_kept(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    ids: &[i64],
+) -> ServiceResult<Vec<db::catalog::packages::Package>> {
+    let key = |id: i64| format!("package|{stamp}|{id}");
+    let keys: Vec<String> = ids.iter().map(|id| key(*id)).collect();
+    let kept = answers
+        .kept_values::<db::catalog::packages::Package>(&keys)
+        .await;
+    let missing: Vec<i64> = ids
+        .iter()
+        .zip(&kept)
+        .filter(|(_, kept)| kept.is_none())
+        .map(|(id, _)| *id)
+        .collect();
+    let mut read = std::collections::HashMap::new();
+    for package in db::catalog::packages::packages_by_ids(db, &missing).await? {
+        let id = package.download.id;
+        read.insert(id, answers.keep_value(&key(id), package).await);
+    }
+    Ok(ids
+        .iter()
+        .zip(kept)
+        .filter_map(|(id, kept)| kept.or_else(|| read.get(id).cloned()))
+        .map(|package| (*package).clone())
+        .collect())
 }
 
 /// A list of at most this many packages (a customer's, a search's) is read in its order once,
