@@ -236,6 +236,17 @@ impl DynQuery {
     }
 }
 
+/// `%term%` for `like` on one of SQLite's FTS5 trigram tables (`contact_search`,
+/// `package_name_search`, `package_file_search`), or `None` when such a table cannot answer the
+/// term from its index: they answer `like` only without `escape`, so a term with a wildcard
+/// character is not looked up there, nor one of fewer than three characters (no trigram), nor
+/// one with a line break (the tables separate fields and file names by line breaks, and a term
+/// must not match across two).
+pub(crate) fn trigram_pattern(term: &str) -> Option<String> {
+    (term.chars().count() >= 3 && !term.contains(['%', '_', '\\', '\n']))
+        .then(|| format!("%{}%", term.to_lowercase()))
+}
+
 /// `%term%` for `like … escape '\'`, lower-cased, with the wildcards of the term escaped.
 pub(crate) fn like_pattern(term: &str) -> String {
     let escaped = term
@@ -248,6 +259,15 @@ pub(crate) fn like_pattern(term: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_terms_a_trigram_table_can_look_up_get_its_pattern() {
+        use super::trigram_pattern;
+        assert_eq!(trigram_pattern("Süd Nr. 1").as_deref(), Some("%süd nr. 1%"));
+        for term in ["ab", "50%", "a_b", "back\\slash", "Zeile\nzwei"] {
+            assert_eq!(trigram_pattern(term), None, "{term:?}");
+        }
+    }
+
     #[test]
     fn numbered_parameters_in_order_become_positional() {
         use super::positional;

@@ -137,21 +137,19 @@ pub(super) fn filtered(
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty());
-    // SQLite's trigram index (migration 0014) answers `like` only without `escape`: a search of
-    // fewer than three characters, or with a wildcard character in it, reads the contacts.
-    let trigram = search.filter(|s| {
-        backend == crate::db::Backend::Sqlite
-            && s.chars().count() >= 3
-            && !s.contains(['%', '_', '\\'])
-    });
+    // SQLite's trigram index (migration 0014) cannot answer every term
+    // (`db::sql::trigram_pattern`): those read the contacts.
+    let trigram = search
+        .filter(|_| backend == crate::db::Backend::Sqlite)
+        .and_then(crate::db::sql::trigram_pattern);
     if with_company || (search.is_some() && trigram.is_none()) {
         query.push(from_contacts!());
     } else {
         query.push(" from contacts c");
     }
     query.push(" where 1 = 1");
-    if let Some(search) = trigram {
-        let p = query.param(format!("%{}%", search.to_lowercase()));
+    if let Some(pattern) = trigram {
+        let p = query.param(pattern);
         query.push(&format!(
             " and c.id in (select rowid from contact_search where text like {p})"
         ));

@@ -62,14 +62,13 @@ pub(super) fn conditions(
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty());
-    // SQLite's trigram tables (migration 0026) answer `like` from their index only without
-    // `escape`: a term of three or more characters without a wildcard (or a line break, which
-    // separates the file names) is looked up there. Their `like` is the plain query's own test
-    // (SQLite's `lower()` and `like` both fold ASCII letters only), so the answer is the same.
-    // PostgreSQL's trigram indexes (migration 0014) serve the plain condition itself.
-    let trigram = search.filter(|s| {
-        backend == Backend::Sqlite && s.chars().count() >= 3 && !s.contains(['%', '_', '\\', '\n'])
-    });
+    // SQLite's trigram tables (migration 0026, `db::sql::trigram_pattern`): their `like` is the plain
+    // query's own test (SQLite's `lower()` and `like` both fold ASCII letters only), so the
+    // answer is the same. PostgreSQL's trigram indexes (migration 0014) serve the plain
+    // condition itself.
+    let trigram = search
+        .filter(|_| backend == Backend::Sqlite)
+        .and_then(crate::db::sql::trigram_pattern);
     let mut parts: Vec<String> = Vec::new();
     if let Some(archived) = filter.archived {
         let archived = query.param(archived);
@@ -128,8 +127,8 @@ pub(super) fn conditions(
              and du.updated_at > {since}))"
         ));
     }
-    if let Some(term) = trigram {
-        let pattern = query.param(format!("%{}%", term.to_lowercase()));
+    if let Some(pattern) = trigram {
+        let pattern = query.param(pattern);
         let table = if filter.search_files {
             "package_file_search"
         } else {
