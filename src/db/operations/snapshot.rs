@@ -39,13 +39,18 @@ const LEFT_OUT: [&str; 7] = [
 
 /// Whether an archive leaves `table` out (see [`LEFT_OUT`]; also the databases' own tables).
 pub fn is_left_out(table: &str) -> bool {
-    LEFT_OUT.contains(&table)
-        || table.starts_with("contact_search")
-        || table.starts_with("package_name_search")
-        || table.starts_with("package_file_search")
-        || table.starts_with("sqlite_")
-        || table.starts_with("_sqlx")
+    LEFT_OUT.contains(&table) || LEFT_OUT_PREFIXES.iter().any(|p| table.starts_with(p))
 }
+
+/// SQLite's FTS5 search tables with their parts (`contact_search_data`, …), and the
+/// databases' own tables.
+const LEFT_OUT_PREFIXES: [&str; 5] = [
+    "contact_search",
+    "package_name_search",
+    "package_file_search",
+    "sqlite_",
+    "_sqlx",
+];
 
 /// Columns that name a stored file: the files an archive carries.
 const FILE_KEY_COLUMNS: [(&str, &str); 3] = [
