@@ -27,6 +27,11 @@ pub struct PackageQuery {
 }
 
 impl PackageQuery {
+    /// What the list's order depends on (the count's key, the sort and its direction), as a key.
+    pub fn order_key(&self) -> String {
+        format!("{}|{:?}|{}", self.count_key(), self.sort, self.ascending)
+    }
+
     /// What the count depends on (not the sort), as a key.
     pub fn count_key(&self) -> String {
         format!(
@@ -339,39 +344,6 @@ pub async fn count_matching(db: &Db, filter: &PackageQuery) -> Result<i64, sqlx:
     count.fetch_count(db).await
 }
 
-/// One page of matching packages, with everything their views show: `offset` places after
-/// `after` (a [`Bookmark`] of the same list) or after the list's start. First the page's ids
-/// (from the indexes alone), then those packages whole. In one query the database built the
-/// JSON of every package it skipped or sorted, 18,000 of them for a deep page (issue 41).
-pub async fn page(
-    db: &Db,
-    filter: &PackageQuery,
-    after: Option<&Bookmark>,
-    limit: i64,
-    offset: i64,
-) -> Result<Vec<Package>, sqlx::Error> {
-    let ids = page_ids_after(db, filter, after, limit, offset).await?;
-    packages_in_order(db, &ids).await
-}
-
-/// The packages with these ids, with everything their views show, in the order of `ids`.
-pub async fn packages_in_order(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx::Error> {
-    let mut packages = packages_by_ids(db, ids).await?;
-    let position: std::collections::HashMap<i64, usize> =
-        ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
-    packages.sort_by_key(|p| position.get(&p.download.id).copied());
-    Ok(packages)
-}
-
-/// The ids of the first `limit` matching packages, in the list's order.
-pub async fn ordered_ids(
-    db: &Db,
-    filter: &PackageQuery,
-    limit: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
-    page_ids_after(db, filter, None, limit, 0).await
-}
-
 /// The list's order: the sort expression and the direction.
 fn order_of(filter: &PackageQuery) -> (&'static str, &'static str) {
     let direction = if filter.ascending { "asc" } else { "desc" };
@@ -471,8 +443,11 @@ fn parse_time(text: &str) -> Result<DateTime<Utc>, sqlx::Error> {
         .map_err(|e| sqlx::Error::Decode(format!("time of a bookmark „{text}“: {e}").into()))
 }
 
-/// The ids of a page of the list that starts `offset` places after `after` (or after the
-/// list's start), in the list's order.
+/// The ids of a page of the list that starts `offset` places after `after` (a [`Bookmark`] of
+/// the same list) or after the list's start, in the list's order, from the indexes alone: the
+/// packages themselves are read by id afterwards ([`packages_by_ids`]). In one query with the
+/// page the database built the JSON of every package it skipped or sorted, 18,000 of them for
+/// a deep page (issue 41).
 pub async fn page_ids_after(
     db: &Db,
     filter: &PackageQuery,
@@ -806,18 +781,23 @@ mod tests {
             let limit = rng.gen_range(1..30_usize);
             let offset = rng.gen_range(0..60_usize);
             let (ids, count) = plain(&rows, &query, limit, offset);
-            let got = page(&t.db, &query, None, limit as i64, offset as i64)
+            let got = page_ids_after(&t.db, &query, None, limit as i64, offset as i64)
                 .await
                 .unwrap();
-            let got_ids: Vec<i64> = got.iter().map(|p| p.download.id).collect();
             assert_eq!(
-                got_ids, ids,
+                got, ids,
                 "round {round}: {query:?} limit {limit} offset {offset}"
+            );
+            let read = packages_by_ids(&t.db, &got).await.unwrap();
+            assert_eq!(
+                read.len(),
+                got.len(),
+                "round {round}: every package of the page"
             );
             // The whole list in its order, as a short list is kept.
             let (all, _) = plain(&rows, &query, usize::MAX, 0);
             assert_eq!(
-                ordered_ids(&t.db, &query, 1_000).await.unwrap(),
+                page_ids_after(&t.db, &query, None, 1_000, 0).await.unwrap(),
                 all,
                 "round {round}: {query:?}"
             );

@@ -588,6 +588,5 @@ use listing::conditions;
 
 pub use listing::{
     Bookmark, ListEntry, Package, PackageEntry, PackageQuery, Visible, bookmarks, count_matching,
-    has_bookmarks, next_period_change, ordered_ids, packages_by_ids, packages_in_order, page,
-    page_ids_after,
+    has_bookmarks, next_period_change, packages_by_ids, page_ids_after,
 };

@@ -475,15 +475,10 @@ async fn ordered_ids(
     stamp: Stamp,
     query: &PackageQuery,
 ) -> ServiceResult<Arc<Vec<i64>>> {
-    let key = format!(
-        "package-order|{stamp}|{}|{:?}|{}",
-        query.count_key(),
-        query.sort,
-        query.ascending
-    );
+    let key = format!("package-order|{stamp}|{}", query.order_key());
     answers
         .value(key, async {
-            Ok(db::catalog::packages::ordered_ids(db, query, KEEP_ORDER_UP_TO).await?)
+            Ok(db::catalog::packages::page_ids_after(db, query, None, KEEP_ORDER_UP_TO, 0).await?)
         })
         .await
 }
@@ -506,12 +501,7 @@ async fn bookmark_before(
     if offset < BOOKMARK_EVERY || !db::catalog::packages::has_bookmarks(query) {
         return Ok(None);
     }
-    let key = format!(
-        "package-bookmarks|{stamp}|{}|{:?}|{}",
-        query.count_key(),
-        query.sort,
-        query.ascending
-    );
+    let key = format!("package-bookmarks|{stamp}|{}", query.order_key());
     let marks = answers
         .value(key, async {
             Ok(db::catalog::packages::bookmarks(db, query, BOOKMARK_EVERY).await?)
