@@ -27,6 +27,7 @@ pub const UPLOAD_BYTES: &str = "aktionsportal_upload_bytes_total";
 pub const BREVO_CALLS: &str = "aktionsportal_brevo_calls_total";
 pub const LOGINS_THROTTLED: &str = "aktionsportal_login_throttled_total";
 pub const POOL_TIMEOUTS: &str = "aktionsportal_db_pool_timeouts_total";
+pub const LISTS_TOO_SLOW: &str = "aktionsportal_lists_too_slow_total";
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
@@ -80,6 +81,10 @@ fn describe() {
     describe_counter!(
         POOL_TIMEOUTS,
         "Requests that found no free database connection in time."
+    );
+    describe_counter!(
+        LISTS_TOO_SLOW,
+        "Lists that took longer than AP_LIST_TIME_LIMIT_MS and answered 503."
     );
     describe_gauge!(
         "aktionsportal_db_pool_size",
@@ -185,6 +190,10 @@ pub fn login_throttled() {
 
 pub fn pool_timeout() {
     counter!(POOL_TIMEOUTS).increment(1);
+}
+
+pub fn list_too_slow() {
+    counter!(LISTS_TOO_SLOW).increment(1);
 }
 
 /// What the gauges show, read by the scrape (`api::operations::metrics`).

@@ -111,7 +111,8 @@ impl AppState {
             uploads: crate::services::catalog::uploads::UploadRules::from_config(&config),
             answers: crate::services::operations::answers::Answers::new(
                 config.kept_answers_mb.saturating_mul(1024 * 1024),
-            ),
+            )
+            .keeping_whole(config.keep_whole_answers),
             mailer,
             mail_settings: MailSettings::from_config(&config),
             mail_jobs: Default::default(),

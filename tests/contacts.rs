@@ -1434,3 +1434,47 @@ async fn a_search_with_control_characters_is_no_error() {
         assert_eq!(status, 200, "{path}: {answer}");
     }
 }
+
+/// A list that takes longer than `AP_LIST_TIME_LIMIT_MS` answers 503 with a German message
+/// and reads no further, while the portal goes on answering; within the limit the same
+/// question is answered (issue 41).
+#[tokio::test]
+async fn a_list_over_its_time_limit_answers_503_in_german() {
+    use aktionsportal::seed::large::{LargeDataSize, seed_large};
+    let test_db = aktionsportal::test_support::TestDb::new().await;
+    let files = aktionsportal::storage::FileStore::new(test_db.data_dir.join("files")).unwrap();
+    let size = LargeDataSize {
+        providers: 1,
+        lists_per_provider: 2,
+        packages_per_provider: 1,
+        files_per_package: 1,
+        companies: 2_000,
+        contacts: 20_000,
+        dealer_lists: 1,
+    };
+    seed_large(&test_db.db, &files, &size).await.unwrap();
+    let db = test_db.db.clone();
+    // One millisecond: a search no trigram index can answer ("_" is taken literally) reads
+    // all 20,000 contacts, which takes far longer.
+    let app = spawn_app_on(test_db, db, |config| config.list_time_limit_ms = 1).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let path = "/api/contacts?limit=20&search=e_x";
+    let (status, answer) = app.call(&admin, "GET", path, None).await;
+    assert_eq!(status, 503, "{answer}");
+    assert_eq!(answer["code"], "timeout");
+    assert_eq!(
+        answer["message"],
+        "Die Liste braucht gerade zu lange. Bitte grenzen Sie die Suche ein oder versuchen Sie \
+         es in Kürze erneut."
+    );
+    let health = app.get("/healthz").await;
+    assert_eq!(health.status(), 200, "the portal goes on answering");
+
+    // A second instance on the same database, with the default limit; the session is the
+    // database's, so it signs in there too.
+    let db = app.test_db.db.clone();
+    let patient = spawn_app_on(aktionsportal::test_support::TestDb::new().await, db, |_| {}).await;
+    let (status, answer) = patient.call(&admin, "GET", path, None).await;
+    assert_eq!(status, 200, "within the default limit: {answer}");
+    assert_eq!(answer["count"], 0);
+}

@@ -58,7 +58,7 @@ pub enum ApiError {
 }
 
 use crate::server::refusal::Refusal;
-use crate::services::error::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE};
+use crate::services::error::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE, LIST_TOO_SLOW};
 
 impl ApiError {
     pub fn validation(message: impl Into<String>) -> Self {
@@ -185,6 +185,11 @@ impl From<crate::services::error::ServiceError> for ApiError {
                     message: FILE_STORE_UNAVAILABLE.into(),
                 }
             }
+            // The code of the request time limit, which these calls already describe.
+            ServiceError::TooSlow => ApiError::Unavailable {
+                code: "timeout",
+                message: LIST_TOO_SLOW.into(),
+            },
             ServiceError::Internal(err) => ApiError::Internal(err),
         }
     }

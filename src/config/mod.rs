@@ -137,6 +137,12 @@ pub struct Config {
     /// Memory for kept answers (lists, counts, pages) together, in MiB
     /// (`AP_KEPT_ANSWERS_MB`).
     pub kept_answers_mb: u64,
+    /// Whole answers are kept, not only what they are made of (`AP_KEEP_WHOLE_ANSWERS`);
+    /// `false` measures what a question nobody asked before costs (`scripts/bench.sh questions`).
+    pub keep_whole_answers: bool,
+    /// A list (packages, contacts, criteria lists, Protokoll, statistics summary) answers
+    /// within this many milliseconds, else 503 (`AP_LIST_TIME_LIMIT_MS`).
+    pub list_time_limit_ms: u64,
     /// The portal binary whose `preview-render` command draws previews; default: the running
     /// binary (`AP_PREVIEW_RENDERER`).
     pub preview_renderer: Option<PathBuf>,
@@ -317,6 +323,8 @@ impl Default for Config {
             preview_memory_mb: 1024,
             preview_max_mb: 200,
             kept_answers_mb: 64,
+            keep_whole_answers: true,
+            list_time_limit_ms: 5_000,
             preview_renderer: None,
             toast_position: ToastPosition::TopRight,
             production: false,
@@ -498,6 +506,10 @@ impl Config {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_secs(self.request_timeout_secs)
+    }
+
+    pub fn list_time_limit(&self) -> Duration {
+        Duration::from_millis(self.list_time_limit_ms)
     }
 
     /// The allowed upload extensions: lower case, without dots, each once.

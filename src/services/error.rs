@@ -31,8 +31,28 @@ pub enum ServiceError {
     /// The file store (bucket) cannot be reached; 503 with [`FILE_STORE_UNAVAILABLE`].
     #[error("Dateispeicher nicht erreichbar: {0}")]
     FileStoreUnavailable(anyhow::Error),
+    /// A list took longer than its bound ([`within_list_time`]); 503 with [`LIST_TOO_SLOW`].
+    #[error("Liste zu langsam")]
+    TooSlow,
     #[error(transparent)]
     Internal(anyhow::Error),
+}
+
+/// `work`, or [`ServiceError::TooSlow`] once it has taken `limit` (`AP_LIST_TIME_LIMIT_MS`).
+/// A list that reads for long holds a connection and a core; it gets a German 503 and its
+/// reads end (dropped, a statement stops at its next row or wait), so that the fast calls
+/// behind it do not wait (issue 41).
+pub async fn within_list_time<T>(
+    limit: std::time::Duration,
+    work: impl std::future::Future<Output = ServiceResult<T>>,
+) -> ServiceResult<T> {
+    match tokio::time::timeout(limit, work).await {
+        Ok(result) => result,
+        Err(_) => {
+            crate::metrics::list_too_slow();
+            Err(ServiceError::TooSlow)
+        }
+    }
 }
 
 impl ServiceError {
@@ -73,7 +93,7 @@ impl From<sqlx::Error> for ServiceError {
     }
 }
 
-pub use crate::domain::outage::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE};
+pub use crate::domain::outage::{DATABASE_UNAVAILABLE, FILE_STORE_UNAVAILABLE, LIST_TOO_SLOW};
 
 pub type ServiceResult<T> = Result<T, ServiceError>;
 

@@ -20,6 +20,7 @@ use crate::services::catalog::files::{self as file_service, ZipSelection};
 use crate::services::catalog::packages::{
     self, DuplicateInput, PackageInput, PackageListQuery, PackageView,
 };
+use crate::services::error::within_list_time;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -75,7 +76,12 @@ async fn admin_page(
     Query(query): Query<PackageListQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let answer = packages::admin_answer(&state.db, &state.answers, &user, &query.params()?).await?;
+    let params = query.params()?;
+    let answer = within_list_time(
+        state.config.list_time_limit(),
+        packages::admin_answer(&state.db, &state.answers, &user, &params),
+    )
+    .await?;
     Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 
@@ -104,8 +110,12 @@ async fn customer_page(
     Query(query): Query<PackageListQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let answer =
-        packages::customer_answer(&state.db, &state.answers, &user, &query.params()?).await?;
+    let params = query.params()?;
+    let answer = within_list_time(
+        state.config.list_time_limit(),
+        packages::customer_answer(&state.db, &state.answers, &user, &params),
+    )
+    .await?;
     Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 

@@ -163,6 +163,9 @@ fn json_len(value: &impl Serialize) -> usize {
 /// The kept answers of this process.
 pub struct Answers {
     kept: Cache<Key, Kept>,
+    /// Whether whole answers ([`Answers::body`], [`Answers::bytes`]) are kept; without, only
+    /// what they are made of is (`AP_KEEP_WHOLE_ANSWERS`, for measuring new questions).
+    keep_whole: bool,
     /// The period found for a version: (version, until).
     period: Mutex<Option<(i64, DateTime<Utc>)>>,
 }
@@ -182,8 +185,14 @@ impl Answers {
                 .weigher(|_key: &Key, kept: &Kept| kept.weight())
                 .time_to_idle(LONGEST_LIFE)
                 .build(),
+            keep_whole: true,
             period: Mutex::new(None),
         }
+    }
+
+    /// These answers, keeping whole answers or not (then each is made anew, from kept parts).
+    pub fn keeping_whole(self, keep_whole: bool) -> Answers {
+        Answers { keep_whole, ..self }
     }
 
     /// The stamp for a request now: reads the data version (one indexed row) and, once per
@@ -230,6 +239,9 @@ impl Answers {
     where
         F: Future<Output = ServiceResult<Vec<u8>>>,
     {
+        if !self.keep_whole {
+            return Ok(Arc::new(Answer::new(make.await?)));
+        }
         let kept = self
             .kept
             .try_get_with(key_of(&key), async move {
@@ -326,6 +338,7 @@ fn shared(err: Arc<ServiceError>) -> ServiceError {
         ServiceError::FileStoreUnavailable(e) => {
             ServiceError::FileStoreUnavailable(anyhow::anyhow!("{e}"))
         }
+        ServiceError::TooSlow => ServiceError::TooSlow,
         other => ServiceError::Internal(anyhow::anyhow!("{other}")),
     })
 }
@@ -381,6 +394,30 @@ mod tests {
         assert_eq!(b.unwrap().etag, c.unwrap().etag);
         ask().await.unwrap();
         assert_eq!(made.load(Ordering::SeqCst), 1, "kept");
+    }
+
+    #[tokio::test]
+    async fn without_whole_answers_each_is_made_anew_and_the_parts_are_kept() {
+        let answers = Answers::default().keeping_whole(false);
+        let made = Arc::new(AtomicUsize::new(0));
+        for _ in 0..2 {
+            let made = made.clone();
+            let answer = answers
+                .body("k".to_string(), async move {
+                    made.fetch_add(1, Ordering::SeqCst);
+                    Ok(vec![1])
+                })
+                .await
+                .unwrap();
+            assert_eq!(answer.body, b"[1]");
+        }
+        assert_eq!(made.load(Ordering::SeqCst), 2, "a whole answer is not kept");
+        let part = answers.value("part".into(), async { Ok(7) }).await.unwrap();
+        let again = answers
+            .value::<i32, _>("part".into(), async { Ok(8) })
+            .await
+            .unwrap();
+        assert_eq!((*part, *again), (7, 7), "a part is kept");
     }
 
     #[tokio::test]
