@@ -247,6 +247,22 @@ pub(crate) fn trigram_pattern(term: &str) -> Option<String> {
         .then(|| format!("%{}%", term.to_lowercase()))
 }
 
+/// `%digits%` for a run of four or more digits in a longer ASCII term (`kontakt012345`,
+/// `Nr. 01234`), or `None`. A trigram index finds such a run in few rows, while the letters
+/// around it may be in every row (every address of a large installation may start with the
+/// same word): a search looks the digits up and checks the whole term in the rows found, which
+/// is the same answer. Only ASCII terms, so that SQLite's `like` (which folds ASCII letters
+/// only) checks them exactly as the trigram table's `like` would.
+pub(crate) fn selective_digits(term: &str) -> Option<String> {
+    if !term.is_ascii() {
+        return None;
+    }
+    let longest = term
+        .split(|c: char| !c.is_ascii_digit())
+        .max_by_key(|run| run.len())?;
+    (longest.len() >= 4 && longest.len() < term.len()).then(|| format!("%{longest}%"))
+}
+
 /// `%term%` for `like … escape '\'`, lower-cased, with the wildcards of the term escaped.
 pub(crate) fn like_pattern(term: &str) -> String {
     let escaped = term
@@ -265,6 +281,23 @@ mod tests {
         assert_eq!(trigram_pattern("Süd Nr. 1").as_deref(), Some("%süd nr. 1%"));
         for term in ["ab", "50%", "a_b", "back\\slash", "Zeile\nzwei"] {
             assert_eq!(trigram_pattern(term), None, "{term:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_run_of_four_digits_in_a_longer_ascii_term_is_looked_up_first() {
+        use super::selective_digits;
+        assert_eq!(
+            selective_digits("kontakt012345").as_deref(),
+            Some("%012345%")
+        );
+        assert_eq!(
+            selective_digits("Nr. 12 Nr. 04711x").as_deref(),
+            Some("%04711%")
+        );
+        // The digits alone are the whole term; three digits are in too many rows; not ASCII.
+        for term in ["012345", "kontakt012", "Müller 12345", "weber"] {
+            assert_eq!(selective_digits(term), None, "{term:?}");
         }
     }
 

@@ -665,6 +665,30 @@ mod tests {
         assert_eq!(found("10000").await, ["Anna", "Bernd", "Carla"]);
         assert_eq!(found("100002").await, ["Carla"]);
         assert_eq!(found("nna").await, ["Anna"]);
+        // A run of digits is looked up first and the whole term checked in the rows found:
+        // the digits alone match all three, the whole term only its own contact or none.
+        assert_eq!(found("Nr 100002").await, Vec::<String>::new());
+        upsert_company(&t.db, 100003, "Drei AG").await.unwrap();
+        create_contact(
+            &t.db,
+            &person(100003, "kontakt012345@example.de", "Dora", "Zahl"),
+        )
+        .await
+        .unwrap();
+        create_contact(
+            &t.db,
+            &person(100003, "kontakt112345@example.de", "Emil", "Zahl"),
+        )
+        .await
+        .unwrap();
+        assert_eq!(found("KONTAKT012345").await, ["Dora"]);
+        assert_eq!(found("akt01234").await, ["Dora"]);
+        assert_eq!(found("12345@").await, ["Dora", "Emil"]);
+        assert!(found("kontakt2345").await.is_empty());
+        assert!(
+            found("12345 Zahl").await.is_empty(),
+            "fields are not joined"
+        );
         assert_eq!(
             found("er").await,
             ["Anna", "Bernd", "Carla"],

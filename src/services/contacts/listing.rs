@@ -188,7 +188,9 @@ pub async fn page(db: &Db, params: &ContactParams) -> ServiceResult<ContactPage>
     .await
 }
 
-/// A page of contacts with the total `count` gives.
+/// A page of contacts with the total `count` gives, which is asked only when the page does
+/// not tell it: a page shorter than asked for is the end of the list, so the total is its
+/// offset and length (a search that finds a few contacts needs no second lookup, issue 41).
 pub(super) async fn page_counted(
     db: &Db,
     params: &ContactParams,
@@ -203,10 +205,22 @@ pub(super) async fn page_counted(
         params.offset,
     )
     .await?;
+    let count = match total_of_last_page(params.limit, params.offset, rows.len()) {
+        Some(total) => total,
+        None => count.await?,
+    };
     Ok(ContactPage {
         content: views(db, rows).await?,
-        count: count.await?,
+        count,
     })
+}
+
+/// The list's total when a page of `rows` (asked as `limit` from `offset`) shows it: a page
+/// shorter than `limit` ends the list, unless it is empty past the start (the list may then
+/// end anywhere before `offset`).
+fn total_of_last_page(limit: i64, offset: i64, rows: usize) -> Option<i64> {
+    let rows = i64::try_from(rows).ok()?;
+    (rows < limit && (rows > 0 || offset == 0)).then(|| offset.saturating_add(rows))
 }
 
 /// The contacts table's page (`GET /api/contacts`) as kept JSON: the same for everybody in the
@@ -339,4 +353,20 @@ pub async fn pending_counts(db: &Db, answers: &Answers, stamp: Stamp) -> Service
         })
         .await?;
     Ok(*counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::total_of_last_page;
+
+    #[test]
+    fn only_a_short_page_that_shows_the_end_tells_the_total() {
+        assert_eq!(total_of_last_page(20, 0, 3), Some(3));
+        assert_eq!(total_of_last_page(20, 0, 0), Some(0));
+        assert_eq!(total_of_last_page(20, 40, 7), Some(47));
+        // A full page may be followed by more; an empty page past the start ends earlier.
+        assert_eq!(total_of_last_page(20, 0, 20), None);
+        assert_eq!(total_of_last_page(20, 40, 0), None);
+        assert_eq!(total_of_last_page(0, 0, 0), None);
+    }
 }
