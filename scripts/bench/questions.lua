@@ -4,7 +4,7 @@
 --   {page:SIZE:MAX} an offset: a multiple of SIZE below MAX
 --   {between:A:B}  a number from A to B
 --   {range}        from=…&to=… : a range of 1 to 365 days within the last two years
---   {company}      part of a company name of seed-large: a last name and a line of business
+--   {company}      part of a company name of seed-large: two last names and a line of business
 -- AP_COOKIE is the session (none: no cookie). AP_STOP_AFTER, when set, stops each thread after
 -- that many answers (for the "alone" figure: one connection, the slowest of N questions).
 
@@ -26,11 +26,11 @@ end
 
 local day = 24 * 60 * 60
 
--- As seed-large names its companies (src/seed/large): "<last name> <business> <legal form>".
+-- As seed-large names its companies (src/seed/large): "<last name>[-<last name>] <business>
+-- <town> <legal form>"; two last names and a business name 25 companies (one per town).
 local lastnames = { "M%C3%BCller", "Schmidt", "Schneider", "Fischer", "Weber", "Meyer", "Wagner",
   "Becker", "Schulz", "Hoffmann", "Sch%C3%A4fer", "Koch", "Bauer", "Richter", "Klein", "Wolf",
   "Schr%C3%B6der", "Neumann", "Schwarz", "Zimmermann" }
--- The n-th company's business is the n-th of these (five divides the twenty last names).
 local businesses = { "Vertrieb", "Handel", "Service", "%26%20Partner", "Energieberatung" }
 
 local function draw(kind, first, second)
@@ -43,8 +43,9 @@ local function draw(kind, first, second)
     local size, max = tonumber(first), tonumber(second)
     return tostring(size * math.random(0, math.max(0, math.floor((max - 1) / size))))
   elseif kind == "company" then
-    local n = math.random(#lastnames)
-    return lastnames[n] .. "%20" .. businesses[(n - 1) % #businesses + 1]
+    local first = math.random(#lastnames)
+    local second = (first + math.random(1, #lastnames - 1) - 1) % #lastnames + 1
+    return lastnames[first] .. "-" .. lastnames[second] .. "%20" .. businesses[math.random(#businesses)]
   elseif kind == "range" then
     local days = math.random(1, 365)
     local from = os.time() - math.random(days, 730) * day

@@ -289,6 +289,62 @@ const LASTNAMES: &[&str] = &[
 
 const LEGAL_FORMS: &[&str] = &["GmbH", "KG", "e.K.", "GbR", "AG", "OHG", "UG"];
 
+const BUSINESSES: &[&str] = &[
+    "Vertrieb",
+    "Handel",
+    "Service",
+    "& Partner",
+    "Energieberatung",
+];
+
+const TOWNS: &[&str] = &[
+    "Berlin",
+    "Hamburg",
+    "München",
+    "Köln",
+    "Frankfurt",
+    "Stuttgart",
+    "Düsseldorf",
+    "Leipzig",
+    "Dortmund",
+    "Essen",
+    "Bremen",
+    "Dresden",
+    "Hannover",
+    "Nürnberg",
+    "Duisburg",
+    "Bochum",
+    "Wuppertal",
+    "Bielefeld",
+    "Bonn",
+    "Münster",
+    "Mannheim",
+    "Karlsruhe",
+    "Augsburg",
+    "Wiesbaden",
+    "Kassel",
+];
+
+/// The `c`-th company's name, "<last name>[-<last name>] <business> <town> <legal form>":
+/// distinct for the first 50,000 (20 × 20 × 5 × 25), as real customer groups are, so that a
+/// search for a company finds a few of them, not a fifth of all (issue 41).
+fn company_name(c: usize) -> String {
+    let first = LASTNAMES[c % LASTNAMES.len()];
+    let second = LASTNAMES[c / LASTNAMES.len() % LASTNAMES.len()];
+    let rest = c / (LASTNAMES.len() * LASTNAMES.len());
+    let family = if first == second {
+        first.to_string()
+    } else {
+        format!("{first}-{second}")
+    };
+    format!(
+        "{family} {} {} {}",
+        BUSINESSES[rest % BUSINESSES.len()],
+        TOWNS[rest / BUSINESSES.len() % TOWNS.len()],
+        LEGAL_FORMS[c % LEGAL_FORMS.len()]
+    )
+}
+
 /// (name, icon)
 const TAGS: &[(&str, &str)] = &[
     ("Flyer", "bi bi-file-earmark-pdf"),
@@ -500,6 +556,16 @@ mod tests {
     use super::*;
     use crate::db_run;
     use crate::test_support::TestDb;
+
+    #[test]
+    fn the_companies_of_the_large_data_set_have_distinct_names() {
+        let names: std::collections::HashSet<String> = (0..LargeDataSize::full().companies)
+            .map(company_name)
+            .collect();
+        assert_eq!(names.len(), LargeDataSize::full().companies);
+        assert_eq!(company_name(0), "Müller Vertrieb Berlin GmbH");
+        assert_eq!(company_name(24), "Weber-Schmidt Vertrieb Berlin GbR");
+    }
 
     async fn count(db: &Db, table: &str) -> i64 {
         let sql = format!("select count(*) from {table}");

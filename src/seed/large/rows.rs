@@ -327,18 +327,7 @@ impl Rows<'_> {
                     "updated_at",
                 ],
                 (0..size.companies).map(|c| {
-                    let name = format!(
-                        "{} {} {}",
-                        LASTNAMES[c % LASTNAMES.len()],
-                        [
-                            "Vertrieb",
-                            "Handel",
-                            "Service",
-                            "& Partner",
-                            "Energieberatung"
-                        ][c % 5],
-                        LEGAL_FORMS[c % LEGAL_FORMS.len()]
-                    );
+                    let name = company_name(c);
                     vec![
                         Param::from(FIRST_CUSTOMER_NUMBER + c as i64),
                         Param::from(name),
