@@ -587,6 +587,6 @@ mod listing;
 use listing::conditions;
 
 pub use listing::{
-    Bookmark, ListEntry, Package, PackageEntry, PackageQuery, Visible, bookmarks, count_matching,
+    Bookmark, ListEntry, Package, PackageEntry, PackageQuery, Visible, bookmark_at, count_matching,
     has_bookmarks, next_period_change, packages_by_ids, page_ids_after,
 };

@@ -488,9 +488,9 @@ async fn ordered_ids(
 /// last pages, issue 41).
 const BOOKMARK_EVERY: i64 = 500;
 
-/// The last bookmark before `offset` in the list `query` gives, `None` for the first places
-/// (or an order without bookmarks). The list's bookmarks are read in one pass and kept under
-/// the stamp, like its total.
+/// The bookmark just before the stretch of [`BOOKMARK_EVERY`] places that holds `offset`,
+/// `None` for the first places (or an order without bookmarks). Each is read when a page first
+/// needs it, from the index, and kept under the stamp like the list's total.
 async fn bookmark_before(
     db: &Db,
     answers: &Answers,
@@ -501,17 +501,14 @@ async fn bookmark_before(
     if offset < BOOKMARK_EVERY || !db::catalog::packages::has_bookmarks(query) {
         return Ok(None);
     }
-    let key = format!("package-bookmarks|{stamp}|{}", query.order_key());
-    let marks = answers
+    let place = offset / BOOKMARK_EVERY * BOOKMARK_EVERY - 1;
+    let key = format!("package-bookmark|{stamp}|{}|{place}", query.order_key());
+    let mark = answers
         .value(key, async {
-            Ok(db::catalog::packages::bookmarks(db, query, BOOKMARK_EVERY).await?)
+            Ok(db::catalog::packages::bookmark_at(db, query, place).await?)
         })
         .await?;
-    Ok(marks
-        .iter()
-        .take_while(|m| m.position < offset)
-        .last()
-        .cloned())
+    Ok((*mark).clone())
 }
 
 /// One package (`GET /api/download/{id}`): for the admin area (staff see all, spec §2), or
