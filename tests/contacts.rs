@@ -98,7 +98,7 @@ async fn contacts_are_created_found_paged_changed_blocked_and_deleted() {
     let id = anna["id"].as_i64().unwrap();
 
     // A second contact of the same company, and one of a new company (created with it).
-    let mut body = contact_body("bernd@example.de", &[l2]);
+    let mut body = contact_body("bernd@example.de", &[l2, l1]);
     body["firstname"] = json!("Bernd");
     create(&app, &admin, body).await;
     let mut body = contact_body("carla@weber.example.de", &[]);
@@ -125,6 +125,16 @@ async fn contacts_are_created_found_paged_changed_blocked_and_deleted() {
             "anna.mueller@example.de"
         ]
     );
+    // Each row with the ids of its lists, ascending.
+    let lists: Vec<&Value> = page["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["listsIds"])
+        .collect();
+    let mut both = [l1, l2];
+    both.sort_unstable();
+    assert_eq!(lists, [&json!([]), &json!(both), &json!([l1])]);
     let (_, page) = app
         .call(
             &admin,
@@ -146,7 +156,7 @@ async fn contacts_are_created_found_paged_changed_blocked_and_deleted() {
         ("search=100001", 2),
         ("search=m%C3%BCller", 3),
         ("search=%25", 0),
-        (&format!("liste={l1}") as &str, 1),
+        (&format!("liste={l1}") as &str, 2),
         ("doubleOptIn=false", 3),
         ("doubleOptIn=true", 0),
         ("emailBlacklisted=true", 0),

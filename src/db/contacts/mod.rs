@@ -527,7 +527,7 @@ pub use consent::{
     Proof, add_token, confirm, consent_text, contact_of_token, delete_expired_tokens, delete_token,
     end_older_tokens, mark_mail_sent, pending_counts,
 };
-pub use search::{ContactFilter, ContactSort, count, page};
+pub use search::{ContactFilter, ContactSort, ContactWithLists, count, page};
 
 #[cfg(test)]
 mod tests {
@@ -654,7 +654,9 @@ mod tests {
                     .await
                     .unwrap();
                 assert_eq!(rows.len() as i64, count, "{search}");
-                rows.into_iter().map(|c| c.firstname).collect::<Vec<_>>()
+                rows.into_iter()
+                    .map(|c| c.contact.firstname)
+                    .collect::<Vec<_>>()
             }
         };
         assert_eq!(found("schmi").await, ["Anna"]);

@@ -242,7 +242,32 @@ pub(super) fn filtered(
     query
 }
 
-/// One page of contacts, sorted by `sort` (then by id in the same direction).
+/// A contact of a page with the ids of the lists it is on, read in the page's query.
+#[derive(Debug, sqlx::FromRow)]
+pub struct ContactWithLists {
+    #[sqlx(flatten)]
+    pub contact: Contact,
+    /// The list ids, comma-separated; `None` on no list.
+    list_ids: Option<String>,
+}
+
+impl ContactWithLists {
+    /// The ids of the contact's lists, ascending.
+    pub fn list_ids(&self) -> Vec<i64> {
+        let mut ids: Vec<i64> = self
+            .list_ids
+            .as_deref()
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|id| id.trim().parse().ok())
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+}
+
+/// One page of contacts, sorted by `sort` (then by id in the same direction), each with its
+/// lists (one statement for both: each statement is a hand-off to the database's thread).
 pub async fn page(
     db: &Db,
     filter: &ContactFilter,
@@ -250,13 +275,20 @@ pub async fn page(
     ascending: bool,
     limit: i64,
     offset: i64,
-) -> Result<Vec<Contact>, sqlx::Error> {
-    let mut query = filtered(
-        concat!("select ", contact_columns!()),
-        filter,
-        true,
-        db.backend(),
+) -> Result<Vec<ContactWithLists>, sqlx::Error> {
+    let lists = match db.backend() {
+        crate::db::Backend::Sqlite => "group_concat(cl.list_id)",
+        crate::db::Backend::Postgres => "string_agg(cast(cl.list_id as text), ',')",
+    };
+    let select = format!(
+        concat!(
+            "select ",
+            contact_columns!(),
+            ", (select {lists} from contact_lists cl where cl.contact_id = c.id) as list_ids"
+        ),
+        lists = lists
     );
+    let mut query = filtered(&select, filter, true, db.backend());
     let direction = if ascending { "asc" } else { "desc" };
     let column = sort.column();
     let limit = query.param(limit);

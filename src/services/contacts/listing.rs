@@ -210,7 +210,13 @@ pub(super) async fn page_counted(
         None => count.await?,
     };
     Ok(ContactPage {
-        content: views(db, rows).await?,
+        content: rows
+            .into_iter()
+            .map(|row| {
+                let lists = row.list_ids();
+                ContactView::new(row.contact, lists)
+            })
+            .collect(),
         count,
     })
 }
