@@ -508,8 +508,10 @@ impl Config {
         Duration::from_secs(self.request_timeout_secs)
     }
 
+    /// The time a list may take: `AP_LIST_TIME_LIMIT_MS`, at most the request time limit
+    /// (which would answer first).
     pub fn list_time_limit(&self) -> Duration {
-        Duration::from_millis(self.list_time_limit_ms)
+        Duration::from_millis(self.list_time_limit_ms).min(self.request_timeout())
     }
 
     /// The allowed upload extensions: lower case, without dots, each once.
@@ -761,8 +763,10 @@ mod tests {
 
     #[test]
     fn invalid_values_name_the_setting() {
-        let cases: [(&str, &str, &str); 7] = [
+        let cases: [(&str, &str, &str); 9] = [
             ("AP_ADDR", "nirgendwo", "AP_ADDR"),
+            ("AP_LIST_TIME_LIMIT_MS", "0", "AP_LIST_TIME_LIMIT_MS"),
+            ("AP_KEEP_WHOLE_ANSWERS", "vielleicht", "keep_whole_answers"),
             ("DATABASE_URL", "mysql://x", "DATABASE_URL"),
             ("AP_CONTENT_SITE_URL", "ftp://x", "AP_CONTENT_SITE_URL"),
             ("AP_CONTENT_TIMEOUT_MS", "0", "AP_CONTENT_TIMEOUT_MS"),
@@ -777,6 +781,28 @@ mod tests {
                 Ok(())
             });
         }
+    }
+
+    #[test]
+    fn a_list_takes_at_most_the_request_time_limit() {
+        Jail::expect_with(|jail| {
+            let config = load(jail, &[], &Overrides::default()).unwrap();
+            assert_eq!(config.list_time_limit(), Duration::from_secs(5));
+            assert!(config.keep_whole_answers);
+            let config = load(
+                jail,
+                &[
+                    ("AP_LIST_TIME_LIMIT_MS", "9000"),
+                    ("AP_REQUEST_TIMEOUT_SECS", "3"),
+                    ("AP_KEEP_WHOLE_ANSWERS", "false"),
+                ],
+                &Overrides::default(),
+            )
+            .unwrap();
+            assert_eq!(config.list_time_limit(), Duration::from_secs(3));
+            assert!(!config.keep_whole_answers);
+            Ok(())
+        });
     }
 
     #[test]
