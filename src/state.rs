@@ -128,6 +128,17 @@ impl AppState {
             config,
         })))
     }
+
+    /// `work`, a list, within `AP_LIST_TIME_LIMIT_MS` (else [`ServiceError::TooSlow`]): one
+    /// bound for the API's lists and the pages that show their first rows.
+    ///
+    /// [`ServiceError::TooSlow`]: crate::services::error::ServiceError::TooSlow
+    pub async fn within_list_time<T>(
+        &self,
+        work: impl std::future::Future<Output = crate::services::error::ServiceResult<T>>,
+    ) -> crate::services::error::ServiceResult<T> {
+        crate::services::error::within_list_time(self.config.list_time_limit(), work).await
+    }
 }
 
 /// The longest one mail may take over SMTP: with the few database steps around it, the admin

@@ -1477,6 +1477,14 @@ async fn a_list_over_its_time_limit_answers_503_in_german() {
         "Die Liste braucht gerade zu lange. Bitte grenzen Sie die Suche ein oder versuchen Sie \
          es in Kürze erneut."
     );
+    // The contacts page, whose first rows the URL's search picks, says the same.
+    let page = app.get_as(&admin, "/admin/contacts?search=e_x").await;
+    assert_eq!(page.status(), 503);
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("Die Liste braucht gerade zu lange."),
+        "{html}"
+    );
     let health = app.get("/healthz").await;
     assert_eq!(health.status(), 200, "the portal goes on answering");
 
@@ -1487,4 +1495,6 @@ async fn a_list_over_its_time_limit_answers_503_in_german() {
     let (status, answer) = patient.call(&admin, "GET", path, None).await;
     assert_eq!(status, 200, "within the default limit: {answer}");
     assert_eq!(answer["count"], 0);
+    let page = patient.get_as(&admin, "/admin/contacts?search=e_x").await;
+    assert_eq!(page.status(), 200);
 }

@@ -75,6 +75,13 @@ impl AdminMenu {
 }
 
 /// What a page shows when its data could not be loaded (logged where it failed): a 500.
+/// A page whose list took longer than `AP_LIST_TIME_LIMIT_MS`: 503 with the API's words.
+pub fn list_too_slow() -> AnyView {
+    crate::app::set_status(axum::http::StatusCode::SERVICE_UNAVAILABLE);
+    view! { <div class="alert alert-warning" role="alert">{crate::domain::outage::LIST_TOO_SLOW}</div> }
+        .into_any()
+}
+
 pub fn unexpected_error() -> AnyView {
     crate::app::set_status(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
     view! { <div class="alert alert-danger">"Ein unerwarteter Fehler ist aufgetreten!"</div> }

@@ -20,7 +20,6 @@ use crate::services::catalog::files::{self as file_service, ZipSelection};
 use crate::services::catalog::packages::{
     self, DuplicateInput, PackageInput, PackageListQuery, PackageView,
 };
-use crate::services::error::within_list_time;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -77,11 +76,14 @@ async fn admin_page(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let params = query.params()?;
-    let answer = within_list_time(
-        state.config.list_time_limit(),
-        packages::admin_answer(&state.db, &state.answers, &user, &params),
-    )
-    .await?;
+    let answer = state
+        .within_list_time(packages::admin_answer(
+            &state.db,
+            &state.answers,
+            &user,
+            &params,
+        ))
+        .await?;
     Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 
@@ -111,11 +113,14 @@ async fn customer_page(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let params = query.params()?;
-    let answer = within_list_time(
-        state.config.list_time_limit(),
-        packages::customer_answer(&state.db, &state.answers, &user, &params),
-    )
-    .await?;
+    let answer = state
+        .within_list_time(packages::customer_answer(
+            &state.db,
+            &state.answers,
+            &user,
+            &params,
+        ))
+        .await?;
     Ok(kept::json(answer, &headers, kept::REVALIDATE))
 }
 

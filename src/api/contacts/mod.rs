@@ -21,7 +21,6 @@ use crate::api::operations::kept;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::contacts::{self, ContactBody, ContactQuery, ContactView};
-use crate::services::error::within_list_time;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -154,11 +153,9 @@ async fn page(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let params = query.params(crate::domain::time::now())?;
-    let answer = within_list_time(
-        state.config.list_time_limit(),
-        contacts::page_answer(&state.db, &state.answers, &params),
-    )
-    .await?;
+    let answer = state
+        .within_list_time(contacts::page_answer(&state.db, &state.answers, &params))
+        .await?;
     Ok(kept::json(answer, &headers, kept::NO_STORE))
 }
 
@@ -189,11 +186,9 @@ async fn page_of_providers(
 ) -> Result<Response, ApiError> {
     let mut params = query.params(crate::domain::time::now())?;
     params.filter.provider_ids = Some(contacts::provider_ids(&provider_ids)?);
-    let answer = within_list_time(
-        state.config.list_time_limit(),
-        contacts::page_answer(&state.db, &state.answers, &params),
-    )
-    .await?;
+    let answer = state
+        .within_list_time(contacts::page_answer(&state.db, &state.answers, &params))
+        .await?;
     Ok(kept::json(answer, &headers, kept::NO_STORE))
 }
 

@@ -12,7 +12,6 @@ use crate::api::error::ApiError;
 use crate::api::extract::{AuthUser, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
-use crate::services::error::within_list_time;
 use crate::services::insight::audit::{self, AuditPage, AuditQuery};
 use crate::state::AppState;
 
@@ -86,8 +85,9 @@ async fn list(
         limit: params.limit,
         offset: params.offset,
     };
-    let limit = state.config.list_time_limit();
     Ok(JsonResponse(
-        within_list_time(limit, audit::page(&state.db, &user, &query)).await?,
+        state
+            .within_list_time(audit::page(&state.db, &user, &query))
+            .await?,
     ))
 }

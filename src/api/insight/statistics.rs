@@ -17,7 +17,6 @@ use crate::domain::input::{id_of_query, ids_in_text};
 use crate::domain::permissions::Capability;
 use crate::domain::statistics::DayRange;
 use crate::domain::time::berlin_date;
-use crate::services::error::within_list_time;
 use crate::services::insight::statistics::export::{self, View};
 use crate::services::insight::statistics::reports::{
     self, PackageDownloads, PackageStatistics, ProviderShare, Summary,
@@ -103,11 +102,15 @@ async fn summary(
 ) -> Result<Response, ApiError> {
     let range = range_of(query.from.as_deref(), query.to.as_deref())?;
     let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
-    let answer = within_list_time(
-        state.config.list_time_limit(),
-        reports::summary(&state.db, &state.answers, &user, range, provider),
-    )
-    .await?;
+    let answer = state
+        .within_list_time(reports::summary(
+            &state.db,
+            &state.answers,
+            &user,
+            range,
+            provider,
+        ))
+        .await?;
     Ok(crate::api::operations::kept::json(
         answer,
         &headers,

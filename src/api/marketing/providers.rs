@@ -12,7 +12,6 @@ use crate::auth::require::require;
 use crate::domain::lists::ListFilter;
 use crate::domain::paging::MAX_PAGE_SIZE;
 use crate::domain::permissions::Capability;
-use crate::services::error::within_list_time;
 use crate::services::marketing::lists::ProviderWithLists;
 use crate::services::marketing::lists::{self, ListView};
 use crate::services::marketing::providers::{self, ProviderInput, ProviderView};
@@ -294,11 +293,16 @@ async fn lists_page(
         search: Some(page.search()).filter(|s| !s.is_empty()),
         ascending: paging.ascending,
     };
-    let (content, count) = within_list_time(
-        state.config.list_time_limit(),
-        lists::page(&state.db, &user, id, &filter, paging.limit, paging.offset),
-    )
-    .await?;
+    let (content, count) = state
+        .within_list_time(lists::page(
+            &state.db,
+            &user,
+            id,
+            &filter,
+            paging.limit,
+            paging.offset,
+        ))
+        .await?;
     Ok(JsonResponse(ListPage { content, count }))
 }
 

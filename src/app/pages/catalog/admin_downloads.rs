@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use axum::http::StatusCode;
 
 use crate::app::island::{Island, props_json};
-use crate::app::layout::{AdminLayout, unexpected_error};
+use crate::app::layout::{AdminLayout, list_too_slow, unexpected_error};
 use crate::app::loaded::loaded;
 use crate::app::{admit, redirect_to, set_status};
 use crate::domain::access::{PageAccess, UNAUTHORIZED_PATH};
@@ -37,6 +37,8 @@ pub struct AdminDownloadsProps {
 /// The admin downloads list, loaded before it renders.
 pub enum AdminDownloadsPage {
     Loaded(Box<AdminDownloadsProps>),
+    /// The list took longer than `AP_LIST_TIME_LIMIT_MS`.
+    TooSlow,
     Failed,
 }
 
@@ -71,8 +73,10 @@ pub async fn load_downloads(
             browser_zip_limit_mb: state.config.browser_zip_limit_mb,
         })
     };
-    Some(match loaded.await {
+    // The URL's search and sort are any list's: bounded like the API's.
+    Some(match state.within_list_time(loaded).await {
         Ok(props) => AdminDownloadsPage::Loaded(Box::new(props)),
+        Err(ServiceError::TooSlow) => AdminDownloadsPage::TooSlow,
         Err(err) => {
             tracing::error!(error = %err, "admin downloads page");
             AdminDownloadsPage::Failed
@@ -93,6 +97,7 @@ pub fn Downloads() -> impl IntoView {
             </Island>
         }
         .into_any(),
+        Some(AdminDownloadsPage::TooSlow) => list_too_slow(),
         Some(AdminDownloadsPage::Failed) | None => unexpected_error(),
     };
     view! { <AdminLayout title="Downloads">{content}</AdminLayout> }.into_any()

@@ -10,7 +10,7 @@ use leptos::tachys::html::InertElement;
 
 use crate::app::admit;
 use crate::app::island::{Island, props_json};
-use crate::app::layout::{Layout, unexpected_error};
+use crate::app::layout::{Layout, list_too_slow, unexpected_error};
 use crate::app::loaded::loaded;
 use crate::domain::access::PageAccess;
 use crate::domain::paging::PAGE_SIZE;
@@ -47,6 +47,8 @@ pub struct CustomerDownloadsProps {
 /// The customer's packages for the page, loaded before it renders: the island's HTML.
 pub enum CustomerDownloads {
     Loaded(String),
+    /// The list took longer than `AP_LIST_TIME_LIMIT_MS`.
+    TooSlow,
     Failed,
 }
 
@@ -78,8 +80,10 @@ pub async fn load_downloads(
         let view = CustomerView::of(&state.db, &state.answers, user, true).await?;
         let key = view.key("customer-page", &query);
         let (db, answers) = (&state.db, &state.answers);
-        let island = answers
-            .bytes(key, async {
+        // The URL's search and filters are any list's: bounded like the API's (the visit
+        // above is recorded either way).
+        let island = state
+            .within_list_time(answers.bytes(key, async {
                 // Three independent reads, each its own connection.
                 let params =
                     services::catalog::packages::customer_params(db, answers, &view, user, &params)
@@ -98,12 +102,13 @@ pub async fn load_downloads(
                     browser_zip_limit_mb: state.config.browser_zip_limit_mb,
                 };
                 Ok(render_island(&props).into_bytes())
-            })
+            }))
             .await?;
         Ok::<_, ServiceError>(String::from_utf8_lossy(&island.body).into_owned())
     };
     Some(match loaded.await {
         Ok(island) => CustomerDownloads::Loaded(island),
+        Err(ServiceError::TooSlow) => CustomerDownloads::TooSlow,
         Err(err) => {
             tracing::error!(error = %err, "customer downloads page");
             CustomerDownloads::Failed
@@ -148,6 +153,7 @@ pub fn Downloads() -> impl IntoView {
     let loaded = loaded::<CustomerDownloads>();
     let content = match loaded.as_deref() {
         Some(CustomerDownloads::Loaded(island)) => InertElement::new(island.clone()).into_any(),
+        Some(CustomerDownloads::TooSlow) => list_too_slow(),
         Some(CustomerDownloads::Failed) | None => unexpected_error(),
     };
     view! {

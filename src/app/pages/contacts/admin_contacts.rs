@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::app::admit;
 use crate::app::island::{Island, props_json};
-use crate::app::layout::{AdminLayout, unexpected_error};
+use crate::app::layout::{AdminLayout, list_too_slow, unexpected_error};
 use crate::app::loaded::loaded;
 use crate::domain::access::PageAccess;
 use crate::domain::permissions::Capability;
@@ -53,6 +53,8 @@ pub struct AdminContactsProps {
 
 pub enum AdminContactsPage {
     Loaded(Box<AdminContactsProps>),
+    /// The list took longer than `AP_LIST_TIME_LIMIT_MS`.
+    TooSlow,
     Failed,
 }
 
@@ -73,7 +75,15 @@ pub async fn load(
     };
     let loaded = async {
         let stamp = state.answers.stamp(&state.db).await?;
-        let answer = contacts::page_answer_at(&state.db, &state.answers, stamp, &params).await?;
+        // The URL's search and filters are any list's: bounded like the API's.
+        let answer = state
+            .within_list_time(contacts::page_answer_at(
+                &state.db,
+                &state.answers,
+                stamp,
+                &params,
+            ))
+            .await?;
         let page = answer.raw_json()?;
         let list = match params.filter.list_id {
             Some(id) => contacts::list_info(&state.db, id)
@@ -110,6 +120,7 @@ pub async fn load(
     };
     Some(match loaded.await {
         Ok(props) => AdminContactsPage::Loaded(Box::new(props)),
+        Err(ServiceError::TooSlow) => AdminContactsPage::TooSlow,
         Err(err) => {
             tracing::error!(error = %err, "admin contacts page");
             AdminContactsPage::Failed
@@ -129,6 +140,7 @@ pub fn Contacts() -> impl IntoView {
             </Island>
         }
         .into_any(),
+        Some(AdminContactsPage::TooSlow) => list_too_slow(),
         Some(AdminContactsPage::Failed) | None => unexpected_error(),
     };
     view! { <AdminLayout title="Händler">{content}</AdminLayout> }.into_any()
