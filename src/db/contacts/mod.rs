@@ -671,18 +671,14 @@ mod tests {
         // the digits alone match all three, the whole term only its own contact or none.
         assert_eq!(found("Nr 100002").await, Vec::<String>::new());
         upsert_company(&t.db, 100003, "Drei AG").await.unwrap();
-        create_contact(
-            &t.db,
-            &person(100003, "kontakt012345@example.de", "Dora", "Zahl"),
-        )
-        .await
-        .unwrap();
-        create_contact(
-            &t.db,
-            &person(100003, "kontakt112345@example.de", "Emil", "Zahl"),
-        )
-        .await
-        .unwrap();
+        for (email, first) in [
+            ("kontakt012345@example.de", "Dora"),
+            ("kontakt112345@example.de", "Emil"),
+        ] {
+            create_contact(&t.db, &person(100003, email, first, "Zahl"))
+                .await
+                .unwrap();
+        }
         assert_eq!(found("KONTAKT012345").await, ["Dora"]);
         assert_eq!(found("akt01234").await, ["Dora"]);
         assert_eq!(found("12345@").await, ["Dora", "Emil"]);
