@@ -51,6 +51,8 @@ pub struct AppInner {
     pub previews: crate::services::catalog::previews::PreviewWorker,
     /// Records what each file delivery and ZIP counted (issue 24).
     pub statistics: crate::services::insight::statistics::Recorder,
+    /// The summary's ranking of the settled days (issue 41).
+    pub statistics_rankings: crate::services::insight::statistics::ranking::Rankings,
     /// The planning system's service for import candidates, when configured.
     pub planning: Option<crate::integrations::planning::PlanningClient>,
 }
@@ -118,6 +120,7 @@ impl AppState {
             mail_jobs: Default::default(),
             previews: crate::services::catalog::previews::PreviewWorker::from_config(&config),
             statistics: crate::services::insight::statistics::Recorder::from_config(&config),
+            statistics_rankings: Default::default(),
             planning: config.planning_url.as_deref().map(|url| {
                 crate::integrations::planning::PlanningClient::new(
                     url,

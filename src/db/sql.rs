@@ -166,6 +166,15 @@ pub(crate) fn positional(sql: &str) -> std::borrow::Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The aggregate that joins the texts `expr` of a group with `separator` (SQLite's
+/// `group_concat`, PostgreSQL's `string_agg`).
+pub fn joined(db: &Db, expr: &str, separator: &str) -> String {
+    match db {
+        Db::Sqlite(_) => format!("group_concat({expr}, '{separator}')"),
+        Db::Postgres(_) => format!("string_agg(cast({expr} as text), '{separator}')"),
+    }
+}
+
 impl DynQuery {
     pub fn new(sql: &str) -> DynQuery {
         DynQuery {

@@ -391,6 +391,21 @@ pub struct RangeParts {
     pub minus_days: Vec<(String, String)>,
 }
 
+/// The first day a ranking made on `today` does not hold (`services::insight::statistics::
+/// ranking`): it holds the days before the day before yesterday, which only a late batch, a
+/// seed, a backfill or an import changes; the days after are read from the database.
+pub fn ranked_until(today: NaiveDate) -> NaiveDate {
+    today - Duration::days(2)
+}
+
+/// Whether writing roll-ups of `day` (`YYYY-MM-DD`) on `today` may change a day a ranking
+/// holds: any day before yesterday. One day earlier than [`ranked_until`], so that instances
+/// whose clocks are up to a day apart still agree.
+pub fn touches_ranked(day: &str, today: NaiveDate) -> bool {
+    let yesterday = (today - Duration::days(1)).format("%Y-%m-%d").to_string();
+    day < yesterday.as_str()
+}
+
 /// The scope of a totals row that holds a whole month (`day` is then `YYYY-MM`).
 pub fn month_scope(scope: &str) -> &'static str {
     match scope {
@@ -417,6 +432,20 @@ pub const CSV_BOM: &str = "\u{feff}";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ranking_holds_no_day_the_live_writer_or_a_clock_a_day_ahead_changes() {
+        let today = NaiveDate::from_ymd_opt(2026, 3, 1).unwrap();
+        assert_eq!(ranked_until(today).to_string(), "2026-02-27");
+        // Today and yesterday are the live writer's; they change no ranking.
+        assert!(!touches_ranked("2026-03-01", today));
+        assert!(!touches_ranked("2026-02-28", today));
+        assert!(touches_ranked("2026-02-27", today));
+        // A writer whose clock is a day behind still flags every day a ranking holds.
+        let behind = today - Duration::days(1);
+        assert!(touches_ranked("2026-02-26", behind));
+        assert!(ranked_until(today).to_string().as_str() > "2026-02-26");
+    }
 
     fn range(from: &str, to: &str) -> DayRange {
         DayRange {

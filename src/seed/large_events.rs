@@ -133,7 +133,8 @@ async fn write_day(
     summary.totals_rows += db::insight::statistics::insert_new_totals(&mut tx, &totals).await?;
     db::insight::statistics::merge_totals(&mut tx, &db::insight::statistics::monthly(&totals))
         .await?;
-    db::insight::statistics::count_version(&mut tx).await?;
+    db::insight::statistics::count_version(&mut tx, db::insight::statistics::Changed::History)
+        .await?;
     summary.events += events.len() as u64;
     tx.commit().await?;
     Ok(())

@@ -106,6 +106,7 @@ async fn summary(
         .within_list_time(reports::summary(
             &state.db,
             &state.answers,
+            &state.statistics_rankings,
             &user,
             range,
             provider,

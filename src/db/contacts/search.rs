@@ -276,10 +276,7 @@ pub async fn page(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ContactWithLists>, sqlx::Error> {
-    let lists = match db.backend() {
-        crate::db::Backend::Sqlite => "group_concat(cl.list_id)",
-        crate::db::Backend::Postgres => "string_agg(cast(cl.list_id as text), ',')",
-    };
+    let lists = crate::db::sql::joined(db, "cl.list_id", ",");
     let select = format!(
         concat!(
             "select ",

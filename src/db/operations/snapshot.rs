@@ -535,7 +535,7 @@ impl Loader {
     }
 
     /// Sets PostgreSQL's id sequences past the ids loaded (SQLite takes the next id from the
-    /// rows), then commits.
+    /// rows), counts the statistics and history versions up, then commits.
     pub async fn commit(mut self) -> Result<(), sqlx::Error> {
         if let Tx::Postgres(tx) = &mut self.tx {
             let sequences: Vec<(String, String)> = sqlx::query_as(
@@ -558,6 +558,12 @@ impl Loader {
                     .await?;
             }
         }
+        // The roll-ups came in by insert: reports and rankings made before are not served.
+        crate::db::insight::statistics::count_version(
+            &mut self.tx,
+            crate::db::insight::statistics::Changed::History,
+        )
+        .await?;
         self.tx.commit().await
     }
 }

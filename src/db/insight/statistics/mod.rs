@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use crate::db::Db;
 use crate::db::sql::{DynQuery, Param};
 use crate::db::tx::Tx;
-use crate::domain::statistics::{RangeParts, Sketch, month_scope};
+use crate::domain::statistics::{RangeParts, Sketch, month_scope, touches_ranked};
 
 /// One delivered file, as `download_events` keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,26 +68,54 @@ pub async fn write_batch(
     let mut all = totals.to_vec();
     all.extend(monthly(totals));
     merge_totals(&mut tx, &all).await?;
-    count_version(&mut tx).await?;
+    let today = crate::domain::time::berlin_date(Utc::now());
+    let changed = if events.iter().any(|e| touches_ranked(&e.day, today)) {
+        Changed::History
+    } else {
+        Changed::Recent
+    };
+    count_version(&mut tx, changed).await?;
     tx.commit().await
 }
 
-/// Counts the statistics version up, in the transaction that changes the roll-ups.
-pub(crate) async fn count_version(tx: &mut Tx) -> Result<(), sqlx::Error> {
-    tx.execute(
-        "update statistics_version set version = version + 1 where id = 1",
-        &[],
-    )
-    .await
-    .map(|_| ())
+/// Which days a change of the roll-ups touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Changed {
+    /// Only yesterday and today: the writer's batches of live downloads.
+    Recent,
+    /// Also earlier days (a late batch, a seed, a backfill, an import): the history version
+    /// moves as well, and every ranking made before is dropped.
+    History,
+}
+
+/// Counts the statistics version up (and the history version, for a change of earlier days),
+/// in the transaction that changes the roll-ups.
+pub(crate) async fn count_version(tx: &mut Tx, changed: Changed) -> Result<(), sqlx::Error> {
+    let sql = match changed {
+        Changed::Recent => "update statistics_version set version = version + 1 where id = 1",
+        // The right side reads the row as it was: both become the new version.
+        Changed::History => {
+            "update statistics_version set version = version + 1, history = version + 1 \
+             where id = 1"
+        }
+    };
+    tx.execute(sql, &[]).await.map(|_| ())
 }
 
 /// The statistics version: it moves with every change of the roll-ups (migration 0019).
 pub async fn version(db: &Db) -> Result<i64, sqlx::Error> {
+    Ok(versions(db).await?.0)
+}
+
+/// The statistics version and the history version (the last version that changed a day
+/// before yesterday, migration 0027).
+pub async fn versions(db: &Db) -> Result<(i64, i64), sqlx::Error> {
     crate::db_run!(db, pool => {
-        sqlx::query_scalar::<_, i64>("select version from statistics_version where id = 1")
-            .fetch_one(pool)
-            .await
+        sqlx::query_as::<_, (i64, i64)>(
+            "select version, history from statistics_version where id = 1",
+        )
+        .fetch_one(pool)
+        .await
     })
 }
 
@@ -413,7 +441,7 @@ pub async fn backfill_month_totals(db: &Db) -> Result<u64, sqlx::Error> {
             .collect();
         written += insert_new_totals(&mut tx, &monthly(&changes)).await?;
     }
-    count_version(&mut tx).await?;
+    count_version(&mut tx, Changed::History).await?;
     tx.commit().await?;
     Ok(written)
 }
@@ -551,8 +579,10 @@ pub async fn delete_events_before(db: &Db, day: &str) -> Result<u64, sqlx::Error
 mod reports;
 
 pub use reports::{
-    CustomerTookRow, Ranked, Untouched, customers_of_package, day_counts, dealers_of_providers,
-    downloads_of_packages, top_files, top_packages, totals, totals_over, untouched_packages,
+    CustomerTookRow, LivePackage, Ranked, Rollup, RollupRow, Untouched, customers_of_package,
+    day_counts, dealers_of_providers, downloads_of_packages, each_rollup_day, file_names,
+    live_packages, package_names, packages_of_providers, top_files, top_packages, totals,
+    totals_over, untouched_packages,
 };
 
 #[cfg(test)]

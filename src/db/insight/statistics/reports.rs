@@ -3,6 +3,7 @@
 //! reached per provider.
 
 use super::*;
+use crate::db::sql::joined;
 
 /// The `download_totals` rows of `scope` for `ids` on the days `from..=to`, oldest first.
 pub async fn totals(
@@ -273,6 +274,27 @@ pub async fn untouched_packages(
     query.fetch_all(db).await
 }
 
+/// A package that is not archived, with its validity (for the untouched packages).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow, serde::Serialize)]
+pub struct LivePackage {
+    pub id: i64,
+    pub name: String,
+    pub provider_id: i64,
+    pub start_at: DateTime<Utc>,
+    pub end_at: DateTime<Utc>,
+}
+
+/// Every package that is not archived, in the order of [`untouched_packages`]: the newest
+/// first.
+pub async fn live_packages(db: &Db) -> Result<Vec<LivePackage>, sqlx::Error> {
+    let mut query = DynQuery::new(
+        "select id, name, provider_id, start_at, end_at from downloads where archived = ",
+    );
+    let no = query.param(false);
+    query.push(&format!("{no} order by start_at desc, id desc"));
+    query.fetch_all(db).await
+}
+
 /// A customer number that took files of a package, from the personal events.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct CustomerTookRow {
@@ -339,4 +361,175 @@ pub async fn dealers_of_providers(
     let list = query.id_list(providers);
     query.push(&list).push(" group by l.provider_id");
     query.fetch_all(db).await
+}
+
+/// One row of the roll-ups of a file (`download_daily`, `download_monthly`) or of a package
+/// (`download_totals`), as a ranking holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RollupRow {
+    pub package_id: i64,
+    /// The file; 0 for a package.
+    pub upload_id: i64,
+    /// The provider the row was counted for; 0 for a package (its provider is today's).
+    pub provider_id: i64,
+    pub downloads: i64,
+}
+
+/// Which roll-up rows [`each_rollup_day`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollup {
+    FileDays,
+    FileMonths,
+    PackageDays,
+    PackageMonths,
+}
+
+impl Rollup {
+    /// One row per day (or month) of `from..=to` with downloads: the day and its rows' numbers
+    /// as one text, `package upload provider downloads …` (a package's: `package downloads …`).
+    fn sql(self, db: &Db) -> String {
+        let (period, table, fields, scope) = match self {
+            Rollup::FileDays => (
+                "day",
+                "download_daily",
+                "package_id, upload_id, provider_id, downloads",
+                "",
+            ),
+            Rollup::FileMonths => (
+                "month",
+                "download_monthly",
+                "package_id, upload_id, provider_id, downloads",
+                "",
+            ),
+            Rollup::PackageDays => (
+                "day",
+                "download_totals",
+                "scope_id, downloads",
+                "scope = 'package' and ",
+            ),
+            Rollup::PackageMonths => (
+                "day",
+                "download_totals",
+                "scope_id, downloads",
+                "scope = 'package:month' and ",
+            ),
+        };
+        let numbers = fields
+            .split(", ")
+            .map(|field| format!("cast({field} as text)"))
+            .collect::<Vec<_>>()
+            .join(" || ' ' || ");
+        format!(
+            "select {period}, {} from {table} where {scope}{period} >= $1 and {period} <= $2 \
+             and downloads > 0 group by {period} order by {period}",
+            joined(db, &numbers, " ")
+        )
+    }
+
+    fn fields(self) -> usize {
+        match self {
+            Rollup::FileDays | Rollup::FileMonths => 4,
+            Rollup::PackageDays | Rollup::PackageMonths => 2,
+        }
+    }
+}
+
+/// Hands the `rollup` rows of each day (or month, `YYYY-MM`) of `from..=to` that has downloads
+/// to `each`, a day at a time. A day comes as one database row: a year of a large installation
+/// is millions of rows, and a row through the driver costs more than SQLite's reading it.
+pub async fn each_rollup_day(
+    db: &Db,
+    rollup: Rollup,
+    (from, to): (&str, &str),
+    mut each: impl FnMut(&str, Vec<RollupRow>) + Send,
+) -> Result<(), sqlx::Error> {
+    use futures_util::TryStreamExt;
+    let sql = rollup.sql(db);
+    crate::db_run!(db, pool => {
+        let mut days = sqlx::query_as::<_, (String, String)>(&sql)
+            .bind(from)
+            .bind(to)
+            .fetch(pool);
+        while let Some((day, numbers)) = days.try_next().await? {
+            each(&day, rollup_rows(rollup, &numbers)?);
+        }
+        Ok(())
+    })
+}
+
+/// The rows of a day's text of [`Rollup::sql`].
+fn rollup_rows(rollup: Rollup, numbers: &str) -> Result<Vec<RollupRow>, sqlx::Error> {
+    let numbers = numbers
+        .split(' ')
+        .map(str::parse::<i64>)
+        .collect::<Result<Vec<i64>, _>>()
+        .map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+    let fields = rollup.fields();
+    if numbers.len() % fields != 0 {
+        return Err(sqlx::Error::Decode(
+            format!("{rollup:?}: {} numbers", numbers.len()).into(),
+        ));
+    }
+    Ok(numbers
+        .chunks_exact(fields)
+        .map(|row| match row {
+            [package_id, upload_id, provider_id, downloads] => RollupRow {
+                package_id: *package_id,
+                upload_id: *upload_id,
+                provider_id: *provider_id,
+                downloads: *downloads,
+            },
+            [package_id, downloads, ..] => RollupRow {
+                package_id: *package_id,
+                upload_id: 0,
+                provider_id: 0,
+                downloads: *downloads,
+            },
+            _ => unreachable!("chunks of 2 or 4"),
+        })
+        .collect())
+}
+
+/// The names of `files` (package, upload) that still exist.
+pub async fn file_names(
+    db: &Db,
+    files: &[(i64, i64)],
+) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let packages: Vec<i64> = files.iter().map(|f| f.0).collect();
+    let mut query = DynQuery::new(
+        "select download_id, upload_id, name from download_uploads where download_id in ",
+    );
+    let list = query.id_list(&packages);
+    query.push(&list);
+    let rows: Vec<(i64, i64, String)> = query.fetch_all(db).await?;
+    Ok(rows
+        .into_iter()
+        .filter(|(package, upload, _)| files.contains(&(*package, *upload)))
+        .collect())
+}
+
+/// The names of `packages` that still exist.
+pub async fn package_names(db: &Db, packages: &[i64]) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    if packages.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new("select id, name from downloads where id in ");
+    let list = query.id_list(packages);
+    query.push(&list);
+    query.fetch_all(db).await
+}
+
+/// The ids of the packages of `providers`, archived ones included.
+pub async fn packages_of_providers(db: &Db, providers: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
+    if providers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = DynQuery::new("select id from downloads where provider_id in ");
+    let list = query.id_list(providers);
+    query.push(&list);
+    let rows: Vec<(i64,)> = query.fetch_all(db).await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
 }

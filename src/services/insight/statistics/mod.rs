@@ -8,6 +8,7 @@
 //! A graceful stop flushes what is waiting.
 
 pub mod export;
+pub mod ranking;
 pub mod reports;
 
 use std::collections::BTreeMap;

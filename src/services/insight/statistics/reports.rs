@@ -2,14 +2,15 @@
 //! about as much as a day. Admins see everything; moderators only the providers they manage
 //! (the `allowedRoles` rule of spec §6); nobody else gets here (`Capability::AdminArea`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use chrono::NaiveDate;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::insight::statistics::TotalsRow;
+use super::ranking::Rankings;
+use crate::db::insight::statistics::{Rollup, TotalsRow};
 use crate::db::{self, Db};
 use crate::domain::permissions::may_manage_provider;
 use crate::domain::statistics::{DayRange, Sketch};
@@ -19,9 +20,9 @@ use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::operations::answers::{Answer, Answers};
 
 /// How many packages and files the top lists name.
-const TOP: i64 = 10;
+const TOP: usize = 10;
 /// How many untouched packages the summary names at most.
-const UNTOUCHED: i64 = 100;
+const UNTOUCHED: usize = 100;
 
 /// Downloads on one German day.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -199,6 +200,7 @@ fn scope_of(reach: &Reach) -> (&'static str, &[i64]) {
 pub async fn summary(
     db: &Db,
     answers: &Answers,
+    rankings: &Rankings,
     user: &User,
     range: DayRange,
     provider: Option<i64>,
@@ -208,7 +210,7 @@ pub async fn summary(
     answers
         .body(key, async {
             let _turn = SUMMARIES.acquire().await.map_err(ServiceError::internal)?;
-            summary_of(db, &reach, range).await
+            summary_of(db, answers, rankings, &reach, range).await
         })
         .await
 }
@@ -243,38 +245,27 @@ pub(super) async fn days_of(
     Ok(every_day(range, &counts))
 }
 
-async fn summary_of(db: &Db, reach: &Reach, range: DayRange) -> ServiceResult<Summary> {
-    let (from, to) = (day_text(range.from), day_text(range.to));
+async fn summary_of(
+    db: &Db,
+    answers: &Answers,
+    rankings: &Rankings,
+    reach: &Reach,
+    range: DayRange,
+) -> ServiceResult<Summary> {
     // The sums from whole months and the days around them; the chart's days without the
     // customers' sketches (a moderator of many providers would merge one per provider and day).
     let (scope, ids) = scope_of(reach);
-    let providers = reach.providers();
-    let counting = range.counting_parts();
     let parts = range.parts();
-    // Five independent reads, each on its own connection: a cold year costs the slowest of
-    // them, not their sum.
-    let (totals, days, top_packages, top_files, untouched) = tokio::try_join!(
+    // Independent reads, each on its own connection: a cold year costs the slowest of them,
+    // not their sum.
+    let (totals, days, ranked) = tokio::try_join!(
         async {
             Ok::<_, ServiceError>(
                 db::insight::statistics::totals_over(db, scope, ids, &parts).await?,
             )
         },
         days_of(db, reach, range),
-        async { Ok(db::insight::statistics::top_packages(db, providers, &counting, TOP).await?) },
-        async {
-            Ok(db::insight::statistics::top_files(db, providers, None, &counting, TOP).await?)
-        },
-        async {
-            Ok(db::insight::statistics::untouched_packages(
-                db,
-                providers,
-                berlin_start_of_day(range.from),
-                berlin_end_of_day(range.to),
-                (&from, &to),
-                UNTOUCHED,
-            )
-            .await?)
-        },
+        ranked(db, answers, rankings, reach, range),
     )?;
     let totals = add_up(&totals);
     Ok(Summary {
@@ -282,30 +273,118 @@ async fn summary_of(db: &Db, reach: &Reach, range: DayRange) -> ServiceResult<Su
         customers: totals.customers.estimate(),
         zip_share: share(totals.zip_downloads, totals.downloads),
         days,
+        top_packages: ranked.top_packages,
+        top_files: ranked.top_files,
+        untouched_packages: ranked.untouched,
+    })
+}
+
+/// The summary's lists that rank packages and files.
+struct RankedLists {
+    top_packages: Vec<TopEntry>,
+    top_files: Vec<TopFile>,
+    untouched: Vec<PackageRef>,
+}
+
+/// The most downloaded packages and files of the range (read as
+/// [`counting_parts`](DayRange::counting_parts)) for the reach, and the packages valid in it
+/// that nobody downloaded: added up from the settled days in memory and the days after them
+/// from the database; the packages and their validity kept under the data version.
+async fn ranked(
+    db: &Db,
+    answers: &Answers,
+    rankings: &Rankings,
+    reach: &Reach,
+    range: DayRange,
+) -> ServiceResult<RankedLists> {
+    let providers = reach.providers();
+    // A moderator who manages no provider sees nothing.
+    if providers.is_some_and(<[i64]>::is_empty) {
+        return Ok(RankedLists {
+            top_packages: Vec::new(),
+            top_files: Vec::new(),
+            untouched: Vec::new(),
+        });
+    }
+    let ranking = rankings.current(db).await?;
+    let plan = ranking.plan(&range.counting_parts());
+    let (mut recent_files, mut recent_packages) = (Vec::new(), Vec::new());
+    for (from, to, sign) in &plan.recent {
+        for (rollup, rows) in [
+            (Rollup::FileDays, &mut recent_files),
+            (Rollup::PackageDays, &mut recent_packages),
+        ] {
+            db::insight::statistics::each_rollup_day(db, rollup, (from, to), |_, day| {
+                rows.extend(day.into_iter().map(|mut row| {
+                    row.downloads *= sign;
+                    row
+                }));
+            })
+            .await?;
+        }
+    }
+    let stamp = answers.stamp(db).await?;
+    let live = answers
+        .value(format!("statistics-live-packages|{stamp}"), async {
+            Ok(db::insight::statistics::live_packages(db).await?)
+        })
+        .await?;
+    let of_reach = |provider: i64| providers.is_none_or(|ids| ids.contains(&provider));
+    // Moved packages count for the provider they have now, as in the plain query.
+    let packages: Option<HashSet<i64>> = match providers {
+        Some(ids) => Some(
+            db::insight::statistics::packages_of_providers(db, ids)
+                .await?
+                .into_iter()
+                .collect(),
+        ),
+        None => None,
+    };
+    let sums = ranking.package_sums(&plan, &recent_packages);
+    let top_packages = sums.top_packages(packages.as_ref(), TOP);
+    let top_files = ranking.top_files(&plan, &recent_files, providers, TOP);
+    let (start, end) = (berlin_start_of_day(range.from), berlin_end_of_day(range.to));
+    let untouched = live
+        .iter()
+        .filter(|p| p.start_at <= end && p.end_at >= start && of_reach(p.provider_id))
+        .filter(|p| !sums.downloaded(p.id))
+        .take(UNTOUCHED)
+        .map(|p| PackageRef {
+            id: p.id,
+            name: p.name.clone(),
+        })
+        .collect();
+    let package_ids: Vec<i64> = top_packages.iter().map(|(id, _)| *id).collect();
+    let file_keys: Vec<(i64, i64)> = top_files.iter().map(|(key, _)| *key).collect();
+    let (package_names, file_names) = tokio::try_join!(
+        db::insight::statistics::package_names(db, &package_ids),
+        db::insight::statistics::file_names(db, &file_keys),
+    )?;
+    let package_names: HashMap<i64, String> = package_names.into_iter().collect();
+    let file_names: HashMap<(i64, i64), String> = file_names
+        .into_iter()
+        .map(|(package, upload, name)| ((package, upload), name))
+        .collect();
+    let name = |found: Option<&String>| found.cloned().unwrap_or_else(|| DELETED.into());
+    Ok(RankedLists {
         top_packages: top_packages
             .into_iter()
-            .map(|r| TopEntry {
-                id: r.package_id,
-                name: r.name.unwrap_or_else(|| DELETED.into()),
-                downloads: r.downloads,
+            .map(|(id, downloads)| TopEntry {
+                id,
+                name: name(package_names.get(&id)),
+                downloads,
             })
             .collect(),
         top_files: top_files
             .into_iter()
-            .map(|r| TopFile {
-                id: r.upload_id,
-                name: r.name.unwrap_or_else(|| DELETED.into()),
-                package_id: r.package_id,
-                downloads: r.downloads,
+            .map(|((package_id, id), downloads)| TopFile {
+                id,
+                name: name(file_names.get(&(package_id, id))),
+                package_id,
+                downloads,
             })
             .collect(),
-        untouched_packages: untouched
-            .into_iter()
-            .map(|p| PackageRef {
-                id: p.id,
-                name: p.name,
-            })
-            .collect(),
+        untouched,
     })
 }
 
@@ -527,9 +606,199 @@ pub(super) async fn shares_of(
 mod tests {
     use super::*;
 
+    use crate::db::insight::statistics::{NewEvent, write_batch};
+    use crate::domain::time::berlin_date;
+    use crate::services::insight::statistics::totals_of;
+    use crate::test_support::TestDb;
+    use chrono::{Duration, Utc};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
     #[test]
     fn shares_are_rounded_and_safe_without_downloads() {
         assert_eq!(share(1, 3), 0.333);
         assert_eq!(share(0, 0), 0.0);
+    }
+
+    /// A day's downloads of random files of 12 packages of three providers, written as the
+    /// writer writes them.
+    async fn downloads_on(db: &Db, rng: &mut StdRng, day: NaiveDate) {
+        let text = day_text(day);
+        let events: Vec<NewEvent> = (0..rng.gen_range(0..25))
+            .map(|_| {
+                let package = rng.gen_range(1..=12);
+                NewEvent {
+                    at: Utc::now(),
+                    day: text.clone(),
+                    subject: None,
+                    customer_number: Some(rng.gen_range(1..40)),
+                    package_id: package,
+                    upload_id: package * 10 + rng.gen_range(0..3),
+                    provider_id: 1 + package % 3,
+                    channel: "file",
+                    kind: "download",
+                    bytes_sent: 10,
+                    outcome: "complete",
+                }
+            })
+            .collect();
+        if !events.is_empty() {
+            write_batch(db, &events, &totals_of(&events)).await.unwrap();
+        }
+    }
+
+    /// Providers 1 to 3 and packages 1 to 16 (of provider `1 + id % 3`), valid for random
+    /// days of the last 140, a few archived; 13 to 16 are never downloaded.
+    async fn packages(db: &Db, rng: &mut StdRng, today: NaiveDate) {
+        let insert = |sql: &str, values: Vec<crate::db::sql::Param>| {
+            let mut query = crate::db::sql::DynQuery::new(sql);
+            for value in values {
+                query.param(value);
+            }
+            async move {
+                let _: Vec<(i64,)> = query.fetch_all(db).await.unwrap();
+            }
+        };
+        let now = Utc::now();
+        for provider in 1..=3_i64 {
+            insert(
+                "insert into providers (id, name, created_at, updated_at) \
+                 values ($1, $2, $3, $3) returning id",
+                vec![
+                    provider.into(),
+                    format!("Anbieter {provider}").into(),
+                    now.into(),
+                ],
+            )
+            .await;
+        }
+        for id in 1..=16_i64 {
+            let start = today - Duration::days(rng.gen_range(0..140));
+            let end = start + Duration::days(rng.gen_range(0..60));
+            insert(
+                "insert into downloads (id, provider_id, name, start_at, end_at, archived, \
+                 created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $7) returning id",
+                vec![
+                    id.into(),
+                    (1 + id % 3).into(),
+                    format!("Paket {id}").into(),
+                    berlin_start_of_day(start).into(),
+                    berlin_end_of_day(end).into(),
+                    rng.gen_bool(0.2).into(),
+                    now.into(),
+                ],
+            )
+            .await;
+        }
+    }
+
+    /// The ranked lists against the plain queries, on random ranges that reach into the days
+    /// the ranking does not hold, for everybody and for providers; again after settled days
+    /// changed.
+    #[tokio::test]
+    async fn the_ranking_ranks_as_the_plain_query_on_random_ranges() {
+        let t = TestDb::new().await;
+        let mut rng = StdRng::seed_from_u64(41);
+        let today = berlin_date(Utc::now());
+        packages(&t.db, &mut rng, today).await;
+        for back in (0..130).rev() {
+            downloads_on(&t.db, &mut rng, today - Duration::days(back)).await;
+        }
+        let answers = Answers::default();
+        let rankings = Rankings::default();
+        let (mut compared_untouched, mut compared_tops) = (0, 0);
+        for round in 0..2 {
+            for _ in 0..40 {
+                let from = today - Duration::days(rng.gen_range(0..140));
+                let to = (from + Duration::days(rng.gen_range(0..120))).min(today);
+                let range = DayRange { from, to };
+                let reach = match rng.gen_range(0..3) {
+                    0 => Reach::All,
+                    1 => Reach::Providers(vec![1]),
+                    _ => Reach::Providers(vec![2, 3]),
+                };
+                let parts = range.counting_parts();
+                let ranked = ranked(&t.db, &answers, &rankings, &reach, range)
+                    .await
+                    .unwrap();
+                let plain_packages = db::insight::statistics::top_packages(
+                    &t.db,
+                    reach.providers(),
+                    &parts,
+                    TOP as i64,
+                )
+                .await
+                .unwrap();
+                let plain_files = db::insight::statistics::top_files(
+                    &t.db,
+                    reach.providers(),
+                    None,
+                    &parts,
+                    TOP as i64,
+                )
+                .await
+                .unwrap();
+                let plain_untouched = db::insight::statistics::untouched_packages(
+                    &t.db,
+                    reach.providers(),
+                    berlin_start_of_day(from),
+                    berlin_end_of_day(to),
+                    (&day_text(from), &day_text(to)),
+                    UNTOUCHED as i64,
+                )
+                .await
+                .unwrap();
+                let context = format!("round {round}, {range:?}, {reach}");
+                assert_eq!(
+                    ranked
+                        .top_packages
+                        .iter()
+                        .map(|p| (p.id, p.name.clone(), p.downloads))
+                        .collect::<Vec<_>>(),
+                    plain_packages
+                        .iter()
+                        .map(|p| (
+                            p.package_id,
+                            p.name.clone().unwrap_or(DELETED.into()),
+                            p.downloads
+                        ))
+                        .collect::<Vec<_>>(),
+                    "{context}"
+                );
+                assert_eq!(
+                    ranked
+                        .top_files
+                        .iter()
+                        .map(|f| (f.package_id, f.id, f.downloads))
+                        .collect::<Vec<_>>(),
+                    plain_files
+                        .iter()
+                        .map(|f| (f.package_id, f.upload_id, f.downloads))
+                        .collect::<Vec<_>>(),
+                    "{context}"
+                );
+                assert_eq!(
+                    ranked
+                        .untouched
+                        .iter()
+                        .map(|p| (p.id, p.name.clone()))
+                        .collect::<Vec<_>>(),
+                    plain_untouched
+                        .iter()
+                        .map(|p| (p.id, p.name.clone()))
+                        .collect::<Vec<_>>(),
+                    "{context}"
+                );
+                compared_untouched += plain_untouched.len();
+                compared_tops += plain_files.len();
+            }
+            // Late downloads of settled days: the ranking made before must not answer.
+            for back in [60, 61, 90] {
+                downloads_on(&t.db, &mut rng, today - Duration::days(back)).await;
+            }
+        }
+        // Equal answers were not all empty ones.
+        assert!(compared_untouched > 20, "{compared_untouched}");
+        assert!(compared_tops > 200, "{compared_tops}");
     }
 }
