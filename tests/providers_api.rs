@@ -1016,6 +1016,59 @@ async fn a_contacts_criteria_are_grouped_by_provider() {
     assert_eq!(glasfaser["Lists"][0]["name"], "Flyer Herbst");
     assert_eq!(glasfaser["Lists"][0]["totalSubscribers"], 1);
 
+    // The provider's lists count their contacts live: two more on the flyer list, one of
+    // them blocked; the poster list has none.
+    for (email, blocked) in [("eva@example.de", false), ("ben@example.de", true)] {
+        let more = db::contacts::create_contact(
+            &app.test_db.db,
+            &db::contacts::NewContact {
+                customer_number: 100_001,
+                brevo_contact_id: None,
+                email: email.into(),
+                salutation: 1,
+                firstname: "Eva".into(),
+                lastname: "Muster".into(),
+                extern_id: None,
+                double_opt_in: true,
+                email_blacklisted: blocked,
+            },
+        )
+        .await
+        .unwrap();
+        db::contacts::set_lists(&app.test_db.db, more.id, &[flyer])
+            .await
+            .unwrap();
+    }
+    let (status, lists) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/providers/{provider}/lists"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{lists}");
+    let counts: Vec<(String, i64, i64)> = lists["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_owned(),
+                l["totalSubscribers"].as_i64().unwrap(),
+                l["totalBlocked"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        counts.contains(&("Flyer Herbst".into(), 2, 1)),
+        "{counts:?}"
+    );
+    assert!(
+        counts.contains(&("Plakat Winter".into(), 0, 0)),
+        "{counts:?}"
+    );
+
     // A moderator sees only the providers of their roles.
     let moderator = app.session_with_roles(&[BU_MODERATOR, GLASFASER]).await;
     let (_, answer) = app

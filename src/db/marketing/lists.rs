@@ -212,17 +212,56 @@ mod tests {
     }
 }
 
-/// The list columns with the subscriber and blocked counts computed from the contacts
-/// assigned to the list (`l` is the list), so they are always current.
-macro_rules! live_list_columns {
+/// The list columns (`l` is the list), the subscriber and blocked counts as 0: they are
+/// filled in by [`with_live_counts`].
+macro_rules! uncounted_list_columns {
     () => {
         "l.id, l.provider_id, l.brevo_list_id, l.name, l.active, \
-         (select count(*) from contact_lists cl join contacts c on c.id = cl.contact_id \
-          where cl.list_id = l.id and c.email_blacklisted = false) as total_subscribers, \
-         (select count(*) from contact_lists cl join contacts c on c.id = cl.contact_id \
-          where cl.list_id = l.id and c.email_blacklisted = true) as total_blocked, \
+         cast(0 as bigint) as total_subscribers, cast(0 as bigint) as total_blocked, \
          l.deactivated_at, l.reactivated_at, l.created_at, l.updated_at"
     };
+}
+
+/// Fills in the subscriber and blocked counts of `lists` from the contacts assigned to them,
+/// so they are always current: one statement for the page. Two counting subqueries per list
+/// made PostgreSQL join each list's rows with every blocked contact (11 ms for a page of ten,
+/// issue 41).
+async fn with_live_counts(db: &Db, mut lists: Vec<List>) -> Result<Vec<List>, sqlx::Error> {
+    if lists.is_empty() {
+        return Ok(lists);
+    }
+    let ids: Vec<i64> = lists.iter().map(|l| l.id).collect();
+    let mut query = crate::db::sql::DynQuery::new("");
+    let list = query.id_list(&ids);
+    match db {
+        // A grouped join: SQLite walks each list's rows and looks up their contacts.
+        Db::Sqlite(_) => query.push(&format!(
+            "select cl.list_id, \
+             cast(sum(case when c.email_blacklisted then 0 else 1 end) as bigint), \
+             cast(sum(case when c.email_blacklisted then 1 else 0 end) as bigint) \
+             from contact_lists cl join contacts c on c.id = cl.contact_id \
+             where cl.list_id in {list} group by cl.list_id"
+        )),
+        // PostgreSQL plans the grouped join as a parallel hash join over every contact (22 ms
+        // a page); per list, it looks up the list's few hundred contacts (3 ms).
+        Db::Postgres(_) => query.push(&format!(
+            "select l.id, k.subscribers, k.blocked \
+             from unnest(array[{ids}]::bigint[]) as l(id) cross join lateral \
+             (select count(*) filter (where not c.email_blacklisted) as subscribers, \
+             count(*) filter (where c.email_blacklisted) as blocked \
+             from contact_lists cl join contacts c on c.id = cl.contact_id \
+             where cl.list_id = l.id) k",
+            ids = list.trim_start_matches('(').trim_end_matches(')')
+        )),
+    };
+    let counts: Vec<(i64, i64, i64)> = query.fetch_all(db).await?;
+    for (id, subscribers, blocked) in counts {
+        if let Some(list) = lists.iter_mut().find(|l| l.id == id) {
+            list.total_subscribers = subscribers;
+            list.total_blocked = blocked;
+        }
+    }
+    Ok(lists)
 }
 
 /// One page of a provider's lists with live counts, and how many match in all.
@@ -246,10 +285,10 @@ pub async fn page_of_provider(
     let order = if filter.ascending { "asc" } else { "desc" };
     let select = format!(
         "select {} from lists l {WHERE} order by l.id {order} limit $6 offset $7",
-        live_list_columns!()
+        uncounted_list_columns!()
     );
     let count = format!("select count(*) from lists l {WHERE}");
-    db_run!(db, pool => {
+    let (rows, total) = db_run!(db, pool => {
         let rows = sqlx::query_as::<_, List>(&select)
             .bind(provider_id)
             .bind(active)
@@ -268,8 +307,9 @@ pub async fn page_of_provider(
             .bind(&pattern)
             .fetch_one(pool)
             .await?;
-        Ok((rows, total))
-    })
+        Ok::<_, sqlx::Error>((rows, total))
+    })?;
+    Ok((with_live_counts(db, rows).await?, total))
 }
 
 /// Which provider a list belongs to, and its Brevo id.
@@ -295,12 +335,15 @@ pub async fn owners(db: &Db, ids: &[i64]) -> Result<Vec<ListOwner>, sqlx::Error>
 
 /// One list with live counts.
 pub async fn get_live(db: &Db, id: i64) -> Result<Option<List>, sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query_as::<_, List>(concat!("select ", live_list_columns!(), " from lists l where l.id = $1"))
+    let found = db_run!(db, pool => {
+        sqlx::query_as::<_, List>(concat!("select ", uncounted_list_columns!(), " from lists l where l.id = $1"))
             .bind(id)
             .fetch_optional(pool)
             .await
-    })
+    })?;
+    Ok(with_live_counts(db, found.into_iter().collect())
+        .await?
+        .pop())
 }
 
 /// The list mirrored from a marketing-service list, if any.
