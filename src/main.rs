@@ -1,5 +1,8 @@
 use clap::Parser;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let cli = aktionsportal::cli::Cli::parse();
     if let Some(code) = cli.run_without_runtime() {

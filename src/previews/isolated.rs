@@ -197,6 +197,18 @@ fn command(limits: &Limits, kind: DrawingKind, folder: &Path) -> tokio::process:
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    // The address-space limit is set before the child's program starts, not only by the
+    // child itself: the portal's allocator (mimalloc) reserves address space when it starts,
+    // and a reservation made before a lower limit leaves no room under it for anything after
+    // (2 of 5 demo seeds lost a preview). Under the limit from the start, the allocator reserves
+    // what fits.
+    // The same bytes as the child's own limit from `--memory-mb`.
+    let memory = (limits.memory_bytes / (1024 * 1024)).max(1) * 1024 * 1024;
+    // SAFETY: between fork and exec only `setrlimit` runs, which is async-signal-safe and
+    // allocates nothing.
+    unsafe {
+        command.pre_exec(move || rlimit::setrlimit(rlimit::Resource::AS, memory, memory));
+    }
     command
 }
 
