@@ -157,6 +157,10 @@ const PUBLISHED: &[(&str, &str)] = &[
     ("contacts", "END_CONSENT_OF_OLD_ADDRESS"),
     // Every area writes its audit entries in its own transaction.
     ("insight", "audit::*"),
+    // An import loads the roll-ups as rows and moves the statistics and history versions in
+    // its transaction, so no report or ranking made before is served.
+    ("insight", "statistics::count_version"),
+    ("insight", "statistics::Changed::History"),
     // Providers and lists own packages and contacts.
     ("marketing", "providers::get"),
     ("marketing", "providers::get_many"),
