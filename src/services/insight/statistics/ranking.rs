@@ -23,7 +23,7 @@ use crate::services::error::{ServiceError, ServiceResult};
 /// One roll-up row held: which item (a file or package, by its index), counted for which
 /// provider (by its index; 0 for packages), how many downloads.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
+struct HeldRow {
     item: u32,
     provider: u32,
     downloads: u32,
@@ -31,16 +31,16 @@ struct Entry {
 
 /// The items of one kind (files or packages) and their rows per day and per month.
 #[derive(Default)]
-struct Held {
+struct HeldRollups {
     /// Item index → (package, upload); the upload is 0 for a package.
     keys: Vec<(i64, i64)>,
     index: HashMap<(i64, i64), u32>,
-    days: BTreeMap<NaiveDate, Vec<Entry>>,
+    days: BTreeMap<NaiveDate, Vec<HeldRow>>,
     /// By the month's first day.
-    months: BTreeMap<NaiveDate, Vec<Entry>>,
+    months: BTreeMap<NaiveDate, Vec<HeldRow>>,
 }
 
-impl Held {
+impl HeldRollups {
     fn item(&mut self, key: (i64, i64)) -> u32 {
         let next = self.keys.len() as u32;
         *self.index.entry(key).or_insert_with(|| {
@@ -67,8 +67,8 @@ pub struct Ranking {
     until: NaiveDate,
     providers: Vec<i64>,
     provider_index: HashMap<i64, u32>,
-    files: Held,
-    packages: Held,
+    files: HeldRollups,
+    packages: HeldRollups,
 }
 
 impl Ranking {
@@ -78,8 +78,8 @@ impl Ranking {
             until,
             providers: Vec::new(),
             provider_index: HashMap::new(),
-            files: Held::default(),
-            packages: Held::default(),
+            files: HeldRollups::default(),
+            packages: HeldRollups::default(),
         }
     }
 
@@ -119,7 +119,7 @@ impl Ranking {
             } else {
                 &mut held.days
             };
-            entries.entry(day).or_default().push(Entry {
+            entries.entry(day).or_default().push(HeldRow {
                 item,
                 provider,
                 downloads: u32::try_from(row.downloads).unwrap_or(u32::MAX),
@@ -196,7 +196,7 @@ impl Ranking {
                 .map(|provider| ids.contains(provider))
                 .collect()
         });
-        let entry_counts = |entry: &Entry| {
+        let entry_counts = |entry: &HeldRow| {
             allowed
                 .as_ref()
                 .is_none_or(|allowed| allowed[entry.provider as usize])
@@ -214,7 +214,7 @@ impl Ranking {
 
 /// The downloads of every item (package or file) of a range.
 pub struct Sums<'a> {
-    held: &'a Held,
+    held: &'a HeldRollups,
     /// By item index.
     sums: Vec<i64>,
     /// Items the held days do not know yet.
@@ -224,14 +224,14 @@ pub struct Sums<'a> {
 impl Sums<'_> {
     /// Adds up `plan` and `recent` per item, counting the entries and rows the filters let in.
     fn of<'a>(
-        held: &'a Held,
+        held: &'a HeldRollups,
         plan: &Plan,
         recent: &[RollupRow],
-        entry_counts: impl Fn(&Entry) -> bool,
+        entry_counts: impl Fn(&HeldRow) -> bool,
         row_counts: impl Fn(&RollupRow) -> bool,
     ) -> Sums<'a> {
         let mut sums = vec![0i64; held.keys.len()];
-        let mut add = |entries: Option<&Vec<Entry>>, sign: i64| {
+        let mut add = |entries: Option<&Vec<HeldRow>>, sign: i64| {
             for entry in entries.into_iter().flatten() {
                 if entry_counts(entry) {
                     sums[entry.item as usize] += sign * i64::from(entry.downloads);
