@@ -102,13 +102,9 @@ pub(crate) async fn count_version(tx: &mut Tx, changed: Changed) -> Result<(), s
     tx.execute(sql, &[]).await.map(|_| ())
 }
 
-/// The statistics version: it moves with every change of the roll-ups (migration 0019).
-pub async fn version(db: &Db) -> Result<i64, sqlx::Error> {
-    Ok(versions(db).await?.0)
-}
-
-/// The statistics version and the history version (the last version that changed a day
-/// before yesterday, migration 0027).
+/// The statistics version, which moves with every change of the roll-ups (migration 0019),
+/// and the history version (the last version that changed a day before yesterday, migration
+/// 0027).
 pub async fn versions(db: &Db) -> Result<(i64, i64), sqlx::Error> {
     crate::db_run!(db, pool => {
         sqlx::query_as::<_, (i64, i64)>(

@@ -150,7 +150,9 @@ pub async fn export(
         View::Providers => Scope::Reach(reach(db, user, None).await?),
         _ => Scope::Reach(reach(db, user, provider).await?),
     };
-    let key = reports::kept_key(db, answers, view.title(), &scope, range).await?;
+    let key = reports::kept_key(db, answers, view.title(), &scope, range)
+        .await?
+        .key;
     let csv = answers
         .bytes(key, async {
             Ok(csv_of(db, answers, view, &scope, range)

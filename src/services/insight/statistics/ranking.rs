@@ -330,10 +330,10 @@ pub struct Rankings {
 }
 
 impl Rankings {
-    /// The ranking of the history version and day now; made first if there is none (by a
-    /// task of its own, so that a caller that gives up does not stop it for the others).
-    pub async fn current(&self, db: &Db) -> ServiceResult<Arc<Ranking>> {
-        let (_, history) = db::insight::statistics::versions(db).await?;
+    /// The ranking of `history` (the history version the caller has just read) and the day
+    /// now; made first if there is none (by a task of its own, so that a caller that gives up
+    /// does not stop it for the others).
+    pub async fn current(&self, db: &Db, history: i64) -> ServiceResult<Arc<Ranking>> {
         let key = (history, ranked_until(berlin_date(Utc::now())));
         let making = {
             let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());

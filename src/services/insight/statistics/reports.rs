@@ -17,7 +17,7 @@ use crate::domain::statistics::{DayRange, Sketch};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
-use crate::services::operations::answers::{Answer, Answers};
+use crate::services::operations::answers::{Answer, Answers, Stamp};
 
 /// How many packages and files the top lists name.
 const TOP: usize = 10;
@@ -138,13 +138,26 @@ pub(super) async fn kept_key(
     what: &str,
     scope: &(dyn std::fmt::Display + Sync),
     range: DayRange,
-) -> ServiceResult<String> {
+) -> ServiceResult<KeptKey> {
     let stamp = answers.stamp(db).await?;
-    let downloads = db::insight::statistics::version(db).await?;
-    Ok(format!(
-        "statistics|{what}|{scope}|{stamp}|{downloads}|{}|{}",
-        range.from, range.to
-    ))
+    let (downloads, history) = db::insight::statistics::versions(db).await?;
+    Ok(KeptKey {
+        key: format!(
+            "statistics|{what}|{scope}|{stamp}|{downloads}|{}|{}",
+            range.from, range.to
+        ),
+        stamp,
+        history,
+    })
+}
+
+/// A report's key and the versions it was made of, read once: the report's own reads use
+/// the same stamp and history version.
+pub(super) struct KeptKey {
+    pub key: String,
+    pub stamp: Stamp,
+    /// The history version of the statistics (see [`Rankings::current`]).
+    pub history: i64,
 }
 
 pub(super) fn day_text(day: NaiveDate) -> String {
@@ -206,20 +219,22 @@ pub async fn summary(
     provider: Option<i64>,
 ) -> ServiceResult<Arc<Answer>> {
     let reach = reach(db, user, provider).await?;
-    let key = kept_key(db, answers, "summary", &reach, range).await?;
+    let kept = kept_key(db, answers, "summary", &reach, range).await?;
     answers
-        .body(key, async {
+        .body(kept.key.clone(), async {
             let _turn = SUMMARIES.acquire().await.map_err(ServiceError::internal)?;
-            summary_of(db, answers, rankings, &reach, range).await
+            summary_of(db, answers, rankings, &kept, &reach, range).await
         })
         .await
 }
 
-/// Summaries computed at the same time: one per two cores. A summary of a new range runs five
-/// reads of hundreds of milliseconds on five connections; 45 clients asking for new ranges
-/// took every connection and both cores, and `/healthz` answered 18 times a second with a p99
-/// of half a second (issue 41). Further summaries wait their turn, in order; the lists, the
-/// files and `/healthz` do not wait behind them.
+/// Summaries computed at the same time: one per two cores. A summary ran five reads of
+/// hundreds of milliseconds on five connections; 45 clients asking for new ranges took every
+/// connection and both cores, and `/healthz` answered 18 times a second with a p99 of half a
+/// second (issue 41). The ranking made that a few milliseconds, but the first summary after a
+/// change of the settled days still waits for the ranking, and its turn keeps the others from
+/// taking every connection meanwhile. Further summaries wait their turn, in order; the
+/// lists, the files and `/healthz` do not wait behind them.
 static SUMMARIES: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     tokio::sync::Semaphore::new((cores / 2).max(1))
@@ -249,6 +264,7 @@ async fn summary_of(
     db: &Db,
     answers: &Answers,
     rankings: &Rankings,
+    kept: &KeptKey,
     reach: &Reach,
     range: DayRange,
 ) -> ServiceResult<Summary> {
@@ -265,7 +281,7 @@ async fn summary_of(
             )
         },
         days_of(db, reach, range),
-        ranked(db, answers, rankings, reach, range),
+        ranked(db, answers, rankings, kept, reach, range),
     )?;
     let totals = add_up(&totals);
     Ok(Summary {
@@ -294,6 +310,7 @@ async fn ranked(
     db: &Db,
     answers: &Answers,
     rankings: &Rankings,
+    kept: &KeptKey,
     reach: &Reach,
     range: DayRange,
 ) -> ServiceResult<RankedLists> {
@@ -306,7 +323,7 @@ async fn ranked(
             untouched: Vec::new(),
         });
     }
-    let ranking = rankings.current(db).await?;
+    let ranking = rankings.current(db, kept.history).await?;
     let plan = ranking.plan(&range.counting_parts());
     let (mut recent_files, mut recent_packages) = (Vec::new(), Vec::new());
     for (from, to, sign) in &plan.recent {
@@ -323,9 +340,8 @@ async fn ranked(
             .await?;
         }
     }
-    let stamp = answers.stamp(db).await?;
     let live = answers
-        .value(format!("statistics-live-packages|{stamp}"), async {
+        .value(format!("statistics-live-packages|{}", kept.stamp), async {
             Ok(db::insight::statistics::live_packages(db).await?)
         })
         .await?;
@@ -718,7 +734,10 @@ mod tests {
                     _ => Reach::Providers(vec![2, 3]),
                 };
                 let parts = range.counting_parts();
-                let ranked = ranked(&t.db, &answers, &rankings, &reach, range)
+                let kept = kept_key(&t.db, &answers, "summary", &reach, range)
+                    .await
+                    .unwrap();
+                let ranked = ranked(&t.db, &answers, &rankings, &kept, &reach, range)
                     .await
                     .unwrap();
                 let plain_packages = db::insight::statistics::top_packages(
