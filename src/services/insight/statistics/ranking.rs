@@ -381,6 +381,13 @@ async fn make(db: &Db, history: i64, until: NaiveDate) -> Result<Ranking, sqlx::
         })
         .await?;
     }
+    // Rows were pushed a day at a time; a vector may hold twice what it needs.
+    for held in [&mut ranking.files, &mut ranking.packages] {
+        held.days
+            .values_mut()
+            .chain(held.months.values_mut())
+            .for_each(Vec::shrink_to_fit);
+    }
     tracing::debug!(
         history = ranking.history,
         files = ranking.files.keys.len(),
