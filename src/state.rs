@@ -55,6 +55,8 @@ pub struct AppInner {
     pub statistics_rankings: crate::services::insight::statistics::ranking::Rankings,
     /// The planning system's service for import candidates, when configured.
     pub planning: Option<crate::integrations::planning::PlanningClient>,
+    /// The time bound of every list (`AP_LIST_TIME_LIMIT_MS`).
+    pub list_bound: crate::services::error::ListBound,
 }
 
 impl Deref for AppState {
@@ -98,6 +100,10 @@ impl AppState {
         let files = FileStore::from_config(&config)?;
         let mailer = Arc::new(mailer_for(&config, &marketing)?);
         Ok(AppState(Arc::new(AppInner {
+            list_bound: crate::services::error::ListBound::new(
+                db.clone(),
+                config.list_time_limit(),
+            ),
             db,
             menus,
             assets,
@@ -140,7 +146,7 @@ impl AppState {
         &self,
         work: impl std::future::Future<Output = crate::services::error::ServiceResult<T>>,
     ) -> crate::services::error::ServiceResult<T> {
-        crate::services::error::within_list_time(self.config.list_time_limit(), work).await
+        self.list_bound.within(work).await
     }
 }
 

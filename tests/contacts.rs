@@ -1499,7 +1499,26 @@ async fn a_list_over_its_time_limit_answers_503_in_german() {
     );
     let health = app.get("/healthz").await;
     assert_eq!(health.status(), 200, "the portal goes on answering");
-    if let Some(lock) = held_lock {
+    if let (Some(lock), Db::Postgres(pool)) = (held_lock, &app.test_db.db) {
+        // PostgreSQL would go on waiting for the lock with both statements the requests gave
+        // up, each holding a connection; the portal cancels them.
+        let waiting = || async {
+            sqlx::query_scalar::<_, i64>(
+                "select count(*) from pg_stat_activity where datname = current_database() \
+                 and state = 'active' and wait_event_type = 'Lock'",
+            )
+            .fetch_one(pool)
+            .await
+            .unwrap()
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while waiting().await > 0 {
+            assert!(
+                Instant::now() < deadline,
+                "the statements over the limit still run"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         lock.rollback().await.unwrap();
     }
 

@@ -175,12 +175,43 @@ pub fn joined(db: &Db, expr: &str, separator: &str) -> String {
     }
 }
 
+/// The comment a list's statements begin with: PostgreSQL shows it in `pg_stat_activity`,
+/// where [`cancel_lists_over`] finds the statements of lists that took too long.
+pub(crate) const LIST_TAG: &str = "/* list */ ";
+
+/// Cancels this database's list statements (those of [`DynQuery::list`]) that have run longer
+/// than `limit`, and returns how many. A list whose request gave up over its bound has dropped
+/// its statement, but PostgreSQL would finish it and the connection would wait for that; SQLite
+/// stops a dropped statement at its next step, so there is nothing to do.
+pub async fn cancel_lists_over(db: &Db, limit: std::time::Duration) -> Result<i64, sqlx::Error> {
+    let Db::Postgres(pool) = db else {
+        return Ok(0);
+    };
+    let millis = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
+    sqlx::query_scalar(
+        "select count(*) filter (where pg_cancel_backend(pid)) from pg_stat_activity \
+         where datname = current_database() and pid <> pg_backend_pid() and state = 'active' \
+         and starts_with(query, $1) \
+         and clock_timestamp() - query_start > $2 * interval '1 millisecond'",
+    )
+    .bind(LIST_TAG)
+    .bind(millis)
+    .fetch_one(pool)
+    .await
+}
+
 impl DynQuery {
     pub fn new(sql: &str) -> DynQuery {
         DynQuery {
             sql: sql.to_string(),
             params: Vec::new(),
         }
+    }
+
+    /// A statement of a list a request waits for within `AP_LIST_TIME_LIMIT_MS`: marked so
+    /// that [`cancel_lists_over`] can end it once the request has given up.
+    pub fn list(sql: &str) -> DynQuery {
+        DynQuery::new(&format!("{LIST_TAG}{sql}"))
     }
 
     /// Appends SQL text.

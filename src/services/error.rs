@@ -1,5 +1,7 @@
 //! The service layer's error; the API layer maps it to statuses and `{message, code}`.
 
+use std::sync::Arc;
+
 use crate::integrations::brevo::BrevoError;
 
 #[derive(Debug, thiserror::Error)]
@@ -38,19 +40,81 @@ pub enum ServiceError {
     Internal(anyhow::Error),
 }
 
-/// `work`, or [`ServiceError::TooSlow`] once it has taken `limit` (`AP_LIST_TIME_LIMIT_MS`).
-/// A list that reads for long holds a connection and a core; it gets a German 503 and its
-/// reads end (dropped, a statement stops at its next row or wait), so that the fast calls
-/// behind it do not wait (issue 41).
-pub async fn within_list_time<T>(
+/// The bound of every list (`AP_LIST_TIME_LIMIT_MS`): a list that reads for long holds a
+/// connection and a core; it gets a German 503 and its reads end (dropped, a statement stops
+/// at its next row or wait), so that the fast calls behind it do not wait (issue 41).
+/// PostgreSQL would finish a dropped statement, so there its list statements over the bound
+/// are cancelled in the background ([`crate::db::sql::cancel_lists_over`]).
+#[derive(Clone)]
+pub struct ListBound {
     limit: std::time::Duration,
-    work: impl std::future::Future<Output = ServiceResult<T>>,
-) -> ServiceResult<T> {
-    match tokio::time::timeout(limit, work).await {
-        Ok(result) => result,
-        Err(_) => {
-            crate::metrics::list_too_slow();
-            Err(ServiceError::TooSlow)
+    db: crate::db::Db,
+    /// How many lists went over the bound; the sweep goes on while this moves.
+    over: Arc<std::sync::atomic::AtomicU64>,
+    sweeping: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl ListBound {
+    pub fn new(db: crate::db::Db, limit: std::time::Duration) -> ListBound {
+        ListBound {
+            limit,
+            db,
+            over: Arc::default(),
+            sweeping: Arc::default(),
+        }
+    }
+
+    /// `work`, or [`ServiceError::TooSlow`] once it has taken the limit.
+    pub async fn within<T>(
+        &self,
+        work: impl std::future::Future<Output = ServiceResult<T>>,
+    ) -> ServiceResult<T> {
+        match tokio::time::timeout(self.limit, work).await {
+            Ok(result) => result,
+            Err(_) => {
+                crate::metrics::list_too_slow();
+                self.sweep();
+                Err(ServiceError::TooSlow)
+            }
+        }
+    }
+
+    /// Cancels the list statements that have run longer than the limit, now and once more a
+    /// limit later (a statement of the list that gave up started after its request did, so it
+    /// may not be over the limit yet), and again while further lists give up: one sweep at a
+    /// time, so that a burst of slow lists asks the database a few times, not once each.
+    fn sweep(&self) {
+        use std::sync::atomic::Ordering;
+        self.over.fetch_add(1, Ordering::AcqRel);
+        if self.db.backend() != crate::db::Backend::Postgres
+            || self.sweeping.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let bound = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let seen = bound.over.load(Ordering::Acquire);
+                bound.cancel_overlong().await;
+                tokio::time::sleep(bound.limit).await;
+                bound.cancel_overlong().await;
+                if bound.over.load(Ordering::Acquire) != seen {
+                    continue;
+                }
+                bound.sweeping.store(false, Ordering::Release);
+                // A list that gave up just now found the sweep still on: take it on.
+                if bound.over.load(Ordering::Acquire) == seen
+                    || bound.sweeping.swap(true, Ordering::AcqRel)
+                {
+                    break;
+                }
+            }
+        });
+    }
+
+    async fn cancel_overlong(&self) {
+        if let Err(err) = crate::db::sql::cancel_lists_over(&self.db, self.limit).await {
+            tracing::warn!(error = %err, "overlong list statements could not be cancelled");
         }
     }
 }

@@ -131,7 +131,7 @@ pub(super) fn filtered(
     with_company: bool,
     backend: crate::db::Backend,
 ) -> DynQuery {
-    let mut query = DynQuery::new(select);
+    let mut query = DynQuery::list(select);
     let search = filter
         .search
         .as_deref()

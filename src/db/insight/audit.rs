@@ -133,7 +133,7 @@ pub async fn page(
     filter: &Filter,
     paging: Paging,
 ) -> Result<(Vec<AuditRow>, i64), sqlx::Error> {
-    let mut rows = DynQuery::new(
+    let mut rows = DynQuery::list(
         "select id, at, actor, action, entity, entity_id, changes, erasures, entity_name \
          from audit_log",
     );
@@ -144,7 +144,7 @@ pub async fn page(
     rows.push(&format!(
         " order by at {direction}, id {direction} limit {limit} offset {offset}"
     ));
-    let mut count = DynQuery::new("select count(*) from audit_log");
+    let mut count = DynQuery::list("select count(*) from audit_log");
     push_filter(&mut count, filter);
     let rows = rows.fetch_all(db).await?;
     let count = count.fetch_count(db).await?;
@@ -176,7 +176,7 @@ pub async fn names_of(
         ),
         Named::User => ("select id, login as name from users", "id"),
     };
-    let mut query = DynQuery::new(select);
+    let mut query = DynQuery::list(select);
     let list = query.id_list(ids);
     query.push(&format!(" where {id} in {list}"));
     query.fetch_all::<(i64, String)>(db).await

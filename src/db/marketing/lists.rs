@@ -93,7 +93,6 @@ pub async fn list_by_provider(db: &Db, provider_id: i64) -> Result<Vec<List>, sq
     })
 }
 
-/// Deletes a list (its contact and download assignments go with it). False when it did not exist.
 /// How many of `ids` are lists of the provider.
 pub async fn count_of_provider(db: &Db, provider_id: i64, ids: &[i64]) -> Result<i64, sqlx::Error> {
     if ids.is_empty() {
@@ -231,7 +230,7 @@ async fn with_live_counts(db: &Db, mut lists: Vec<List>) -> Result<Vec<List>, sq
         return Ok(lists);
     }
     let ids: Vec<i64> = lists.iter().map(|l| l.id).collect();
-    let mut query = crate::db::sql::DynQuery::new("");
+    let mut query = crate::db::sql::DynQuery::list("");
     let list = query.id_list(&ids);
     match db {
         // A grouped join: SQLite walks each list's rows and looks up their contacts.
@@ -283,11 +282,12 @@ pub async fn page_of_provider(
     const WHERE: &str = "where l.provider_id = $1 and (($2 and l.active) or ($3 and not l.active)) \
                          and ($4 = '' or lower(l.name) like $5 escape '\\')";
     let order = if filter.ascending { "asc" } else { "desc" };
+    let tag = crate::db::sql::LIST_TAG;
     let select = format!(
-        "select {} from lists l {WHERE} order by l.id {order} limit $6 offset $7",
+        "{tag}select {} from lists l {WHERE} order by l.id {order} limit $6 offset $7",
         uncounted_list_columns!()
     );
-    let count = format!("select count(*) from lists l {WHERE}");
+    let count = format!("{tag}select count(*) from lists l {WHERE}");
     let (rows, total) = db_run!(db, pool => {
         let rows = sqlx::query_as::<_, List>(&select)
             .bind(provider_id)

@@ -328,7 +328,7 @@ pub async fn packages_by_ids(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx:
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut query = DynQuery::new(&package_select(db.backend()));
+    let mut query = DynQuery::list(&package_select(db.backend()));
     let list = query.id_list(ids);
     query.push(" where d.id in ").push(&list);
     packages_from(query.fetch_all(db).await?)
@@ -336,7 +336,7 @@ pub async fn packages_by_ids(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx:
 
 /// How many packages match.
 pub async fn count_matching(db: &Db, filter: &PackageQuery) -> Result<i64, sqlx::Error> {
-    let mut count = DynQuery::new("select count(*) from downloads d where ");
+    let mut count = DynQuery::list("select count(*) from downloads d where ");
     let Some(condition) = conditions(&mut count, filter, db.backend()) else {
         return Ok(0);
     };
@@ -409,7 +409,7 @@ pub async fn bookmark_at(
         SortColumn::Id => "''".to_string(),
         _ => format!("cast({column} as text)"),
     };
-    let mut select = DynQuery::new(&format!("select {key}, d.id from downloads d where "));
+    let mut select = DynQuery::list(&format!("select {key}, d.id from downloads d where "));
     let Some(condition) = conditions(&mut select, filter, db.backend()) else {
         return Ok(None);
     };
@@ -449,7 +449,7 @@ pub async fn page_ids_after(
     offset: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
     let sort = filter.sort.unwrap_or(SortColumn::Id);
-    let mut select = DynQuery::new(if sort == SortColumn::Provider {
+    let mut select = DynQuery::list(if sort == SortColumn::Provider {
         "select d.id from downloads d join providers p on p.id = d.provider_id where "
     } else {
         "select d.id from downloads d where "
