@@ -46,6 +46,14 @@ const ENTRY_OVERHEAD: usize = 256;
 /// An entry not used again within this time goes, whatever the version.
 const LONGEST_LIFE: Duration = Duration::from_secs(15 * 60);
 
+/// The answer kept under `key`, or the error that something else is kept there.
+fn kept_answer(kept: Kept, key: &str) -> ServiceResult<Arc<Answer>> {
+    match kept {
+        Kept::Body(answer) => Ok(answer),
+        Kept::Value { .. } => Err(another_kind(key)),
+    }
+}
+
 /// A kept answer: the bytes sent and their entity tag.
 #[derive(Debug)]
 pub struct Answer {
@@ -57,7 +65,13 @@ pub struct Answer {
 impl Answer {
     pub fn new(body: Vec<u8>) -> Answer {
         let digest = Sha256::digest(&body);
-        let etag = format!("\"{}\"", hex(&digest[..16]));
+        Answer::with_digest(body, &digest)
+    }
+
+    /// An answer whose maker knows a digest that changes whenever `body` does (one made from
+    /// the digests of its parts), so the whole body need not be hashed again.
+    pub fn with_digest(body: Vec<u8>, digest: &[u8]) -> Answer {
+        let etag = format!("\"{}\"", hex(digest.get(..16).unwrap_or(digest)));
         Answer { body, etag }
     }
 
@@ -234,7 +248,9 @@ impl Answers {
         .await
     }
 
-    /// Like [`Answers::body`] for bytes made otherwise (a page's rendered HTML).
+    /// Like [`Answers::body`] for bytes made otherwise (a page's rendered HTML). Not through
+    /// [`Answers::answer`]: one more future around `make` (a whole page's rendering) took more
+    /// stack than the unoptimised test builds have.
     pub async fn bytes<F>(&self, key: String, make: F) -> ServiceResult<Arc<Answer>>
     where
         F: Future<Output = ServiceResult<Vec<u8>>>,
@@ -249,10 +265,25 @@ impl Answers {
             })
             .await
             .map_err(shared)?;
-        match kept {
-            Kept::Body(answer) => Ok(answer),
-            Kept::Value { .. } => Err(another_kind(&key)),
+        kept_answer(kept, &key)
+    }
+
+    /// Like [`Answers::body`] for an answer made with its tag ([`Answer::with_digest`]).
+    pub async fn answer<F>(&self, key: String, make: F) -> ServiceResult<Arc<Answer>>
+    where
+        F: Future<Output = ServiceResult<Answer>>,
+    {
+        if !self.keep_whole {
+            return Ok(Arc::new(make.await?));
         }
+        let kept = self
+            .kept
+            .try_get_with(key_of(&key), async move {
+                make.await.map(|answer| Kept::Body(Arc::new(answer)))
+            })
+            .await
+            .map_err(shared)?;
+        kept_answer(kept, &key)
     }
 
     /// A small value kept under `key` (a count, a provider list), or the one `make` returns.
