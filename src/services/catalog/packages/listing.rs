@@ -219,12 +219,28 @@ pub async fn admin_answer_at(
     } else {
         params.clone()
     };
-    let key = format!("admin-list|{stamp}|{}|{params:?}", roles_key(user));
+    let roles = roles_key(user);
+    let key = format!("admin-list|{stamp}|{roles}|{params:?}");
     answers
-        .body(key, async {
-            let query = query_of(&params, None)?;
-            page_of(db, answers, stamp, user, &query, &params).await
-        })
+        .answer(
+            key,
+            Box::pin(async {
+                let query = query_of(&params, None)?;
+                let (count, ids) = page_ids(db, answers, stamp, &query, &params).await?;
+                let now = Utc::now();
+                spliced_page(
+                    db,
+                    answers,
+                    stamp,
+                    &ids,
+                    |id| format!("admin-package|{stamp}|{roles}|{id}"),
+                    |package| view_of(user, package, now),
+                    count,
+                    &None,
+                )
+                .await
+            }),
+        )
         .await
 }
 
@@ -363,26 +379,51 @@ async fn customer_page_json(
     params: &PackageListParams,
 ) -> ServiceResult<Answer> {
     let rows = Box::pin(customer_rows(db, answers, view, user, params)).await?;
-    let key = |id: &i64| view.key("customer-package", id);
-    let keys: Vec<String> = rows.ids.iter().map(key).collect();
+    spliced_page(
+        db,
+        answers,
+        view.stamp,
+        &rows.ids,
+        |id| view.key("customer-package", id),
+        |package| rows.view_of(user, package),
+        rows.count,
+        &rows.new_since_visit,
+    )
+    .await
+}
+
+/// The JSON of a [`PackagePage`] of the packages `ids` (in this order), spliced from the JSON
+/// of each as `view` shows it, kept under `key`: only the packages not kept are read, built
+/// and serialised. The entity tag is made from the packages' digests and the rest.
+#[allow(clippy::too_many_arguments)]
+async fn spliced_page(
+    db: &Db,
+    answers: &Answers,
+    stamp: Stamp,
+    ids: &[i64],
+    key: impl Fn(&i64) -> String,
+    view: impl Fn(db::catalog::packages::Package) -> PackageView,
+    count: i64,
+    new_since_visit: &Option<NewSinceVisit>,
+) -> ServiceResult<Answer> {
+    let keys: Vec<String> = ids.iter().map(&key).collect();
     let mut parts = answers.kept_values::<PackageJson>(&keys).await;
-    let missing: Vec<i64> = rows
-        .ids
+    let missing: Vec<i64> = ids
         .iter()
         .zip(&parts)
         .filter(|(_, part)| part.is_none())
         .map(|(id, _)| *id)
         .collect();
-    for package in packages_kept(db, answers, view.stamp, &missing).await? {
+    for package in packages_kept(db, answers, stamp, &missing).await? {
         let id = package.download.id;
-        let part = PackageJson::of(&rows.view_of(user, package))?;
+        let part = PackageJson::of(&view(package))?;
         let part = answers.keep_value(&key(&id), part).await;
-        for (_, slot) in rows.ids.iter().zip(&mut parts).filter(|(i, _)| **i == id) {
+        for (_, slot) in ids.iter().zip(&mut parts).filter(|(i, _)| **i == id) {
             *slot = Some(part.clone());
         }
     }
-    // A package gone between the page's ids and its reading is left out, as in
-    // `customer_page`.
+    // A package gone between the page's ids and its reading is left out, as in the
+    // structured page.
     let parts: Vec<Arc<PackageJson>> = parts.into_iter().flatten().collect();
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
@@ -391,8 +432,8 @@ async fn customer_page_json(
         new_since_visit: &'a Option<NewSinceVisit>,
     }
     let after = serde_json::to_vec(&AfterContent {
-        count: rows.count,
-        new_since_visit: &rows.new_since_visit,
+        count,
+        new_since_visit,
     })
     .map_err(ServiceError::internal)?;
     let length: usize = parts.iter().map(|p| p.json.get().len() + 1).sum();
@@ -518,23 +559,6 @@ pub(super) fn for_customer(view: &mut PackageView, own_lists: &[i64]) {
     view.provider.allowed_roles.clear();
     view.lists.retain(|list| own_lists.contains(&list.id));
     view.lists_ids.retain(|id| own_lists.contains(id));
-}
-
-pub(super) async fn page_of(
-    db: &Db,
-    answers: &Answers,
-    stamp: Stamp,
-    user: &User,
-    query: &PackageQuery,
-    params: &PackageListParams,
-) -> ServiceResult<PackagePage> {
-    let (count, ids) = page_ids(db, answers, stamp, query, params).await?;
-    let packages = packages_kept(db, answers, stamp, &ids).await?;
-    Ok(PackagePage {
-        content: views(user, packages),
-        count,
-        new_since_visit: None,
-    })
 }
 
 /// How many packages match `query`, and the ids of the page `params` asks for, in order.
@@ -781,5 +805,80 @@ mod tests {
             }
         }
         assert!(compared == 120 && shown > 300, "{shown} packages shown");
+    }
+
+    /// The admin list spliced from kept package JSON is the serialised page of the same
+    /// packages, on random pages, sorts, searches and archive filters (issue 41).
+    #[tokio::test]
+    async fn the_spliced_admin_list_is_the_serialised_page() {
+        let t = TestDb::new().await;
+        let files = FileStore::new(t.data_dir.join("files")).unwrap();
+        let size = LargeDataSize {
+            providers: 3,
+            lists_per_provider: 2,
+            packages_per_provider: 30,
+            files_per_package: 2,
+            companies: 10,
+            contacts: 20,
+            dealer_lists: 1,
+        };
+        seed_large(&t.db, &files, &size).await.unwrap();
+        let answers = Answers::default().keeping_whole(false);
+        let users = [
+            user(&[crate::domain::roles::ADMIN], None),
+            user(&["GS-Aktionsportal-BU-Marke-1"], None),
+        ];
+        let mut rng = StdRng::seed_from_u64(41);
+        let stamp = answers.stamp(&t.db).await.unwrap();
+        let mut shown = 0;
+        for _ in 0..2 {
+            for _ in 0..40 {
+                let user = &users[rng.gen_range(0..users.len())];
+                let query = PackageListQuery {
+                    limit: Some(rng.gen_range(1..40)),
+                    offset: Some(rng.gen_range(0..100)),
+                    sort: Some(["ASC", "DESC"][rng.gen_range(0..2)].to_string()),
+                    sort_by: Some(
+                        ["name", "startAt", "endAt", "provider"][rng.gen_range(0..4)].to_string(),
+                    ),
+                    archived: rng.gen_bool(0.3).then(|| "true".to_string()),
+                    search: rng
+                        .gen_bool(0.3)
+                        .then(|| format!("Nr. {}", rng.gen_range(0..12))),
+                    ..PackageListQuery::default()
+                };
+                let params = query.params().unwrap();
+                let plain_query = query_of(&params, None).unwrap();
+                let (count, ids) = page_ids(&t.db, &answers, stamp, &plain_query, &params)
+                    .await
+                    .unwrap();
+                let now = Utc::now();
+                let mut read: std::collections::HashMap<i64, _> =
+                    db::catalog::packages::packages_by_ids(&t.db, &ids)
+                        .await
+                        .unwrap()
+                        .into_iter()
+                        .map(|package| (package.download.id, package))
+                        .collect();
+                let page = PackagePage {
+                    content: ids
+                        .iter()
+                        .map(|id| view_of(user, read.remove(id).unwrap(), now))
+                        .collect(),
+                    count,
+                    new_since_visit: None,
+                };
+                let spliced = admin_answer_at(&t.db, &answers, stamp, user, &params)
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    String::from_utf8(spliced.body.clone()).unwrap(),
+                    serde_json::to_string(&page).unwrap(),
+                    "{query:?}"
+                );
+                shown += page.content.len();
+            }
+        }
+        assert!(shown > 200, "{shown} packages shown");
     }
 }

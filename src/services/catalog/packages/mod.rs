@@ -237,14 +237,6 @@ pub fn view_of(user: &User, package: Package, now: DateTime<Utc>) -> PackageView
     }
 }
 
-fn views(user: &User, packages: Vec<Package>) -> Vec<PackageView> {
-    let now = Utc::now();
-    packages
-        .into_iter()
-        .map(|p| view_of(user, p, now))
-        .collect()
-}
-
 /// A refusal of bad input with its German message (parameters and bodies alike).
 fn invalid(message: impl Into<String>) -> ServiceError {
     ServiceError::Invalid(message.into())
