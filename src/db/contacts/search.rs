@@ -179,16 +179,19 @@ pub(super) fn filtered(
         );
         if backend == crate::db::Backend::Postgres && search.chars().count() >= 3 {
             // Each arm alone can use its trigram index (migration 0010); an OR across the
-            // join could only be answered by reading every contact.
+            // join could only be answered by reading every contact. The ids found are an
+            // array the rows are looked up by: then the prepared statement's generic plan is
+            // as good as a plan for the term (0.3 ms, where `in (…)` planned 0.4 ms per
+            // search and its generic plan took 30 ms), and PostgreSQL may stop planning it.
             let found_by = |p: &str| {
                 format!(
-                    " and c.id in (select id from contacts where email like {p} escape '\\' \
+                    " and c.id = any(array(select id from contacts where email like {p} escape '\\' \
                      or lower(firstname) like {p} escape '\\' \
                      or lower(lastname) like {p} escape '\\' \
                      or cast(customer_number as text) like {p} escape '\\' \
                      union select c2.id from contacts c2 join companies co2 \
                      on co2.customer_number = c2.customer_number \
-                     where lower(co2.company_name) like {p} escape '\\')"
+                     where lower(co2.company_name) like {p} escape '\\'))"
                 )
             };
             match digits {
