@@ -157,6 +157,8 @@ async fn contacts_are_created_found_paged_changed_blocked_and_deleted() {
         ("search=m%C3%BCller", 3),
         ("search=%25", 0),
         (&format!("liste={l1}") as &str, 2),
+        // Empty is "not given", as the description says (`IdFilter`).
+        ("liste=", 3),
         ("doubleOptIn=false", 3),
         ("doubleOptIn=true", 0),
         ("emailBlacklisted=true", 0),

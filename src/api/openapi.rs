@@ -105,7 +105,8 @@ use crate::domain::permissions::Capability;
             crate::api::error::ErrorBody,
             crate::services::marketing::brevo_sync::Event,
             crate::domain::input::IdsText,
-            crate::domain::input::IdsFilter
+            crate::domain::input::IdsFilter,
+            crate::domain::input::IdFilter
         ),
         responses(
             NotLoggedIn,

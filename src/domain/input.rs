@@ -131,6 +131,26 @@ impl utoipa::ToSchema for IdInput {
     }
 }
 
+/// An optional id as a query parameter (a filter): a whole number from 1, or empty for "not
+/// given". Described so, since an empty value is taken, not refused.
+pub struct IdFilter;
+
+impl utoipa::PartialSchema for IdFilter {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(integer_schema(1, MAX_ID))
+            .item(pattern_schema("^$"))
+            .description(Some("An id (a whole number from 1); empty: no filter."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for IdFilter {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("IdFilter")
+    }
+}
+
 /// A list of ids as clients send it: an array of ids (numbers, digit strings, or objects with
 /// an `id`), or that array encoded into a JSON string. `get` is `None` when an entry is no id
 /// or there are more than [`MAX_IDS`]; duplicates are dropped, the order is kept.

@@ -49,7 +49,7 @@ pub struct ContactQuery {
     pub status: Option<String>,
     /// Only the contacts on the list (criterion) with this id (the provider screen's "show
     /// contacts"); empty or absent: every list; not a positive number answers 400.
-    #[param(value_type = Option<i64>, minimum = 1, maximum = 1000000000000000000i64)]
+    #[param(value_type = Option<crate::domain::input::IdFilter>)]
     pub liste: Option<String>,
     /// JSON array of provider ids (or ids separated by commas); empty or absent: every
     /// provider.
