@@ -717,6 +717,24 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
+    /// A small `seed-large`: three providers of 40 packages, the dealer's company on three
+    /// of their lists.
+    async fn seeded() -> TestDb {
+        let t = TestDb::new().await;
+        let files = FileStore::new(t.data_dir.join("files")).unwrap();
+        let size = LargeDataSize {
+            providers: 3,
+            lists_per_provider: 4,
+            packages_per_provider: 40,
+            files_per_package: 2,
+            companies: 20,
+            contacts: 80,
+            dealer_lists: 3,
+        };
+        seed_large(&t.db, &files, &size).await.unwrap();
+        t
+    }
+
     fn user(roles: &[&str], customer_number: Option<i64>) -> User {
         User {
             name: "Test".to_string(),
@@ -733,18 +751,7 @@ mod tests {
     /// parts (issue 41).
     #[tokio::test]
     async fn the_spliced_customer_list_is_the_serialised_page() {
-        let t = TestDb::new().await;
-        let files = FileStore::new(t.data_dir.join("files")).unwrap();
-        let size = LargeDataSize {
-            providers: 3,
-            lists_per_provider: 4,
-            packages_per_provider: 40,
-            files_per_package: 2,
-            companies: 20,
-            contacts: 80,
-            dealer_lists: 3,
-        };
-        seed_large(&t.db, &files, &size).await.unwrap();
+        let t = seeded().await;
         let answers = Answers::default().keeping_whole(false);
         let users = [
             user(&["GS-Aktionsportal"], Some(FIRST_CUSTOMER_NUMBER)),
@@ -811,18 +818,7 @@ mod tests {
     /// packages, on random pages, sorts, searches and archive filters (issue 41).
     #[tokio::test]
     async fn the_spliced_admin_list_is_the_serialised_page() {
-        let t = TestDb::new().await;
-        let files = FileStore::new(t.data_dir.join("files")).unwrap();
-        let size = LargeDataSize {
-            providers: 3,
-            lists_per_provider: 2,
-            packages_per_provider: 30,
-            files_per_package: 2,
-            companies: 10,
-            contacts: 20,
-            dealer_lists: 1,
-        };
-        seed_large(&t.db, &files, &size).await.unwrap();
+        let t = seeded().await;
         let answers = Answers::default().keeping_whole(false);
         let users = [
             user(&[crate::domain::roles::ADMIN], None),
