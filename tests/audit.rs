@@ -548,7 +548,7 @@ async fn a_change_whose_transaction_fails_leaves_no_entry() {
 /// own connection to the portal's database.
 async fn refuse_entries(db: &Db, on: bool) {
     match db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(pool, _) => {
             let sql = if on {
                 "create trigger test_refuse_entries before insert on audit_log \
                  begin select raise(abort, 'test refuses entries'); end"

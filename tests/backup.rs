@@ -74,7 +74,7 @@ fn manifest(parts: &BTreeMap<String, Vec<u8>>) -> serde_json::Value {
 /// Every table the database has, by name.
 async fn all_tables(db: &Db) -> Vec<String> {
     match db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(pool, _) => {
             sqlx::query_scalar("select name from sqlite_master where type = 'table' order by name")
                 .fetch_all(pool)
                 .await
@@ -190,7 +190,7 @@ async fn an_archive_reads_the_same_from_either_database_and_loads_into_the_other
     .unwrap()
     .id;
     let highest: i64 = match &target {
-        Db::Sqlite(pool) => sqlx::query_scalar("select max(id) from tags where id <> $1")
+        Db::Sqlite(pool, _) => sqlx::query_scalar("select max(id) from tags where id <> $1")
             .bind(next)
             .fetch_one(pool)
             .await

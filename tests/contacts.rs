@@ -638,7 +638,7 @@ async fn when_brevo_refuses_or_is_down_nothing_changes_here() {
 async fn database_refuses(app: &TestApp, email: &str) {
     use aktionsportal::db::Db;
     match &app.test_db.db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(pool, _) => {
             for event in ["insert", "update"] {
                 sqlx::query(&format!(
                     "create trigger refuse_{event} before {event} on contacts \

@@ -271,7 +271,7 @@ async fn when_brevo_also_refuses_to_move_lists_back_the_rest_is_a_retry_that_com
 async fn database_refuses(app: &TestApp, table: &str, events: &[&str]) {
     use aktionsportal::db::Db;
     match &app.test_db.db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(pool, _) => {
             for event in events {
                 sqlx::query(&format!(
                     "create trigger refuse_{table}_{event} before {event} on {table} \
@@ -305,7 +305,7 @@ async fn database_refuses(app: &TestApp, table: &str, events: &[&str]) {
 async fn database_accepts(app: &TestApp, table: &str, events: &[&str]) {
     use aktionsportal::db::Db;
     match &app.test_db.db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(pool, _) => {
             for event in events {
                 sqlx::query(&format!("drop trigger refuse_{table}_{event}"))
                     .execute(pool)

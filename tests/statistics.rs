@@ -178,7 +178,7 @@ async fn events(app: &TestApp) -> Vec<Event> {
     const SQL: &str = "select upload_id, channel, kind, bytes_sent, outcome, customer_number \
                        from download_events order by id";
     match &app.test_db.db {
-        aktionsportal::db::Db::Sqlite(pool) => sqlx::query_as(SQL).fetch_all(pool).await,
+        aktionsportal::db::Db::Sqlite(pool, _) => sqlx::query_as(SQL).fetch_all(pool).await,
         aktionsportal::db::Db::Postgres(pool) => sqlx::query_as(SQL).fetch_all(pool).await,
     }
     .unwrap()

@@ -89,7 +89,7 @@ pub(crate) async fn replace_links(
 /// 200,000 fresh contacts read the table), which autovacuum would only do a while later.
 pub(crate) async fn analyze(db: &Db) -> Result<(), sqlx::Error> {
     match db {
-        Db::Sqlite(pool) => sqlx::query("analyze").execute(pool).await.map(|_| ()),
+        Db::Sqlite(pool, _) => sqlx::query("analyze").execute(pool).await.map(|_| ()),
         Db::Postgres(pool) => sqlx::query("vacuum (analyze)")
             .execute(pool)
             .await

@@ -170,7 +170,7 @@ pub(crate) fn positional(sql: &str) -> std::borrow::Cow<'_, str> {
 /// `group_concat`, PostgreSQL's `string_agg`).
 pub fn joined(db: &Db, expr: &str, separator: &str) -> String {
     match db {
-        Db::Sqlite(_) => format!("group_concat({expr}, '{separator}')"),
+        Db::Sqlite(..) => format!("group_concat({expr}, '{separator}')"),
         Db::Postgres(_) => format!("string_agg(cast({expr} as text), '{separator}')"),
     }
 }
@@ -214,6 +214,18 @@ impl DynQuery {
         DynQuery::new(&format!("{LIST_TAG}{sql}"))
     }
 
+    /// Makes the statement so far the inner part of `outer(inner)`, with its parameters (and a
+    /// list's mark still first).
+    pub fn nest(&mut self, outer: impl FnOnce(&str) -> String) -> &mut Self {
+        let tag = if self.sql.starts_with(LIST_TAG) {
+            LIST_TAG
+        } else {
+            ""
+        };
+        self.sql = format!("{tag}{}", outer(&self.sql[tag.len()..]));
+        self
+    }
+
     /// Appends SQL text.
     pub fn push(&mut self, sql: &str) -> &mut Self {
         self.sql.push_str(sql);
@@ -240,7 +252,7 @@ impl DynQuery {
     /// The text as `db` binds it fastest (see [`positional`]).
     fn text_for(&self, db: &Db) -> std::borrow::Cow<'_, str> {
         match db {
-            Db::Sqlite(_) => positional(&self.sql),
+            Db::Sqlite(..) => positional(&self.sql),
             Db::Postgres(_) => std::borrow::Cow::Borrowed(&self.sql),
         }
     }
@@ -276,7 +288,7 @@ impl DynQuery {
     }
 }
 
-/// `%term%` for `like` on one of SQLite's FTS5 trigram tables (`contact_search`,
+/// `%term%` for `like` on one of SQLite's FTS5 trigram tables (`contact_search`, `company_search`,
 /// `package_name_search`, `package_file_search`), or `None` when such a table cannot answer the
 /// term from its index: they answer `like` only without `escape`, so a term with a wildcard
 /// character is not looked up there, nor one of fewer than three characters (no trigram), nor

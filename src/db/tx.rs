@@ -73,7 +73,7 @@ pub(crate) fn tuples(width: usize, rows: usize) -> String {
 impl Tx {
     pub(crate) async fn begin(db: &Db) -> Result<Tx, sqlx::Error> {
         Ok(match db {
-            Db::Sqlite(pool) => Tx::Sqlite(pool.begin_write().await?),
+            Db::Sqlite(pool, _) => Tx::Sqlite(pool.begin_write().await?),
             Db::Postgres(pool) => Tx::Postgres(pool.begin_write().await?),
         })
     }

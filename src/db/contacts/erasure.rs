@@ -301,7 +301,7 @@ pub async fn erase_contact(db: &Db, id: i64, audit: &Entry) -> Result<Option<Era
         .id;
     erased.audit_entries = erase_from_log(&mut tx, &person, erasure, at).await?;
     tx.commit().await?;
-    if let Db::Sqlite(pool) = db {
+    if let Db::Sqlite(pool, _) = db {
         // Copies of the erased pages may still be in the write-ahead log; fold it into the
         // file (whose freed pages `secure_delete` has zeroed) and empty it. A reader that holds
         // an old snapshot keeps the log for now; the next checkpoint does it then.

@@ -2,6 +2,7 @@
 //! trigram table on SQLite), one page and the total.
 
 use super::*;
+use crate::db::trigrams::SearchTable;
 
 /// Which contacts a page of the contacts table shows (spec §2, §7).
 #[derive(Clone, Debug, Default)]
@@ -129,15 +130,16 @@ pub(super) fn filtered(
     select: &str,
     filter: &ContactFilter,
     with_company: bool,
-    backend: crate::db::Backend,
+    db: &Db,
 ) -> DynQuery {
+    let backend = db.backend();
     let mut query = DynQuery::list(select);
     let search = filter
         .search
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty());
-    // SQLite's trigram index (migration 0014) cannot answer every term
+    // SQLite's trigram tables (migrations 0014, 0028) cannot answer every term
     // (`db::sql::trigram_pattern`): those read the contacts.
     let trigram = search
         .filter(|_| backend == crate::db::Backend::Sqlite)
@@ -148,27 +150,16 @@ pub(super) fn filtered(
         query.push(" from contacts c");
     }
     query.push(" where 1 = 1");
-    // A run of digits in the term is looked up first, the whole term checked in the rows
-    // found (`db::sql::selective_digits`): same answer, far fewer index entries read.
-    let digits = search.and_then(crate::db::sql::selective_digits);
     if let Some(pattern) = trigram {
-        match digits {
-            Some(digits) => {
-                let d = query.param(digits);
-                let p = query.param(pattern);
-                // `text || ''` is no column to the FTS5 table: checked in the rows found.
-                query.push(&format!(
-                    " and c.id in (select rowid from contact_search where text like {d} \
-                     and (text || '') like {p})"
-                ));
-            }
-            None => {
-                let p = query.param(pattern);
-                query.push(&format!(
-                    " and c.id in (select rowid from contact_search where text like {p})"
-                ));
-            }
-        }
+        // The contacts' own fields, and the contacts of the companies whose name holds the
+        // term (the company names have their own table, migration 0028).
+        let own = trigram_lookup(&mut query, db, SearchTable::Contacts, &pattern);
+        let by_company = trigram_lookup(&mut query, db, SearchTable::Companies, &pattern);
+        query.push(&format!(
+            " and c.id in (select rowid from contact_search where {own} union all \
+             select c3.id from contacts c3 where c3.customer_number in \
+             (select rowid from company_search where {by_company}))"
+        ));
     } else if let Some(search) = search {
         let p = query.param(crate::db::sql::like_pattern(search));
         let plain = format!(
@@ -178,6 +169,9 @@ pub(super) fn filtered(
              or cast(c.customer_number as text) like {p} escape '\\')"
         );
         if backend == crate::db::Backend::Postgres && search.chars().count() >= 3 {
+            // A run of digits in the term is looked up first, the whole term checked in the
+            // rows found (`db::sql::selective_digits`): same answer, far fewer entries read.
+            let digits = crate::db::sql::selective_digits(search);
             // Each arm alone can use its trigram index (migration 0010); an OR across the
             // join could only be answered by reading every contact. The ids found are an
             // array the rows are looked up by: then the prepared statement's generic plan is
@@ -245,6 +239,30 @@ pub(super) fn filtered(
     query
 }
 
+/// The condition on an FTS5 trigram table's `text` for the rows holding `pattern` (`%term%`):
+/// the rarest trigrams of the term looked up and the whole term checked in the rows found
+/// (`db::trigrams`), or, while their counts are not read, a run of digits in the same way
+/// (`db::sql::selective_digits`), else the whole term. Same rows either way.
+fn trigram_lookup(query: &mut DynQuery, db: &Db, table: SearchTable, pattern: &str) -> String {
+    let term = &pattern[1..pattern.len() - 1];
+    let first = crate::db::trigrams::rare_patterns(db, table, term)
+        .filter(|rare| !rare.is_empty())
+        .or_else(|| crate::db::sql::selective_digits(term).map(|digits| vec![digits]));
+    match first {
+        Some(first) => {
+            let mut parts: Vec<String> = first
+                .into_iter()
+                .map(|rare| format!("text like {}", query.param(rare)))
+                .collect();
+            // `text || ''` is no column to the FTS5 table: checked in the rows found.
+            let whole = query.param(pattern.to_string());
+            parts.push(format!("(text || '') like {whole}"));
+            parts.join(" and ")
+        }
+        None => format!("text like {}", query.param(pattern.to_string())),
+    }
+}
+
 /// A contact of a page with the ids of the lists it is on, read in the page's query.
 #[derive(Debug, sqlx::FromRow)]
 pub struct ContactWithLists {
@@ -252,6 +270,10 @@ pub struct ContactWithLists {
     pub contact: Contact,
     /// The list ids, comma-separated; `None` on no list.
     list_ids: Option<String>,
+    /// How many contacts the search finds in all, read with a search's page (`None` without
+    /// a search: a count from an index or the kept totals is cheaper then).
+    #[sqlx(default)]
+    pub total: Option<i64>,
 }
 
 impl ContactWithLists {
@@ -271,6 +293,8 @@ impl ContactWithLists {
 
 /// One page of contacts, sorted by `sort` (then by id in the same direction), each with its
 /// lists (one statement for both: each statement is a hand-off to the database's thread).
+/// A search's page also tells the total (`ContactWithLists::total`): the search's ids are
+/// found once for both, and only the page's contacts are read in full.
 pub async fn page(
     db: &Db,
     filter: &ContactFilter,
@@ -280,25 +304,55 @@ pub async fn page(
     offset: i64,
 ) -> Result<Vec<ContactWithLists>, sqlx::Error> {
     let lists = crate::db::sql::joined(db, "cl.list_id", ",");
-    let select = format!(
-        concat!(
-            "select ",
-            contact_columns!(),
-            ", (select {lists} from contact_lists cl where cl.contact_id = c.id) as list_ids"
-        ),
-        lists = lists
-    );
-    let mut query = filtered(&select, filter, true, db.backend());
+    let lists =
+        format!("(select {lists} from contact_lists cl where cl.contact_id = c.id) as list_ids");
     let direction = if ascending { "asc" } else { "desc" };
     let column = sort.column();
+    let searching = filter
+        .search
+        .as_deref()
+        .is_some_and(|s| !s.trim().is_empty());
+    if !searching {
+        let select = format!(
+            concat!("select ", contact_columns!(), ", {lists}"),
+            lists = lists
+        );
+        let mut query = filtered(&select, filter, true, db);
+        let limit = query.param(limit);
+        let offset = query.param(offset);
+        if sort == ContactSort::Id {
+            query.push(&format!(" order by c.id {direction}"));
+        } else {
+            query.push(&format!(" order by {column} {direction}, c.id {direction}"));
+        }
+        query.push(&format!(" limit {limit} offset {offset}"));
+        return query.fetch_all(db).await;
+    }
+    let mut query = filtered(
+        &format!("select c.id, {column} as sort_key, count(*) over () as total"),
+        filter,
+        true,
+        db,
+    );
     let limit = query.param(limit);
     let offset = query.param(offset);
-    if sort == ContactSort::Id {
-        query.push(&format!(" order by c.id {direction}"));
-    } else {
-        query.push(&format!(" order by {column} {direction}, c.id {direction}"));
-    }
-    query.push(&format!(" limit {limit} offset {offset}"));
+    query.push(&format!(
+        " order by {column} {direction}, c.id {direction} limit {limit} offset {offset}"
+    ));
+    query.nest(|found| {
+        format!(
+            concat!(
+                "select ",
+                contact_columns!(),
+                ", {lists}, p.total from ({found}) p join contacts c on c.id = p.id \
+                 join companies co on co.customer_number = c.customer_number \
+                 order by p.sort_key {direction}, c.id {direction}"
+            ),
+            lists = lists,
+            found = found,
+            direction = direction,
+        )
+    });
     query.fetch_all(db).await
 }
 
@@ -311,7 +365,7 @@ pub async fn count(db: &Db, filter: &ContactFilter) -> Result<i64, sqlx::Error> 
                 .await
         });
     }
-    filtered("select count(*)", filter, false, db.backend())
+    filtered("select count(*)", filter, false, db)
         .fetch_count(db)
         .await
 }

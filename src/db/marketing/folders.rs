@@ -40,7 +40,7 @@ pub async fn create_with_id(db: &Db, id: i64, name: &str) -> Result<Folder, sqlx
     let now = now();
     match db {
         // SQLite hands out max(id) + 1 by itself.
-        Db::Sqlite(pool) => {
+        Db::Sqlite(pool, _) => {
             sqlx::query_as::<_, Folder>(INSERT)
                 .bind(id)
                 .bind(name)

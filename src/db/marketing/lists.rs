@@ -234,7 +234,7 @@ async fn with_live_counts(db: &Db, mut lists: Vec<List>) -> Result<Vec<List>, sq
     let list = query.id_list(&ids);
     match db {
         // A grouped join: SQLite walks each list's rows and looks up their contacts.
-        Db::Sqlite(_) => query.push(&format!(
+        Db::Sqlite(..) => query.push(&format!(
             "select cl.list_id, \
              cast(sum(case when c.email_blacklisted then 0 else 1 end) as bigint), \
              cast(sum(case when c.email_blacklisted then 1 else 0 end) as bigint) \

@@ -21,7 +21,7 @@ use crate::domain::backup;
 
 /// Tables an archive leaves out, and why:
 /// - counters and search indexes the database's triggers keep (`data_version`,
-///   `statistics_version`, `contact_totals`, SQLite's `contact_search`,
+///   `statistics_version`, `contact_totals`, SQLite's `contact_search`, `company_search`,
 ///   `package_name_search`, `package_file_search` and their parts): the import's inserts count
 ///   and index again;
 /// - the state of work in progress on the old installation (`job_leases` of its workers,
@@ -44,8 +44,9 @@ pub fn is_left_out(table: &str) -> bool {
 
 /// SQLite's FTS5 search tables with their parts (`contact_search_data`, …), and the
 /// databases' own tables.
-const LEFT_OUT_PREFIXES: [&str; 5] = [
+const LEFT_OUT_PREFIXES: [&str; 6] = [
     "contact_search",
+    "company_search",
     "package_name_search",
     "package_file_search",
     "sqlite_",
@@ -129,7 +130,7 @@ pub async fn tables(db: &Db) -> anyhow::Result<Vec<Table>> {
     let mut shapes = BTreeMap::new();
     let mut refers = BTreeMap::new();
     match db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(pool, _) => {
             let names: Vec<String> = sqlx::query_scalar(
                 "select name from sqlite_master where type = 'table' order by name",
             )
@@ -219,7 +220,7 @@ pub async fn tables(db: &Db) -> anyhow::Result<Vec<Table>> {
 /// The newest migration this program knows for the database's backend.
 pub fn newest_known_schema(db: &Db) -> i64 {
     let migrator = match db {
-        Db::Sqlite(_) => &SQLITE_MIGRATOR,
+        Db::Sqlite(..) => &SQLITE_MIGRATOR,
         Db::Postgres(_) => &POSTGRES_MIGRATOR,
     };
     migrator.iter().map(|m| m.version).max().unwrap_or(0)
@@ -229,7 +230,7 @@ pub fn newest_known_schema(db: &Db) -> i64 {
 /// portal's tables.
 pub async fn applied_schema(db: &Db) -> Result<Option<i64>, sqlx::Error> {
     let exists: bool = match db {
-        Db::Sqlite(pool) => sqlx::query_scalar(
+        Db::Sqlite(pool, _) => sqlx::query_scalar(
             "select count(*) > 0 from sqlite_master where type = 'table' and name = '_sqlx_migrations'",
         )
         .fetch_one(pool)
@@ -271,7 +272,7 @@ pub async fn migrate_to(db: &Db, version: i64) -> anyhow::Result<()> {
         }
     }
     match db {
-        Db::Sqlite(pool) => up_to(&SQLITE_MIGRATOR, version).run(pool).await?,
+        Db::Sqlite(pool, _) => up_to(&SQLITE_MIGRATOR, version).run(pool).await?,
         Db::Postgres(pool) => up_to(&POSTGRES_MIGRATOR, version).run(pool).await?,
     }
     Ok(())
@@ -304,7 +305,7 @@ const LINES_CHUNK: usize = 256 * 1024;
 impl ReadSnapshot {
     pub async fn begin(db: &Db) -> Result<ReadSnapshot, sqlx::Error> {
         let tx = match db {
-            Db::Sqlite(pool) => Tx::Sqlite(pool.begin().await?),
+            Db::Sqlite(pool, _) => Tx::Sqlite(pool.begin().await?),
             Db::Postgres(pool) => Tx::Postgres(
                 pool.begin_with("begin isolation level repeatable read read only")
                     .await?,
@@ -314,7 +315,7 @@ impl ReadSnapshot {
         // SQLite fixes the snapshot at the first read of the database, PostgreSQL at the
         // first statement.
         let first = match db {
-            Db::Sqlite(_) => "select count(*) from sqlite_master",
+            Db::Sqlite(..) => "select count(*) from sqlite_master",
             Db::Postgres(_) => "select 1",
         };
         snapshot.tx.execute(first, &[]).await?;

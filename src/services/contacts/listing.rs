@@ -190,7 +190,7 @@ pub async fn page(db: &Db, params: &ContactParams) -> ServiceResult<ContactPage>
 
 /// A page of contacts with the total `count` gives, which is asked only when the page does
 /// not tell it: a page shorter than asked for is the end of the list, so the total is its
-/// offset and length (a search that finds a few contacts needs no second lookup, issue 41).
+/// offset and length, and a search's page reads its total with it (issue 41).
 pub(super) async fn page_counted(
     db: &Db,
     params: &ContactParams,
@@ -205,7 +205,9 @@ pub(super) async fn page_counted(
         params.offset,
     )
     .await?;
-    let count = match total_of_last_page(params.limit, params.offset, rows.len()) {
+    // A search's page tells its total; an empty page past the end does not.
+    let told = rows.first().and_then(|row| row.total);
+    let count = match total_of_last_page(params.limit, params.offset, rows.len()).or(told) {
         Some(total) => total,
         None => count.await?,
     };
