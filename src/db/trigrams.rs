@@ -18,7 +18,7 @@ use sqlx::SqlitePool;
 
 use crate::db::Db;
 
-/// TrigramRows older than this are read again (in the background; the old ones serve meanwhile).
+/// Counts older than this are read again (in the background; the old ones serve meanwhile).
 const FRESH_FOR: Duration = Duration::from_secs(600);
 /// Rows few enough to check one by one: no further trigram is looked up once the trigrams
 /// chosen are expected in at most this many rows together.
@@ -75,8 +75,9 @@ struct TrigramRows {
 #[derive(Debug, Default)]
 struct TableCounts {
     counts: Option<Arc<TrigramRows>>,
-    read_at: Option<Instant>,
-    reading: bool,
+    /// When the last read started: the next one starts [`FRESH_FOR`] later, also after a read
+    /// that failed (the searches look up whole terms meanwhile), so no search waits or retries.
+    started_at: Option<Instant>,
 }
 
 /// The `like` patterns of the rarest trigrams of `term` (lower-case, at least three
@@ -89,9 +90,8 @@ pub(crate) fn rare_patterns(db: &Db, table: SearchTable, term: &str) -> Option<V
     let counts = {
         let mut tables = counted.tables.lock().unwrap_or_else(|e| e.into_inner());
         let entry = tables.entry(table).or_default();
-        let stale = entry.read_at.is_none_or(|at| at.elapsed() > FRESH_FOR);
-        if stale && !entry.reading {
-            entry.reading = true;
+        if entry.started_at.is_none_or(|at| at.elapsed() > FRESH_FOR) {
+            entry.started_at = Some(Instant::now());
             let (pool, counted) = (pool.clone(), counted.clone());
             tokio::spawn(async move { read(&pool, &counted, table).await });
         }
@@ -126,16 +126,11 @@ async fn read(pool: &SqlitePool, counted: &TrigramCounts, table: SearchTable) {
         let rows = u64::try_from(rows).unwrap_or(0);
         Ok::<_, sqlx::Error>(TrigramRows { rows, by_trigram })
     };
-    let read = read.await;
-    let mut tables = counted.tables.lock().unwrap_or_else(|e| e.into_inner());
-    let entry = tables.entry(table).or_default();
-    entry.reading = false;
-    match read {
+    match read.await {
         Ok(counts) => {
-            entry.counts = Some(Arc::new(counts));
-            entry.read_at = Some(Instant::now());
+            let mut tables = counted.tables.lock().unwrap_or_else(|e| e.into_inner());
+            tables.entry(table).or_default().counts = Some(Arc::new(counts));
         }
-        // The searches look up whole terms meanwhile; the next search tries again.
         Err(error) => tracing::warn!(%error, table = table.name(), "trigram counts not read"),
     }
 }

@@ -771,16 +771,19 @@ mod tests {
             new.lastname = words[rng.gen_range(0..words.len())].to_string();
             new
         };
-        for at in 0..160 {
-            let new = add_person(&mut rng, at, &companies);
-            let id = create_contact(&t.db, &new).await.unwrap().id;
-            people.push((
+        let person_of = |id: i64, new: NewContact| {
+            (
                 id,
                 new.email,
                 new.firstname,
                 new.lastname,
                 new.customer_number,
-            ));
+            )
+        };
+        for at in 0..160 {
+            let new = add_person(&mut rng, at, &companies);
+            let id = create_contact(&t.db, &new).await.unwrap().id;
+            people.push(person_of(id, new));
         }
         for table in [SearchTable::Contacts, SearchTable::Companies] {
             read_now(&t.db, table).await;
@@ -878,13 +881,7 @@ mod tests {
             let mut new = add_person(&mut rng, at, &companies);
             new.lastname = "Zwölfer".to_string();
             let id = create_contact(&t.db, &new).await.unwrap().id;
-            people.push((
-                id,
-                new.email,
-                new.firstname,
-                new.lastname,
-                new.customer_number,
-            ));
+            people.push(person_of(id, new));
         }
         let mut terms: Vec<String> = (0..150)
             .map(|_| term(&mut rng, &people, &companies))

@@ -22,6 +22,14 @@ pub struct ContactFilter {
 }
 
 impl ContactFilter {
+    /// The search term without its surrounding spaces; `None` when there is none left.
+    fn search_term(&self) -> Option<&str> {
+        self.search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+
     /// True when the filter lets every contact through.
     pub(super) fn is_everyone(&self) -> bool {
         let ContactFilter {
@@ -134,11 +142,7 @@ pub(super) fn filtered(
 ) -> DynQuery {
     let backend = db.backend();
     let mut query = DynQuery::list(select);
-    let search = filter
-        .search
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty());
+    let search = filter.search_term();
     // SQLite's trigram tables (migrations 0014, 0028) cannot answer every term
     // (`db::sql::trigram_pattern`): those read the contacts.
     let trigram = search
@@ -308,51 +312,42 @@ pub async fn page(
         format!("(select {lists} from contact_lists cl where cl.contact_id = c.id) as list_ids");
     let direction = if ascending { "asc" } else { "desc" };
     let column = sort.column();
-    let searching = filter
-        .search
-        .as_deref()
-        .is_some_and(|s| !s.trim().is_empty());
-    if !searching {
-        let select = format!(
+    let order_by = |key: &str| {
+        if sort == ContactSort::Id {
+            format!(" order by c.id {direction}")
+        } else {
+            format!(" order by {key} {direction}, c.id {direction}")
+        }
+    };
+    let searching = filter.search_term().is_some();
+    let select = if searching {
+        format!("select c.id, {column} as sort_key, count(*) over () as total")
+    } else {
+        format!(
             concat!("select ", contact_columns!(), ", {lists}"),
             lists = lists
-        );
-        let mut query = filtered(&select, filter, true, db);
-        let limit = query.param(limit);
-        let offset = query.param(offset);
-        if sort == ContactSort::Id {
-            query.push(&format!(" order by c.id {direction}"));
-        } else {
-            query.push(&format!(" order by {column} {direction}, c.id {direction}"));
-        }
-        query.push(&format!(" limit {limit} offset {offset}"));
-        return query.fetch_all(db).await;
-    }
-    let mut query = filtered(
-        &format!("select c.id, {column} as sort_key, count(*) over () as total"),
-        filter,
-        true,
-        db,
-    );
+        )
+    };
+    let mut query = filtered(&select, filter, true, db);
     let limit = query.param(limit);
     let offset = query.param(offset);
-    query.push(&format!(
-        " order by {column} {direction}, c.id {direction} limit {limit} offset {offset}"
-    ));
-    query.nest(|found| {
-        format!(
-            concat!(
-                "select ",
-                contact_columns!(),
-                ", {lists}, p.total from ({found}) p join contacts c on c.id = p.id \
-                 join companies co on co.customer_number = c.customer_number \
-                 order by p.sort_key {direction}, c.id {direction}"
-            ),
-            lists = lists,
-            found = found,
-            direction = direction,
-        )
-    });
+    query.push(&order_by(column));
+    query.push(&format!(" limit {limit} offset {offset}"));
+    if searching {
+        query.nest(|found| {
+            format!(
+                concat!(
+                    "select ",
+                    contact_columns!(),
+                    ", {lists}, p.total from ({found}) p join contacts c on c.id = p.id \
+                     join companies co on co.customer_number = c.customer_number{order}"
+                ),
+                lists = lists,
+                found = found,
+                order = order_by("p.sort_key"),
+            )
+        });
+    }
     query.fetch_all(db).await
 }
 
