@@ -557,7 +557,7 @@ async fn refuse_entries(db: &Db, on: bool) {
             };
             sqlx::raw_sql(sql).execute(pool).await.unwrap();
         }
-        Db::Postgres(pool) => {
+        Db::Postgres(pool, _) => {
             let sql = if on {
                 "create function test_refuse_entries() returns trigger language plpgsql as \
                  $$ begin raise exception 'test refuses entries'; end; $$; \

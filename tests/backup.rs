@@ -80,7 +80,7 @@ async fn all_tables(db: &Db) -> Vec<String> {
                 .await
                 .unwrap()
         }
-        Db::Postgres(pool) => sqlx::query_scalar(
+        Db::Postgres(pool, _) => sqlx::query_scalar(
             "select table_name::text from information_schema.tables \
              where table_schema = current_schema() order by table_name",
         )
@@ -195,7 +195,7 @@ async fn an_archive_reads_the_same_from_either_database_and_loads_into_the_other
             .fetch_one(pool)
             .await
             .unwrap(),
-        Db::Postgres(pool) => sqlx::query_scalar("select max(id) from tags where id <> $1")
+        Db::Postgres(pool, _) => sqlx::query_scalar("select max(id) from tags where id <> $1")
             .bind(next)
             .fetch_one(pool)
             .await

@@ -649,7 +649,7 @@ async fn database_refuses(app: &TestApp, email: &str) {
                 .unwrap();
             }
         }
-        Db::Postgres(pool) => {
+        Db::Postgres(pool, _) => {
             sqlx::query(&format!(
                 "create function refuse_contact() returns trigger as $$ begin \
                  if new.email = '{email}' then raise exception 'Festplatte voll'; end if; \
@@ -1474,7 +1474,7 @@ async fn a_list_over_its_time_limit_answers_503_in_german() {
     // PostgreSQL with warm buffers may scan 20,000 rows within the millisecond; a lock on the
     // table makes every reading of it wait, so both questions below take longer there too.
     let mut held_lock = None;
-    if let Db::Postgres(pool) = &app.test_db.db {
+    if let Db::Postgres(pool, _) = &app.test_db.db {
         let mut lock = pool.begin().await.unwrap();
         sqlx::query("lock table contacts in access exclusive mode")
             .execute(&mut *lock)
@@ -1501,7 +1501,7 @@ async fn a_list_over_its_time_limit_answers_503_in_german() {
     );
     let health = app.get("/healthz").await;
     assert_eq!(health.status(), 200, "the portal goes on answering");
-    if let (Some(lock), Db::Postgres(pool)) = (held_lock, &app.test_db.db) {
+    if let (Some(lock), Db::Postgres(pool, _)) = (held_lock, &app.test_db.db) {
         // PostgreSQL would go on waiting for the lock with both statements the requests gave
         // up, each holding a connection; the portal cancels them.
         let waiting = || async {

@@ -282,7 +282,7 @@ async fn database_refuses(app: &TestApp, table: &str, events: &[&str]) {
                 .unwrap();
             }
         }
-        Db::Postgres(pool) => {
+        Db::Postgres(pool, _) => {
             sqlx::query(&format!(
                 "create function refuse_{table}() returns trigger as $$ begin \
                  raise exception 'Festplatte voll'; end $$ language plpgsql"
@@ -313,7 +313,7 @@ async fn database_accepts(app: &TestApp, table: &str, events: &[&str]) {
                     .unwrap();
             }
         }
-        Db::Postgres(pool) => {
+        Db::Postgres(pool, _) => {
             sqlx::query(&format!("drop trigger refuse_{table} on {table}"))
                 .execute(pool)
                 .await

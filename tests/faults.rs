@@ -224,7 +224,7 @@ async fn links_of(app: &TestApp, contact: i64) -> i64 {
     let sql = "select count(*) from double_opt_in_tokens where contact_id = $1";
     match &app.test_db.db {
         Db::Sqlite(pool, _) => sqlx::query_scalar(sql).bind(contact).fetch_one(pool).await,
-        Db::Postgres(pool) => sqlx::query_scalar(sql).bind(contact).fetch_one(pool).await,
+        Db::Postgres(pool, _) => sqlx::query_scalar(sql).bind(contact).fetch_one(pool).await,
     }
     .unwrap()
 }

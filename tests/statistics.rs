@@ -179,7 +179,7 @@ async fn events(app: &TestApp) -> Vec<Event> {
                        from download_events order by id";
     match &app.test_db.db {
         aktionsportal::db::Db::Sqlite(pool, _) => sqlx::query_as(SQL).fetch_all(pool).await,
-        aktionsportal::db::Db::Postgres(pool) => sqlx::query_as(SQL).fetch_all(pool).await,
+        aktionsportal::db::Db::Postgres(pool, _) => sqlx::query_as(SQL).fetch_all(pool).await,
     }
     .unwrap()
 }

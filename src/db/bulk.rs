@@ -90,7 +90,7 @@ pub(crate) async fn replace_links(
 pub(crate) async fn analyze(db: &Db) -> Result<(), sqlx::Error> {
     match db {
         Db::Sqlite(pool, _) => sqlx::query("analyze").execute(pool).await.map(|_| ()),
-        Db::Postgres(pool) => sqlx::query("vacuum (analyze)")
+        Db::Postgres(pool, _) => sqlx::query("vacuum (analyze)")
             .execute(pool)
             .await
             .map(|_| ()),

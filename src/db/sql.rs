@@ -171,7 +171,7 @@ pub(crate) fn positional(sql: &str) -> std::borrow::Cow<'_, str> {
 pub fn joined(db: &Db, expr: &str, separator: &str) -> String {
     match db {
         Db::Sqlite(..) => format!("group_concat({expr}, '{separator}')"),
-        Db::Postgres(_) => format!("string_agg(cast({expr} as text), '{separator}')"),
+        Db::Postgres(..) => format!("string_agg(cast({expr} as text), '{separator}')"),
     }
 }
 
@@ -184,7 +184,7 @@ pub(crate) const LIST_TAG: &str = "/* list */ ";
 /// its statement, but PostgreSQL would finish it and the connection would wait for that; SQLite
 /// stops a dropped statement at its next step, so there is nothing to do.
 pub async fn cancel_lists_over(db: &Db, limit: std::time::Duration) -> Result<i64, sqlx::Error> {
-    let Db::Postgres(pool) = db else {
+    let Db::Postgres(pool, _) = db else {
         return Ok(0);
     };
     let millis = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
@@ -253,7 +253,7 @@ impl DynQuery {
     fn text_for(&self, db: &Db) -> std::borrow::Cow<'_, str> {
         match db {
             Db::Sqlite(..) => positional(&self.sql),
-            Db::Postgres(_) => std::borrow::Cow::Borrowed(&self.sql),
+            Db::Postgres(..) => std::borrow::Cow::Borrowed(&self.sql),
         }
     }
 

@@ -74,7 +74,7 @@ impl Tx {
     pub(crate) async fn begin(db: &Db) -> Result<Tx, sqlx::Error> {
         Ok(match db {
             Db::Sqlite(pool, _) => Tx::Sqlite(pool.begin_write().await?),
-            Db::Postgres(pool) => Tx::Postgres(pool.begin_write().await?),
+            Db::Postgres(pool, _) => Tx::Postgres(pool.begin_write().await?),
         })
     }
 

@@ -50,7 +50,7 @@ pub async fn create_with_id(db: &Db, id: i64, name: &str) -> Result<Folder, sqlx
         }
         // PostgreSQL's identity sequence does not see explicit ids: move it past this one (never
         // backwards, so no id is handed out twice).
-        Db::Postgres(pool) => {
+        Db::Postgres(pool, _) => {
             let mut tx = pool.begin().await?;
             let folder = sqlx::query_as::<_, Folder>(INSERT)
                 .bind(id)

@@ -243,7 +243,7 @@ async fn with_live_counts(db: &Db, mut lists: Vec<List>) -> Result<Vec<List>, sq
         )),
         // PostgreSQL plans the grouped join as a parallel hash join over every contact (22 ms
         // a page); per list, it looks up the list's few hundred contacts (3 ms).
-        Db::Postgres(_) => query.push(&format!(
+        Db::Postgres(..) => query.push(&format!(
             "select l.id, k.subscribers, k.blocked \
              from unnest(array[{ids}]::bigint[]) as l(id) cross join lateral \
              (select count(*) filter (where not c.email_blacklisted) as subscribers, \

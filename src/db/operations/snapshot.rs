@@ -164,7 +164,7 @@ pub async fn tables(db: &Db) -> anyhow::Result<Vec<Table>> {
                 shapes.insert(name.clone(), Table { name, columns, key });
             }
         }
-        Db::Postgres(pool) => {
+        Db::Postgres(pool, _) => {
             let names: Vec<String> = sqlx::query_scalar(
                 "select table_name::text from information_schema.tables \
                  where table_schema = current_schema() and table_type = 'BASE TABLE' \
@@ -221,7 +221,7 @@ pub async fn tables(db: &Db) -> anyhow::Result<Vec<Table>> {
 pub fn newest_known_schema(db: &Db) -> i64 {
     let migrator = match db {
         Db::Sqlite(..) => &SQLITE_MIGRATOR,
-        Db::Postgres(_) => &POSTGRES_MIGRATOR,
+        Db::Postgres(..) => &POSTGRES_MIGRATOR,
     };
     migrator.iter().map(|m| m.version).max().unwrap_or(0)
 }
@@ -235,7 +235,7 @@ pub async fn applied_schema(db: &Db) -> Result<Option<i64>, sqlx::Error> {
         )
         .fetch_one(pool)
         .await?,
-        Db::Postgres(pool) => sqlx::query_scalar(
+        Db::Postgres(pool, _) => sqlx::query_scalar(
             "select count(*) > 0 from information_schema.tables \
              where table_schema = current_schema() and table_name = '_sqlx_migrations'",
         )
@@ -273,7 +273,7 @@ pub async fn migrate_to(db: &Db, version: i64) -> anyhow::Result<()> {
     }
     match db {
         Db::Sqlite(pool, _) => up_to(&SQLITE_MIGRATOR, version).run(pool).await?,
-        Db::Postgres(pool) => up_to(&POSTGRES_MIGRATOR, version).run(pool).await?,
+        Db::Postgres(pool, _) => up_to(&POSTGRES_MIGRATOR, version).run(pool).await?,
     }
     Ok(())
 }
@@ -306,7 +306,7 @@ impl ReadSnapshot {
     pub async fn begin(db: &Db) -> Result<ReadSnapshot, sqlx::Error> {
         let tx = match db {
             Db::Sqlite(pool, _) => Tx::Sqlite(pool.begin().await?),
-            Db::Postgres(pool) => Tx::Postgres(
+            Db::Postgres(pool, _) => Tx::Postgres(
                 pool.begin_with("begin isolation level repeatable read read only")
                     .await?,
             ),
@@ -316,7 +316,7 @@ impl ReadSnapshot {
         // first statement.
         let first = match db {
             Db::Sqlite(..) => "select count(*) from sqlite_master",
-            Db::Postgres(_) => "select 1",
+            Db::Postgres(..) => "select 1",
         };
         snapshot.tx.execute(first, &[]).await?;
         Ok(snapshot)
