@@ -48,11 +48,6 @@ impl TestDb {
         Self::on(Backend::Postgres).await
     }
 
-    /// A fresh SQLite database whatever `AP_TEST_BACKEND` says (for what only SQLite does).
-    pub async fn sqlite() -> TestDb {
-        Self::on(Backend::Sqlite).await
-    }
-
     async fn on(backend: Backend) -> TestDb {
         let dir = tempfile::tempdir().expect("temporary folder");
         let data_dir = dir.path().join("data");

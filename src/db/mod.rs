@@ -108,18 +108,6 @@ fn sqlite_pool() -> SqlitePoolOptions {
         .test_before_acquire(false)
 }
 
-/// How much of an SQLite file its connections read through a memory map: 2 GiB, the most the
-/// bundled SQLite maps. Each connection's own page cache is 2 MiB; read through it, a search on
-/// the large data set spent a third of its time copying pages from the kernel and setting them
-/// up again (`perf`, issue 41). Mapped, the connections share the kernel's copy of the file:
-/// 1.2–2× the searches per second. The mapped pages are the kernel's file cache (counted in the
-/// process's resident memory as file pages), which it drops when memory runs short.
-const SQLITE_MAP_BYTES: &str = "2147418112";
-
-fn mapped(options: SqliteConnectOptions) -> SqliteConnectOptions {
-    options.pragma("mmap_size", SQLITE_MAP_BYTES)
-}
-
 /// How many connections a pool may hold, holds, and holds unused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PoolState {
@@ -144,7 +132,7 @@ impl Db {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10));
-        let pool = sqlite_pool().connect_with(mapped(options)).await?;
+        let pool = sqlite_pool().connect_with(options).await?;
         Ok(Db::Sqlite(pool, Default::default()))
     }
 
@@ -180,7 +168,7 @@ impl Db {
                     .foreign_keys(true)
                     .pragma("secure_delete", "on")
                     .busy_timeout(Duration::from_secs(10));
-                let pool = sqlite_pool().connect_with(mapped(options)).await?;
+                let pool = sqlite_pool().connect_with(options).await?;
                 Ok(Db::Sqlite(pool, Default::default()))
             }
             None => anyhow::bail!("DATABASE_URL muss mit postgres:// oder sqlite: beginnen"),
@@ -270,26 +258,6 @@ pub fn is_foreign_key_violation(err: &sqlx::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
-
-    /// Every SQLite connection reads the file through the shared map (a connection opened
-    /// without it would read through its own small cache, 1.2–2× slower under load).
-    #[tokio::test]
-    async fn every_sqlite_connection_maps_the_file() {
-        let t = crate::test_support::TestDb::sqlite().await;
-        let crate::db::Db::Sqlite(pool, _) = &t.db else {
-            unreachable!("an SQLite database");
-        };
-        let mut held = Vec::new();
-        for _ in 0..3 {
-            let mut connection = pool.acquire().await.unwrap();
-            let mapped: i64 = sqlx::query_scalar("pragma mmap_size")
-                .fetch_one(&mut *connection)
-                .await
-                .unwrap();
-            assert_eq!(mapped.to_string(), super::SQLITE_MAP_BYTES);
-            held.push(connection);
-        }
-    }
 
     /// A write transaction that reads first is not refused because another connection wrote
     /// in between: on SQLite `begin_write` holds the write lock from the start, and the other
