@@ -59,7 +59,8 @@ const POSTGRES: Costs = Costs {
     word_trigrams_only: true,
 };
 
-/// SQLite's search tables whose trigrams are counted.
+/// The search tables whose trigrams are counted: SQLite's FTS5 tables, and on PostgreSQL the
+/// company names (pg_trgm's index of `lower(company_name)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum SearchTable {
     /// `contact_search`: a contact's email, names and customer number.
@@ -69,7 +70,7 @@ pub(crate) enum SearchTable {
 }
 
 impl SearchTable {
-    /// The FTS5 table.
+    /// The FTS5 table (on PostgreSQL only the name in log lines).
     pub(crate) fn name(self) -> &'static str {
         match self {
             SearchTable::Contacts => "contact_search",
@@ -85,7 +86,7 @@ impl SearchTable {
     }
 }
 
-/// The counts of one database's search tables (one per SQLite pool, shared by its clones).
+/// The counts of one database's search tables (one per pool, shared by its clones).
 #[derive(Debug, Default)]
 pub struct TrigramCounts {
     tables: Mutex<HashMap<SearchTable, TableCounts>>,
@@ -367,8 +368,8 @@ mod tests {
 
     #[test]
     fn postgresql_looks_up_trigrams_within_words_only() {
-        // pg_trgm's index holds the trigrams of words: "t e" and "r-s" are none; each name's
-        // own trigram narrows the rows down, up to four of them.
+        // pg_trgm's index holds the trigrams of words: "t e" and "r-s" are none; one trigram
+        // of each word narrows the rows down (three are few rows enough here).
         assert_eq!(
             rarest("weber-schmidt energieberatung", &companies(), POSTGRES),
             ["%web%", "%chm%", "%ene%"]

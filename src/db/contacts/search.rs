@@ -252,43 +252,42 @@ fn trigram_lookup(query: &mut DynQuery, db: &Db, table: SearchTable, pattern: &s
     let term = &pattern[1..pattern.len() - 1];
     let first = crate::db::trigrams::rare_patterns(db, table, term)
         .filter(|rare| !rare.is_empty())
-        .or_else(|| crate::db::sql::selective_digits(term).map(|digits| vec![digits]));
-    match first {
-        Some(first) => {
-            let mut parts: Vec<String> = first
-                .into_iter()
-                .map(|rare| format!("text like {}", query.param(rare)))
-                .collect();
-            // `text || ''` is no column to the FTS5 table: checked in the rows found.
-            let whole = query.param(pattern.to_string());
-            parts.push(format!("(text || '') like {whole}"));
-            parts.join(" and ")
-        }
-        None => format!("text like {}", query.param(pattern.to_string())),
-    }
+        .or_else(|| crate::db::sql::selective_digits(term).map(|digits| vec![digits]))
+        .unwrap_or_default();
+    let whole = query.param(pattern.to_string());
+    pieces_then_whole(query, "text", first, &whole)
 }
 
 /// PostgreSQL's condition on `co2` for the companies whose name holds `search` (`p` its
-/// `%term%` parameter): the rarest trigrams of the term looked up in the name's trigram index and
-/// the whole term checked in the names found (`lower(…) || ''` is no indexed expression), or,
-/// while their counts are not read, the whole term looked up (`db::trigrams`). Same names.
+/// escaped `%term%` parameter): the rarest trigrams of the term first, as in
+/// [`trigram_lookup`], or, while their counts are not read, the whole term. The pieces are
+/// letters and digits of the term itself (`db::trigrams`), so they need no escaping.
 fn company_lookup(query: &mut DynQuery, db: &Db, search: &str, p: &str) -> String {
-    let whole = format!("lower(co2.company_name) like {p} escape '\\'");
     let term = search.to_lowercase();
-    let rare = (!term.contains(['%', '_', '\\']))
-        .then(|| crate::db::trigrams::rare_patterns(db, SearchTable::Companies, &term))
-        .flatten()
-        .filter(|rare| !rare.is_empty());
-    let Some(rare) = rare else {
-        return whole;
-    };
-    let mut parts: Vec<String> = rare
+    let rare =
+        crate::db::trigrams::rare_patterns(db, SearchTable::Companies, &term).unwrap_or_default();
+    let whole = format!("{p} escape '\\'");
+    pieces_then_whole(query, "lower(co2.company_name)", rare, &whole)
+}
+
+/// `column like` each of `pieces`, and the whole term (`whole`, the right side of its `like`)
+/// checked in the rows they find: `(column || '')` is neither FTS5's column nor pg_trgm's
+/// indexed expression, so the index reads only the pieces' rows. No pieces: the whole term is
+/// looked up.
+fn pieces_then_whole(
+    query: &mut DynQuery,
+    column: &str,
+    pieces: Vec<String>,
+    whole: &str,
+) -> String {
+    if pieces.is_empty() {
+        return format!("{column} like {whole}");
+    }
+    let mut parts: Vec<String> = pieces
         .into_iter()
-        .map(|piece| format!("lower(co2.company_name) like {}", query.param(piece)))
+        .map(|piece| format!("{column} like {}", query.param(piece)))
         .collect();
-    parts.push(format!(
-        "(lower(co2.company_name) || '') like {p} escape '\\'"
-    ));
+    parts.push(format!("({column} || '') like {whole}"));
     parts.join(" and ")
 }
 
