@@ -30,10 +30,20 @@ static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations
 /// The database of the running portal: the embedded SQLite file or a PostgreSQL server.
 #[derive(Clone, Debug)]
 pub enum Db {
-    /// The pool, and how common each trigram of its search tables is (shared by the clones).
-    Sqlite(SqlitePool, std::sync::Arc<trigrams::TrigramCounts>),
-    /// The pool, and how common each trigram of the company names is.
-    Postgres(PgPool, std::sync::Arc<trigrams::TrigramCounts>),
+    /// The pool, and what speeds its searches up (shared by the clones).
+    Sqlite(SqlitePool, std::sync::Arc<SearchAids>),
+    /// The pool, and what speeds its searches up (shared by the clones).
+    Postgres(PgPool, std::sync::Arc<SearchAids>),
+}
+
+/// What a database's searches keep in memory (issue 41); it only ever changes their speed.
+#[derive(Debug, Default)]
+pub struct SearchAids {
+    /// How common each trigram of the search tables is (SQLite), of the company names
+    /// (PostgreSQL).
+    pub(crate) trigrams: trigrams::TrigramCounts,
+    /// The contacts' searched texts.
+    pub(crate) contact_texts: contacts::texts::KeptTexts,
 }
 
 /// Runs the same block against whichever pool `$db` holds; `$pool` names the pool inside.
@@ -187,6 +197,13 @@ impl Db {
     /// How many connections the pool holds at most.
     pub fn pool_size(&self) -> u32 {
         db_run!(self, pool => pool.options().get_max_connections())
+    }
+
+    /// What this database's searches keep in memory.
+    pub(crate) fn search_aids(&self) -> &SearchAids {
+        match self {
+            Db::Sqlite(_, aids) | Db::Postgres(_, aids) => aids,
+        }
     }
 
     pub fn backend(&self) -> Backend {

@@ -112,11 +112,12 @@ struct TableCounts {
 /// rows holding the term. `None` while the counts are not read yet, and on PostgreSQL for the
 /// contacts' own fields (several indexed columns, each with its own trigrams).
 pub(crate) fn rare_patterns(db: &Db, table: SearchTable, term: &str) -> Option<Vec<String>> {
-    let (counted, costs) = match db {
-        Db::Sqlite(_, counted) => (counted, SQLITE),
-        Db::Postgres(_, counted) if table == SearchTable::Companies => (counted, POSTGRES),
+    let costs = match db {
+        Db::Sqlite(..) => SQLITE,
+        Db::Postgres(..) if table == SearchTable::Companies => POSTGRES,
         Db::Postgres(..) => return None,
     };
+    let counted = &db.search_aids().trigrams;
     let counts = {
         let mut tables = counted.tables.lock().unwrap_or_else(|e| e.into_inner());
         let entry = tables.entry(table).or_default();
@@ -171,9 +172,7 @@ async fn read(db: &Db, table: SearchTable) {
         let rows = u64::try_from(rows).unwrap_or(0);
         Ok::<_, sqlx::Error>(TrigramRows { rows, by_trigram })
     };
-    let counted = match db {
-        Db::Sqlite(_, counted) | Db::Postgres(_, counted) => counted,
-    };
+    let counted = &db.search_aids().trigrams;
     match read.await {
         Ok(counts) => {
             let mut tables = counted.tables.lock().unwrap_or_else(|e| e.into_inner());

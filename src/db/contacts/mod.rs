@@ -522,6 +522,7 @@ pub mod customer_groups;
 pub mod erasure;
 pub mod planning_candidates;
 mod search;
+pub(crate) mod texts;
 
 pub use consent::{
     Proof, add_token, confirm, consent_text, contact_of_token, delete_expired_tokens, delete_token,
@@ -872,10 +873,22 @@ mod tests {
         let terms: Vec<String> = (0..250)
             .map(|_| term(&mut rng, &people, &companies))
             .collect();
+        check(people.clone(), companies.clone(), terms.clone()).await;
+        // The same from the contacts' texts kept in memory (`texts`), which answer every term
+        // of three bytes or more here.
+        texts::read_now(&t.db).await;
+        let kept = texts::kept(&t.db).unwrap();
+        assert_eq!(
+            kept.find("kontakt000019"),
+            texts::FoundInTexts::Ids(vec![people[19].0])
+        );
         check(people.clone(), companies.clone(), terms).await;
-        // Companies renamed and contacts added after the counts were read: the counts steer
-        // the lookup only, the answers follow the data.
+        // Companies renamed and contacts added after the counts and texts were read: the
+        // counts steer the lookup only, and the texts, older than the data now, are not used;
+        // the answers follow the data.
+        let mut old_names = Vec::new();
         for (number, name) in companies.iter_mut().take(10) {
+            old_names.push(name.clone());
             *name = format!("Neu {}", company_name(&mut rng));
             upsert_company(&t.db, *number, name).await.unwrap();
         }
@@ -889,6 +902,17 @@ mod tests {
             .map(|_| term(&mut rng, &people, &companies))
             .collect();
         terms.extend(["zwölf", "neu ", "Neu M", "kontakt00019", "öl"].map(String::from));
+        terms.extend(old_names);
+        assert!(
+            !matches!(kept.find("zwölfer"), texts::FoundInTexts::Ids(ref ids) if !ids.is_empty()),
+            "the kept texts are older than the new contacts"
+        );
+        check(people.clone(), companies.clone(), terms.clone()).await;
+        // Read again, the texts answer with the new data.
+        texts::read_now(&t.db).await;
+        assert!(
+            matches!(texts::kept(&t.db).unwrap().find("zwölfer"), texts::FoundInTexts::Ids(ref ids) if ids.len() == 40)
+        );
         check(people, companies, terms).await;
     }
 

@@ -207,6 +207,47 @@ pub(super) fn filtered(
             query.push(&plain);
         }
     }
+    push_filters(&mut query, filter);
+    query
+}
+
+/// The query's `from` and `where` for the contacts a search found in the kept texts
+/// (`texts`): `ids`, on the condition that the texts' version is still the database's (else no
+/// row), and the other filters.
+fn found_in_texts(
+    query: &mut DynQuery,
+    filter: &ContactFilter,
+    ids: &[i64],
+    version: i64,
+    db: &Db,
+) {
+    query.push(from_contacts!());
+    let ids = found_ids(query, db, ids);
+    let version = query.param(version);
+    query.push(&format!(
+        " where {ids} and {version} = \
+         (select contact_text_version from data_version where id = 1)"
+    ));
+    push_filters(query, filter);
+}
+
+/// `c.id` among `ids`, in one parameter: the statement's text stays the same for any number.
+fn found_ids(query: &mut DynQuery, db: &Db, ids: &[i64]) -> String {
+    let listed: Vec<String> = ids.iter().map(i64::to_string).collect();
+    match db.backend() {
+        crate::db::Backend::Sqlite => {
+            let p = query.param(format!("[{}]", listed.join(",")));
+            format!("c.id in (select value from json_each({p}))")
+        }
+        crate::db::Backend::Postgres => {
+            let p = query.param(format!("{{{}}}", listed.join(",")));
+            format!("c.id = any(cast({p} as bigint[]))")
+        }
+    }
+}
+
+/// The filters besides the search.
+fn push_filters(query: &mut DynQuery, filter: &ContactFilter) {
     if let Some(blocked) = filter.email_blacklisted {
         let p = query.param(blocked);
         query.push(&format!(" and c.email_blacklisted = {p}"));
@@ -241,7 +282,6 @@ pub(super) fn filtered(
             ));
         }
     }
-    query
 }
 
 /// The condition on an FTS5 trigram table's `text` for the rows holding `pattern` (`%term%`):
@@ -322,7 +362,8 @@ impl ContactWithLists {
 /// One page of contacts, sorted by `sort` (then by id in the same direction), each with its
 /// lists (one statement for both: each statement is a hand-off to the database's thread).
 /// A search's page also tells the total (`ContactWithLists::total`): the search's ids are
-/// found once for both, and only the page's contacts are read in full.
+/// found once for both, from the kept texts where they answer (`texts`), and only the page's
+/// contacts are read in full.
 pub async fn page(
     db: &Db,
     filter: &ContactFilter,
@@ -331,48 +372,166 @@ pub async fn page(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ContactWithLists>, sqlx::Error> {
-    let lists = crate::db::sql::joined(db, "cl.list_id", ",");
-    let lists =
-        format!("(select {lists} from contact_lists cl where cl.contact_id = c.id) as list_ids");
-    let direction = if ascending { "asc" } else { "desc" };
-    let column = sort.column();
-    let order_by = |key: &str| {
-        if sort == ContactSort::Id {
+    let page = PagePlace {
+        sort,
+        ascending,
+        limit,
+        offset,
+        lists: lists_of_contact(db),
+    };
+    if let Some(rows) = page_from_texts(db, filter, &page).await? {
+        return Ok(rows);
+    }
+    let select = page.select(filter.search_term().is_some());
+    let query = filtered(&select, filter, true, db);
+    page.read(query, filter.search_term().is_some(), db).await
+}
+
+/// Where a page lies in its list.
+struct PagePlace {
+    sort: ContactSort,
+    ascending: bool,
+    limit: i64,
+    offset: i64,
+    /// [`lists_of_contact`] of the database.
+    lists: String,
+}
+
+impl PagePlace {
+    fn direction(&self) -> &'static str {
+        if self.ascending { "asc" } else { "desc" }
+    }
+
+    fn order_by(&self, key: &str) -> String {
+        let direction = self.direction();
+        if self.sort == ContactSort::Id {
             format!(" order by c.id {direction}")
         } else {
             format!(" order by {key} {direction}, c.id {direction}")
         }
-    };
-    let searching = filter.search_term().is_some();
-    let select = if searching {
-        format!("select c.id, {column} as sort_key, count(*) over () as total")
-    } else {
-        format!(
-            concat!("select ", contact_columns!(), ", {lists}"),
-            lists = lists
-        )
-    };
-    let mut query = filtered(&select, filter, true, db);
-    let limit = query.param(limit);
-    let offset = query.param(offset);
-    query.push(&order_by(column));
-    query.push(&format!(" limit {limit} offset {offset}"));
-    if searching {
-        query.nest(|found| {
-            format!(
-                concat!(
-                    "select ",
-                    contact_columns!(),
-                    ", {lists}, p.total from ({found}) p join contacts c on c.id = p.id \
-                     join companies co on co.customer_number = c.customer_number{order}"
-                ),
-                lists = lists,
-                found = found,
-                order = order_by("p.sort_key"),
-            )
-        });
     }
-    query.fetch_all(db).await
+
+    /// The select list: a search's ids, sort keys and total (its contacts are read in full
+    /// around it), or the contacts in full.
+    fn select(&self, searching: bool) -> String {
+        if searching {
+            format!(
+                "select c.id, {} as sort_key, count(*) over () as total",
+                self.sort.column()
+            )
+        } else {
+            format!(
+                concat!("select ", contact_columns!(), ", {lists}"),
+                lists = self.lists
+            )
+        }
+    }
+
+    /// Sorts and pages `query` (made with [`PagePlace::select`]) and reads its contacts.
+    async fn read(
+        &self,
+        mut query: DynQuery,
+        searching: bool,
+        db: &Db,
+    ) -> Result<Vec<ContactWithLists>, sqlx::Error> {
+        let limit = query.param(self.limit);
+        let offset = query.param(self.offset);
+        query.push(&self.order_by(self.sort.column()));
+        query.push(&format!(" limit {limit} offset {offset}"));
+        if searching {
+            query.nest(|found| {
+                format!(
+                    concat!(
+                        "select ",
+                        contact_columns!(),
+                        ", {lists}, p.total from ({found}) p join contacts c on c.id = p.id \
+                         join companies co on co.customer_number = c.customer_number{order}"
+                    ),
+                    lists = self.lists,
+                    found = found,
+                    order = self.order_by("p.sort_key"),
+                )
+            });
+        }
+        query.fetch_all(db).await
+    }
+}
+
+/// The select list's column of a contact's list ids.
+fn lists_of_contact(db: &Db) -> String {
+    let lists = crate::db::sql::joined(db, "cl.list_id", ",");
+    format!("(select {lists} from contact_lists cl where cl.contact_id = c.id) as list_ids")
+}
+
+/// A search's page from the contacts the kept texts find (`texts`), or `None` when the texts
+/// cannot answer it: none kept, a term they leave to the database, nothing found, or (told by
+/// an empty page) texts older than the database's or a page past the end. The database then
+/// answers with the term, so an empty page costs a second statement.
+async fn page_from_texts(
+    db: &Db,
+    filter: &ContactFilter,
+    page: &PagePlace,
+) -> Result<Option<Vec<ContactWithLists>>, sqlx::Error> {
+    let Some(term) = filter.search_term() else {
+        return Ok(None);
+    };
+    let Some(texts) = super::texts::kept(db) else {
+        return Ok(None);
+    };
+    let super::texts::FoundInTexts::Ids(ids) = texts.find(&term.to_lowercase()) else {
+        return Ok(None);
+    };
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let only_search = ContactFilter {
+        search: None,
+        ..filter.clone()
+    }
+    .is_everyone();
+    let rows = if only_search && page.sort == ContactSort::Id {
+        // The found ids are the list in its order: the page is a slice of them, its total
+        // their number, and only its contacts are read.
+        let total = ids.len();
+        let start = usize::try_from(page.offset)
+            .unwrap_or(usize::MAX)
+            .min(total);
+        let end = start
+            .saturating_add(usize::try_from(page.limit).unwrap_or(0))
+            .min(total);
+        let slice: Vec<i64> = if page.ascending {
+            ids[start..end].to_vec()
+        } else {
+            ids.iter()
+                .rev()
+                .skip(start)
+                .take(end - start)
+                .copied()
+                .collect()
+        };
+        if slice.is_empty() {
+            return Ok(None);
+        }
+        let mut query = DynQuery::list("");
+        let total = query.param(i64::try_from(total).unwrap_or(i64::MAX));
+        query.push(&format!(
+            concat!(
+                "select ",
+                contact_columns!(),
+                ", {lists}, cast({total} as bigint) as total"
+            ),
+            lists = page.lists,
+            total = total,
+        ));
+        found_in_texts(&mut query, filter, &slice, texts.version, db);
+        query.push(&page.order_by(page.sort.column()));
+        query.fetch_all(db).await?
+    } else {
+        let mut query = DynQuery::list(&page.select(true));
+        found_in_texts(&mut query, filter, &ids, texts.version, db);
+        page.read(query, true, db).await?
+    };
+    Ok((!rows.is_empty()).then_some(rows))
 }
 
 /// How many contacts match.

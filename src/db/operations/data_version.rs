@@ -6,13 +6,18 @@
 use crate::db::Db;
 use crate::db_run;
 
-/// The current version.
+/// The current version. The version of the contacts' searched texts comes in the same read
+/// and is noted for the contact search (`db::contacts::texts`).
 pub async fn current(db: &Db) -> Result<i64, sqlx::Error> {
-    db_run!(db, pool => {
-        sqlx::query_scalar::<_, i64>("select version from data_version where id = 1")
-            .fetch_one(pool)
-            .await
-    })
+    let (version, texts) = db_run!(db, pool => {
+        sqlx::query_as::<_, (i64, i64)>(
+            "select version, contact_text_version from data_version where id = 1",
+        )
+        .fetch_one(pool)
+        .await
+    })?;
+    crate::db::contacts::texts::seen(db, texts);
+    Ok(version)
 }
 
 #[cfg(test)]
