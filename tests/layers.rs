@@ -155,6 +155,9 @@ const PUBLISHED: &[(&str, &str)] = &[
     // The Brevo sync writes contacts with the statements the contacts' own writes use.
     ("contacts", "UPSERT_COMPANY"),
     ("contacts", "END_CONSENT_OF_OLD_ADDRESS"),
+    // The data version's one read brings the contact texts' version with it, and tells the
+    // contact search's texts in memory (issue 41).
+    ("contacts", "texts::seen"),
     // Every area writes its audit entries in its own transaction.
     ("insight", "audit::*"),
     // An import loads the roll-ups as rows and moves the statistics and history versions in
