@@ -38,8 +38,10 @@ const MOST_TEXT_BYTES: usize = 64 * 1024 * 1024;
 pub(super) const MOST_FOUND: usize = 5_000;
 /// Candidates few enough to check their texts without narrowing them down further.
 const FEW_CANDIDATES: usize = 32;
-/// After a read that failed or found too much, the next one waits this long.
+/// After a read that found too much, the next one waits this long.
 const AFTER_FAILURE: Duration = Duration::from_secs(600);
+/// After a read that failed (a lock, a lost connection), the next one waits this long.
+const AFTER_ERROR: Duration = Duration::from_secs(30);
 
 /// The searched texts at one version: the contacts' own, and their companies' names.
 #[derive(Debug)]
@@ -417,7 +419,7 @@ fn read_if_due(db: &Db, state: &mut TextsState) {
             }
             Err(error) => {
                 tracing::warn!(%error, "contact texts not read");
-                state.not_before = Some(Instant::now() + AFTER_FAILURE);
+                state.not_before = Some(Instant::now() + AFTER_ERROR);
             }
         }
     });
@@ -473,6 +475,11 @@ async fn read(db: &Db) -> Result<Option<ContactTexts>, sqlx::Error> {
         Db::Postgres(pool, _) => {
             let mut tx = pool.begin().await?;
             sqlx::query("set transaction isolation level repeatable read, read only")
+                .execute(&mut *tx)
+                .await?;
+            // A read in the background waits for no lock (a migration, an import): it tries
+            // again later, and the searches ask the database meanwhile.
+            sqlx::query("set local lock_timeout = '1s'")
                 .execute(&mut *tx)
                 .await?;
             let version = sqlx::query_scalar(VERSION).fetch_one(&mut *tx).await?;
