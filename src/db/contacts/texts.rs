@@ -20,13 +20,15 @@
 //! Memory: the texts (about 100 bytes per contact) and the ids of the contacts of each trigram
 //! held by at most [`UNCOMMON_SHARE`] of them; none above [`MOST_TEXT_BYTES`].
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use futures_util::TryStreamExt;
+use futures_util::{Stream, TryStreamExt};
 use rustc_hash::FxHashMap;
 
 use crate::db::Db;
+use crate::db_run;
 
 /// A trigram held by more than this share of the rows is not kept with its rows (a term with
 /// only such trigrams matches many, and the database answers it).
@@ -35,7 +37,7 @@ const UNCOMMON_SHARE: usize = 4;
 const MOST_TEXT_BYTES: usize = 64 * 1024 * 1024;
 /// More contacts than this found: the database answers, with the term (a list of ids this
 /// long in a statement costs more than the lookup it spares).
-pub(super) const MOST_FOUND: usize = 5_000;
+const MOST_FOUND: usize = 5_000;
 /// Candidates few enough to check their texts without narrowing them down further.
 const FEW_CANDIDATES: usize = 32;
 /// After a read that found too much, the next one waits this long.
@@ -341,25 +343,25 @@ fn trigram(bytes: &[u8]) -> u32 {
 #[derive(Debug, Default)]
 pub struct KeptTexts {
     state: Mutex<TextsState>,
+    /// The newest text version a request has seen (read with the data version on every
+    /// request, so kept apart from the lock).
+    seen: AtomicI64,
 }
 
 #[derive(Debug, Default)]
 struct TextsState {
     texts: Option<Arc<ContactTexts>>,
-    /// The newest text version a request has seen.
-    seen: Option<i64>,
     reading: bool,
     /// No read starts before this.
     not_before: Option<Instant>,
 }
 
-impl TextsState {
-    fn stale(&self) -> bool {
-        match (&self.texts, self.seen) {
-            (None, _) => true,
-            (Some(texts), Some(seen)) => seen != texts.version,
-            (Some(_), None) => false,
-        }
+impl KeptTexts {
+    /// The kept texts unless a request has seen a newer version (then they would only cost a
+    /// statement that finds them stale).
+    fn current(&self, state: &TextsState) -> Option<Arc<ContactTexts>> {
+        let seen = self.seen.load(Ordering::Relaxed);
+        state.texts.clone().filter(|texts| texts.version >= seen)
     }
 }
 
@@ -368,26 +370,27 @@ impl TextsState {
 pub(crate) fn kept(db: &Db) -> Option<Arc<ContactTexts>> {
     let kept = &db.search_aids().contact_texts;
     let mut state = kept.state.lock().unwrap_or_else(|e| e.into_inner());
-    read_if_due(db, &mut state);
-    state.texts.clone()
+    read_if_due(db, kept, &mut state);
+    kept.current(&state)
 }
 
-/// Notes the text version a request read with the data version: newer than the kept texts, it
-/// starts their read.
+/// Notes the text version a request read with the data version: newer than any seen before,
+/// it starts a read of the kept texts.
 pub(crate) fn seen(db: &Db, version: i64) {
     let kept = &db.search_aids().contact_texts;
-    let mut state = kept.state.lock().unwrap_or_else(|e| e.into_inner());
-    if state.seen.is_none_or(|seen| version > seen) {
-        state.seen = Some(version);
+    if kept.seen.fetch_max(version, Ordering::Relaxed) >= version {
+        return;
     }
+    let mut state = kept.state.lock().unwrap_or_else(|e| e.into_inner());
     // Only once texts were asked for: an installation nobody searches keeps none.
     if state.texts.is_some() {
-        read_if_due(db, &mut state);
+        read_if_due(db, kept, &mut state);
     }
 }
 
-fn read_if_due(db: &Db, state: &mut TextsState) {
-    if state.reading || !state.stale() || state.not_before.is_some_and(|t| Instant::now() < t) {
+fn read_if_due(db: &Db, kept: &KeptTexts, state: &mut TextsState) {
+    let fresh = kept.current(state).is_some();
+    if state.reading || fresh || state.not_before.is_some_and(|t| Instant::now() < t) {
         return;
     }
     state.reading = true;
@@ -435,7 +438,8 @@ pub(crate) async fn read_now(db: &Db) {
 }
 
 /// The texts as they are now: the version and the texts in one snapshot (a transaction;
-/// repeatable read on PostgreSQL).
+/// repeatable read on PostgreSQL), or `None` when they take more than [`MOST_TEXT_BYTES`]
+/// (found while reading, before more rows are held).
 async fn read(db: &Db) -> Result<Option<ContactTexts>, sqlx::Error> {
     const VERSION: &str = "select contact_text_version from data_version where id = 1";
     // The expressions of the search's own `like`s (`search::filtered`), and its join.
@@ -453,56 +457,84 @@ async fn read(db: &Db) -> Result<Option<ContactTexts>, sqlx::Error> {
         Option<String>,
         Option<String>,
     );
-    fn contact((id, number, a, b, c, d): Row) -> ContactRow {
-        (id, number, [a, b, c, d])
-    }
     type Company = (i64, Option<String>);
-    let (version, contacts, companies): (i64, Vec<Row>, Vec<Company>) = match db {
-        Db::Sqlite(pool, _) => {
-            let mut tx = pool.begin().await?;
-            let version = sqlx::query_scalar(VERSION).fetch_one(&mut *tx).await?;
-            let contacts = sqlx::query_as(CONTACTS)
-                .fetch(&mut *tx)
-                .try_collect()
-                .await?;
-            let companies = sqlx::query_as(COMPANIES)
-                .fetch(&mut *tx)
-                .try_collect()
-                .await?;
-            tx.commit().await?;
-            (version, contacts, companies)
+    let text_len = |texts: &[&Option<String>]| {
+        texts
+            .iter()
+            .map(|t| t.as_ref().map_or(0, String::len))
+            .sum::<usize>()
+    };
+    // A read in the background waits for no lock (a migration, an import): it tries again
+    // later, and the searches ask the database meanwhile.
+    let setup: &[&str] = match db.backend() {
+        crate::db::Backend::Sqlite => &[],
+        crate::db::Backend::Postgres => &[
+            "set transaction isolation level repeatable read, read only",
+            "set local lock_timeout = '1s'",
+        ],
+    };
+    let mut budget = MOST_TEXT_BYTES;
+    let read = db_run!(db, pool => async {
+        let mut tx = pool.begin().await?;
+        for sql in setup {
+            sqlx::query(sql).execute(&mut *tx).await?;
         }
-        Db::Postgres(pool, _) => {
-            let mut tx = pool.begin().await?;
-            sqlx::query("set transaction isolation level repeatable read, read only")
-                .execute(&mut *tx)
-                .await?;
-            // A read in the background waits for no lock (a migration, an import): it tries
-            // again later, and the searches ask the database meanwhile.
-            sqlx::query("set local lock_timeout = '1s'")
-                .execute(&mut *tx)
-                .await?;
-            let version = sqlx::query_scalar(VERSION).fetch_one(&mut *tx).await?;
-            let contacts = sqlx::query_as(CONTACTS)
-                .fetch(&mut *tx)
-                .try_collect()
-                .await?;
-            let companies = sqlx::query_as(COMPANIES)
-                .fetch(&mut *tx)
-                .try_collect()
-                .await?;
-            tx.commit().await?;
-            (version, contacts, companies)
-        }
+        let version: i64 = sqlx::query_scalar(VERSION).fetch_one(&mut *tx).await?;
+        let Some(contacts) = within(
+            sqlx::query_as::<_, Row>(CONTACTS).fetch(&mut *tx),
+            &mut budget,
+            |row| text_len(&[&row.2, &row.3, &row.4, &row.5]),
+        )
+        .await?
+        else {
+            return Ok(None);
+        };
+        let Some(companies) = within(
+            sqlx::query_as::<_, Company>(COMPANIES).fetch(&mut *tx),
+            &mut budget,
+            |company| text_len(&[&company.1]),
+        )
+        .await?
+        else {
+            return Ok(None);
+        };
+        tx.commit().await?;
+        Ok::<_, sqlx::Error>(Some((version, contacts, companies)))
+    }
+    .await)?;
+    let Some((version, contacts, companies)) = read else {
+        return Ok(None);
     };
     let ascii_case_blind = db.backend() == crate::db::Backend::Sqlite;
     Ok(tokio::task::spawn_blocking(move || {
-        let contacts = contacts.into_iter().map(contact).collect();
+        let contacts = contacts
+            .into_iter()
+            .map(|(id, number, a, b, c, d)| (id, number, [a, b, c, d]))
+            .collect();
         ContactTexts::new(version, ascii_case_blind, contacts, companies)
     })
     .await
     .ok()
     .flatten())
+}
+
+/// The rows of `rows` while their texts (`len`) fit in `budget` (which they take off it), or
+/// `None` once they do not.
+async fn within<R>(
+    rows: impl Stream<Item = Result<R, sqlx::Error>>,
+    budget: &mut usize,
+    len: impl Fn(&R) -> usize,
+) -> Result<Option<Vec<R>>, sqlx::Error> {
+    let mut rows = std::pin::pin!(rows);
+    let mut kept = Vec::new();
+    while let Some(row) = rows.try_next().await? {
+        let Some(left) = budget.checked_sub(len(&row)) else {
+            return Ok(None);
+        };
+        *budget = left;
+        kept.push(row);
+    }
+    Ok(Some(kept))
 }
 
 #[cfg(test)]
@@ -526,6 +558,20 @@ mod tests {
         companies.sort();
         companies.dedup();
         ContactTexts::new(1, case_blind, contacts, companies).unwrap()
+    }
+
+    #[tokio::test]
+    async fn rows_are_read_only_while_their_texts_fit() {
+        let rows = || futures_util::stream::iter(["abc", "defg", "hi"].map(Ok::<_, sqlx::Error>));
+        let mut budget = 9;
+        let read = within(rows(), &mut budget, |row| row.len()).await.unwrap();
+        assert_eq!(read, Some(vec!["abc", "defg", "hi"]));
+        assert_eq!(budget, 0);
+        let mut budget = 8;
+        assert_eq!(
+            within(rows(), &mut budget, |row| row.len()).await.unwrap(),
+            None
+        );
     }
 
     #[test]
