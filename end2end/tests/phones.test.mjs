@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { logIn } from '../lib/accounts.mjs';
 import { violationsWithEachDialog } from '../lib/axe.mjs';
 import { withPage } from '../lib/browser.mjs';
-import { settledStep } from '../lib/tour.mjs';
+import { nextStep, settledStep } from '../lib/tour.mjs';
 import { eventually } from '../lib/wait.mjs';
 
 const TOUR_FLAG = 'aktionsportal:tour-downloads-completed';
@@ -319,7 +319,7 @@ test('the tour shows all 20 steps by their titles at every width, each at an ele
         }
         if (index < TOUR_TITLES.length - 1) {
           assert.equal(step.primary, `Weiter (${index + 1} von 20)`, where);
-          await page.getByTestId('button-primary').click();
+          await nextStep(page, index, where);
         }
       }
       assert.deepEqual(seen, TOUR_TITLES, `${viewport.width} px`);
