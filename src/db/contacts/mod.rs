@@ -520,6 +520,7 @@ pub async fn assigned_lists(
 mod consent;
 pub mod customer_groups;
 pub mod erasure;
+mod orders;
 pub mod planning_candidates;
 mod search;
 pub(crate) mod texts;
@@ -914,6 +915,114 @@ mod tests {
             matches!(texts::kept(&t.db).unwrap().find("zwölfer"), texts::FoundInTexts::Ids(ref ids) if ids.len() == 40)
         );
         check(people, companies, terms).await;
+    }
+
+    /// A deep page (from `search::DEEP_PAGE` on: ids first, or a slice of the kept texts' ids
+    /// or of a kept order) shows exactly the places of the whole list read at once, in every
+    /// order and direction, also when the kept texts are older than the data (issue 41).
+    #[tokio::test]
+    async fn deep_pages_are_the_places_of_the_whole_list() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+
+        let t = TestDb::new().await;
+        let mut rng = StdRng::seed_from_u64(1_000);
+        for (number, name) in [
+            (300001, "Zeta AG"),
+            (300002, "Alpha KG"),
+            (300003, "Müller"),
+        ] {
+            upsert_company(&t.db, number, name).await.unwrap();
+        }
+        let names = ["Weber", "Schmidt", "Zoë", "Becker", "Öztürk"];
+        for n in 0..1_150 {
+            let mut new = new_contact(300001 + rng.gen_range(0..3), &format!("k{n:05}@example.de"));
+            new.lastname = names[rng.gen_range(0..names.len())].to_string();
+            new.double_opt_in = rng.gen_bool(0.5);
+            create_contact(&t.db, &new).await.unwrap();
+        }
+        let everyone = ContactFilter::default();
+        let ids_of = |rows: Vec<ContactWithLists>| -> Vec<i64> {
+            rows.into_iter().map(|row| row.contact.id).collect()
+        };
+        let check = |step: &'static str| {
+            let db = t.db.clone();
+            let everyone = everyone.clone();
+            async move {
+                for sort in [
+                    ContactSort::Id,
+                    ContactSort::Email,
+                    ContactSort::Lastname,
+                    ContactSort::CompanyName,
+                    ContactSort::DoubleOptIn,
+                ] {
+                    for ascending in [true, false] {
+                        // The list as the plain statement reads it.
+                        let direction = if ascending { "asc" } else { "desc" };
+                        let plain = format!(
+                            "select c.id from contacts c join companies co \
+                             on co.customer_number = c.customer_number \
+                             order by {} {direction}, c.id {direction}",
+                            sort.column()
+                        );
+                        let whole: Vec<i64> = db_run!(&db, pool => {
+                            sqlx::query_scalar(&plain).fetch_all(pool).await
+                        })
+                        .unwrap();
+                        for offset in [0, 5, 999, 1_000, 1_003, 1_140, whole.len() as i64 - 1] {
+                            let rows = page(&db, &everyone, sort, ascending, 7, offset)
+                                .await
+                                .unwrap();
+                            if let Some(total) = rows.first().and_then(|row| row.total) {
+                                assert_eq!(total, whole.len() as i64, "{step} {sort:?} {offset}");
+                            }
+                            let expected: Vec<i64> = whole
+                                .iter()
+                                .skip(offset as usize)
+                                .take(7)
+                                .copied()
+                                .collect();
+                            assert_eq!(
+                                ids_of(rows),
+                                expected,
+                                "{step}: {sort:?} ascending {ascending} at {offset}"
+                            );
+                        }
+                        let past = page(&db, &everyone, sort, ascending, 7, whole.len() as i64)
+                            .await
+                            .unwrap();
+                        assert!(past.is_empty(), "{step} {sort:?}");
+                    }
+                }
+            }
+        };
+        check("from the database").await;
+        texts::read_now(&t.db).await;
+        let kept = texts::kept(&t.db).unwrap();
+        for sort in [
+            ContactSort::Email,
+            ContactSort::Lastname,
+            ContactSort::CompanyName,
+        ] {
+            orders::read_now(&kept, &t.db, sort).await;
+        }
+        check("with the kept texts and orders").await;
+        // Contacts gone and added after the texts were read: their ids are no longer the
+        // list, and the pages follow the data.
+        let doomed = ids_of(
+            page(&t.db, &everyone, ContactSort::Id, true, 10, 1_010)
+                .await
+                .unwrap(),
+        );
+        for id in doomed {
+            delete_contact(&t.db, id, &crate::test_support::cli_change())
+                .await
+                .unwrap();
+        }
+        create_contact(&t.db, &new_contact(300002, "neu@example.de"))
+            .await
+            .unwrap();
+        check("after changes").await;
     }
 
     /// The kept totals (migration 0014) agree with counting the contacts through inserts,

@@ -59,6 +59,8 @@ pub(crate) struct ContactTexts {
     companies: TextTable,
     /// (customer number, contact id) of every contact, ascending.
     contacts_of_company: Vec<(i64, i64)>,
+    /// Every contact's id in other orders, read when a deep page first asks (`orders`).
+    pub(crate) orders: super::orders::KeptOrders,
 }
 
 /// What a lookup found.
@@ -108,6 +110,7 @@ impl ContactTexts {
             contacts,
             companies,
             contacts_of_company,
+            orders: Default::default(),
         })
     }
 
@@ -144,6 +147,11 @@ impl ContactTexts {
         ids.sort_unstable();
         ids.dedup();
         FoundInTexts::Ids(ids)
+    }
+
+    /// Every contact's id, ascending.
+    pub(crate) fn contact_ids(&self) -> &[i64] {
+        &self.contacts.keys
     }
 
     /// About how many bytes the texts take (for the log).
