@@ -753,6 +753,8 @@ questions_bench() {
     "/api/contacts?limit=20&offset=0&search=kontakt{n:6:99999}|$admin|contact search \`kontakt0xxxxx\` (admin)" \
     "/api/contacts?limit=20&offset=0&search=2{n:5:49999}|$admin|contact search by customer number (admin)" \
     "/api/contacts?limit=20&offset=0&search={company}|$admin|contact search by company \`Weber-Schmidt Energieberatung\` (admin)" \
+    "/api/contacts?limit={between:15:25}&offset={between:0:199980}|$admin|contact list, random page up to offset 199,980 (admin)" \
+    "/api/contacts?limit={between:15:25}&offset={between:0:199980}&sortBy=lastname&sort=ASC|$admin|contact list sorted by last name, random page (admin)" \
     "/api/downloads/?limit={between:15:25}&offset={between:0:18000}&sortBy=startAt&sort=ASC|$admin|admin package list sorted by start, random page up to offset 18,000" \
     "/api/downloads/?limit=20&offset=0&search=Nr.%20{n:5:9999}|$admin|admin package list, search \`Nr. 0xxxx\`" \
     "/api/providers/{n:0:200}/lists?limit=20&offset=0&search=Marke%20{n:3:200}|$admin|criteria lists of a random provider, search \`Marke xxx\`" \
