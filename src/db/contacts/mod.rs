@@ -1004,7 +1004,7 @@ mod tests {
             ContactSort::Lastname,
             ContactSort::CompanyName,
         ] {
-            orders::read_now(&kept, &t.db, sort).await;
+            orders::read_now(&kept.orders, kept.version, &t.db, sort.column()).await;
         }
         check("with the kept texts and orders").await;
         // Contacts gone and added after the texts were read: their ids are no longer the

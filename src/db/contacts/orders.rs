@@ -1,7 +1,8 @@
 //! The contacts list in a kept order: every contact's id sorted by one column, read once per
 //! version of the contacts' texts (`texts`), so that a deep page of every contact is a slice
 //! (issue 41: place 150,000 by last name took 115 ms on `seed-large` from the database, which
-//! sorts all 200,000 contacts for it). Only columns that version follows are kept: it moves
+//! sorts all 200,000 contacts for it). Only columns that version follows are kept (chosen by
+//! `search::ContactSort::kept_order_key`): it moves
 //! with every email, name, customer number and company name, and with every contact added or
 //! removed (a contact's creation time never changes).
 
@@ -9,17 +10,15 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::search::ContactSort;
-use super::texts::ContactTexts;
 use crate::db::Db;
 use crate::db_run;
 
 /// After a read that failed, the next one waits this long.
 const AFTER_ERROR: Duration = Duration::from_secs(30);
 
-/// The orders read at one version of the texts (held by those texts).
+/// The orders read at one version of the texts (held by those texts), by sort key.
 #[derive(Debug, Default)]
-pub(crate) struct KeptOrders(Mutex<HashMap<ContactSort, OrderState>>);
+pub(crate) struct KeptOrders(Mutex<HashMap<&'static str, OrderState>>);
 
 #[derive(Debug)]
 enum OrderState {
@@ -29,47 +28,30 @@ enum OrderState {
     NotBefore(Instant),
 }
 
-/// The sort key of a kept order, or `None` for an order the texts' version does not follow.
-fn key_of(sort: ContactSort) -> Option<&'static str> {
-    match sort {
-        ContactSort::CustomerNumber
-        | ContactSort::Email
-        | ContactSort::Firstname
-        | ContactSort::Lastname
-        | ContactSort::CompanyName
-        | ContactSort::CreatedAt => Some(sort.column()),
-        _ => None,
-    }
-}
-
-/// Whether `sort`'s order of every contact is kept with the texts.
-pub(crate) fn is_kept(sort: ContactSort) -> bool {
-    key_of(sort).is_some()
-}
-
-/// Every contact's id in `sort`'s ascending order (ties by id) at the texts' version, if kept;
-/// starts reading it in the background when not (the page then comes from the database).
+/// Every contact's id in the ascending order of `key` (a column of the list's statement;
+/// ties by id) at the texts' `version`, if kept; starts reading it in the background when not
+/// (the page then comes from the database).
 pub(crate) fn kept_order(
-    texts: &Arc<ContactTexts>,
+    orders: &Arc<KeptOrders>,
+    version: i64,
     db: &Db,
-    sort: ContactSort,
+    key: &'static str,
 ) -> Option<Arc<Vec<i64>>> {
-    let key = key_of(sort)?;
-    let mut orders = texts.orders.0.lock().unwrap_or_else(|e| e.into_inner());
-    match orders.get(&sort) {
+    let mut kept = orders.0.lock().unwrap_or_else(|e| e.into_inner());
+    match kept.get(key) {
         Some(OrderState::Read(ids)) => return Some(Arc::clone(ids)),
         Some(OrderState::Reading) => return None,
         Some(OrderState::NotBefore(until)) if Instant::now() < *until => return None,
         _ => {}
     }
-    orders.insert(sort, OrderState::Reading);
-    let (texts, db) = (Arc::clone(texts), db.clone());
+    kept.insert(key, OrderState::Reading);
+    let (orders, db) = (Arc::clone(orders), db.clone());
     tokio::spawn(async move {
         let started = Instant::now();
-        let state = match read(&db, key, texts.version).await {
+        let state = match read(&db, key, version).await {
             Ok(Some(ids)) => {
                 tracing::info!(
-                    ?sort,
+                    key,
                     contacts = ids.len(),
                     ms = started.elapsed().as_millis() as u64,
                     "contact order read"
@@ -79,12 +61,12 @@ pub(crate) fn kept_order(
             // The data moved on: newer texts will be read, with their own orders.
             Ok(None) => OrderState::NotBefore(Instant::now() + AFTER_ERROR),
             Err(error) => {
-                tracing::warn!(%error, ?sort, "contact order not read");
+                tracing::warn!(%error, key, "contact order not read");
                 OrderState::NotBefore(Instant::now() + AFTER_ERROR)
             }
         };
-        let mut orders = texts.orders.0.lock().unwrap_or_else(|e| e.into_inner());
-        orders.insert(sort, state);
+        let mut kept = orders.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.insert(key, state);
     });
     None
 }
@@ -123,13 +105,10 @@ async fn read(db: &Db, key: &str, version: i64) -> Result<Option<Vec<i64>>, sqlx
     .await)
 }
 
-/// Reads the order now and keeps it with the texts (the tests' way to be sure a page uses it).
+/// Reads the order now and keeps it (the tests' way to be sure a page uses it).
 #[cfg(test)]
-pub(crate) async fn read_now(texts: &Arc<ContactTexts>, db: &Db, sort: ContactSort) {
-    let ids = read(db, key_of(sort).unwrap(), texts.version)
-        .await
-        .unwrap()
-        .unwrap();
-    let mut orders = texts.orders.0.lock().unwrap();
-    orders.insert(sort, OrderState::Read(Arc::new(ids)));
+pub(crate) async fn read_now(orders: &KeptOrders, version: i64, db: &Db, key: &'static str) {
+    let ids = read(db, key, version).await.unwrap().unwrap();
+    let mut kept = orders.0.lock().unwrap();
+    kept.insert(key, OrderState::Read(Arc::new(ids)));
 }

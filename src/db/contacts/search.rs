@@ -52,7 +52,7 @@ impl ContactFilter {
 }
 
 /// The columns the contacts table sorts by, `id` by default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ContactSort {
     Id,
     CustomerNumber,
@@ -113,6 +113,21 @@ impl ContactSort {
                     names.join(", ")
                 )
             })
+    }
+
+    /// The sort key of an order every contact is kept in with the texts (`orders`): one the
+    /// texts' version follows (emails, names, customer numbers, company names change it, and
+    /// so does every contact added or removed; a creation time never changes).
+    fn kept_order_key(self) -> Option<&'static str> {
+        match self {
+            ContactSort::CustomerNumber
+            | ContactSort::Email
+            | ContactSort::Firstname
+            | ContactSort::Lastname
+            | ContactSort::CompanyName
+            | ContactSort::CreatedAt => Some(self.column()),
+            _ => None,
+        }
     }
 
     pub(super) fn column(self) -> &'static str {
@@ -508,7 +523,7 @@ async fn page_from_texts(
     // (100 ms for a first page by last name on `seed-large`); a first page by id is quick
     // from the database.
     let everyone =
-        filter.is_everyone() && (page.offset >= DEEP_PAGE || super::orders::is_kept(page.sort));
+        filter.is_everyone() && (page.offset >= DEEP_PAGE || page.sort.kept_order_key().is_some());
     if filter.search_term().is_none() && !everyone {
         return Ok(None);
     }
@@ -525,13 +540,18 @@ async fn page_from_texts(
             super::texts::FoundInTexts::Unanswered => return Ok(None),
         },
         None if page.sort == ContactSort::Id => texts.contact_ids(),
-        None => match super::orders::kept_order(&texts, db, page.sort) {
-            Some(order) => {
-                ordered = order;
-                &ordered
+        None => {
+            let Some(key) = page.sort.kept_order_key() else {
+                return Ok(None);
+            };
+            match super::orders::kept_order(&texts.orders, texts.version, db, key) {
+                Some(order) => {
+                    ordered = order;
+                    &ordered
+                }
+                None => return Ok(None),
             }
-            None => return Ok(None),
-        },
+        }
     };
     if ids.is_empty() {
         return Ok(None);

@@ -60,7 +60,7 @@ pub(crate) struct ContactTexts {
     /// (customer number, contact id) of every contact, ascending.
     contacts_of_company: Vec<(i64, i64)>,
     /// Every contact's id in other orders, read when a deep page first asks (`orders`).
-    pub(crate) orders: super::orders::KeptOrders,
+    pub(crate) orders: Arc<super::orders::KeptOrders>,
 }
 
 /// What a lookup found.
