@@ -273,6 +273,7 @@ pub enum ErrorCode {
     DatabaseUnavailable,
     FileStoreUnavailable,
     TagExists,
+    ConfirmationRequired,
 }
 
 impl IntoResponse for ApiError {

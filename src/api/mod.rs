@@ -35,6 +35,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(marketing::lists::router())
         .merge(marketing::router())
         .merge(catalog::packages::router())
+        .merge(catalog::announcements::router())
         .merge(contacts::router())
         .merge(contacts::customer_groups::router())
         .merge(contacts::double_opt_in::router())

@@ -127,6 +127,8 @@ error_codes! {
         ["sync_running", "marketing_not_connected"];
     TagConflict("Another tag has the name (without regard to case)."):
         ["tag_exists"];
+    AnnouncementUnconfirmed("The package has started: switching its announcement on sends it at once, so it needs `confirmStarted`."):
+        ["confirmation_required"];
 }
 
 /// The bad lines an `invalid_csv` answer lists (`services::contacts::planning` `Refused`).

@@ -374,6 +374,11 @@ pub const FIELD_LABELS: &[(&str, &str)] = &[
     ("copy_of", "Kopie von"),
     ("archived", "Archiviert"),
     ("archived_at", "Archiviert am"),
+    // A package's mails (db::catalog::announcements).
+    ("announce", "Bei Start ankündigen"),
+    ("subject", "Betreff der Ankündigung"),
+    ("body", "Text der Ankündigung"),
+    ("reminder_days", "Erinnerung vor Ablauf (Tage)"),
     // Files (uploads).
     ("ext", "Dateiendung"),
     ("size", "Größe"),

@@ -26,6 +26,22 @@ pub fn date(instant: DateTime<Utc>) -> String {
         .to_string()
 }
 
+/// A whole number with German thousands points: `1.234`, `-12.345.678`.
+pub fn count(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if n < 0 {
+        out.push('-');
+    }
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('.');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// Binary units with a German decimal comma: `1 Byte`, `1,5 KiB`, `1 MiB`.
 pub fn file_size(bytes: i64) -> String {
     if bytes < 1024 {
@@ -50,6 +66,15 @@ pub fn file_size(bytes: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn counts_have_thousands_points() {
+        assert_eq!(super::count(0), "0");
+        assert_eq!(super::count(999), "999");
+        assert_eq!(super::count(1_234), "1.234");
+        assert_eq!(super::count(200_000), "200.000");
+        assert_eq!(super::count(-12_345_678), "-12.345.678");
+    }
+
     use super::*;
     use chrono::TimeZone;
 

@@ -2,6 +2,7 @@
 //! Nothing here does I/O; every rule has its unit tests beside it.
 
 pub mod access;
+pub mod announcements;
 pub mod audit;
 pub mod backup;
 pub mod badges;

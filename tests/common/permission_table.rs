@@ -108,6 +108,16 @@ pub const BODIES: &[(&str, &str, &str)] = &[
     ("POST", "/api/download/duplicate", r#"{"id":1}"#),
     (
         "PUT",
+        "/api/download/1/announcement",
+        r#"{"announce":true,"subject":"Neu: {Paket}","text":"Ab {Gültig ab}.","reminderDays":3,"confirmStarted":true}"#,
+    ),
+    (
+        "POST",
+        "/api/download/1/announcement/preview",
+        r#"{"announce":true,"subject":"Neu: {Paket}","text":"Ab {Gültig ab}.","reminderDays":3}"#,
+    ),
+    (
+        "PUT",
         "/api/download/1",
         r#"{"name":"Herbstaktion","startAt":"2026-01-01","endAt":"2030-12-31","ProviderId":1,"listsIds":[1],"uncheckedListsIds":[]}"#,
     ),
@@ -325,6 +335,22 @@ pub const ROWS: &[Row] = &[
     Row {
         method: "PUT",
         path: "/api/download/1",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    // A package's mails: only Admin and the provider's roles, as for its writes.
+    Row {
+        method: "GET",
+        path: "/api/download/1/announcement",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "PUT",
+        path: "/api/download/1/announcement",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "POST",
+        path: "/api/download/1/announcement/preview",
         expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
     },
     Row {

@@ -1,5 +1,6 @@
 //! Catalog: download packages, their files, uploads, tags and previews.
 
+pub mod announcements;
 pub mod files;
 pub mod packages;
 pub mod previews;

@@ -1,0 +1,124 @@
+//! A package's mails (issue 37): the settings of its announcement and of the notice before
+//! its end, and the preview of the announcement. Each handler calls one service function; the
+//! rights are decided there.
+
+use axum::Router;
+use axum::extract::State;
+use axum::response::Json as JsonResponse;
+use axum::routing::{get, post};
+
+use crate::api::error::ApiError;
+use crate::api::extract::{AuthUser, Json, Path};
+use crate::auth::require::require;
+use crate::domain::permissions::Capability;
+use crate::services::catalog::announcements::{
+    self, AnnouncementInput, AnnouncementView, MailFrame, MailPreview,
+};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/download/{id}/announcement", get(settings).put(save))
+        .route("/download/{id}/announcement/preview", post(preview))
+        .route_layer(require(Capability::AdminArea))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/download/{id}/announcement",
+    operation_id = "getAnnouncement",
+    tag = "downloads",
+    summary = "A package's announcement and end notice",
+    description = "The settings of the package's mails (\"Ankündigung per E-Mail\"), with how many addresses an announcement reaches now. A package without saved settings (`saved: false`) sends nothing; the fields then show the German template a new announcement starts with.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters des Pakets (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "The package's id; an id that is not a number answers 404 `not_found`.")),
+    responses(
+        (status = 200, description = "The settings.", body = AnnouncementView, content_type = "application/json"),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"}))),
+)]
+async fn settings(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+) -> Result<JsonResponse<AnnouncementView>, ApiError> {
+    Ok(JsonResponse(
+        announcements::settings(&state.db, &user, id).await?,
+    ))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/download/{id}/announcement",
+    operation_id = "saveAnnouncement",
+    tag = "downloads",
+    summary = "Save a package's announcement and end notice",
+    description = "Stores the settings, audited. An unknown placeholder is refused (400, naming it). Switching the announcement on for a package that has started and was not announced sends it at once, so it needs `confirmStarted: true` (else 409 `confirmation_required`, naming how many contacts it reaches).\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters des Pakets (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "The package's id; an id that is not a number answers 404 `not_found`.")),
+    request_body(content = AnnouncementInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The settings as stored.", body = AnnouncementView, content_type = "application/json"),
+        (status = 400, description = "A subject or text that is not allowed (an unknown placeholder, too long) or reminder days outside 0-60; the German message says why.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Den Platzhalter „{Produkt}“ gibt es nicht. Möglich sind {Paket}, {Anbieter}, {Gültig ab} und {Gültig bis}.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 409, description = "The package has started: confirm the sending.", body = crate::api::responses::AnnouncementUnconfirmed, content_type = "application/json"),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400, 409]))),
+)]
+async fn save(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Json(input): Json<AnnouncementInput>,
+) -> Result<JsonResponse<AnnouncementView>, ApiError> {
+    Ok(JsonResponse(
+        announcements::save(&state.db, &user, id, &input).await?,
+    ))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/download/{id}/announcement/preview",
+    operation_id = "previewAnnouncement",
+    tag = "downloads",
+    summary = "The announcement as it will be sent",
+    description = "Fills the subject and text given (saved or not) with the package's facts and frames them as the mail is sent: the plain-text and the HTML part, with the button \"Zum Paket\" and the link \"Abmelden\". Changes nothing.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters des Pakets (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "The package's id; an id that is not a number answers 404 `not_found`.")),
+    request_body(content = AnnouncementInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The mail.", body = MailPreview, content_type = "application/json"),
+        (status = 400, description = "A subject or text that is not allowed (an unknown placeholder, too long) or reminder days outside 0-60; the German message says why.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Den Platzhalter „{Produkt}“ gibt es nicht. Möglich sind {Paket}, {Anbieter}, {Gültig ab} und {Gültig bis}.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn preview(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Json(input): Json<AnnouncementInput>,
+) -> Result<JsonResponse<MailPreview>, ApiError> {
+    let frame = MailFrame {
+        link_base: state.config.link_base(),
+        product_name: state.config.product_name.clone(),
+        sender: Default::default(),
+    };
+    Ok(JsonResponse(
+        announcements::preview(&state.db, &user, id, &input, &frame).await?,
+    ))
+}

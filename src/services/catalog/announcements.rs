@@ -1,0 +1,228 @@
+//! A package's mails (issue 37): the settings of its announcement at the start and of the
+//! notice before its end, how many contacts an announcement reaches, and the mail as it will
+//! be sent. Only Admin and the roles of the package's provider may see or change them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::db::catalog::announcements::{AnnouncementRecord, AnnouncementSettings};
+use crate::db::{self, Db};
+use crate::domain::announcements::{
+    AnnouncementText, MailImages, MailLinks, PLACEHOLDERS, PackageFacts, ReminderDays,
+    SenderDetails, announcement_mail,
+};
+use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
+use crate::domain::format::date;
+use crate::domain::user::User;
+use crate::services::catalog::packages::managed;
+use crate::services::error::{ServiceError, ServiceResult};
+
+/// Body of `PUT /api/download/{id}/announcement` and of its preview.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnnouncementInput {
+    /// "Bei Start ankündigen".
+    pub announce: bool,
+    /// The subject, one line; placeholders `{Paket}`, `{Anbieter}`, `{Gültig ab}`,
+    /// `{Gültig bis}`. Anything else in braces is refused with a message naming it.
+    #[schema(min_length = 3, max_length = 150)]
+    pub subject: String,
+    /// The short text, with line breaks and the same placeholders.
+    #[schema(min_length = 1, max_length = 2000)]
+    pub text: String,
+    /// "Erinnerung vor Ablauf": days before the end on which the contacts of every customer
+    /// number that took the package are told; 0 switches it off.
+    #[schema(minimum = 0, maximum = 60)]
+    pub reminder_days: i64,
+    /// Switching the announcement on for a package that has already started sends it at
+    /// once: only with `true` here (else 409 `confirmation_required`, naming how many).
+    #[serde(default)]
+    pub confirm_started: bool,
+}
+
+/// A package's mail settings (`GET`/`PUT /api/download/{id}/announcement`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnnouncementView {
+    pub download_id: i64,
+    pub announce: bool,
+    pub subject: String,
+    pub text: String,
+    pub reminder_days: i64,
+    /// False: nothing was saved for the package (made before announcements existed, or
+    /// never saved), so nothing is sent; the fields show what a new announcement starts with.
+    pub saved: bool,
+    /// How many addresses an announcement reaches now ("wird an 1.234 Kontakte gesendet"):
+    /// confirmed, not blocked contacts on the package's lists, each address once.
+    pub recipients: i64,
+    /// When the announcement was queued (`null`: not yet).
+    pub announced_at: Option<DateTime<Utc>>,
+    /// When the notice before the end was queued (`null`: not yet).
+    pub reminded_at: Option<DateTime<Utc>>,
+    /// The placeholders subject and text may hold, as written there.
+    pub placeholders: Vec<String>,
+}
+
+/// The mail as it will be sent (`POST /api/download/{id}/announcement/preview`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct MailPreview {
+    pub subject: String,
+    /// The plain-text part.
+    pub text: String,
+    /// The HTML part.
+    pub html: String,
+}
+
+/// What the mails are framed with: the portal's public address and name, and the sender's
+/// legal details.
+#[derive(Clone, Debug, Default)]
+pub struct MailFrame {
+    pub link_base: String,
+    pub product_name: String,
+    pub sender: SenderDetails,
+}
+
+/// The settings of package `id` (those a new announcement starts with when none are saved).
+pub async fn settings(db: &Db, user: &User, id: i64) -> ServiceResult<AnnouncementView> {
+    managed(db, user, id).await?;
+    let record = db::catalog::announcements::get(db, id).await?;
+    view(db, id, record).await
+}
+
+/// Stores the settings of package `id`, audited. Switching the announcement on for a package
+/// that has started (and was not announced) needs `confirm_started`: it then goes out at once.
+pub async fn save(
+    db: &Db,
+    user: &User,
+    id: i64,
+    input: &AnnouncementInput,
+) -> ServiceResult<AnnouncementView> {
+    let package = managed(db, user, id).await?;
+    let text =
+        AnnouncementText::parse(&input.subject, &input.text).map_err(ServiceError::Invalid)?;
+    let reminder = ReminderDays::parse(input.reminder_days).map_err(ServiceError::Invalid)?;
+    let before = db::catalog::announcements::get(db, id).await?;
+    let switched_on = input.announce && !before.as_ref().is_some_and(|b| b.announce);
+    let pending = before.as_ref().is_none_or(|b| b.announced_at.is_none());
+    if switched_on && pending && package.start_at <= Utc::now() && !input.confirm_started {
+        let recipients = db::catalog::announcements::recipient_count(db, id).await?;
+        return Err(ServiceError::Conflict {
+            code: "confirmation_required",
+            message: format!(
+                "Das Paket hat bereits begonnen: Die Ankündigung geht sofort an {} Kontakte. \
+                 Bitte bestätigen Sie den Versand.",
+                crate::domain::format::count(recipients)
+            ),
+        });
+    }
+    let settings = AnnouncementSettings {
+        download_id: id,
+        announce: input.announce,
+        subject: text.subject.as_str().to_string(),
+        body: text.text.as_str().to_string(),
+        reminder_days: i32::from(reminder.get()),
+    };
+    let mut changes = Changes::none();
+    changes = match &before {
+        Some(b) => changes
+            .field("announce", b.announce, settings.announce)
+            .field("subject", &b.subject, &settings.subject)
+            .field("body", &b.body, &settings.body)
+            .field("reminder_days", b.reminder_days, settings.reminder_days),
+        None => changes
+            .field("announce", false, settings.announce)
+            .field("subject", "", &settings.subject)
+            .field("body", "", &settings.body)
+            .field("reminder_days", 0, settings.reminder_days),
+    };
+    let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
+        .with_changes(changes);
+    let record = db::catalog::announcements::save(db, &settings, &audit).await?;
+    view(db, id, Some(record)).await
+}
+
+/// The announcement of package `id` with the subject and text of `input` (saved or not), as
+/// it will be sent.
+pub async fn preview(
+    db: &Db,
+    user: &User,
+    id: i64,
+    input: &AnnouncementInput,
+    frame: &MailFrame,
+) -> ServiceResult<MailPreview> {
+    let package = managed(db, user, id).await?;
+    let text =
+        AnnouncementText::parse(&input.subject, &input.text).map_err(ServiceError::Invalid)?;
+    let provider = db::marketing::providers::get_many(db, &[package.provider_id])
+        .await?
+        .pop()
+        .map(|p| p.name)
+        .unwrap_or_default();
+    let facts = PackageFacts {
+        name: package.name,
+        provider,
+        start: date(package.start_at),
+        end: date(package.end_at),
+    };
+    let links = MailLinks {
+        package: package_link(&frame.link_base, id),
+        // Each recipient's own link; the preview shows where it leads.
+        unsubscribe: format!("{}/abmelden", frame.link_base),
+    };
+    let mail = announcement_mail(
+        &text,
+        &facts,
+        &MailImages::default(),
+        &links,
+        &frame.sender,
+        &frame.product_name,
+    );
+    Ok(MailPreview {
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+    })
+}
+
+/// The customer page with package `id` opened ("Zum Paket").
+pub fn package_link(link_base: &str, id: i64) -> String {
+    format!("{link_base}/user/downloads?paket={id}")
+}
+
+async fn view(
+    db: &Db,
+    id: i64,
+    record: Option<AnnouncementRecord>,
+) -> ServiceResult<AnnouncementView> {
+    let recipients = db::catalog::announcements::recipient_count(db, id).await?;
+    let placeholders = PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
+    Ok(match record {
+        Some(r) => AnnouncementView {
+            download_id: id,
+            announce: r.announce,
+            subject: r.subject,
+            text: r.body,
+            reminder_days: i64::from(r.reminder_days),
+            saved: true,
+            recipients,
+            announced_at: r.announced_at,
+            reminded_at: r.reminded_at,
+            placeholders,
+        },
+        None => {
+            let template = AnnouncementText::default_template();
+            AnnouncementView {
+                download_id: id,
+                announce: false,
+                subject: template.subject.as_str().to_string(),
+                text: template.text.as_str().to_string(),
+                reminder_days: i64::from(ReminderDays::DEFAULT.get()),
+                saved: false,
+                recipients,
+                announced_at: None,
+                reminded_at: None,
+                placeholders,
+            }
+        }
+    })
+}
