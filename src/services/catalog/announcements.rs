@@ -98,9 +98,7 @@ pub async fn save(
     input: &AnnouncementInput,
 ) -> ServiceResult<AnnouncementView> {
     let package = managed(db, user, id).await?;
-    let text =
-        AnnouncementText::parse(&input.subject, &input.text).map_err(ServiceError::Invalid)?;
-    let reminder = ReminderDays::parse(input.reminder_days).map_err(ServiceError::Invalid)?;
+    let (text, reminder) = parse(input)?;
     let before = db::catalog::announcements::get(db, id).await?;
     let switched_on = input.announce && !before.as_ref().is_some_and(|b| b.announce);
     let pending = before.as_ref().is_none_or(|b| b.announced_at.is_none());
@@ -151,8 +149,9 @@ pub async fn preview(
     frame: &MailFrame,
 ) -> ServiceResult<MailPreview> {
     let package = managed(db, user, id).await?;
-    let text =
-        AnnouncementText::parse(&input.subject, &input.text).map_err(ServiceError::Invalid)?;
+    // The whole body is checked, as a save checks it: a preview of settings that cannot be
+    // saved would mislead.
+    let (text, _) = parse(input)?;
     let provider = db::marketing::providers::get_many(db, &[package.provider_id])
         .await?
         .pop()
@@ -182,6 +181,15 @@ pub async fn preview(
         text: mail.text,
         html: mail.html,
     })
+}
+
+/// The subject, text and reminder days of `input`, or the German message of the first that is
+/// not allowed.
+fn parse(input: &AnnouncementInput) -> ServiceResult<(AnnouncementText, ReminderDays)> {
+    let text =
+        AnnouncementText::parse(&input.subject, &input.text).map_err(ServiceError::Invalid)?;
+    let reminder = ReminderDays::parse(input.reminder_days).map_err(ServiceError::Invalid)?;
+    Ok((text, reminder))
 }
 
 /// The customer page with package `id` opened ("Zum Paket").
