@@ -8,7 +8,7 @@ use aktionsportal::db::contacts;
 use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
 use serde_json::{Value, json};
 
-use common::{TestApp, spawn_app};
+use common::{TestApp, spawn_app, spawn_app_with};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
@@ -20,7 +20,10 @@ struct Setup {
 }
 
 async fn setup() -> Setup {
-    let app = spawn_app().await;
+    setup_on(spawn_app().await).await
+}
+
+async fn setup_on(app: TestApp) -> Setup {
     let admin = app.session_with_roles(&[ADMIN]).await;
     let provider = app
         .create_provider(&admin, "Glasfaser <Süd>", GLASFASER)
@@ -146,6 +149,17 @@ async fn placeholders_are_checked_and_nothing_is_stored_for_bad_input() {
     }
     let (_, view) = s.app.call(&s.admin, "GET", &path, None).await;
     assert_eq!(view["saved"], false, "nothing stored: {view}");
+    // The preview checks the whole body as a save does.
+    let (status, answer) = s
+        .app
+        .call(
+            &s.admin,
+            "POST",
+            &format!("{path}/preview"),
+            Some(settings(true, "Neu", "Text", -1)),
+        )
+        .await;
+    assert_eq!(status, 400, "{answer}");
 
     let body = settings(
         true,
@@ -263,4 +277,33 @@ async fn only_admin_and_the_providers_roles_see_and_change_the_announcement() {
         .call(&s.admin, "GET", "/api/download/999999/announcement", None)
         .await;
     assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn the_preview_carries_the_configured_legal_details() {
+    let app = spawn_app_with(|config| {
+        config.impressum_company = Some("Muster Energie GmbH".into());
+        config.impressum_register = Some("Amtsgericht Berlin, HRB 12345".into());
+    })
+    .await;
+    let s = setup_on(app).await;
+    let id = package(&s, &[s.lists[0]], "2030-03-01", "2030-03-31").await;
+    let (status, mail) = s
+        .app
+        .call(
+            &s.admin,
+            "POST",
+            &format!("/api/download/{id}/announcement/preview"),
+            Some(settings(true, "Neu: {Paket}", "Text", 3)),
+        )
+        .await;
+    assert_eq!(status, 200, "{mail}");
+    for part in ["text", "html"] {
+        let body = mail[part].as_str().unwrap();
+        assert!(body.contains("Muster Energie GmbH"), "{part}: {body}");
+        assert!(
+            body.contains("Registereintrag: Amtsgericht Berlin, HRB 12345"),
+            "{part}: {body}"
+        );
+    }
 }

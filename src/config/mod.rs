@@ -155,6 +155,18 @@ pub struct Config {
     pub mail_from: String,
     /// Sender name; default "<product name> Aktionsportal" (`AP_MAIL_FROM_NAME`).
     pub mail_from_name: Option<String>,
+    /// The sender's legal details under every advertising mail (DDG §5): the company with its legal form (first line) (`AP_IMPRESSUM_COMPANY`).
+    pub impressum_company: Option<String>,
+    /// The sender's legal details under every advertising mail (DDG §5): its postal address (`AP_IMPRESSUM_ADDRESS`).
+    pub impressum_address: Option<String>,
+    /// The sender's legal details under every advertising mail (DDG §5): who represents it ("Vertreten durch: …") (`AP_IMPRESSUM_REPRESENTED_BY`).
+    pub impressum_represented_by: Option<String>,
+    /// The sender's legal details under every advertising mail (DDG §5): its register entry, e.g. "Amtsgericht Berlin, HRB 12345" ("Registereintrag: …") (`AP_IMPRESSUM_REGISTER`).
+    pub impressum_register: Option<String>,
+    /// The sender's legal details under every advertising mail (DDG §5): its VAT id ("USt-IdNr.: …") (`AP_IMPRESSUM_VAT_ID`).
+    pub impressum_vat_id: Option<String>,
+    /// The sender's legal details under every advertising mail (DDG §5): how to reach it, e.g. phone and email ("Kontakt: …") (`AP_IMPRESSUM_CONTACT`).
+    pub impressum_contact: Option<String>,
     /// SMTP server; when unset (and no Brevo key is set) mails are written as `.eml` files to
     /// `<data_dir>/outbox` (`AP_SMTP_HOST`).
     pub smtp_host: Option<String>,
@@ -330,6 +342,12 @@ impl Default for Config {
             production: false,
             mail_from: "aktionsportal@example.com".into(),
             mail_from_name: None,
+            impressum_company: None,
+            impressum_address: None,
+            impressum_represented_by: None,
+            impressum_register: None,
+            impressum_vat_id: None,
+            impressum_contact: None,
             smtp_host: None,
             smtp_port: 587,
             smtp_security: crate::integrations::mail::SmtpSecurity::Starttls,
@@ -450,6 +468,12 @@ impl Config {
             &mut self.oidc_client_secret,
             &mut self.oidc_redirect_url,
             &mut self.mail_from_name,
+            &mut self.impressum_company,
+            &mut self.impressum_address,
+            &mut self.impressum_represented_by,
+            &mut self.impressum_register,
+            &mut self.impressum_vat_id,
+            &mut self.impressum_contact,
             &mut self.smtp_host,
             &mut self.smtp_user,
             &mut self.smtp_password,
@@ -484,6 +508,30 @@ impl Config {
             Some(url) => url.trim_end_matches('/').to_string(),
             None => format!("http://{}", self.addr),
         }
+    }
+
+    /// The sender's legal details as the lines under every advertising mail (Impressum, DDG §5),
+    /// in the order of the settings, the labelled ones with their German label.
+    pub fn sender_details(&self) -> crate::domain::announcements::SenderDetails {
+        let labelled = [
+            (None, &self.impressum_company),
+            (None, &self.impressum_address),
+            (Some("Vertreten durch"), &self.impressum_represented_by),
+            (Some("Registereintrag"), &self.impressum_register),
+            (Some("USt-IdNr."), &self.impressum_vat_id),
+            (Some("Kontakt"), &self.impressum_contact),
+        ];
+        let lines = labelled
+            .into_iter()
+            .filter_map(|(label, value)| {
+                let value = value.as_deref()?.trim();
+                Some(match label {
+                    Some(label) => format!("{label}: {value}"),
+                    None => value.to_string(),
+                })
+            })
+            .collect();
+        crate::domain::announcements::SenderDetails { lines }
     }
 
     /// Where mail goes when neither Brevo nor SMTP is configured.
@@ -602,6 +650,41 @@ mod tests {
             jail.set_env(key, value);
         }
         Config::load(None, overrides)
+    }
+
+    #[test]
+    fn the_impressum_settings_are_the_lines_under_advertising_mails() {
+        Jail::expect_with(|jail| {
+            let config = load(
+                jail,
+                &[
+                    ("AP_IMPRESSUM_COMPANY", "Muster Energie GmbH"),
+                    ("AP_IMPRESSUM_ADDRESS", " Hauptstraße 1, 10115 Berlin "),
+                    ("AP_IMPRESSUM_REPRESENTED_BY", "Erika Muster"),
+                    ("AP_IMPRESSUM_REGISTER", ""),
+                    ("AP_IMPRESSUM_VAT_ID", "DE123456789"),
+                ],
+                &Overrides::default(),
+            )
+            .unwrap();
+            assert_eq!(
+                config.sender_details().lines,
+                [
+                    "Muster Energie GmbH",
+                    "Hauptstraße 1, 10115 Berlin",
+                    "Vertreten durch: Erika Muster",
+                    "USt-IdNr.: DE123456789",
+                ]
+            );
+            let error = load(
+                jail,
+                &[("AP_IMPRESSUM_CONTACT", &"x".repeat(201))],
+                &Overrides::default(),
+            )
+            .unwrap_err();
+            assert!(error.0.contains("AP_IMPRESSUM_CONTACT"), "{}", error.0);
+            Ok(())
+        });
     }
 
     #[test]

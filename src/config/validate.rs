@@ -163,6 +163,30 @@ impl Config {
         {
             return fail("AP_MAIL_FROM_NAME", "darf höchstens 70 Zeichen lang sein");
         }
+        for (name, value) in [
+            ("AP_IMPRESSUM_COMPANY", &self.impressum_company),
+            ("AP_IMPRESSUM_ADDRESS", &self.impressum_address),
+            (
+                "AP_IMPRESSUM_REPRESENTED_BY",
+                &self.impressum_represented_by,
+            ),
+            ("AP_IMPRESSUM_REGISTER", &self.impressum_register),
+            ("AP_IMPRESSUM_VAT_ID", &self.impressum_vat_id),
+            ("AP_IMPRESSUM_CONTACT", &self.impressum_contact),
+        ] {
+            let Some(value) = value.as_deref() else {
+                continue;
+            };
+            if value.chars().count() > 200 {
+                return fail(name, "darf höchstens 200 Zeichen lang sein");
+            }
+            if value.chars().any(crate::domain::text::is_invisible) {
+                return fail(
+                    name,
+                    "darf keine Steuerzeichen oder unsichtbaren Formatierungszeichen enthalten",
+                );
+            }
+        }
         if self.smtp_port == 0 {
             return fail("AP_SMTP_PORT", "muss größer als 0 sein");
         }

@@ -116,7 +116,7 @@ async fn preview(
     let frame = MailFrame {
         link_base: state.config.link_base(),
         product_name: state.config.product_name.clone(),
-        sender: Default::default(),
+        sender: state.config.sender_details(),
     };
     Ok(JsonResponse(
         announcements::preview(&state.db, &user, id, &input, &frame).await?,
