@@ -245,11 +245,7 @@ pub fn announcement_mail(
             )
         })
         .collect();
-    let previews = if previews.is_empty() {
-        String::new()
-    } else {
-        format!("<p>{previews}</p>")
-    };
+    let previews = wrapped("p", &previews);
     let html = html_page(
         &subject,
         &format!(
@@ -308,11 +304,7 @@ pub fn end_notice_mail(
         .iter()
         .map(|name| format!("<li>{}</li>", escape(name)))
         .collect();
-    let file_list = if file_items.is_empty() {
-        String::new()
-    } else {
-        format!("<ul>{file_items}</ul>")
-    };
+    let file_list = wrapped("ul", &file_items);
     let html = html_page(
         &subject,
         &format!(
@@ -357,6 +349,15 @@ fn html_footer(links: &MailLinks, sender: &SenderDetails, product_name: &str) ->
         legal = legal.join("<br>"),
         unsubscribe = escape(&links.unsubscribe),
     )
+}
+
+/// `inner` in the element `tag`, or nothing when `inner` is empty.
+fn wrapped(tag: &str, inner: &str) -> String {
+    if inner.is_empty() {
+        String::new()
+    } else {
+        format!("<{tag}>{inner}</{tag}>")
+    }
 }
 
 fn button(href: &str, label: &str) -> String {
