@@ -67,6 +67,10 @@ pub(crate) enum SearchTable {
     Contacts,
     /// `company_search`: a company's name, by customer number.
     Companies,
+    /// `package_name_search` (SQLite only): a package's name, by package id.
+    PackageNames,
+    /// `package_file_search` (SQLite only): a package's file names, by package id.
+    PackageFiles,
 }
 
 impl SearchTable {
@@ -75,6 +79,8 @@ impl SearchTable {
         match self {
             SearchTable::Contacts => "contact_search",
             SearchTable::Companies => "company_search",
+            SearchTable::PackageNames => "package_name_search",
+            SearchTable::PackageFiles => "package_file_search",
         }
     }
 
@@ -82,6 +88,8 @@ impl SearchTable {
         match self {
             SearchTable::Contacts => "contact_search_vocab",
             SearchTable::Companies => "company_search_vocab",
+            SearchTable::PackageNames => "package_name_search_vocab",
+            SearchTable::PackageFiles => "package_file_search_vocab",
         }
     }
 }
@@ -117,18 +125,37 @@ pub(crate) fn rare_patterns(db: &Db, table: SearchTable, term: &str) -> Option<V
         Db::Postgres(..) if table == SearchTable::Companies => POSTGRES,
         Db::Postgres(..) => return None,
     };
-    let counted = &db.search_aids().trigrams;
-    let counts = {
-        let mut tables = counted.tables.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = tables.entry(table).or_default();
-        if entry.started_at.is_none_or(|at| at.elapsed() > FRESH_FOR) {
-            entry.started_at = Some(Instant::now());
-            let db = db.clone();
-            tokio::spawn(async move { read(&db, table).await });
+    let counts = counts_of(db, table)?;
+    Some(lookup(term, &counts, costs).patterns)
+}
+
+/// About how many rows of SQLite's `table` hold `term` (lower-case, at least three characters,
+/// no wildcard), from the counts of its rarest trigrams, and how many rows it has: `None` on
+/// PostgreSQL and while the counts are not read yet. A list of a few hundred packages checks a
+/// common term in its own rows faster than the trigram table hands over every row holding it.
+pub(crate) fn expected_rows(db: &Db, table: SearchTable, term: &str) -> Option<(f64, f64)> {
+    match db {
+        Db::Sqlite(..) => {
+            let counts = counts_of(db, table)?;
+            let holding = lookup(term, &counts, SQLITE).expected_rows;
+            Some((holding, counts.rows as f64))
         }
-        entry.counts.clone()
-    }?;
-    Some(rarest(term, &counts, costs))
+        Db::Postgres(..) => None,
+    }
+}
+
+/// The counts of `table`, `None` while not read yet; starts a read in the background when
+/// there are none or they are older than [`FRESH_FOR`].
+fn counts_of(db: &Db, table: SearchTable) -> Option<Arc<TrigramRows>> {
+    let counted = &db.search_aids().trigrams;
+    let mut tables = counted.tables.lock().unwrap_or_else(|e| e.into_inner());
+    let entry = tables.entry(table).or_default();
+    if entry.started_at.is_none_or(|at| at.elapsed() > FRESH_FOR) {
+        entry.started_at = Some(Instant::now());
+        let db = db.clone();
+        tokio::spawn(async move { read(&db, table).await });
+    }
+    entry.counts.clone()
 }
 
 /// Reads the counts of `table` now (the tests' way to be sure the counts steer a search).
@@ -195,6 +222,12 @@ struct TermPiece {
     reads: f64,
 }
 
+/// The pieces of a term to look up first, and how many rows are expected to hold them all.
+struct TrigramLookup {
+    patterns: Vec<String>,
+    expected_rows: f64,
+}
+
 /// The pieces of `term` to look up first, as `like` patterns: from the rarest on, while the
 /// rows a piece spares checking cost more than reading its own, until those chosen are expected
 /// in few rows together or the most of `costs` are chosen, each text once.
@@ -204,7 +237,7 @@ struct TermPiece {
 /// or across a separator ("r-s", "t e") narrow each other down. A run of four or more digits
 /// is one piece (its digits are as good as independent: each one narrows a number by a tenth).
 /// A trigram not counted is in no row (or beyond the counted ones) and comes first.
-fn rarest(term: &str, counts: &TrigramRows, costs: Costs) -> Vec<String> {
+fn lookup(term: &str, counts: &TrigramRows, costs: Costs) -> TrigramLookup {
     let chars: Vec<char> = term.chars().collect();
     let all = counts.rows.max(1) as f64;
     let rows_of = |at: usize| {
@@ -292,7 +325,7 @@ fn rarest(term: &str, counts: &TrigramRows, costs: Costs) -> Vec<String> {
         chosen.push(piece);
         expected = after;
     }
-    chosen
+    let patterns = chosen
         .into_iter()
         .map(|piece| {
             format!(
@@ -300,12 +333,20 @@ fn rarest(term: &str, counts: &TrigramRows, costs: Costs) -> Vec<String> {
                 chars[piece.start..piece.end].iter().collect::<String>()
             )
         })
-        .collect()
+        .collect();
+    TrigramLookup {
+        patterns,
+        expected_rows: expected,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{POSTGRES, SQLITE, TrigramRows, rarest};
+    use super::{Costs, POSTGRES, SQLITE, TrigramRows, lookup};
+
+    fn rarest(term: &str, counts: &TrigramRows, costs: Costs) -> Vec<String> {
+        lookup(term, counts, costs).patterns
+    }
 
     fn counts(rows: u64, pairs: &[(&str, u64)]) -> TrigramRows {
         let by_trigram = pairs.iter().map(|(t, n)| (t.to_string(), *n)).collect();

@@ -472,7 +472,7 @@ pub async fn provider_ids_visible(db: &Db, visible: &Visible) -> Result<Vec<i64>
         visible: Some(visible.clone()),
         ..PackageQuery::default()
     };
-    let Some(condition) = conditions(&mut query, &filter, db.backend()) else {
+    let Some(condition) = conditions(&mut query, &filter, db) else {
         return Ok(Vec::new());
     };
     query.push(&condition).push(" order by d.provider_id");
