@@ -215,13 +215,14 @@ pub async fn serve(
         Err(err) => tracing::error!(error = %err, "staged files could not be settled"),
     }
     tokio::spawn(sweep_daily(state.clone()));
-    tokio::spawn(crate::services::contacts::double_opt_in::run_jobs(
+    tokio::spawn(crate::services::contacts::mail_queue::run_jobs(
         state.db.clone(),
         state.mailer.clone(),
         state.mail_settings.clone(),
         state.mail_jobs.clone(),
     ));
     tokio::spawn(retry_marketing(state.clone()));
+    tokio::spawn(queue_announcements(state.clone()));
     state.statistics.spawn_writer(state.db.clone());
     tokio::spawn(crate::services::catalog::previews::run(
         state.db.clone(),
@@ -324,6 +325,20 @@ async fn retry_marketing(state: AppState) {
             crate::services::contacts::double_opt_in::remove_expired_links(&state.db).await
         {
             tracing::error!(error = %err, "expired double opt-in links not removed");
+        }
+    }
+}
+
+/// Queues the announcements that are due every few seconds (a package whose start has come),
+/// and wakes the mail workers when one was queued.
+async fn queue_announcements(state: AppState) {
+    let mut interval = tokio::time::interval(std::time::Duration::from_secs(10));
+    loop {
+        interval.tick().await;
+        match crate::services::catalog::announcements::queue_due(&state.db).await {
+            Ok(0) => {}
+            Ok(_) => state.mail_jobs.notify_one(),
+            Err(err) => tracing::error!(error = %err, "announcements not queued"),
         }
     }
 }

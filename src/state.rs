@@ -14,7 +14,7 @@ use crate::integrations::brevo::{BrevoClient, BrevoConfig, EmailAddress};
 use crate::integrations::content_site::{ContentSiteConfig, MenuService};
 use crate::integrations::mail::{Mailer, SmtpSettings};
 use crate::server::client::TrustedProxies;
-use crate::services::contacts::double_opt_in::MailSettings;
+use crate::services::contacts::mailing::MailSettings;
 use crate::services::marketing::Marketing;
 use crate::storage::FileStore;
 

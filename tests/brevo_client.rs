@@ -621,6 +621,11 @@ async fn send_transactional_email() {
             text_content: Some("Bitte bestätigen".into()),
             template_id: None,
             params: Some(params),
+            headers: Some(Map::from_iter([(
+                "List-Unsubscribe".to_string(),
+                json!("<https://portal.example.de/abmelden/t>"),
+            )])),
+            tags: Some(vec!["package-7".into()]),
         })
         .await
         .unwrap();

@@ -148,6 +148,8 @@ const PUBLISHED: &[(&str, &str)] = &[
     ("catalog", "packages::next_period_change"),
     ("catalog", "uploads::get"),
     ("catalog", "previews::counts"),
+    // A package's announcement, as the mail queue sends it (issue 37).
+    ("catalog", "announcements::get"),
     // The lists a contact is on decide what it sees and what Brevo mirrors.
     ("contacts", "get_contact"),
     ("contacts", "list_ids_of_contact"),

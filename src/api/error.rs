@@ -232,7 +232,7 @@ pub struct ErrorBody {
 
 /// Every `code` an error answer can carry, with its status: `not_logged_in` /
 /// `unauthorized_login` 401, `forbidden` / `cross_site_request` 403, `not_found` /
-/// `double_opt_in_failed` 404, `validation_error` / `invalid_csv` 400, `request_timeout` 408,
+/// `double_opt_in_failed` / `unsubscribe_link_unknown` 404, `validation_error` / `invalid_csv` 400, `request_timeout` 408,
 /// `payload_too_large` 413, `unprocessable` / `file_extension_not_allowed` 422, `conflict` /
 /// `list_active` / `list_exists` / `change_folder_warning` / `email_exists` /
 /// `email_blacklisted` / `double_opt_in_recently_sent` / `marketing_retry_pending` /
@@ -250,6 +250,7 @@ pub enum ErrorCode {
     CrossSiteRequest,
     NotFound,
     DoubleOptInFailed,
+    UnsubscribeLinkUnknown,
     ValidationError,
     RequestTimeout,
     PayloadTooLarge,

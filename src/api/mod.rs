@@ -39,6 +39,7 @@ pub fn router(config: &Config) -> Router<AppState> {
         .merge(contacts::router())
         .merge(contacts::customer_groups::router())
         .merge(contacts::double_opt_in::router())
+        .merge(contacts::unsubscribe::router())
         .merge(marketing::brevo_sync::router())
         .merge(marketing::marketing_retries::router())
         .merge(catalog::tags::router())

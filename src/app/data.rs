@@ -34,7 +34,7 @@ use super::loaded::{PageView, insert};
 use super::pages::{
     catalog::admin_downloads, catalog::admin_tags, catalog::customer, contacts::admin_contacts,
     contacts::contact_editor, contacts::contact_start, contacts::double_opt_in,
-    insight::admin_audit, insight::admin_statistics, marketing::providers,
+    contacts::unsubscribe, insight::admin_audit, insight::admin_statistics, marketing::providers,
 };
 use crate::domain::user::{CurrentUser, User};
 use crate::services::catalog::packages::PackageListQuery;
@@ -75,6 +75,12 @@ pub fn router(render: Render) -> Router<AppState> {
             "/user/verify-double-opt-in/{token}",
             page(double_opt_in_link, || {
                 view! { <double_opt_in::VerifyDoubleOptIn/> }.into_any()
+            }),
+        )
+        .route(
+            "/abmelden/{token}",
+            page(unsubscribe_link, || {
+                view! { <unsubscribe::Unsubscribe/> }.into_any()
             }),
         )
         .route(
@@ -191,6 +197,28 @@ async fn double_opt_in_link(
     insert(
         &mut request,
         double_opt_in::LinkPage {
+            state: link_state,
+            token,
+        },
+    );
+    render(request).await
+}
+
+async fn unsubscribe_link(
+    State(state): State<AppState>,
+    Extension(render): Extension<Render>,
+    Path(token): Path<String>,
+    mut request: Request,
+) -> Response {
+    let link_state = crate::services::contacts::unsubscribe::link_state(&state.db, &token)
+        .await
+        .unwrap_or_else(|err| {
+            tracing::error!(error = %err, "unsubscribe link not looked up");
+            crate::services::contacts::unsubscribe::UnsubscribeState::Invalid
+        });
+    insert(
+        &mut request,
+        unsubscribe::UnsubscribePage {
             state: link_state,
             token,
         },

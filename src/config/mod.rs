@@ -186,6 +186,9 @@ pub struct Config {
     pub double_opt_in_valid_days: i64,
     /// Mails per second when mailing all pending contacts (`AP_MAIL_PER_SECOND`).
     pub mail_per_second: u32,
+    /// Seconds before a queued mail that failed for a passing reason is tried again, doubled
+    /// for each further attempt (`AP_MAIL_RETRY_SECS`).
+    pub mail_retry_secs: u64,
     /// The planning system's service for import candidates (`AP_PLANNING_URL`; see
     /// `integrations::planning`). Without it, candidates come only from CSV imports.
     pub planning_url: Option<String>,
@@ -356,6 +359,7 @@ impl Default for Config {
             brevo_doi_template_id: None,
             double_opt_in_valid_days: 14,
             mail_per_second: 10,
+            mail_retry_secs: 60,
             planning_url: None,
             planning_token: None,
             planning_timeout_secs: 5,

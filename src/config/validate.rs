@@ -225,6 +225,9 @@ impl Config {
         if !(1..=1000).contains(&self.mail_per_second) {
             return fail("AP_MAIL_PER_SECOND", "muss zwischen 1 und 1000 liegen");
         }
+        if !(1..=3600).contains(&self.mail_retry_secs) {
+            return fail("AP_MAIL_RETRY_SECS", "muss zwischen 1 und 3600 liegen");
+        }
         if !(1..=600).contains(&self.preview_timeout_secs) {
             return fail("AP_PREVIEW_TIMEOUT_SECS", "muss zwischen 1 und 600 liegen");
         }

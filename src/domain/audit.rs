@@ -100,6 +100,7 @@ words! {
         SetPassword => "setPassword", "Passwort gesetzt";
         Export => "export", "Daten exportiert";
         Erase => "erase", "endgültig gelöscht (DSGVO)";
+        Announce => "announce", "Ankündigung versendet";
     }
 }
 

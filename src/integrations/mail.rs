@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use lettre::message::header::ContentType;
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -49,16 +49,35 @@ pub struct OutgoingMail {
     pub html: String,
     /// Our own Message-ID (`<…@…>`); a mail sent again after a crash carries the same one.
     pub message_id: String,
-    /// Values for a Brevo template (`{{ params.NAME }}`).
-    pub params: Map<String, Value>,
+    /// Values for Brevo's template of the double opt-in mail (`{{ params.NAME }}`): only that
+    /// mail has them, and only it is sent with `AP_BREVO_DOI_TEMPLATE_ID` when one is set.
+    pub template_params: Option<Map<String, Value>>,
+    /// Further header fields, e.g. `List-Unsubscribe` (names of ASCII letters and dashes).
+    pub headers: Vec<(&'static str, String)>,
+    /// Brevo's tags of the mail (e.g. the package it announces); SMTP leaves them out.
+    pub tags: Vec<String>,
+}
+
+impl OutgoingMail {
+    /// The header fields of RFC 8058's one-click unsubscribe: a POST to `url` unsubscribes.
+    pub fn one_click_unsubscribe(url: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("List-Unsubscribe", format!("<{url}>")),
+            ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click".into()),
+        ]
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum MailError {
     #[error(transparent)]
     Brevo(#[from] BrevoError),
-    #[error("SMTP: {0}")]
-    Smtp(String),
+    #[error("SMTP: {message}")]
+    Smtp {
+        message: String,
+        /// The server answered 4xx (try again later), or could not be reached.
+        transient: bool,
+    },
     #[error("SMTP: no answer within {0:?}")]
     SmtpTimeout(Duration),
     #[error("outbox: {0}")]
@@ -68,11 +87,24 @@ pub enum MailError {
 }
 
 impl MailError {
+    /// Whether trying again later may succeed: Brevo's rate limit or its being unavailable,
+    /// an SMTP server's 4xx answer or no answer at all.
+    pub fn is_passing(&self) -> bool {
+        match self {
+            MailError::Brevo(err) => {
+                matches!(err, BrevoError::RateLimited | BrevoError::Unavailable(_))
+            }
+            MailError::Smtp { transient, .. } => *transient,
+            MailError::SmtpTimeout(_) => true,
+            MailError::Outbox(_) | MailError::Address(_) => false,
+        }
+    }
+
     /// German text for the admin.
     pub fn user_message(&self) -> String {
         match self {
             MailError::Brevo(err) => err.user_message(),
-            MailError::Smtp(_) => {
+            MailError::Smtp { .. } => {
                 "Der Mailserver ist nicht erreichbar oder hat die E-Mail nicht angenommen. Bitte \
                  versuchen Sie es später erneut."
                     .into()
@@ -136,7 +168,10 @@ impl Mailer {
                 &settings.host,
             )),
         }
-        .map_err(|e| MailError::Smtp(e.to_string()))?;
+        .map_err(|e| MailError::Smtp {
+            message: e.to_string(),
+            transient: false,
+        })?;
         let mut builder = builder.port(settings.port).timeout(Some(settings.timeout));
         if let (Some(user), Some(password)) = (&settings.user, &settings.password) {
             builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
@@ -177,20 +212,31 @@ impl Mailer {
                     mail.to_email.clone(),
                     mail.to_name.clone(),
                 )];
-                let body = match template_id {
-                    Some(id) => TransactionalEmail {
+                let headers = (!mail.headers.is_empty()).then(|| {
+                    mail.headers
+                        .iter()
+                        .map(|(name, value)| (name.to_string(), Value::from(value.clone())))
+                        .collect()
+                });
+                let tags = (!mail.tags.is_empty()).then(|| mail.tags.clone());
+                let body = match (template_id, &mail.template_params) {
+                    (Some(id), Some(params)) => TransactionalEmail {
                         sender: sender.clone(),
                         to,
                         template_id: Some(*id),
-                        params: Some(mail.params.clone()),
+                        params: Some(params.clone()),
+                        headers,
+                        tags,
                         ..TransactionalEmail::default()
                     },
-                    None => TransactionalEmail {
+                    _ => TransactionalEmail {
                         sender: sender.clone(),
                         to,
                         subject: Some(mail.subject.clone()),
                         html_content: Some(mail.html.clone()),
                         text_content: Some(mail.text.clone()),
+                        headers,
+                        tags,
                         ..TransactionalEmail::default()
                     },
                 };
@@ -206,7 +252,10 @@ impl Mailer {
                 tokio::time::timeout(*deadline, transport.send(message))
                     .await
                     .map_err(|_| MailError::SmtpTimeout(*deadline))?
-                    .map_err(|e| MailError::Smtp(e.to_string()))?;
+                    .map_err(|e| MailError::Smtp {
+                        message: e.to_string(),
+                        transient: !e.is_permanent(),
+                    })?;
                 Ok(mail.message_id.clone())
             }
             Mailer::Outbox { dir, from } => {
@@ -316,7 +365,14 @@ fn build_message(mail: &OutgoingMail, from: &Mailbox) -> Result<Message, MailErr
         .parse()
         .map_err(|e: lettre::address::AddressError| MailError::Address(e.to_string()))?;
     let to = Mailbox::new(mail.to_name.clone(), to_address);
-    Message::builder()
+    let mut builder = Message::builder();
+    for (name, value) in &mail.headers {
+        builder = builder.raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str(name),
+            value.clone(),
+        ));
+    }
+    builder
         .from(from.clone())
         .to(to)
         .subject(mail.subject.clone())
@@ -349,7 +405,9 @@ mod tests {
             text: "Link: https://portal.example.de/user/verify-double-opt-in/abc".into(),
             html: "<p>Link</p>".into(),
             message_id: "<doi-1-2@aktionsportal>".into(),
-            params: Map::new(),
+            template_params: Some(Map::new()),
+            headers: OutgoingMail::one_click_unsubscribe("https://portal.example.de/abmelden/t"),
+            tags: Vec::new(),
         }
     }
 
@@ -373,6 +431,11 @@ mod tests {
         );
         assert!(text.contains("multipart/alternative"));
         assert!(text.contains("verify-double-opt-in/abc"));
+        assert!(
+            text.contains("List-Unsubscribe: <https://portal.example.de/abmelden/t>")
+                && text.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
+            "the header fields the mail was given: {text}"
+        );
     }
 
     #[tokio::test]

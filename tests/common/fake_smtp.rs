@@ -2,7 +2,8 @@
 //! client needs: EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT; no TLS, no AUTH).
 //!
 //! A mail counts as received only once the server has answered its DATA with 250, as with a
-//! real server. Faults for tests: refuse the next mails with 451, or hold the reply to a
+//! real server. Faults for tests: refuse the next mails with 451, refuse a recipient with 550
+//! at RCPT, or hold the reply to a
 //! mail (the sender waits, as if the server were slow) so a test can kill the sender at that
 //! moment.
 #![allow(dead_code)]
@@ -69,6 +70,8 @@ struct State {
     mails: Vec<ReceivedMail>,
     /// Answer 451 to this many more mails.
     refuse: usize,
+    /// Recipients refused for good at RCPT (550), lower-case.
+    unknown_recipients: Vec<String>,
     /// Hold the reply to the mail that arrives when this many have been accepted.
     hold_at: Option<usize>,
     /// A mail's reply is being held.
@@ -115,6 +118,12 @@ impl FakeSmtp {
 
     pub fn refuse_next(&self, n: usize) {
         self.lock().refuse = n;
+    }
+
+    /// Refuses mails to `address` for good at RCPT (550 5.1.1), as for a mailbox that does
+    /// not exist.
+    pub fn refuse_recipient(&self, address: &str) {
+        self.lock().unknown_recipients.push(address.to_lowercase());
     }
 
     /// Holds the reply to the mail that arrives after `accepted` mails were accepted.
@@ -181,8 +190,14 @@ async fn session(stream: TcpStream, state: Arc<Mutex<State>>) {
                 "250 OK\r\n".into()
             }
             "RCPT" => {
-                to.push(address_of(&command));
-                "250 OK\r\n".into()
+                let address = address_of(&command);
+                let unknown = lock().unknown_recipients.contains(&address.to_lowercase());
+                if unknown {
+                    "550 5.1.1 No such user\r\n".into()
+                } else {
+                    to.push(address);
+                    "250 OK\r\n".into()
+                }
             }
             "RSET" => {
                 from.clear();

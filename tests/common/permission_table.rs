@@ -73,6 +73,8 @@ pub const BODIES: &[(&str, &str, &str)] = &[
     ("POST", "/api/planning/csv/import", PLANNING_CSV),
     // The confirmation page's form (a link that is no link confirms nothing).
     ("POST", "/api/fn/confirm-double-opt-in", "token=abc"),
+    // A mail program's one-click unsubscribe (a link that is no link blocks nobody).
+    ("POST", "/api/unsubscribe/abc", "List-Unsubscribe=One-Click"),
     (
         "POST",
         "/api/providers/",
@@ -354,6 +356,11 @@ pub const ROWS: &[Row] = &[
         expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
     },
     Row {
+        method: "GET",
+        path: "/api/download/1/announcement/failures",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
         method: "PATCH",
         path: "/api/download/changeArchiveStatus/1",
         expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
@@ -492,6 +499,11 @@ pub const ROWS: &[Row] = &[
         method: "POST",
         path: "/api/fn/confirm-double-opt-in",
         expect: [200; 10],
+    },
+    Row {
+        method: "POST",
+        path: "/api/unsubscribe/abc",
+        expect: [404; 10],
     },
     Row {
         method: "POST",

@@ -8,11 +8,11 @@ use axum::response::Json as JsonResponse;
 use axum::routing::{get, post};
 
 use crate::api::error::ApiError;
-use crate::api::extract::{AuthUser, Json, Path};
+use crate::api::extract::{AuthUser, Json, Path, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::catalog::announcements::{
-    self, AnnouncementInput, AnnouncementView, MailFrame, MailPreview,
+    self, AnnouncementInput, AnnouncementView, FailedMail, MailFrame, MailPreview,
 };
 use crate::state::AppState;
 
@@ -20,6 +20,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/download/{id}/announcement", get(settings).put(save))
         .route("/download/{id}/announcement/preview", post(preview))
+        .route("/download/{id}/announcement/failures", get(failures))
         .route_layer(require(Capability::AdminArea))
 }
 
@@ -120,5 +121,49 @@ async fn preview(
     };
     Ok(JsonResponse(
         announcements::preview(&state.db, &user, id, &input, &frame).await?,
+    ))
+}
+
+/// The page of `GET /api/download/{id}/announcement/failures`.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct FailuresParams {
+    /// Mails per page, 1–1000 (default 20).
+    #[param(minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
+    limit: Option<i64>,
+    /// Mails to skip, from 0.
+    #[param(minimum = 0)]
+    #[serde(default, deserialize_with = "crate::domain::paging::integer")]
+    offset: Option<i64>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/download/{id}/announcement/failures",
+    operation_id = "getAnnouncementFailures",
+    tag = "downloads",
+    summary = "The failed mails of a package's announcement",
+    description = "The addresses the announcement could not reach, with the reason the mail server or Brevo gave and the attempts made; also those waiting for another attempt after a passing failure (`state` `pending`). By contact, a page. Empty before the announcement was queued.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters des Pakets (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "The package's id; an id that is not a number answers 404 `not_found`."), FailuresParams),
+    responses(
+        (status = 200, description = "The failed mails.", body = Vec<FailedMail>, content_type = "application/json"),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn failures(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Query(page): Query<FailuresParams>,
+) -> Result<JsonResponse<Vec<FailedMail>>, ApiError> {
+    Ok(JsonResponse(
+        announcements::failures(&state.db, &user, id, page.limit, page.offset).await?,
     ))
 }

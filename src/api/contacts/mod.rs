@@ -6,6 +6,7 @@
 pub mod customer_groups;
 pub mod double_opt_in;
 pub mod planning;
+pub mod unsubscribe;
 
 use axum::Router;
 use axum::extract::State;

@@ -80,20 +80,96 @@ pub async fn save(
     })
 }
 
-/// How many addresses an announcement of the package reaches now: the contacts on any of its
-/// lists whose opt-in is confirmed and whose address is not blocked, each address once (an
-/// address belongs to one contact).
+/// The contacts an announcement of package `$1` reaches: those on any of its lists whose
+/// opt-in is confirmed and whose address is not blocked, each once (an address belongs to one
+/// contact).
+const RECIPIENTS: &str = "select distinct c.id from download_lists dl \
+     join contact_lists cl on cl.list_id = dl.list_id \
+     join contacts c on c.id = cl.contact_id \
+     where dl.download_id = $1 and c.double_opt_in = true and c.email_blacklisted = false";
+
+/// How many addresses an announcement of the package reaches now (see [`RECIPIENTS`]).
 pub async fn recipient_count(db: &Db, download_id: i64) -> Result<i64, sqlx::Error> {
+    let sql = format!("select count(*) from ({RECIPIENTS}) r");
+    db_run!(db, pool => {
+        sqlx::query_scalar::<_, i64>(&sql)
+            .bind(download_id)
+            .fetch_one(pool)
+            .await
+    })
+}
+
+/// The packages whose announcement is due at `now`: switched on, not queued yet, started,
+/// not ended and not archived.
+pub async fn due_announcements(db: &Db, now: DateTime<Utc>) -> Result<Vec<i64>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_scalar::<_, i64>(
-            "select count(distinct c.id) from download_lists dl \
-             join contact_lists cl on cl.list_id = dl.list_id \
-             join contacts c on c.id = cl.contact_id \
-             where dl.download_id = $1 and c.double_opt_in = true \
-             and c.email_blacklisted = false",
+            "select a.download_id from package_announcements a \
+             join downloads d on d.id = a.download_id \
+             where a.announce = true and a.announced_at is null and d.start_at <= $1 \
+             and d.end_at > $1 and d.archived = false order by a.download_id",
+        )
+        .bind(now)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// Queues the announcement of package `download_id` in the mail queue (`mail_jobs`, kind
+/// `announcement`), to the recipients of this moment, and marks it announced, with `audit`
+/// (given the number of recipients) in one transaction. `None` when it is no longer due:
+/// another instance queued it first, or it was switched off, archived or deleted meanwhile.
+/// The job's unique index makes a second queueing fail whatever the timing.
+pub async fn queue_announcement(
+    db: &Db,
+    download_id: i64,
+    now: DateTime<Utc>,
+    audit: &Entry,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    let items = format!(
+        "insert into mail_job_items (job_id, contact_id, state, attempts, created_at, \
+         updated_at) select $2, r.id, 'pending', 0, $3, $3 from ({RECIPIENTS}) r"
+    );
+    db_run!(db, pool => {
+        let mut tx = pool.begin_write().await?;
+        let marked = sqlx::query(
+            "update package_announcements set announced_at = $2 where download_id = $1 \
+             and announce = true and announced_at is null and exists (select 1 from downloads d \
+             where d.id = $1 and d.start_at <= $2 and d.end_at > $2 and d.archived = false)",
         )
         .bind(download_id)
-        .fetch_one(pool)
-        .await
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if marked == 0 {
+            return Ok(None);
+        }
+        let job: i64 = sqlx::query_scalar(
+            "insert into mail_jobs (kind, status, total, started_by, download_id, created_at, \
+             updated_at) values ('announcement', 'running', 0, 'System', $1, $2, $2) returning id",
+        )
+        .bind(download_id)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        let total = sqlx::query(&items)
+            .bind(download_id)
+            .bind(job)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected() as i64;
+        sqlx::query("update mail_jobs set total = $2 where id = $1")
+            .bind(job)
+            .bind(total)
+            .execute(&mut *tx)
+            .await?;
+        let audit = audit.clone().with_changes(
+            crate::domain::audit::Changes::none().field("recipients", serde_json::Value::Null, total),
+        );
+        audit::record!(tx, &audit)?;
+        tx.commit().await?;
+        Ok(Some((job, total)))
     })
 }

@@ -524,6 +524,7 @@ mod orders;
 pub mod planning_candidates;
 mod search;
 pub(crate) mod texts;
+pub mod unsubscribe;
 
 pub use consent::{
     Proof, add_token, confirm, consent_text, contact_of_token, delete_expired_tokens, delete_token,

@@ -14,6 +14,14 @@ use crate::domain::audit::{Changes, Entry};
 
 /// The kind of the double opt-in mail to all pending contacts.
 pub const DOUBLE_OPT_IN: &str = "double_opt_in";
+/// The kind of a package's announcement at its start (issue 37).
+pub const ANNOUNCEMENT: &str = "announcement";
+
+/// Whether a job of `kind` mails confirmed contacts (advertising: the package mails) or those
+/// still to confirm (the double opt-in mail). Blocked addresses are never mailed.
+fn mails_confirmed(kind: &str) -> bool {
+    kind != DOUBLE_OPT_IN
+}
 
 #[derive(Debug, Clone, sqlx::FromRow, Serialize, utoipa::ToSchema)]
 #[schema(as = MailJobRecord)]
@@ -30,11 +38,13 @@ pub struct MailJob {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    /// The package a package mail is about (`null` for the double opt-in mail).
+    pub download_id: Option<i64>,
 }
 
 macro_rules! job_columns {
     () => {
-        "id, kind, status, total, started_by, created_at, updated_at, finished_at"
+        "id, kind, status, total, started_by, created_at, updated_at, finished_at, download_id"
     };
 }
 
@@ -153,22 +163,52 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<MailJob>, sqlx::Error> {
     })
 }
 
-/// The running job, if any (the oldest when there were several).
+/// The running double opt-in job, if any (the oldest when there were several).
 pub async fn running(db: &Db) -> Result<Option<MailJob>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_as::<_, MailJob>(concat!(
-            "select ", job_columns!(), " from mail_jobs where status = 'running' order by id limit 1"
+            "select ", job_columns!(), " from mail_jobs where status = 'running' \
+             and download_id is null order by id limit 1"
         ))
         .fetch_optional(pool)
         .await
     })
 }
 
-/// The newest job, running or done.
+/// Every running job, the oldest first: what the workers send.
+pub async fn running_all(db: &Db) -> Result<Vec<MailJob>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, MailJob>(concat!(
+            "select ", job_columns!(), " from mail_jobs where status = 'running' order by id"
+        ))
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// The job of `kind` for package `download_id`, if it was started.
+pub async fn of_package(
+    db: &Db,
+    download_id: i64,
+    kind: &str,
+) -> Result<Option<MailJob>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, MailJob>(concat!(
+            "select ", job_columns!(), " from mail_jobs where download_id = $1 and kind = $2"
+        ))
+        .bind(download_id)
+        .bind(kind)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// The newest double opt-in job, running or done.
 pub async fn latest(db: &Db) -> Result<Option<MailJob>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_as::<_, MailJob>(concat!(
-            "select ", job_columns!(), " from mail_jobs order by id desc limit 1"
+            "select ", job_columns!(), " from mail_jobs where download_id is null \
+             order by id desc limit 1"
         ))
         .fetch_optional(pool)
         .await
@@ -210,6 +250,43 @@ pub async fn item_counts(db: &Db, id: i64) -> Result<ItemCounts, sqlx::Error> {
     Ok(counts)
 }
 
+/// A mail of a job that failed for good, or waits for another attempt after failing.
+#[derive(Clone, Debug, sqlx::FromRow, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FailedMail {
+    pub contact_id: i64,
+    /// The contact's address (`null`: the contact was deleted since).
+    pub email: Option<String>,
+    /// `failed`, or `pending` while another attempt is due.
+    pub state: String,
+    pub attempts: i32,
+    /// Why it failed, as the mail server or Brevo said.
+    pub error: Option<String>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The failed mails of job `id` (and those waiting after a failure), by contact, a page.
+pub async fn failed_items(
+    db: &Db,
+    id: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<FailedMail>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as(
+            "select i.contact_id, c.email, i.state, i.attempts, i.error, i.updated_at \
+             from mail_job_items i left join contacts c on c.id = i.contact_id \
+             where i.job_id = $1 and (i.state = 'failed' or (i.state = 'pending' \
+             and i.error is not null)) order by i.contact_id limit $2 offset $3",
+        )
+        .bind(id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(pool)
+        .await
+    })
+}
+
 /// One item claimed by one worker: only this claim may record the item's outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Claim {
@@ -222,8 +299,8 @@ pub struct Claim {
     pub send_at: Option<DateTime<Utc>>,
 }
 
-/// Claims the next open item of running job `id` for the calling worker: a `pending` item,
-/// or a `sending` one last touched before `stale_before` (its worker died). Every instance's
+/// Claims the next open item of running job `job` for the calling worker: a `pending` item
+/// whose retry is due, or a `sending` one last touched before `stale_before` (its worker died). Every instance's
 /// worker claims from the same job; on PostgreSQL `for update skip locked` lets claims run side
 /// by side without ever handing one item to two workers. On SQLite the claim is one UPDATE,
 /// and SQLite has a single writer.
@@ -235,7 +312,7 @@ pub struct Claim {
 /// `None` when nothing is open.
 pub async fn claim_next(
     db: &Db,
-    id: i64,
+    job: &MailJob,
     now: DateTime<Utc>,
     stale_before: DateTime<Utc>,
     gap: Duration,
@@ -246,10 +323,12 @@ pub async fn claim_next(
         Backend::Postgres => (" for update skip locked", " for update"),
         Backend::Sqlite => ("", ""),
     };
+    let id = job.id;
     let claim_sql = format!(
         "update mail_job_items set state = 'sending', attempts = attempts + 1, updated_at = $2 \
          where job_id = $1 and contact_id = (select contact_id from mail_job_items \
-         where job_id = $1 and (state = 'pending' or (state = 'sending' and updated_at < $3)) \
+         where job_id = $1 and ((state = 'pending' and (next_attempt_at is null \
+         or next_attempt_at <= $2)) or (state = 'sending' and updated_at < $3)) \
          order by contact_id limit 1{skip_locked}) \
          returning contact_id, attempts"
     );
@@ -270,10 +349,11 @@ pub async fn claim_next(
             return Ok(None);
         };
         let to_mail: Option<i64> = sqlx::query_scalar(
-            "select id from contacts where id = $1 and double_opt_in = false \
+            "select id from contacts where id = $1 and double_opt_in = $2 \
              and email_blacklisted = false",
         )
         .bind(contact_id)
+        .bind(mails_confirmed(&job.kind))
         .fetch_optional(&mut *tx)
         .await?;
         let mut send_at = None;
@@ -363,6 +443,35 @@ pub async fn finish_item(
     Ok(changed > 0)
 }
 
+/// Puts claim `claim` of job `id` back for a later attempt at `at` (a passing failure, kept
+/// in `error`); `false` when the item is no longer that claim's (see [`finish_item`]).
+pub async fn retry_item(
+    db: &Db,
+    id: i64,
+    claim: &Claim,
+    error: &str,
+    at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<bool, sqlx::Error> {
+    let changed = db_run!(db, pool => {
+        sqlx::query(
+            "update mail_job_items set state = 'pending', error = $4, next_attempt_at = $5, \
+             updated_at = $6 where job_id = $1 and contact_id = $2 and state = 'sending' \
+             and attempts = $3",
+        )
+        .bind(id)
+        .bind(claim.contact_id)
+        .bind(claim.attempt)
+        .bind(error)
+        .bind(at)
+        .bind(now)
+        .execute(pool)
+        .await?
+        .rows_affected()
+    });
+    Ok(changed > 0)
+}
+
 /// Marks the job done when nothing is open any more (no item pending or being sent).
 pub async fn finish(db: &Db, id: i64, now: DateTime<Utc>) -> Result<bool, sqlx::Error> {
     let done = db_run!(db, pool => {
@@ -410,7 +519,7 @@ mod tests {
 
     const GAP: Duration = Duration::milliseconds(200);
 
-    async fn claim(t: &TestDb, job: i64, now: DateTime<Utc>) -> Option<Claim> {
+    async fn claim(t: &TestDb, job: &MailJob, now: DateTime<Utc>) -> Option<Claim> {
         claim_next(&t.db, job, now, now - Duration::seconds(60), GAP)
             .await
             .unwrap()
@@ -441,10 +550,10 @@ mod tests {
         assert!(!started);
         assert_eq!(again.id, job.id);
 
-        let first = claim(&t, job.id, now).await.unwrap();
+        let first = claim(&t, &job, now).await.unwrap();
         assert_eq!((first.contact_id, first.attempt), (ids[0], 1));
         assert_eq!(first.send_at, Some(now), "the first slot is now");
-        let second = claim(&t, job.id, now).await.unwrap();
+        let second = claim(&t, &job, now).await.unwrap();
         assert_eq!(second.contact_id, ids[3]);
         assert_eq!(second.send_at, Some(now + GAP));
         // Confirmed since the start: skipped, and it takes no slot.
@@ -458,13 +567,13 @@ mod tests {
         )
         .await
         .unwrap();
-        let third = claim(&t, job.id, now).await.unwrap();
+        let third = claim(&t, &job, now).await.unwrap();
         assert_eq!((third.contact_id, third.send_at), (ids[4], None));
         // Later than the reserved slots: the next slot is its own time, not a gap after them.
         let later = now + Duration::seconds(5);
-        let fourth = claim(&t, job.id, later).await.unwrap();
+        let fourth = claim(&t, &job, later).await.unwrap();
         assert_eq!((fourth.contact_id, fourth.send_at), (ids[5], Some(later)));
-        assert!(claim(&t, job.id, later).await.is_none());
+        assert!(claim(&t, &job, later).await.is_none());
 
         for (c, outcome) in [
             (first, ItemOutcome::Sent),
@@ -527,15 +636,14 @@ mod tests {
         .unwrap();
         let workers: Vec<_> = (0..2)
             .map(|_| {
-                let db = t.db.clone();
+                let (db, job) = (t.db.clone(), job.clone());
                 tokio::spawn(async move {
                     let mut claims = Vec::new();
                     loop {
                         let now = crate::db::now();
-                        let Some(c) =
-                            claim_next(&db, job.id, now, now - Duration::seconds(60), GAP)
-                                .await
-                                .unwrap()
+                        let Some(c) = claim_next(&db, &job, now, now - Duration::seconds(60), GAP)
+                            .await
+                            .unwrap()
                         else {
                             break;
                         };
@@ -582,17 +690,17 @@ mod tests {
             .await
             .unwrap();
         let stale = Duration::seconds(60);
-        let dead = claim(&t, job.id, now).await.unwrap();
+        let dead = claim(&t, &job, now).await.unwrap();
         assert_eq!(dead.contact_id, a);
         // Shortly after, the claim is fresh: the other item comes, then nothing.
         let soon = now + Duration::seconds(30);
-        let other = claim_next(&t.db, job.id, soon, soon - stale, GAP)
+        let other = claim_next(&t.db, &job, soon, soon - stale, GAP)
             .await
             .unwrap()
             .unwrap();
         assert_eq!(other.contact_id, b);
         assert!(
-            claim_next(&t.db, job.id, soon, soon - stale, GAP)
+            claim_next(&t.db, &job, soon, soon - stale, GAP)
                 .await
                 .unwrap()
                 .is_none()
@@ -604,7 +712,7 @@ mod tests {
         );
         // Past the stale limit the dead worker's item is claimed again, as a new attempt.
         let late = now + Duration::seconds(61);
-        let retry = claim_next(&t.db, job.id, late, late - stale, GAP)
+        let retry = claim_next(&t.db, &job, late, late - stale, GAP)
             .await
             .unwrap()
             .unwrap();

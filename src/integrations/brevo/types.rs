@@ -227,6 +227,12 @@ pub struct TransactionalEmail {
     pub template_id: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub params: Option<Map<String, Value>>,
+    /// Header fields of the mail (`List-Unsubscribe`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headers: Option<Map<String, Value>>,
+    /// Tags to find the mails by in Brevo's logs and statistics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
 }
 
 /// `{ "id": 123 }` of the create endpoints.

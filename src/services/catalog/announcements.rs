@@ -6,6 +6,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::db::catalog::announcements::{AnnouncementRecord, AnnouncementSettings};
+use crate::db::operations::mail_jobs;
+pub use crate::db::operations::mail_jobs::FailedMail;
 use crate::db::{self, Db};
 use crate::domain::announcements::{
     AnnouncementText, MailImages, MailLinks, PLACEHOLDERS, PackageFacts, ReminderDays,
@@ -13,6 +15,7 @@ use crate::domain::announcements::{
 };
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry};
 use crate::domain::format::date;
+use crate::domain::paging::{MAX_PAGE_SIZE, Paging};
 use crate::domain::user::User;
 use crate::services::catalog::packages::managed;
 use crate::services::error::{ServiceError, ServiceResult};
@@ -59,8 +62,26 @@ pub struct AnnouncementView {
     pub announced_at: Option<DateTime<Utc>>,
     /// When the notice before the end was queued (`null`: not yet).
     pub reminded_at: Option<DateTime<Utc>>,
+    /// How the queued announcement's mails stand (`null`: not queued yet): "Angekündigt am …
+    /// an N Kontakte (M gesendet, K fehlgeschlagen)".
+    pub mails: Option<AnnouncementMails>,
     /// The placeholders subject and text may hold, as written there.
     pub placeholders: Vec<String>,
+}
+
+/// The mails of a queued announcement, per state.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnnouncementMails {
+    /// The addresses it was queued for.
+    pub recipients: i64,
+    pub sent: i64,
+    /// Failed for good (the reason is kept per address).
+    pub failed: i64,
+    /// Not sent yet: waiting for their turn, or for another attempt after a passing failure.
+    pub waiting: i64,
+    /// Not sent: consent withdrawn, blocked or deleted meanwhile, or the package archived.
+    pub skipped: i64,
 }
 
 /// The mail as it will be sent (`POST /api/download/{id}/announcement/preview`).
@@ -135,8 +156,42 @@ pub async fn save(
     };
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
         .with_changes(changes);
-    let record = db::catalog::announcements::save(db, &settings, &audit).await?;
+    let mut record = db::catalog::announcements::save(db, &settings, &audit).await?;
+    // Switched on for a package that has started: queued at once, not at the next round.
+    if record.announce && record.announced_at.is_none() && package.start_at <= Utc::now() {
+        queue(db, id).await?;
+        record = db::catalog::announcements::get(db, id)
+            .await?
+            .ok_or(ServiceError::NotFound)?;
+    }
     view(db, id, Some(record)).await
+}
+
+/// Queues every announcement that is due (switched on, started, not ended, not archived, not
+/// queued yet) in the mail queue, to the recipients of this moment; how many were queued.
+/// Every instance runs this; each package is queued by one of them only.
+pub async fn queue_due(db: &Db) -> ServiceResult<usize> {
+    let mut queued = 0;
+    for id in db::catalog::announcements::due_announcements(db, Utc::now()).await? {
+        queued += usize::from(queue(db, id).await?);
+    }
+    Ok(queued)
+}
+
+/// Queues the announcement of package `id` if it is still due; whether it was.
+async fn queue(db: &Db, id: i64) -> ServiceResult<bool> {
+    let audit = Entry::new(&Actor::System, Action::Announce, Entity::Package, Some(id));
+    let queued = db::catalog::announcements::queue_announcement(db, id, Utc::now(), &audit).await;
+    match queued {
+        Ok(Some((job, total))) => {
+            tracing::info!(package = id, job, recipients = total, "announcement queued");
+            Ok(true)
+        }
+        Ok(None) => Ok(false),
+        // Queued by another instance at the same moment.
+        Err(err) if db::is_unique_violation(&err) => Ok(false),
+        Err(err) => Err(err.into()),
+    }
 }
 
 /// The announcement of package `id` with the subject and text of `input` (saved or not), as
@@ -183,6 +238,24 @@ pub async fn preview(
     })
 }
 
+/// The failed mails of package `id`'s announcement (and those waiting after a failure), a
+/// page (`limit` 1–1000, default 20); empty before it was queued.
+pub async fn failures(
+    db: &Db,
+    user: &User,
+    id: i64,
+    limit: Option<i64>,
+    offset: Option<i64>,
+) -> ServiceResult<Vec<FailedMail>> {
+    let paging =
+        Paging::parse(limit, offset, None, MAX_PAGE_SIZE).map_err(ServiceError::Invalid)?;
+    managed(db, user, id).await?;
+    let Some(job) = mail_jobs::of_package(db, id, mail_jobs::ANNOUNCEMENT).await? else {
+        return Ok(Vec::new());
+    };
+    Ok(mail_jobs::failed_items(db, job.id, paging.limit, paging.offset).await?)
+}
+
 /// The subject, text and reminder days of `input`, or the German message of the first that is
 /// not allowed.
 fn parse(input: &AnnouncementInput) -> ServiceResult<(AnnouncementText, ReminderDays)> {
@@ -204,6 +277,19 @@ async fn view(
 ) -> ServiceResult<AnnouncementView> {
     let recipients = db::catalog::announcements::recipient_count(db, id).await?;
     let placeholders = PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
+    let mails = match mail_jobs::of_package(db, id, mail_jobs::ANNOUNCEMENT).await? {
+        Some(job) => {
+            let counts = mail_jobs::item_counts(db, job.id).await?;
+            Some(AnnouncementMails {
+                recipients: job.total,
+                sent: counts.sent,
+                failed: counts.failed,
+                waiting: counts.pending + counts.sending,
+                skipped: counts.skipped,
+            })
+        }
+        None => None,
+    };
     Ok(match record {
         Some(r) => AnnouncementView {
             download_id: id,
@@ -215,6 +301,7 @@ async fn view(
             recipients,
             announced_at: r.announced_at,
             reminded_at: r.reminded_at,
+            mails,
             placeholders,
         },
         None => {
@@ -229,6 +316,7 @@ async fn view(
                 recipients,
                 announced_at: None,
                 reminded_at: None,
+                mails,
                 placeholders,
             }
         }

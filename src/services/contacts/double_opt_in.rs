@@ -7,16 +7,12 @@
 //! Opening the link shows a page; only its POST confirms, so mail scanners that fetch links
 //! confirm nobody.
 
-use std::sync::Arc;
-use std::time::Duration as StdDuration;
-
 use chrono::Duration;
 use serde::Serialize;
 use serde_json::{Map, json};
 use tokio::sync::Notify;
 
-use crate::config::Config;
-use crate::db::operations::mail_jobs::{self, ItemCounts, ItemOutcome, MailJob};
+use crate::db::operations::mail_jobs::{self, ItemCounts, MailJob};
 use crate::db::{self, Db};
 use crate::domain::audit::{Action, Actor, Changes, Entity, Entry, person_name};
 use crate::domain::double_opt_in::{self as doi, Recipient};
@@ -24,6 +20,7 @@ use crate::domain::secret::{hash_token, is_token_shaped, new_token};
 use crate::domain::user::User;
 use crate::integrations::brevo::UpdateContact;
 use crate::integrations::mail::{Mailer, OutgoingMail};
+use crate::services::contacts::mailing::{ItemSent, MailSettings};
 use crate::services::error::{ServiceError, ServiceResult};
 use crate::services::marketing::Marketing;
 use crate::services::marketing::contact_mirror::{self as mirror, attribute};
@@ -38,37 +35,6 @@ pub const ONLY_IN_PRODUCTION_MESSAGE: &str =
 
 /// The least time between two confirmation mails to one contact from the send action.
 pub const RESEND_AFTER: Duration = Duration::seconds(60);
-
-/// What mailing needs from the configuration.
-#[derive(Clone, Debug)]
-pub struct MailSettings {
-    pub product_name: String,
-    /// Links start with this (no trailing slash).
-    pub link_base: String,
-    pub valid_days: i64,
-    pub per_second: u32,
-    pub production: bool,
-    /// The domain of our Message-IDs.
-    pub message_domain: String,
-}
-
-impl MailSettings {
-    pub fn from_config(config: &Config) -> MailSettings {
-        let message_domain = config
-            .mail_from
-            .rsplit_once('@')
-            .map(|(_, domain)| domain.to_string())
-            .unwrap_or_else(|| "aktionsportal.invalid".into());
-        MailSettings {
-            product_name: config.product_name.clone(),
-            link_base: config.link_base(),
-            valid_days: config.double_opt_in_valid_days,
-            per_second: config.mail_per_second,
-            production: config.production,
-            message_domain,
-        }
-    }
-}
 
 /// The answer of `POST /api/smtp/email/{email}` (spec §7: status, messageId, code).
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -135,7 +101,9 @@ async fn send_to(
         text: content.text,
         html: content.html,
         message_id,
-        params,
+        template_params: Some(params),
+        headers: Vec::new(),
+        tags: Vec::new(),
     };
     let sent = match mailer.send(&mail).await {
         Ok(sent) => sent,
@@ -434,94 +402,26 @@ pub async fn latest_job(db: &Db) -> ServiceResult<Option<JobView>> {
     }
 }
 
-/// How long an item may stay `sending` from its send slot on before it counts as its
-/// worker's death and is claimed again. Far above one mail's 12-second deadline
-/// (`integrations::mail`), so a slow but living worker is not doubled.
-const STALE_CLAIM: Duration = Duration::seconds(30);
-
-/// Sends the items of running jobs for the life of the server; every instance runs it, and
-/// their workers share a job item by item at the job's one pace (`per_second`).
-/// Woken by `wake` when a job starts, otherwise it looks every few seconds.
-pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake: Arc<Notify>) {
-    let gap = Duration::microseconds(1_000_000 / i64::from(settings.per_second.max(1)));
-    loop {
-        match work_once(&db, &mailer, &settings, gap).await {
-            Ok(true) => continue,
-            Ok(false) => {}
-            Err(err) => tracing::error!(error = %err, "mail job round failed"),
-        }
-        let _ = tokio::time::timeout(StdDuration::from_secs(5), wake.notified()).await;
-    }
-}
-
-/// One round: sends items of the running job until none is left to claim, `gap` apart for
-/// the job as a whole. `true` when this round finished the job (there may be a next one).
-async fn work_once(
+/// The double opt-in mail of a job's item to `contact_id`, unless the contact confirmed, was
+/// blocked or deleted while the item waited for its slot.
+pub(super) async fn send_item(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
-    gap: Duration,
-) -> ServiceResult<bool> {
-    let Some(job) = mail_jobs::running(db).await? else {
-        return Ok(false);
-    };
-    let mut claimed = 0;
-    loop {
-        let now = db::now();
-        let Some(claim) = mail_jobs::claim_next(db, job.id, now, now - STALE_CLAIM, gap).await?
-        else {
-            break;
-        };
-        if claimed == 0 {
-            tracing::info!(job = job.id, total = job.total, "mail job running");
-        }
-        claimed += 1;
-        let (outcome, sent, error) = match claim.send_at {
-            Some(send_at) => {
-                if let Ok(wait) = (send_at - db::now()).to_std() {
-                    tokio::time::sleep(wait).await;
-                }
-                match db::contacts::get_contact(db, claim.contact_id).await? {
-                    // Confirmed, blocked or deleted while waiting for the slot.
-                    Some(contact) if !contact.double_opt_in && !contact.email_blacklisted => {
-                        // The same Message-ID if this item is sent again after a crash.
-                        let id = message_id(settings, &format!("{}-{}", job.id, claim.contact_id));
-                        match send_to(db, mailer, settings, &contact, id, &Actor::System).await {
-                            Ok(sent) => (ItemOutcome::Sent, Some(sent), None),
-                            Err(err) => (ItemOutcome::Failed, None, Some(err.to_string())),
-                        }
-                    }
-                    _ => (ItemOutcome::Skipped, None, None),
-                }
+    job: &MailJob,
+    contact_id: i64,
+) -> ServiceResult<ItemSent> {
+    Ok(match db::contacts::get_contact(db, contact_id).await? {
+        Some(contact) if !contact.double_opt_in && !contact.email_blacklisted => {
+            // The same Message-ID if this item is sent again after a crash.
+            let id = message_id(settings, &format!("{}-{}", job.id, contact_id));
+            match send_to(db, mailer, settings, &contact, id, &Actor::System).await {
+                Ok(sent) => ItemSent::Sent(sent),
+                Err(err) => ItemSent::Failed(err.to_string()),
             }
-            // Confirmed, blocked or deleted since the job started: nothing to send.
-            None => (ItemOutcome::Skipped, None, None),
-        };
-        let recorded = mail_jobs::finish_item(
-            db,
-            job.id,
-            &claim,
-            outcome,
-            sent.as_deref(),
-            error.as_deref(),
-            db::now(),
-        )
-        .await?;
-        if !recorded {
-            // Taken for dead and claimed again meanwhile: the newer claim records the item.
-            tracing::warn!(
-                job = job.id,
-                contact = claim.contact_id,
-                "mail job item was claimed again before its outcome was recorded"
-            );
         }
-    }
-    // Other workers may still be sending their last items; the last one to finish ends it.
-    if mail_jobs::finish(db, job.id, db::now()).await? {
-        tracing::info!(job = job.id, "mail job done");
-        return Ok(true);
-    }
-    Ok(false)
+        _ => ItemSent::Skipped,
+    })
 }
 
 /// The sending state of the latest job as JSON for the admin screen.

@@ -28,7 +28,11 @@ pub mod customer_groups;
 pub mod data_subject;
 pub mod double_opt_in;
 mod listing;
+pub mod mail_queue;
+pub mod mailing;
+pub mod package_mails;
 pub mod planning;
+pub mod unsubscribe;
 mod writes;
 
 pub(crate) use listing::group_lists;

@@ -4,3 +4,4 @@ pub mod admin_contacts;
 pub mod contact_editor;
 pub mod contact_start;
 pub mod double_opt_in;
+pub mod unsubscribe;

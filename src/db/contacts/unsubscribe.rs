@@ -1,0 +1,64 @@
+//! The one-click unsubscribe links of advertising mails (`unsubscribe_tokens`, issue 37): a
+//! random token per mail, of which only the SHA-256 is kept.
+
+use chrono::{DateTime, Utc};
+
+use crate::db::Db;
+use crate::db_run;
+
+/// Keeps the hash of a new link for `contact_id`.
+pub async fn add_token(
+    db: &Db,
+    token_hash: &str,
+    contact_id: i64,
+    now: DateTime<Utc>,
+) -> Result<(), sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query(
+            "insert into unsubscribe_tokens (token_hash, contact_id, created_at, updated_at) \
+             values ($1, $2, $3, $3)",
+        )
+        .bind(token_hash)
+        .bind(contact_id)
+        .bind(now)
+        .execute(pool)
+        .await?;
+        Ok(())
+    })
+}
+
+/// The contact a link unsubscribes, if the link is known (its contact still exists).
+pub async fn contact_of_token(db: &Db, token_hash: &str) -> Result<Option<i64>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_scalar("select contact_id from unsubscribe_tokens where token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(pool)
+            .await
+    })
+}
+
+/// Notes when a link was used (the first time only).
+pub async fn mark_used(db: &Db, token_hash: &str, now: DateTime<Utc>) -> Result<(), sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query(
+            "update unsubscribe_tokens set used_at = $2, updated_at = $2 where token_hash = $1 \
+             and used_at is null",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .execute(pool)
+        .await?;
+        Ok(())
+    })
+}
+
+/// Removes links older than `before` (a mail's link works for a long while, not for ever).
+pub async fn remove_older_than(db: &Db, before: DateTime<Utc>) -> Result<u64, sqlx::Error> {
+    db_run!(db, pool => {
+        Ok(sqlx::query("delete from unsubscribe_tokens where created_at < $1")
+            .bind(before)
+            .execute(pool)
+            .await?
+            .rows_affected())
+    })
+}

@@ -1,0 +1,168 @@
+//! The workers of the durable mail queue (`db::operations::mail_jobs`): every instance sends
+//! the items of every running job, item by item at each job's pace, whatever the job's kind
+//! (the double opt-in mail to the pending contacts, a package's announcement to the confirmed
+//! contacts of its lists).
+//!
+//! A mail that failed for a passing reason (Brevo's 429 or 5xx after its own retries, an SMTP
+//! 4xx, no answer) is tried again later, up to [`MOST_ATTEMPTS`] times, each wait twice the
+//! one before; its item stays `pending` with the reason meanwhile. Any other failure ends the
+//! item as `failed` with its reason.
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use chrono::Duration;
+use tokio::sync::Notify;
+
+use crate::db::operations::mail_jobs::{self, Claim, ItemOutcome, MailJob};
+use crate::db::{self, Db};
+use crate::integrations::mail::Mailer;
+use crate::services::contacts::double_opt_in;
+use crate::services::contacts::mailing::{ItemSent, MailSettings};
+use crate::services::contacts::package_mails::{self, Prepared};
+use crate::services::error::ServiceResult;
+
+/// How long an item may stay `sending` from its send slot on before it counts as its
+/// worker's death and is claimed again. Far above one mail's 12-second deadline
+/// (`integrations::mail`), so a slow but living worker is not doubled.
+const STALE_CLAIM: Duration = Duration::seconds(30);
+
+/// An item is tried at most this often when its failures pass.
+pub const MOST_ATTEMPTS: i32 = 5;
+
+/// Sends the items of running jobs for the life of the server; every instance runs it, and
+/// their workers share a job item by item at the job's one pace (`per_second`).
+/// Woken by `wake` when a job starts, otherwise it looks every few seconds.
+pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake: Arc<Notify>) {
+    let gap = Duration::microseconds(1_000_000 / i64::from(settings.per_second.max(1)));
+    loop {
+        match work_once(&db, &mailer, &settings, gap).await {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(err) => tracing::error!(error = %err, "mail job round failed"),
+        }
+        let _ = tokio::time::timeout(StdDuration::from_secs(5), wake.notified()).await;
+    }
+}
+
+/// One round: sends the items of each running job that can be claimed now, `gap` apart per
+/// job. `true` when this round finished a job (there may be a next one).
+async fn work_once(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    gap: Duration,
+) -> ServiceResult<bool> {
+    let mut finished = false;
+    for job in mail_jobs::running_all(db).await? {
+        // What a package's mails say is read once per job and round, not once per recipient.
+        let mut prepared: Option<Option<Prepared>> = None;
+        let mut claimed = 0;
+        loop {
+            let now = db::now();
+            let Some(claim) = mail_jobs::claim_next(db, &job, now, now - STALE_CLAIM, gap).await?
+            else {
+                break;
+            };
+            if claimed == 0 {
+                tracing::info!(job = job.id, kind = %job.kind, total = job.total, "mail job running");
+            }
+            claimed += 1;
+            let sent = match claim.send_at {
+                Some(send_at) => {
+                    if let Ok(wait) = (send_at - db::now()).to_std() {
+                        tokio::time::sleep(wait).await;
+                    }
+                    if job.download_id.is_some() && prepared.is_none() {
+                        prepared = Some(package_mails::prepare(db, &job).await?);
+                    }
+                    send(
+                        db,
+                        mailer,
+                        settings,
+                        &job,
+                        prepared.as_ref(),
+                        claim.contact_id,
+                    )
+                    .await?
+                }
+                // No longer to be mailed since the job started: nothing to send.
+                None => ItemSent::Skipped,
+            };
+            record(db, &job, &claim, sent, settings).await?;
+        }
+        // Other workers may still be sending their last items; the last one to finish ends it.
+        if mail_jobs::finish(db, job.id, db::now()).await? {
+            tracing::info!(job = job.id, kind = %job.kind, "mail job done");
+            finished = true;
+        }
+    }
+    Ok(finished)
+}
+
+/// Sends a claimed item's mail as its job's kind says: a package's mail (`prepared` read for
+/// its job), or the double opt-in mail.
+async fn send(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    job: &MailJob,
+    prepared: Option<&Option<Prepared>>,
+    contact_id: i64,
+) -> ServiceResult<ItemSent> {
+    match (job.download_id, prepared) {
+        (Some(_), Some(Some(ready))) => {
+            package_mails::send_item(db, mailer, settings, job, ready, contact_id).await
+        }
+        // The package was archived or deleted, or its announcement switched off.
+        (Some(_), _) => Ok(ItemSent::Skipped),
+        (None, _) => double_opt_in::send_item(db, mailer, settings, job, contact_id).await,
+    }
+}
+
+/// Records how claim `claim` went: a passing failure waits for its next attempt while any is
+/// left.
+async fn record(
+    db: &Db,
+    job: &MailJob,
+    claim: &Claim,
+    sent: ItemSent,
+    settings: &MailSettings,
+) -> ServiceResult<()> {
+    let now = db::now();
+    let recorded = match sent {
+        ItemSent::Passing(error) if claim.attempt < MOST_ATTEMPTS => {
+            let wait = settings.retry_after * 2_i32.pow(claim.attempt.clamp(1, 10) as u32 - 1);
+            tracing::warn!(job = job.id, contact = claim.contact_id, attempt = claim.attempt, %error, "mail to be tried again");
+            mail_jobs::retry_item(db, job.id, claim, &error, now + wait, now).await?
+        }
+        sent => {
+            let (outcome, message_id, error) = match sent {
+                ItemSent::Sent(id) => (ItemOutcome::Sent, Some(id), None),
+                ItemSent::Skipped => (ItemOutcome::Skipped, None, None),
+                ItemSent::Failed(error) | ItemSent::Passing(error) => {
+                    (ItemOutcome::Failed, None, Some(error))
+                }
+            };
+            mail_jobs::finish_item(
+                db,
+                job.id,
+                claim,
+                outcome,
+                message_id.as_deref(),
+                error.as_deref(),
+                now,
+            )
+            .await?
+        }
+    };
+    if !recorded {
+        // Taken for dead and claimed again meanwhile: the newer claim records the item.
+        tracing::warn!(
+            job = job.id,
+            contact = claim.contact_id,
+            "mail job item was claimed again before its outcome was recorded"
+        );
+    }
+    Ok(())
+}

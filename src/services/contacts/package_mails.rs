@@ -1,0 +1,118 @@
+//! A package's announcement as the mail queue sends it (issue 37): to each confirmed,
+//! unblocked contact the job took from the package's lists, with its own one-click
+//! unsubscribe link (RFC 8058 headers and a visible "Abmelden").
+
+use crate::db::operations::mail_jobs::MailJob;
+use crate::db::{self, Db};
+use crate::domain::announcements::{
+    AnnouncementText, MailImages, MailLinks, PackageFacts, announcement_mail,
+};
+use crate::domain::format::date;
+use crate::domain::secret::{hash_token, new_token};
+use crate::integrations::mail::{Mailer, OutgoingMail};
+use crate::services::catalog::announcements::package_link;
+use crate::services::contacts::mailing::{ItemSent, MailSettings};
+use crate::services::contacts::unsubscribe;
+use crate::services::error::ServiceResult;
+
+/// What every mail of a package's job says, read once per job and round.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    download_id: i64,
+    text: AnnouncementText,
+    facts: PackageFacts,
+}
+
+/// The announcement of `job`'s package; `None` when it is not to be sent any more: the
+/// package was archived or deleted, or its announcement switched off.
+pub(super) async fn prepare(db: &Db, job: &MailJob) -> ServiceResult<Option<Prepared>> {
+    let Some(download_id) = job.download_id else {
+        return Ok(None);
+    };
+    let Some(package) = db::catalog::packages::get(db, download_id).await? else {
+        return Ok(None);
+    };
+    let settings = db::catalog::announcements::get(db, download_id).await?;
+    let Some(settings) = settings.filter(|s| s.announce && !package.archived) else {
+        return Ok(None);
+    };
+    // Stored only after the same check; a text that no longer passes is not sent.
+    let Ok(text) = AnnouncementText::parse(&settings.subject, &settings.body) else {
+        tracing::error!(
+            package = download_id,
+            "stored announcement text is not valid"
+        );
+        return Ok(None);
+    };
+    let provider = db::marketing::providers::get_many(db, &[package.provider_id])
+        .await?
+        .pop()
+        .map(|p| p.name)
+        .unwrap_or_default();
+    let facts = PackageFacts {
+        name: package.name,
+        provider,
+        start: date(package.start_at),
+        end: date(package.end_at),
+    };
+    Ok(Some(Prepared {
+        download_id,
+        text,
+        facts,
+    }))
+}
+
+/// Sends the announcement to contact `contact_id` unless it is no longer to be mailed
+/// (confirmation withdrawn, blocked or deleted while the item waited for its slot).
+pub(super) async fn send_item(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    job: &MailJob,
+    prepared: &Prepared,
+    contact_id: i64,
+) -> ServiceResult<ItemSent> {
+    let contact = match db::contacts::get_contact(db, contact_id).await? {
+        Some(contact) if contact.double_opt_in && !contact.email_blacklisted => contact,
+        _ => return Ok(ItemSent::Skipped),
+    };
+    let token = new_token();
+    db::contacts::unsubscribe::add_token(db, &hash_token(&token), contact.id, db::now()).await?;
+    let links = MailLinks {
+        package: package_link(&settings.link_base, prepared.download_id),
+        unsubscribe: format!("{}{}", settings.link_base, unsubscribe::page_path(&token)),
+    };
+    let content = announcement_mail(
+        &prepared.text,
+        &prepared.facts,
+        &MailImages::default(),
+        &links,
+        &settings.sender,
+        &settings.product_name,
+    );
+    let name = format!("{} {}", contact.firstname, contact.lastname);
+    let mail = OutgoingMail {
+        to_email: contact.email.clone(),
+        to_name: Some(name.trim().to_string()).filter(|n| !n.is_empty()),
+        subject: content.subject,
+        text: content.text,
+        html: content.html,
+        // The same Message-ID if this item is sent again after a crash.
+        message_id: format!(
+            "<announcement-{}-{}@{}>",
+            job.id, contact.id, settings.message_domain
+        ),
+        template_params: None,
+        headers: OutgoingMail::one_click_unsubscribe(&format!(
+            "{}{}",
+            settings.link_base,
+            unsubscribe::one_click_path(&token)
+        )),
+        tags: vec![format!("package-{}", prepared.download_id)],
+    };
+    Ok(match mailer.send(&mail).await {
+        Ok(sent) => ItemSent::Sent(sent),
+        Err(err) if err.is_passing() => ItemSent::Passing(err.to_string()),
+        Err(err) => ItemSent::Failed(err.to_string()),
+    })
+}

@@ -1,0 +1,271 @@
+//! A package's announcement as it is sent (issue 37), over real HTTP and a real SMTP
+//! conversation: queued once when the package has started, mailed to each confirmed,
+//! unblocked address of its lists once, with the one-click unsubscribe headers (RFC 8058),
+//! retried after a passing refusal; and the unsubscribe link, whose GET changes nothing and
+//! whose POST blocks the address.
+
+mod common;
+
+use std::time::Duration;
+
+use aktionsportal::db::contacts;
+use aktionsportal::db::operations::mail_jobs;
+use aktionsportal::domain::roles::ADMIN;
+use chrono::Utc;
+use serde_json::json;
+
+use common::fake_smtp::{FakeSmtp, ReceivedMail};
+use common::{TestApp, spawn_app_with};
+
+const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
+
+async fn spawn_with_smtp() -> (TestApp, FakeSmtp) {
+    let smtp = FakeSmtp::start().await;
+    let addr = smtp.addr;
+    let app = spawn_app_with(move |config| {
+        config.smtp_host = Some(addr.ip().to_string());
+        config.smtp_port = addr.port();
+        config.smtp_security = aktionsportal::integrations::mail::SmtpSecurity::None;
+        config.mail_per_second = 200;
+        config.mail_retry_secs = 1;
+        config.public_url = Some("https://portal.example.de".into());
+        config.impressum_company = Some("Muster Vertrieb GmbH".into());
+    })
+    .await;
+    (app, smtp)
+}
+
+/// A contact of customer number 200001 on `lists`; its id.
+async fn contact(app: &TestApp, email: &str, confirmed: bool, blocked: bool, lists: &[i64]) -> i64 {
+    let db = &app.test_db.db;
+    contacts::upsert_company(db, 200_001, "Müller GmbH")
+        .await
+        .unwrap();
+    let created = contacts::create_contact(
+        db,
+        &contacts::NewContact {
+            customer_number: 200_001,
+            brevo_contact_id: None,
+            email: email.into(),
+            salutation: 3,
+            firstname: "Nina".into(),
+            lastname: "Neu".into(),
+            extern_id: None,
+            double_opt_in: confirmed,
+            email_blacklisted: blocked,
+        },
+    )
+    .await
+    .unwrap();
+    contacts::set_lists(db, created.id, lists).await.unwrap();
+    created.id
+}
+
+/// Waits until the server has taken `n` mails (the workers look every few seconds).
+async fn mails(smtp: &FakeSmtp, n: usize) -> Vec<ReceivedMail> {
+    for _ in 0..300 {
+        if smtp.mails().len() >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    smtp.mails()
+}
+
+/// The token of the mail's one-click unsubscribe link, checked against the visible one.
+fn unsubscribe_token(mail: &ReceivedMail) -> String {
+    let header = mail.header("List-Unsubscribe").expect("List-Unsubscribe");
+    let url = header
+        .strip_prefix('<')
+        .and_then(|h| h.strip_suffix('>'))
+        .unwrap_or_else(|| panic!("one URL in angle brackets: {header}"));
+    let token = url
+        .strip_prefix("https://portal.example.de/api/unsubscribe/")
+        .unwrap_or_else(|| panic!("the portal's one-click address: {url}"));
+    let page = format!("https://portal.example.de/abmelden/{token}");
+    assert!(mail.decoded().contains(&page), "the visible link's page");
+    token.to_string()
+}
+
+#[tokio::test]
+async fn a_started_package_is_announced_once_to_each_consenting_address_with_one_click_unsubscribe()
+{
+    let (app, smtp) = spawn_with_smtp().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let a = app.create_list(&admin, provider, "Privat").await;
+    let b = app.create_list(&admin, provider, "Gewerbe").await;
+    let other = app.create_list(&admin, provider, "Altkunden").await;
+    let eins = contact(&app, "eins@example.de", true, false, &[a]).await;
+    let zwei = contact(&app, "zwei@example.de", true, false, &[a, b]).await;
+    contact(&app, "offen@example.de", false, false, &[a]).await;
+    // A mailbox the server does not know: refused for good, only that one.
+    contact(&app, "unbekannt@example.de", true, false, &[b]).await;
+    smtp.refuse_recipient("unbekannt@example.de");
+    contact(&app, "gesperrt@example.de", true, true, &[b]).await;
+    contact(&app, "fremd@example.de", true, false, &[other]).await;
+    let today = Utc::now().date_naive();
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Frühjahr Glasfaser",
+                "startAt": (today - chrono::Days::new(1)).to_string(),
+                "endAt": (today + chrono::Days::new(30)).to_string(),
+                "ProviderId": provider,
+                "listsIds": [a, b],
+                "uploadsToInsert": [],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let id = package["id"].as_i64().unwrap();
+    // The first mail is refused for a passing reason (451): it is tried again.
+    smtp.refuse_next(1);
+    let path = format!("/api/download/{id}/announcement");
+    let mut body = json!({
+        "announce": true,
+        "subject": "Neu: {Paket}",
+        "text": "Ab sofort gültig bis {Gültig bis}.",
+        "reminderDays": 3,
+    });
+    let (status, answer) = app.call(&admin, "PUT", &path, Some(body.clone())).await;
+    assert_eq!(status, 409, "started: only after a confirmation: {answer}");
+    assert!(smtp.mails().is_empty());
+    body["confirmStarted"] = json!(true);
+    let (status, view) = app.call(&admin, "PUT", &path, Some(body.clone())).await;
+    assert_eq!(status, 200, "{view}");
+    assert!(view["announcedAt"].is_string(), "queued at once: {view}");
+
+    let received = mails(&smtp, 2).await;
+    let mut to: Vec<&str> = received.iter().map(|m| m.to[0].as_str()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        ["eins@example.de", "zwei@example.de"],
+        "each consenting address once"
+    );
+    for mail in &received {
+        assert_eq!(
+            mail.header("List-Unsubscribe-Post").as_deref(),
+            Some("List-Unsubscribe=One-Click")
+        );
+        let text = mail.decoded();
+        assert!(text.contains("Neu: Frühjahr Glasfaser") || text.contains("Subject:"));
+        assert!(
+            text.contains("text/plain") && text.contains("text/html"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("/user/downloads?paket={id}")),
+            "{text}"
+        );
+        assert!(
+            text.contains("Muster Vertrieb GmbH"),
+            "the legal details: {text}"
+        );
+    }
+    let db = &app.test_db.db;
+    let job = mail_jobs::of_package(db, id, mail_jobs::ANNOUNCEMENT)
+        .await
+        .unwrap()
+        .expect("one job for the package");
+    assert_eq!(job.total, 3);
+    // Saved again, and a round of the queueing: nothing is queued or sent a second time.
+    let (status, _) = app.call(&admin, "PUT", &path, Some(body)).await;
+    assert_eq!(status, 200);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(smtp.mails().len(), 2, "once per package and address");
+    let counts = mail_jobs::item_counts(db, job.id).await.unwrap();
+    assert_eq!((counts.sent, counts.failed, counts.pending), (2, 1, 0));
+    let mut attempts = 0;
+    for id in [eins, zwei] {
+        let items = mail_jobs::mails_of_contact(db, id).await.unwrap();
+        assert_eq!(items.len(), 1, "{items:?}");
+        assert_eq!(items[0].state, "sent");
+        attempts += items[0].attempts;
+    }
+    assert_eq!(attempts, 3, "the refused mail was tried again");
+    let (_, view) = app.call(&admin, "GET", &path, None).await;
+    assert_eq!(
+        view["mails"],
+        json!({"recipients": 3, "sent": 2, "failed": 1, "waiting": 0, "skipped": 0}),
+        "the status the form shows: {view}"
+    );
+    let (status, failed) = app
+        .call(&admin, "GET", &format!("{path}/failures"), None)
+        .await;
+    assert_eq!(status, 200, "{failed}");
+    let failed = failed.as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["email"], "unbekannt@example.de");
+    assert_eq!(failed[0]["state"], "failed");
+    assert_eq!(
+        failed[0]["attempts"], 1,
+        "a refusal for good is not tried again"
+    );
+    let reason = failed[0]["error"].as_str().unwrap();
+    assert!(reason.contains("550"), "the server's reason: {reason}");
+
+    // The unsubscribe link: a GET shows a button and changes nothing.
+    let mail = received
+        .iter()
+        .find(|m| m.to[0] == "zwei@example.de")
+        .unwrap();
+    let token = unsubscribe_token(mail);
+    let page = app.get(&format!("/abmelden/{token}")).await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Jetzt abmelden"), "{html}");
+    let blocked = || async {
+        contacts::get_contact(db, zwei)
+            .await
+            .unwrap()
+            .unwrap()
+            .email_blacklisted
+    };
+    assert!(!blocked().await, "a GET unsubscribes nobody");
+    // The mail program's one-click POST (no Origin, RFC 8058's body) blocks the address.
+    let one_click = |token: String| {
+        app.client
+            .post(app.url(&format!("/api/unsubscribe/{token}")))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body("List-Unsubscribe=One-Click")
+            .send()
+    };
+    let answer = one_click(token.clone()).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let answer: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(answer["code"], "UNSUBSCRIBED");
+    assert!(blocked().await, "blocked as \"E-Mail sperren\" blocks");
+    // A second POST changes nothing (it sets, it does not toggle).
+    assert_eq!(one_click(token.clone()).await.unwrap().status(), 200);
+    assert!(blocked().await);
+    // The page says so; the page's button (a browser's form post) returns to it.
+    let html = app
+        .get(&format!("/abmelden/{token}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Sie sind abgemeldet."), "{html}");
+    let from_page = app
+        .client
+        .post(app.url(&format!("/api/unsubscribe/{token}")))
+        .header("Accept", "text/html")
+        .header("Origin", app.url(""))
+        .body("List-Unsubscribe=One-Click")
+        .send()
+        .await
+        .unwrap();
+    common::assert_redirect(&from_page, &format!("/abmelden/{token}"));
+    // An unknown link says so, and blocks nobody.
+    let unknown = app.get(&format!("/abmelden/{}", "0".repeat(64))).await;
+    assert_eq!(unknown.status(), 404);
+    let unknown = one_click("nichts".into()).await.unwrap();
+    assert_eq!(unknown.status(), 404);
+}
