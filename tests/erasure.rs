@@ -463,6 +463,7 @@ async fn an_erasure_touches_only_what_belongs_to_the_erased_person() {
         "lists",
         "tokens",
         "mails",
+        "unsubscribeLinks",
         "marketingRetries",
         "planningCandidates",
     ] {

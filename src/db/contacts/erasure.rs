@@ -1,6 +1,6 @@
 //! Erasure of a contact (issue 25, DSGVO Art. 17) in one transaction: the contact, the rows
 //! of every [`Place`] that keeps something about it (list memberships, double opt-in links,
-//! mails of mail jobs, changes for the marketing service still waiting for it, import
+//! mails of mail jobs, unsubscribe links, changes for the marketing service still waiting for it, import
 //! candidates with its address), its customer group when it was the last one there, and its
 //! personal values in the audit log (`domain::erasure`). Either all of it goes or nothing.
 //! The data export reads the same places ([`stored_about`]) before anything goes.
@@ -21,6 +21,8 @@ pub struct Erased {
     pub tokens: u64,
     /// Mails of mail jobs (their record, not the mails sent).
     pub mails: u64,
+    /// Unsubscribe links of the package mails sent to it.
+    pub unsubscribe_links: u64,
     /// Changes for the marketing service that were still waiting.
     pub marketing_retries: u64,
     /// Import candidates of the planning system with the address.
@@ -39,15 +41,18 @@ pub enum Place {
     Lists,
     Tokens,
     Mails,
+    /// The unsubscribe links of the package mails sent to it (issue 37).
+    UnsubscribeLinks,
     MarketingRetries,
     PlanningCandidates,
 }
 
 impl Place {
-    pub const ALL: [Place; 5] = [
+    pub const ALL: [Place; 6] = [
         Place::Lists,
         Place::Tokens,
         Place::Mails,
+        Place::UnsubscribeLinks,
         Place::MarketingRetries,
         Place::PlanningCandidates,
     ];
@@ -58,6 +63,7 @@ impl Place {
             Place::Lists => "lists",
             Place::Tokens => "tokens",
             Place::Mails => "mails",
+            Place::UnsubscribeLinks => "unsubscribeLinks",
             Place::MarketingRetries => "marketingRetries",
             Place::PlanningCandidates => "planningCandidates",
         }
@@ -68,6 +74,7 @@ impl Place {
             Place::Lists => "contact_lists",
             Place::Tokens => "double_opt_in_tokens",
             Place::Mails => "mail_job_items",
+            Place::UnsubscribeLinks => "unsubscribe_tokens",
             Place::MarketingRetries => "marketing_retries",
             Place::PlanningCandidates => "planning_candidates",
         }
@@ -93,6 +100,7 @@ impl Place {
         match self {
             Place::Lists => &["list_id", "created_at"],
             Place::Tokens => &["expires_at", "created_at"],
+            Place::UnsubscribeLinks => &["created_at", "used_at"],
             Place::Mails => &[
                 "job_id",
                 "state",
@@ -264,6 +272,7 @@ pub async fn erase_contact(db: &Db, id: i64, audit: &Entry) -> Result<Option<Era
         lists: removed[&Place::Lists],
         tokens: removed[&Place::Tokens],
         mails: removed[&Place::Mails],
+        unsubscribe_links: removed[&Place::UnsubscribeLinks],
         marketing_retries: removed[&Place::MarketingRetries],
         planning_candidates: removed[&Place::PlanningCandidates],
         ..Erased::default()
