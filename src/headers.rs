@@ -27,6 +27,12 @@ pub fn page_policy(nonce: Option<&str>, oidc_issuer: Option<&str>) -> String {
     )
 }
 
+/// The policy of a mail shown in a frame of the portal (the announcement's preview): its own
+/// inline styles and images, nothing that runs, sandboxed, and framed only by the portal.
+pub const MAIL_PREVIEW_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; \
+     img-src 'self' https: data:; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'self'; sandbox";
+
 /// `scheme://host[:port]` of a URL, or `None` when it has no usable origin.
 fn origin_of(url: &str) -> Option<String> {
     let parsed = reqwest::Url::parse(url).ok()?;
@@ -74,7 +80,10 @@ pub async fn secure(request: Request, next: Next) -> Response {
         HeaderValue::from_static("same-origin"),
     );
     if html {
-        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        // A handler may allow its own page in frames of the portal (a mail's preview).
+        if !headers.contains_key(header::X_FRAME_OPTIONS) {
+            headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        }
         if !headers.contains_key(header::CONTENT_SECURITY_POLICY)
             && let Ok(value) = HeaderValue::from_str(&page_policy(None, None))
         {

@@ -150,6 +150,21 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
         "each consenting address once"
     );
     for mail in &received {
+        let parsed = parsed_by_python(mail);
+        assert_eq!(parsed["defects"], json!([]), "{parsed}");
+        assert_eq!(
+            parsed["parts"],
+            json!(["multipart/alternative", "text/plain", "text/html"]),
+            "{parsed}"
+        );
+        assert_eq!(parsed["listUnsubscribePost"], "List-Unsubscribe=One-Click");
+        assert!(
+            parsed["listUnsubscribe"]
+                .as_str()
+                .unwrap()
+                .starts_with("<https://portal.example.de/api/unsubscribe/"),
+            "{parsed}"
+        );
         assert_eq!(
             mail.header("List-Unsubscribe-Post").as_deref(),
             Some("List-Unsubscribe=One-Click")
@@ -242,6 +257,18 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
     let answer: serde_json::Value = answer.json().await.unwrap();
     assert_eq!(answer["code"], "UNSUBSCRIBED");
     assert!(blocked().await, "blocked as \"E-Mail sperren\" blocks");
+    // The data export of the contact shows the link and when it was used (not its hash).
+    let (status, export) = app
+        .call(&admin, "GET", &format!("/api/contacts/{zwei}/export"), None)
+        .await;
+    assert_eq!(status, 200, "{export}");
+    let links = export["stored"]["unsubscribeLinks"].as_array().unwrap();
+    assert_eq!(links.len(), 1, "{export}");
+    assert!(
+        links[0]["used_at"].is_string() || links[0]["usedAt"].is_string(),
+        "{export}"
+    );
+    assert!(!export.to_string().contains("token_hash"), "{export}");
     // A second POST changes nothing (it sets, it does not toggle).
     assert_eq!(one_click(token.clone()).await.unwrap().status(), 200);
     assert!(blocked().await);
@@ -268,4 +295,168 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
     assert_eq!(unknown.status(), 404);
     let unknown = one_click("nichts".into()).await.unwrap();
     assert_eq!(unknown.status(), 404);
+}
+
+/// Parses a mail as received with Python's `email` package (a parser that is not ours) and
+/// returns what it found: the content types of the parts and the unsubscribe header fields.
+fn parsed_by_python(mail: &ReceivedMail) -> serde_json::Value {
+    use std::io::Write;
+    let script = r#"
+import email, json, sys
+from email import policy
+message = email.message_from_bytes(sys.stdin.buffer.read(), policy=policy.SMTP)
+parts = [part.get_content_type() for part in message.walk()]
+texts = [part.get_content() for part in message.walk() if part.get_content_maintype() == "text"]
+print(json.dumps({
+    "defects": [str(d) for d in message.defects],
+    "parts": parts,
+    "subject": str(message["Subject"]),
+    "listUnsubscribe": str(message["List-Unsubscribe"]),
+    "listUnsubscribePost": str(message["List-Unsubscribe-Post"]),
+    "texts": texts,
+}))
+"#;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(mail.data.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "python could not read the mail");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn the_test_mail_goes_to_me_alone_and_parses_as_mime_with_both_parts() {
+    let (app, smtp) = spawn_with_smtp().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Privat").await;
+    contact(&app, "kunde@example.de", true, false, &[list]).await;
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Sommer Glasfaser",
+                "startAt": "2030-06-01",
+                "endAt": "2030-06-30",
+                "ProviderId": provider,
+                "listsIds": [list],
+                "uploadsToInsert": [],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let id = package["id"].as_i64().unwrap();
+    let body = json!({
+        "announce": true,
+        "subject": "Neu: {Paket} – ab {Gültig ab}",
+        "text": "Gültig bis {Gültig bis}.",
+        "reminderDays": 3,
+    });
+    let path = format!("/api/download/{id}/announcement/test-mail");
+    let (status, sent) = app.call(&admin, "POST", &path, Some(body)).await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent["sentTo"], "erika@example.de");
+    let received = mails(&smtp, 1).await;
+    assert_eq!(received.len(), 1, "only the test mail");
+    assert_eq!(received[0].to, ["erika@example.de"], "to me alone");
+    let parsed = parsed_by_python(&received[0]);
+    assert_eq!(parsed["defects"], json!([]), "{parsed}");
+    assert_eq!(
+        parsed["parts"],
+        json!(["multipart/alternative", "text/plain", "text/html"]),
+        "{parsed}"
+    );
+    assert_eq!(parsed["subject"], "Neu: Sommer Glasfaser – ab 01.06.2030");
+    let texts = parsed["texts"].as_array().unwrap();
+    assert!(
+        texts[0]
+            .as_str()
+            .unwrap()
+            .contains("Gültig bis 30.06.2030."),
+        "{parsed}"
+    );
+    assert!(texts[1].as_str().unwrap().contains("Zum Paket"), "{parsed}");
+    // Its "Abmelden" reaches no contact: the page says what the link does in a sent mail.
+    assert!(
+        texts[0]
+            .as_str()
+            .unwrap()
+            .contains("https://portal.example.de/abmelden/vorschau"),
+        "{parsed}"
+    );
+    let page = app.get("/abmelden/vorschau").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("Abmeldelink der Vorschau oder Testmail"),
+        "{html}"
+    );
+    // The preview's frame: the HTML part as a page of its own, whose policy allows the mail's
+    // inline styles and nothing that runs, framed only by the portal.
+    let page = app
+        .client
+        .get(app.url(&format!(
+            "/api/download/{id}/announcement/preview.html?subject=Neu%3A%20%7BPaket%7D&text=Hallo"
+        )))
+        .header("cookie", format!("ap_session={admin}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    let header = |name: &str| {
+        page.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let policy = header("content-security-policy");
+    assert!(policy.contains("style-src 'unsafe-inline'"), "{policy}");
+    assert!(
+        policy.contains("sandbox") && policy.contains("default-src 'none'"),
+        "{policy}"
+    );
+    assert!(policy.contains("frame-ancestors 'self'"), "{policy}");
+    assert_eq!(header("x-frame-options"), "SAMEORIGIN");
+    assert!(header("content-type").starts_with("text/html"));
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("Neu: Sommer Glasfaser") && html.contains("Hallo"),
+        "{html}"
+    );
+    // Every other page stays unframeable.
+    let login = app.get("/login-failed").await;
+    assert_eq!(
+        login.headers().get("x-frame-options").unwrap(),
+        "DENY",
+        "pages are not framed"
+    );
+    // Nothing stored or queued: the contact of the list got nothing.
+    let (_, view) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/download/{id}/announcement"),
+            None,
+        )
+        .await;
+    assert_eq!(view["saved"], false, "{view}");
+    // A bad text sends nothing.
+    let bad = json!({"announce": true, "subject": "{Produkt}", "text": "x", "reminderDays": 3});
+    let (status, _) = app.call(&admin, "POST", &path, Some(bad)).await;
+    assert_eq!(status, 400);
+    assert_eq!(smtp.mails().len(), 1);
 }

@@ -81,6 +81,8 @@ use crate::domain::permissions::Capability;
         crate::api::catalog::announcements::save,
         crate::api::catalog::announcements::preview,
         crate::api::catalog::announcements::failures,
+        crate::api::catalog::announcements::test_mail,
+        crate::api::catalog::announcements::preview_page,
         crate::api::catalog::tags::list,
         crate::api::catalog::tags::create,
         crate::api::catalog::tags::update,

@@ -193,6 +193,10 @@ pub struct SenderDetails {
     pub lines: Vec<String>,
 }
 
+/// The unsubscribe link's token in the preview and the test mail, which reach no contact: its
+/// page says what the link does in a mail that is sent.
+pub const PREVIEW_UNSUBSCRIBE_TOKEN: &str = "vorschau";
+
 /// The links every advertising mail carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MailLinks {

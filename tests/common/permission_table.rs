@@ -119,6 +119,11 @@ pub const BODIES: &[(&str, &str, &str)] = &[
         r#"{"announce":true,"subject":"Neu: {Paket}","text":"Ab {Gültig ab}.","reminderDays":3}"#,
     ),
     (
+        "POST",
+        "/api/download/1/announcement/test-mail",
+        r#"{"announce":true,"subject":"Neu: {Paket}","text":"Ab {Gültig ab}.","reminderDays":3}"#,
+    ),
+    (
         "PUT",
         "/api/download/1",
         r#"{"name":"Herbstaktion","startAt":"2026-01-01","endAt":"2030-12-31","ProviderId":1,"listsIds":[1],"uncheckedListsIds":[]}"#,
@@ -358,6 +363,16 @@ pub const ROWS: &[Row] = &[
     Row {
         method: "GET",
         path: "/api/download/1/announcement/failures",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "POST",
+        path: "/api/download/1/announcement/test-mail",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
+        path: "/api/download/1/announcement/preview.html?subject=Neu&text=Ab",
         expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
     },
     Row {

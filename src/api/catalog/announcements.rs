@@ -14,6 +14,7 @@ use crate::domain::permissions::Capability;
 use crate::services::catalog::announcements::{
     self, AnnouncementInput, AnnouncementView, FailedMail, MailFrame, MailPreview,
 };
+use crate::services::contacts::package_mails::{self, TestMailSent};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -21,6 +22,11 @@ pub fn router() -> Router<AppState> {
         .route("/download/{id}/announcement", get(settings).put(save))
         .route("/download/{id}/announcement/preview", post(preview))
         .route("/download/{id}/announcement/failures", get(failures))
+        .route("/download/{id}/announcement/test-mail", post(test_mail))
+        .route(
+            "/download/{id}/announcement/preview.html",
+            get(preview_page),
+        )
         .route_layer(require(Capability::AdminArea))
 }
 
@@ -114,13 +120,8 @@ async fn preview(
     Path(id): Path<i64>,
     Json(input): Json<AnnouncementInput>,
 ) -> Result<JsonResponse<MailPreview>, ApiError> {
-    let frame = MailFrame {
-        link_base: state.config.link_base(),
-        product_name: state.config.product_name.clone(),
-        sender: state.config.sender_details(),
-    };
     Ok(JsonResponse(
-        announcements::preview(&state.db, &user, id, &input, &frame).await?,
+        announcements::preview(&state.db, &user, id, &input, &frame_of(&state)).await?,
     ))
 }
 
@@ -166,4 +167,117 @@ async fn failures(
     Ok(JsonResponse(
         announcements::failures(&state.db, &user, id, page.limit, page.offset).await?,
     ))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/download/{id}/announcement/test-mail",
+    operation_id = "sendAnnouncementTestMail",
+    tag = "downloads",
+    summary = "Send the announcement to me (test mail)",
+    description = "\"Testmail an mich\": sends the announcement with the subject and text given (saved or not), as the preview shows it, to the signed-in user's own address, through the portal's mail way (Brevo, SMTP or the outbox folder). Nobody else is mailed, and nothing is stored.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters des Pakets (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "The package's id; an id that is not a number answers 404 `not_found`.")),
+    request_body(content = AnnouncementInput, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Sent to the user's own address.", body = TestMailSent, content_type = "application/json"),
+        (status = 400, description = "A subject or text that is not allowed, reminder days outside 0-60, or an account without an email address; the German message says why.", body = crate::api::responses::ValidationError, content_type = "application/json", example = json!({"message": "Den Platzhalter „{Produkt}“ gibt es nicht. Möglich sind {Paket}, {Anbieter}, {Gültig ab} und {Gültig bis}.", "code": "validation_error"})),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 408, response = crate::api::responses::SlowRequest),
+        (status = 413, response = crate::api::responses::PayloadTooLarge),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 502, response = crate::api::responses::MarketingError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn test_mail(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Json(input): Json<AnnouncementInput>,
+) -> Result<JsonResponse<TestMailSent>, ApiError> {
+    Ok(JsonResponse(
+        package_mails::send_test(
+            &state.db,
+            &state.mailer,
+            &state.mail_settings,
+            &user,
+            id,
+            &input,
+        )
+        .await?,
+    ))
+}
+
+/// The subject and text of `GET /api/download/{id}/announcement/preview.html`.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct PreviewText {
+    /// The subject, as in the body of the preview (placeholders allowed).
+    #[param(max_length = 150)]
+    subject: String,
+    /// The short text, as in the body of the preview.
+    #[param(max_length = 2000)]
+    text: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/download/{id}/announcement/preview.html",
+    operation_id = "previewAnnouncementPage",
+    tag = "downloads",
+    summary = "The announcement's HTML part as a page (for the preview's frame)",
+    description = "The HTML part of the announcement with the subject and text given, as `POST .../preview` answers it, served as a page of its own so that the form can show it in a frame: with a policy that allows the mail's inline styles and images and nothing that runs (`Content-Security-Policy: ...; sandbox`), framed only by the portal (`X-Frame-Options: SAMEORIGIN`). Changes nothing.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters des Pakets (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "The package's id; an id that is not a number answers 404 `not_found`."), PreviewText),
+    responses(
+        (status = 200, description = "The mail's HTML part.", body = String, content_type = "text/html"),
+        (status = 400, description = "A subject or text that is not allowed (an unknown placeholder, too long), or one missing; the German message says why.", body = crate::api::responses::ValidationError, content_type = "application/json"),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn preview_page(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+    Query(text): Query<PreviewText>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    let input = AnnouncementInput {
+        announce: true,
+        subject: text.subject,
+        text: text.text,
+        reminder_days: 0,
+        confirm_started: false,
+    };
+    let mail = announcements::preview(&state.db, &user, id, &input, &frame_of(&state)).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                crate::headers::MAIL_PREVIEW_POLICY,
+            ),
+            (header::X_FRAME_OPTIONS, "SAMEORIGIN"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        mail.html,
+    )
+        .into_response())
+}
+
+/// What the mails of this portal are framed with.
+fn frame_of(state: &AppState) -> MailFrame {
+    MailFrame {
+        link_base: state.config.link_base(),
+        product_name: state.config.product_name.clone(),
+        sender: state.config.sender_details(),
+    }
 }

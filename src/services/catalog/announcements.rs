@@ -103,6 +103,29 @@ pub struct MailFrame {
     pub sender: SenderDetails,
 }
 
+/// What the download form's section "Ankündigung per E-Mail" starts with for a new package:
+/// the German template, switched on. Announcing each package to the consenting contacts of its
+/// lists is what the portal is for, and the form shows how many it reaches before saving; a
+/// package that has started needs a confirmation first.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnnouncementStart {
+    pub announce: bool,
+    pub subject: String,
+    pub text: String,
+    pub reminder_days: i64,
+}
+
+pub fn new_package_start() -> AnnouncementStart {
+    let template = AnnouncementText::default_template();
+    AnnouncementStart {
+        announce: true,
+        subject: template.subject.as_str().to_string(),
+        text: template.text.as_str().to_string(),
+        reminder_days: i64::from(ReminderDays::DEFAULT.get()),
+    }
+}
+
 /// The settings of package `id` (those a new announcement starts with when none are saved).
 pub async fn settings(db: &Db, user: &User, id: i64) -> ServiceResult<AnnouncementView> {
     managed(db, user, id).await?;
@@ -156,7 +179,12 @@ pub async fn save(
     };
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
         .with_changes(changes);
-    let mut record = db::catalog::announcements::save(db, &settings, &audit).await?;
+    let mut record = match db::catalog::announcements::save(db, &settings, &audit).await {
+        Ok(record) => record,
+        // Deleted since the rights were checked.
+        Err(err) if db::is_foreign_key_violation(&err) => return Err(ServiceError::NotFound),
+        Err(err) => return Err(err.into()),
+    };
     // Switched on for a package that has started: queued at once, not at the next round.
     if record.announce && record.announced_at.is_none() && package.start_at <= Utc::now() {
         queue(db, id).await?;
@@ -221,7 +249,11 @@ pub async fn preview(
     let links = MailLinks {
         package: package_link(&frame.link_base, id),
         // Each recipient's own link; the preview shows where it leads.
-        unsubscribe: format!("{}/abmelden", frame.link_base),
+        unsubscribe: format!(
+            "{}/abmelden/{}",
+            frame.link_base,
+            crate::domain::announcements::PREVIEW_UNSUBSCRIBE_TOKEN
+        ),
     };
     let mail = announcement_mail(
         &text,

@@ -9,10 +9,12 @@ use crate::domain::announcements::{
 };
 use crate::domain::format::date;
 use crate::domain::secret::{hash_token, new_token};
+use crate::domain::user::User;
 use crate::integrations::mail::{Mailer, OutgoingMail};
-use crate::services::catalog::announcements::package_link;
+use crate::services::catalog::announcements::{self, AnnouncementInput, MailFrame, package_link};
 use crate::services::contacts::mailing::{ItemSent, MailSettings};
 use crate::services::contacts::unsubscribe;
+use crate::services::error::ServiceError;
 use crate::services::error::ServiceResult;
 
 /// What every mail of a package's job says, read once per job and round.
@@ -115,4 +117,63 @@ pub(super) async fn send_item(
         Err(err) if err.is_passing() => ItemSent::Passing(err.to_string()),
         Err(err) => ItemSent::Failed(err.to_string()),
     })
+}
+
+/// The answer of "Testmail an mich" (`POST /api/download/{id}/announcement/test-mail`).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestMailSent {
+    /// The signed-in user's own address, where the mail went.
+    pub sent_to: String,
+    pub message_id: String,
+}
+
+/// Sends the announcement of package `id` with the subject and text of `input` (saved or not)
+/// to `user`'s own address, as the preview shows it ("Testmail an mich"). Only those who may
+/// manage the package; nobody else is mailed.
+pub async fn send_test(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    user: &User,
+    id: i64,
+    input: &AnnouncementInput,
+) -> ServiceResult<TestMailSent> {
+    let frame = MailFrame {
+        link_base: settings.link_base.clone(),
+        product_name: settings.product_name.clone(),
+        sender: settings.sender.clone(),
+    };
+    let preview = announcements::preview(db, user, id, input, &frame).await?;
+    if !user.email.contains('@') {
+        return Err(ServiceError::Invalid(
+            "Ihr Konto hat keine E-Mail-Adresse, an die die Testmail gehen könnte.".into(),
+        ));
+    }
+    let unique = new_token();
+    let mail = OutgoingMail {
+        to_email: user.email.clone(),
+        to_name: Some(user.name.clone()).filter(|n| !n.trim().is_empty()),
+        subject: preview.subject,
+        text: preview.text,
+        html: preview.html,
+        message_id: format!(
+            "<announcement-test-{id}-{}@{}>",
+            unique.get(..16).unwrap_or("0"),
+            settings.message_domain
+        ),
+        template_params: None,
+        headers: Vec::new(),
+        tags: vec![format!("package-{id}-test")],
+    };
+    match mailer.send(&mail).await {
+        Ok(message_id) => Ok(TestMailSent {
+            sent_to: user.email.clone(),
+            message_id,
+        }),
+        Err(err) => {
+            tracing::warn!(error = %err, package = id, "test mail not sent");
+            Err(ServiceError::Upstream(err.user_message()))
+        }
+    }
 }

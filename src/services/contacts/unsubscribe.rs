@@ -42,10 +42,19 @@ pub enum UnsubscribeState {
     Subscribed,
     /// The address is blocked.
     Unsubscribed,
+    /// The link of a preview or test mail, which reached no contact.
+    Preview,
 }
+
+/// What the link of a preview or test mail says on its page.
+pub const PREVIEW: &str = "Dies ist der Abmeldelink der Vorschau oder Testmail. In einer versendeten \
+     Ankündigung meldet er den Empfänger mit einem Klick ab.";
 
 /// The state of a link, for its page (a GET: changes nothing).
 pub async fn link_state(db: &Db, token: &str) -> ServiceResult<UnsubscribeState> {
+    if token == crate::domain::announcements::PREVIEW_UNSUBSCRIBE_TOKEN {
+        return Ok(UnsubscribeState::Preview);
+    }
     let Some(contact) = contact_of(db, token).await? else {
         return Ok(UnsubscribeState::Invalid);
     };

@@ -125,6 +125,8 @@ pub struct DownloadFormProps {
     requirements: UploadLimits,
     tags: Vec<crate::services::catalog::packages::Tag>,
     is_admin: bool,
+    /// What the section "Ankündigung per E-Mail" of a new package starts with.
+    announcement: crate::services::catalog::announcements::AnnouncementStart,
 }
 
 /// The download form, loaded before it renders.
@@ -161,6 +163,7 @@ pub async fn load_download_form(
             },
             tags: services::catalog::packages::tags(&state.db).await?,
             is_admin: Capability::AdminOnly.allows(user),
+            announcement: services::catalog::announcements::new_package_start(),
         })
     };
     Some(match loaded.await {

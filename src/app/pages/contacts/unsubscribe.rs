@@ -7,7 +7,9 @@ use leptos::prelude::*;
 use crate::app::layout::Layout;
 use crate::app::loaded::loaded;
 use crate::app::{no_store, set_status};
-use crate::services::contacts::unsubscribe::{DONE, UNKNOWN, UnsubscribeState, one_click_path};
+use crate::services::contacts::unsubscribe::{
+    DONE, PREVIEW, UNKNOWN, UnsubscribeState, one_click_path,
+};
 
 /// What the route loaded for the page: the link's state and its token.
 pub struct UnsubscribePage {
@@ -41,6 +43,13 @@ pub fn Unsubscribe() -> impl IntoView {
             ..
         }) => view! {
             <p role="status" data-testid="unsubscribed">{DONE}</p>
+        }
+        .into_any(),
+        Some(UnsubscribePage {
+            state: UnsubscribeState::Preview,
+            ..
+        }) => view! {
+            <p role="status" data-testid="unsubscribe-preview">{PREVIEW}</p>
         }
         .into_any(),
         _ => {

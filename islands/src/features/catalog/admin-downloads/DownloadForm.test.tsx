@@ -9,6 +9,7 @@ import type { MockHandler } from '../../../test/fetchMock';
 import { download } from './fixtures';
 import DownloadForm from './DownloadForm';
 import type { DownloadFormProps } from './DownloadForm';
+import type { AnnouncementDraft, AnnouncementView } from '../../../lib/announcements';
 
 vi.mock('../../../lib/navigate', () => ({ navigateTo: vi.fn() }));
 vi.mock('../../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
@@ -32,13 +33,41 @@ const criteria = {
   ],
 };
 
-/** The lists of providers 1 and 2; other requests go to `rest`. */
+const template: AnnouncementDraft = {
+  announce: true,
+  subject: 'Neu im Aktionsportal: {Paket}',
+  text: 'Ab {Gültig ab} gibt es neues Material.',
+  reminderDays: 3,
+};
+
+/** The announcement of package `id` as the server answers it. */
+function announcementView(id: number, change: Partial<AnnouncementView> = {}): AnnouncementView {
+  return {
+    downloadId: id,
+    ...template,
+    announce: false,
+    saved: false,
+    recipients: 3,
+    announcedAt: null,
+    remindedAt: null,
+    mails: null,
+    placeholders: ['{Paket}', '{Anbieter}', '{Gültig ab}', '{Gültig bis}'],
+    ...change,
+  };
+}
+
+/** The lists of providers 1 and 2 and the packages' announcements; other requests go to `rest`. */
 function server(rest: MockHandler = () => jsonResponse(500, { message: 'unerwartet', code: 'internal' })): MockHandler {
   return (request) => {
     const match = /^\/api\/providers\/(\d+)\/lists\/$/.exec(request.path);
     if (request.method === 'GET' && match) {
       const content = criteria[Number(match[1]) as 1 | 2];
       return jsonResponse(200, { content, count: content.length });
+    }
+    const announcement = /^\/api\/download\/(\d+)\/announcement$/.exec(request.path);
+    if (announcement && request.method === 'GET') return jsonResponse(200, announcementView(Number(announcement[1])));
+    if (announcement && request.method === 'PUT') {
+      return jsonResponse(200, announcementView(Number(announcement[1]), { ...(request.json as object), saved: true }));
     }
     return rest(request);
   };
@@ -47,7 +76,15 @@ function server(rest: MockHandler = () => jsonResponse(500, { message: 'unerwart
 function setup(props: Partial<DownloadFormProps> = {}, handler: MockHandler = server()) {
   const mock = installFetch(handler);
   render(
-    <DownloadForm mode="add" download={null} providers={providers} requirements={requirements} tags={tags} {...props} />,
+    <DownloadForm
+      mode="add"
+      download={null}
+      providers={providers}
+      requirements={requirements}
+      tags={tags}
+      announcement={template}
+      {...props}
+    />,
   );
   return mock;
 }
@@ -341,5 +378,107 @@ describe('DownloadForm: leaving', () => {
     expect(fireEvent.click(screen.getByTestId('back'))).toBe(false);
     fireEvent.click(within(screen.getByTestId('leave-modal')).getByTestId('confirm-leave'));
     expect(navigateTo).toHaveBeenCalledWith('/admin/downloads');
+  });
+});
+
+describe('DownloadForm: the announcement by email', () => {
+  async function fillNewPackage() {
+    fireEvent.change(screen.getByLabelText('Bezeichnung'), { target: { value: 'Herbstaktion 2026' } });
+    fireEvent.change(screen.getByLabelText('Anbieter'), { target: { value: '2' } });
+    fireEvent.change(screen.getByLabelText('Startdatum'), { target: { value: '2026-09-01' } });
+    fireEvent.change(screen.getByLabelText('Enddatum'), { target: { value: '2026-09-30' } });
+    await chooseCriteria('Glasfaser Privatkunden');
+  }
+
+  it('is switched on for a new package and saved with it from the template as edited', async () => {
+    const { requests } = setup({}, server(() => jsonResponse(200, download(99))));
+    expect(screen.getByLabelText<HTMLInputElement>('Bei Start ankündigen').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Betreff').value).toBe('Neu im Aktionsportal: {Paket}');
+    expect(screen.getByTestId<HTMLButtonElement>('announcement-preview').disabled).toBe(true);
+    await fillNewPackage();
+    fireEvent.change(screen.getByLabelText('Betreff'), { target: { value: 'Neu: {Paket}' } });
+    fireEvent.change(screen.getByLabelText('Erinnerung vor Ablauf (Tage, 0 = keine)'), { target: { value: '5' } });
+    await submit();
+    await waitFor(() => expect(navigateTo).toHaveBeenCalledWith('/admin/downloads'));
+    const put = requests.find((r) => r.method === 'PUT');
+    expect(put?.path).toBe('/api/download/99/announcement');
+    expect(put?.json).toEqual({ ...template, subject: 'Neu: {Paket}', reminderDays: 5, confirmStarted: false });
+  });
+
+  it('asks before announcing a package that has started, and sends only after "Jetzt senden"', async () => {
+    const asked = 'Das Paket hat bereits begonnen: Die Ankündigung geht sofort an 3 Kontakte. Bitte bestätigen Sie den Versand.';
+    const lists = server(() => jsonResponse(200, download(99)));
+    const { requests } = setup({}, (request) => {
+      if (request.method === 'PUT' && request.path === '/api/download/99/announcement') {
+        const confirmed = (request.json as { confirmStarted: boolean }).confirmStarted;
+        return confirmed
+          ? jsonResponse(200, announcementView(99, { announce: true, saved: true, announcedAt: '2026-09-01T08:00:00Z' }))
+          : jsonResponse(409, { message: asked, code: 'confirmation_required' });
+      }
+      return lists(request);
+    });
+    await fillNewPackage();
+    await submit();
+    const modal = await screen.findByTestId('announcement-confirm');
+    expect(modal.textContent).toContain(asked);
+    expect(navigateTo).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('announcement-send-now'));
+    await waitFor(() => expect(navigateTo).toHaveBeenCalledWith('/admin/downloads'));
+    const puts = requests.filter((r) => r.method === 'PUT').map((r) => (r.json as { confirmStarted: boolean }).confirmStarted);
+    expect(puts).toEqual([false, true]);
+  });
+
+  it('shows an edited package\'s count and status, lists the failures, previews and sends the test mail', async () => {
+    const announced = announcementView(7, {
+      announce: true,
+      saved: true,
+      recipients: 1234,
+      announcedAt: '2026-03-01T08:00:00Z',
+      mails: { recipients: 1234, sent: 1230, failed: 1, waiting: 3, skipped: 0 },
+    });
+    const { requests } = setup(
+      { mode: 'edit', download: download(7) },
+      (request) => {
+        if (request.path === '/api/download/7/announcement') return jsonResponse(200, announced);
+        if (request.path.startsWith('/api/download/7/announcement/failures')) {
+          return jsonResponse(200, [
+            { contactId: 4, email: 'alt@example.de', state: 'failed', attempts: 1, error: 'SMTP: 550 No such user', updatedAt: '2026-03-01T08:01:00Z' },
+          ]);
+        }
+        if (request.path === '/api/download/7/announcement/preview') {
+          return jsonResponse(200, { subject: 'Neu: Aktion 7', text: 'Guten Tag,', html: '<p>Guten Tag,</p>' });
+        }
+        if (request.path === '/api/download/7/announcement/test-mail') {
+          return jsonResponse(200, { sentTo: 'erika@example.de', messageId: '<t@x>' });
+        }
+        return jsonResponse(500, { message: 'unerwartet', code: 'internal' });
+      },
+    );
+    const status = await screen.findByTestId('announcement-status');
+    expect(status.textContent).toContain('Angekündigt am 01.03.2026 an 1.234 Kontakte (1.230 gesendet, 1 fehlgeschlagen, 3 wartend)');
+    expect(screen.getByLabelText<HTMLInputElement>('Bei Start ankündigen').disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('announcement-failures'));
+    const failures = await screen.findByTestId('announcement-failures-modal');
+    expect(failures.textContent).toContain('alt@example.de: SMTP: 550 No such user');
+    fireEvent.click(within(failures).getByLabelText('Schließen'));
+
+    fireEvent.click(screen.getByTestId('announcement-preview'));
+    const preview = await screen.findByTestId('announcement-preview-modal');
+    expect(preview.textContent).toContain('Neu: Aktion 7');
+    const frame = preview.querySelector('iframe');
+    expect(frame?.getAttribute('sandbox')).toBe('');
+    // The HTML part as its own page, with the subject and text as typed (not yet saved).
+    const url = new URL(frame?.getAttribute('src') ?? '', 'http://portal');
+    expect(url.pathname).toBe('/api/download/7/announcement/preview.html');
+    expect(url.searchParams.get('subject')).toBe(template.subject);
+    expect(url.searchParams.get('text')).toBe(template.text);
+    fireEvent.click(within(preview).getByLabelText('Schließen'));
+
+    fireEvent.click(screen.getByTestId('announcement-test-mail'));
+    await waitFor(() => expect(toasts()).toEqual([{ type: 'success', message: 'Testmail an erika@example.de gesendet.' }]));
+    const test = requests.find((r) => r.path === '/api/download/7/announcement/test-mail');
+    expect(test?.json).toEqual({ announce: true, subject: template.subject, text: template.text, reminderDays: 3 });
+    // Nothing of the announcement was touched: an update of the package does not save it.
+    expect(requests.some((r) => r.method === 'PUT')).toBe(false);
   });
 });

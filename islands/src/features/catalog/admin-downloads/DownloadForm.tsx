@@ -4,10 +4,13 @@
 import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import type { AnnouncementDraft } from '../../../lib/announcements';
 import { createDownload, updateDownload } from '../../../lib/downloads';
 import type { Download, ProviderRef, Tag, UploadRequirements } from '../../../lib/downloads';
 import { navigateTo } from '../../../lib/navigate';
 import { showAfterNavigation, toast } from '../../../lib/toast';
+import { AnnouncementSection } from './AnnouncementSection';
+import { useAnnouncement } from './useAnnouncement';
 import { CriteriaPicker } from './CriteriaPicker';
 import { CriteriaField, FormActions, PackageFields } from './DownloadFormFields';
 import { FileDropZone } from './FileDropZone';
@@ -28,6 +31,8 @@ export interface DownloadFormProps {
   providers: ProviderRef[];
   requirements: UploadRequirements;
   tags: Tag[];
+  /** What the section "Ankündigung per E-Mail" of a new package starts with. */
+  announcement: AnnouncementDraft;
 }
 
 const ADD_GROUPS: readonly FileGroup[] = ['new'];
@@ -55,7 +60,7 @@ function useLeaveGuard(dirty: boolean) {
   return leave;
 }
 
-export default function DownloadForm({ mode, download, providers, requirements, tags }: DownloadFormProps) {
+export default function DownloadForm({ mode, download, providers, requirements, tags, announcement }: DownloadFormProps) {
   const editing = mode === 'edit' && download !== null;
   // The package as the server last answered it: what an edit is compared with.
   const [original, setOriginal] = useState<Download | null>(editing ? download : null);
@@ -65,7 +70,9 @@ export default function DownloadForm({ mode, download, providers, requirements, 
   const [confirmLeave, setConfirmLeave] = useState(false);
   const uploads = useUploads(requirements, dispatch);
   const ids = useId();
-  const leave = useLeaveGuard(state.dirty);
+  const downloadId = original?.id ?? null;
+  const announcementState = useAnnouncement(downloadId, announcement);
+  const leave = useLeaveGuard(state.dirty || announcementState.touched);
 
   const provider = providers.find((p) => p.id === state.providerId) ?? null;
 
@@ -93,11 +100,12 @@ export default function DownloadForm({ mode, download, providers, requirements, 
         setOriginal(saved);
         dispatch({ type: 'load', download: saved });
         toast.success(UPDATED_MESSAGE);
+        if (announcementState.touched) await announcementState.save(saved.id, () => undefined);
         setSaving(false);
       } else {
-        await createDownload(input);
+        const created = await createDownload(input);
         showAfterNavigation({ type: 'success', message: CREATED_MESSAGE });
-        leave();
+        await announcementState.save(created.id, leave);
       }
     } catch (error) {
       toastMutationError(error);
@@ -111,6 +119,14 @@ export default function DownloadForm({ mode, download, providers, requirements, 
         <PackageFields ids={ids} state={state} dispatch={dispatch} providers={providers} providerLocked={original !== null} />
 
         <CriteriaField ids={ids} lists={state.lists} provider={provider} onOpenPicker={() => setPickerOpen(true)} />
+
+        <AnnouncementSection
+          ids={ids}
+          downloadId={downloadId}
+          draft={announcementState.draft}
+          onChange={announcementState.change}
+          view={announcementState.view}
+        />
 
         <div className="col-12">
           <h2 className="h5">Dateien</h2>
@@ -150,6 +166,7 @@ export default function DownloadForm({ mode, download, providers, requirements, 
           onClose={() => setPickerOpen(false)}
         />
       )}
+      {announcementState.confirmation}
       {confirmLeave && (
         <ConfirmModal
           title="Ungespeicherte Änderungen"
