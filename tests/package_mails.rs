@@ -295,6 +295,79 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
     assert_eq!(unknown.status(), 404);
     let unknown = one_click("nichts".into()).await.unwrap();
     assert_eq!(unknown.status(), 404);
+
+    // A contact added to a list after the announcement is not mailed by itself ...
+    contact(&app, "spaet@example.de", true, false, &[a]).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(
+        smtp.mails_to("spaet@example.de").is_empty(),
+        "not mailed retroactively"
+    );
+    // ... but "Erneut ankündigen" reaches it, and tries the failed address anew; those
+    // reached (and the one unsubscribed meanwhile) get nothing.
+    let (status, view) = app
+        .call(&admin, "POST", &format!("{path}/again"), None)
+        .await;
+    assert_eq!(status, 200, "{view}");
+    let received = mails(&smtp, 3).await;
+    assert_eq!(smtp.mails_to("spaet@example.de").len(), 1, "{received:?}");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    for address in ["eins@example.de", "zwei@example.de"] {
+        assert_eq!(smtp.mails_to(address).len(), 1, "{address} once");
+    }
+    let failed = mail_jobs::failed_items(db, job.id, 10, 0).await.unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].attempts, 1, "tried anew from the start");
+    let (_, view) = app.call(&admin, "GET", &path, None).await;
+    assert_eq!(
+        view["mails"],
+        json!({"recipients": 4, "sent": 3, "failed": 1, "waiting": 0, "skipped": 0}),
+        "{view}"
+    );
+}
+
+#[tokio::test]
+async fn announcing_again_needs_an_announcement_that_went_out() {
+    let (app, _smtp) = spawn_with_smtp().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Privat").await;
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Sommer Glasfaser",
+                "startAt": "2030-06-01",
+                "endAt": "2030-06-30",
+                "ProviderId": provider,
+                "listsIds": [list],
+                "uploadsToInsert": [],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let id = package["id"].as_i64().unwrap();
+    let (status, answer) = app
+        .call(
+            &admin,
+            "POST",
+            &format!("/api/download/{id}/announcement/again"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(
+        answer["message"],
+        "Die Ankündigung wurde noch nicht versendet."
+    );
+    let job = mail_jobs::of_package(&app.test_db.db, id, mail_jobs::ANNOUNCEMENT)
+        .await
+        .unwrap();
+    assert!(job.is_none(), "nothing queued");
 }
 
 /// Parses a mail as received with Python's `email` package (a parser that is not ours) and

@@ -285,6 +285,10 @@ test('an admin creates, edits, duplicates, downloads, archives and deletes a pac
     await picker.getByTestId('criteria-apply').click();
     await page.getByRole('button', { name: 'Kriterien auswählen (1)' }).waitFor();
 
+    // It starts today: announcing it would ask for a confirmation first; this test is about
+    // the package (tests/announcements.test.mjs covers the announcement).
+    await page.getByLabel('Bei Start ankündigen').uncheck();
+
     // Saved: the downloads screen with the success toast and the new package with its badge.
     await page.getByTestId('submit').click();
     await page.waitForURL('**/admin/downloads');

@@ -83,6 +83,7 @@ use crate::domain::permissions::Capability;
         crate::api::catalog::announcements::failures,
         crate::api::catalog::announcements::test_mail,
         crate::api::catalog::announcements::preview_page,
+        crate::api::catalog::announcements::again,
         crate::api::catalog::tags::list,
         crate::api::catalog::tags::create,
         crate::api::catalog::tags::update,

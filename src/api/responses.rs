@@ -129,6 +129,8 @@ error_codes! {
         ["tag_exists"];
     AnnouncementUnconfirmed("The package has started: switching its announcement on sends it at once, so it needs `confirmStarted`."):
         ["confirmation_required"];
+    AnnouncementNotSent("The announcement has not gone out, or its package is archived or has ended."):
+        ["conflict"];
 }
 
 /// The bad lines an `invalid_csv` answer lists (`services::contacts::planning` `Refused`).

@@ -370,6 +370,12 @@ pub const ROWS: &[Row] = &[
         path: "/api/download/1/announcement/test-mail",
         expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
     },
+    // Announced by the PUT above (the package has started and the body confirms it).
+    Row {
+        method: "POST",
+        path: "/api/download/1/announcement/again",
+        expect: [401, 200, 403, 403, 403, 403, 403, 403, 200, 200],
+    },
     Row {
         method: "GET",
         path: "/api/download/1/announcement/preview.html?subject=Neu&text=Ab",

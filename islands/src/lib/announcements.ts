@@ -46,6 +46,11 @@ export function previewPageUrl(downloadId: number, draft: AnnouncementDraft): st
   return `${path(downloadId, '/preview.html')}?${query.toString()}`;
 }
 
+/** "Erneut ankündigen": to the addresses the announcement has not reached. */
+export function announceAgain(downloadId: number): Promise<AnnouncementView> {
+  return apiFetch<AnnouncementView>(path(downloadId, '/again'), { method: 'POST' });
+}
+
 export function sendTestMail(downloadId: number, draft: AnnouncementDraft): Promise<TestMailSent> {
   return apiFetch<TestMailSent>(path(downloadId, '/test-mail'), { method: 'POST', body: draft });
 }

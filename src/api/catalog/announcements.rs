@@ -23,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .route("/download/{id}/announcement/preview", post(preview))
         .route("/download/{id}/announcement/failures", get(failures))
         .route("/download/{id}/announcement/test-mail", post(test_mail))
+        .route("/download/{id}/announcement/again", post(again))
         .route(
             "/download/{id}/announcement/preview.html",
             get(preview_page),
@@ -280,4 +281,33 @@ fn frame_of(state: &AppState) -> MailFrame {
         product_name: state.config.product_name.clone(),
         sender: state.config.sender_details(),
     }
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/download/{id}/announcement/again",
+    operation_id = "announceAgain",
+    tag = "downloads",
+    summary = "Announce a package again (to the addresses not reached)",
+    description = "\"Erneut ankündigen\" (the form asks first): queues the announcement again for the addresses it has not reached: the confirmed, unblocked contacts of the package's lists that were added since, and those whose mail failed (tried anew). Addresses it reached get nothing. No body.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`) und zusätzlich `GS-Aktionsportal-Admin` oder eine Rolle aus den `allowedRoles` des Anbieters des Pakets (`may_manage_provider`); sonst 403.",
+    params(("id" = i64, Path, description = "The package's id; an id that is not a number answers 404 `not_found`.")),
+    responses(
+        (status = 200, description = "Queued again; the settings with the mails per state.", body = AnnouncementView, content_type = "application/json"),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::ForbiddenOrCrossSite),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 409, description = "The announcement has not gone out yet, or the package is archived or has ended.", body = crate::api::responses::AnnouncementNotSent, content_type = "application/json", example = json!({"message": "Die Ankündigung wurde noch nicht versendet.", "code": "conflict"})),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea", "providerRole": "Admin or one of the provider's allowedRoles (may_manage_provider)"})), ("x-rule-statuses" = json!([409]))),
+)]
+async fn again(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(id): Path<i64>,
+) -> Result<JsonResponse<AnnouncementView>, ApiError> {
+    let view = announcements::announce_again(&state.db, &user, id).await?;
+    state.mail_jobs.notify_one();
+    Ok(JsonResponse(view))
 }

@@ -115,6 +115,69 @@ pub async fn due_announcements(db: &Db, now: DateTime<Utc>) -> Result<Vec<i64>, 
     })
 }
 
+/// Queues the announcement of package `download_id` again ("Erneut ankündigen") for the
+/// addresses it has not reached: the recipients of this moment not yet in its job, and those
+/// whose mail failed (tried anew). The job runs again; with `audit` (given the number) in one
+/// transaction. `None` when it was never queued.
+pub async fn requeue_announcement(
+    db: &Db,
+    download_id: i64,
+    now: DateTime<Utc>,
+    audit: &Entry,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    let items = format!(
+        "insert into mail_job_items (job_id, contact_id, state, attempts, created_at, \
+         updated_at) select $2, r.id, 'pending', 0, $3, $3 from ({RECIPIENTS}) r \
+         where not exists (select 1 from mail_job_items i where i.job_id = $2 \
+         and i.contact_id = r.id)"
+    );
+    db_run!(db, pool => {
+        let mut tx = pool.begin_write().await?;
+        let job: Option<i64> = sqlx::query_scalar(
+            "update mail_jobs set status = 'running', finished_at = null, updated_at = $2 \
+             where download_id = $1 and kind = 'announcement' returning id",
+        )
+        .bind(download_id)
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(job) = job else {
+            return Ok(None);
+        };
+        let added = sqlx::query(&items)
+            .bind(download_id)
+            .bind(job)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected() as i64;
+        let retried = sqlx::query(
+            "update mail_job_items set state = 'pending', attempts = 0, error = null, \
+             next_attempt_at = null, updated_at = $2 where job_id = $1 and state = 'failed'",
+        )
+        .bind(job)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected() as i64;
+        sqlx::query("update mail_jobs set total = total + $2 where id = $1")
+            .bind(job)
+            .bind(added)
+            .execute(&mut *tx)
+            .await?;
+        let audit = audit.clone().with_changes(
+            crate::domain::audit::Changes::none().field(
+                "recipients",
+                serde_json::Value::Null,
+                added + retried,
+            ),
+        );
+        audit::record!(tx, &audit)?;
+        tx.commit().await?;
+        Ok(Some((job, added + retried)))
+    })
+}
+
 /// Queues the announcement of package `download_id` in the mail queue (`mail_jobs`, kind
 /// `announcement`), to the recipients of this moment, and marks it announced, with `audit`
 /// (given the number of recipients) in one transaction. `None` when it is no longer due:

@@ -195,6 +195,35 @@ pub async fn save(
     view(db, id, Some(record)).await
 }
 
+/// "Erneut ankündigen": queues the announcement of package `id` again for the addresses it has
+/// not reached (those added to its lists since, and those whose mail failed). Only for an
+/// announcement that went out, of a package that is neither archived nor ended.
+pub async fn announce_again(db: &Db, user: &User, id: i64) -> ServiceResult<AnnouncementView> {
+    let package = managed(db, user, id).await?;
+    let record = db::catalog::announcements::get(db, id).await?;
+    let Some(record) = record.filter(|r| r.announce && r.announced_at.is_some()) else {
+        return Err(ServiceError::Conflict {
+            code: "conflict",
+            message: "Die Ankündigung wurde noch nicht versendet.".into(),
+        });
+    };
+    if package.archived || package.end_at <= Utc::now() {
+        return Err(ServiceError::Conflict {
+            code: "conflict",
+            message: "Das Paket ist archiviert oder abgelaufen und wird nicht mehr angekündigt."
+                .into(),
+        });
+    }
+    let audit = Entry::new(
+        &Actor::of(user),
+        Action::Announce,
+        Entity::Package,
+        Some(id),
+    );
+    db::catalog::announcements::requeue_announcement(db, id, Utc::now(), &audit).await?;
+    view(db, id, Some(record)).await
+}
+
 /// Queues every announcement that is due (switched on, started, not ended, not archived, not
 /// queued yet) in the mail queue, to the recipients of this moment; how many were queued.
 /// Every instance runs this; each package is queued by one of them only.

@@ -4,8 +4,10 @@
 // as it will be sent ("Vorschau"), sends it to oneself ("Testmail an mich"), and, once queued,
 // how the mails stand with the addresses that failed.
 import { useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Modal } from '../../../components/Modal';
 import {
+  announceAgain,
   fetchFailures,
   previewAnnouncement,
   previewPageUrl,
@@ -30,15 +32,18 @@ export interface AnnouncementSectionProps {
   onChange: (draft: AnnouncementDraft) => void;
   /** The settings as the server has them (edit mode, once loaded). */
   view: AnnouncementView | null;
+  /** The settings as the server answered "Erneut ankündigen". */
+  onView: (view: AnnouncementView) => void;
 }
 
-export function AnnouncementSection({ ids, downloadId, draft, onChange, view }: AnnouncementSectionProps) {
+export function AnnouncementSection({ ids, downloadId, draft, onChange, view, onView }: AnnouncementSectionProps) {
   const [preview, setPreview] = useState<ShownPreview | null>(null);
   const [failures, setFailures] = useState<FailedMail[] | null>(null);
-  const [busy, setBusy] = useState<'preview' | 'test' | 'failures' | null>(null);
+  const [busy, setBusy] = useState<'preview' | 'test' | 'failures' | 'again' | null>(null);
+  const [askAgain, setAskAgain] = useState(false);
   const set = (change: Partial<AnnouncementDraft>) => onChange({ ...draft, ...change });
 
-  async function run(kind: 'preview' | 'test' | 'failures') {
+  async function run(kind: 'preview' | 'test' | 'failures' | 'again') {
     if (downloadId === null || busy) return;
     setBusy(kind);
     try {
@@ -51,6 +56,10 @@ export function AnnouncementSection({ ids, downloadId, draft, onChange, view }: 
         toast.success(`Testmail an ${sent.sentTo} gesendet.`);
       }
       if (kind === 'failures') setFailures(await fetchFailures(downloadId));
+      if (kind === 'again') {
+        onView(await announceAgain(downloadId));
+        toast.success('Die Ankündigung geht an die Kontakte, die sie noch nicht erreicht hat.');
+      }
     } catch (error) {
       toastMutationError(error);
     } finally {
@@ -75,7 +84,31 @@ export function AnnouncementSection({ ids, downloadId, draft, onChange, view }: 
               Fehlgeschlagene anzeigen
             </button>
           )}
+          <button
+            type="button"
+            className="btn btn-link p-0 ms-2 align-baseline"
+            onClick={() => setAskAgain(true)}
+            data-testid="announce-again"
+          >
+            Erneut ankündigen
+          </button>
         </p>
+      )}
+      {askAgain && (
+        <ConfirmModal
+          title="Erneut ankündigen?"
+          confirmLabel="Erneut ankündigen"
+          busy={busy === 'again'}
+          onConfirm={() => void run('again').finally(() => setAskAgain(false))}
+          onClose={() => setAskAgain(false)}
+          testId="announce-again-confirm"
+          confirmTestId="announce-again-send"
+        >
+          <p className="mb-0">
+            Die Ankündigung geht an die Kontakte der Kriterien, die sie noch nicht erreicht hat: neu hinzugekommene und
+            solche, bei denen der Versand fehlgeschlagen ist. Wer sie schon erhalten hat, bekommt sie nicht noch einmal.
+          </p>
+        </ConfirmModal>
       )}
       <AnnouncementFields ids={ids} draft={draft} set={set} view={view} />
       <div className="d-flex flex-wrap gap-2">

@@ -448,6 +448,9 @@ describe('DownloadForm: the announcement by email', () => {
         if (request.path === '/api/download/7/announcement/preview') {
           return jsonResponse(200, { subject: 'Neu: Aktion 7', text: 'Guten Tag,', html: '<p>Guten Tag,</p>' });
         }
+        if (request.path === '/api/download/7/announcement/again') {
+          return jsonResponse(200, { ...announced, mails: { ...announced.mails!, failed: 0, waiting: 4 } });
+        }
         if (request.path === '/api/download/7/announcement/test-mail') {
           return jsonResponse(200, { sentTo: 'erika@example.de', messageId: '<t@x>' });
         }
@@ -478,6 +481,15 @@ describe('DownloadForm: the announcement by email', () => {
     await waitFor(() => expect(toasts()).toEqual([{ type: 'success', message: 'Testmail an erika@example.de gesendet.' }]));
     const test = requests.find((r) => r.path === '/api/download/7/announcement/test-mail');
     expect(test?.json).toEqual({ announce: true, subject: template.subject, text: template.text, reminderDays: 3 });
+    // "Erneut ankündigen" asks first, then shows the new state.
+    clearToasts();
+    fireEvent.click(screen.getByTestId('announce-again'));
+    expect(requests.some((r) => r.path.endsWith('/again'))).toBe(false);
+    fireEvent.click(await screen.findByTestId('announce-again-send'));
+    await waitFor(() =>
+      expect(screen.getByTestId('announcement-status').textContent).toContain('(1.230 gesendet, 0 fehlgeschlagen, 4 wartend)'),
+    );
+    expect(requests.filter((r) => r.path.endsWith('/again')).map((r) => r.method)).toEqual(['POST']);
     // Nothing of the announcement was touched: an update of the package does not save it.
     expect(requests.some((r) => r.method === 'PUT')).toBe(false);
   });

@@ -120,14 +120,6 @@ export default function DownloadForm({ mode, download, providers, requirements, 
 
         <CriteriaField ids={ids} lists={state.lists} provider={provider} onOpenPicker={() => setPickerOpen(true)} />
 
-        <AnnouncementSection
-          ids={ids}
-          downloadId={downloadId}
-          draft={announcementState.draft}
-          onChange={announcementState.change}
-          view={announcementState.view}
-        />
-
         <div className="col-12">
           <h2 className="h5">Dateien</h2>
           <FileDropZone requirements={requirements} onFiles={uploads.add} />
@@ -144,6 +136,15 @@ export default function DownloadForm({ mode, download, providers, requirements, 
             }}
           />
         </div>
+
+        <AnnouncementSection
+          ids={ids}
+          downloadId={downloadId}
+          draft={announcementState.draft}
+          onChange={announcementState.change}
+          view={announcementState.view}
+          onView={announcementState.setView}
+        />
       </div>
 
       <FormActions

@@ -91,5 +91,5 @@ export function useAnnouncement(downloadId: number | null, template: Announcemen
     </ConfirmModal>
   );
 
-  return { draft, change, touched, view, save, confirmation };
+  return { draft, change, touched, view, setView, save, confirmation };
 }
