@@ -285,6 +285,11 @@ async fn sweep_daily(state: AppState) {
     loop {
         interval.tick().await;
         crate::services::insight::audit::expire(&state.db, state.config.audit_days).await;
+        match crate::services::contacts::unsubscribe::remove_old_links(&state.db).await {
+            Ok(0) => {}
+            Ok(removed) => tracing::info!(removed, "old unsubscribe links removed"),
+            Err(err) => tracing::error!(error = %err, "old unsubscribe links not removed"),
+        }
         let sweep = crate::services::catalog::uploads::sweep(&state.db, &state.files);
         let lease = chrono::Duration::hours(6);
         match crate::services::operations::jobs::exclusively(

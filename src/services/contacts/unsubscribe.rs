@@ -33,6 +33,16 @@ pub fn one_click_path(token: &str) -> String {
     format!("/api/unsubscribe/{token}")
 }
 
+/// How long a mail's unsubscribe link works: two years, far beyond any package's run, so the
+/// links of every mail a contact may still keep work; older ones are removed daily.
+pub const LINK_KEPT_DAYS: i64 = 730;
+
+/// Removes the links older than [`LINK_KEPT_DAYS`]; how many went.
+pub async fn remove_old_links(db: &Db) -> ServiceResult<u64> {
+    let before = db::now() - chrono::Duration::days(LINK_KEPT_DAYS);
+    Ok(db::contacts::unsubscribe::remove_older_than(db, before).await?)
+}
+
 /// What an unsubscribe link stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnsubscribeState {
