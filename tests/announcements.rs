@@ -4,7 +4,6 @@
 
 mod common;
 
-use aktionsportal::db::contacts;
 use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
 use serde_json::{Value, json};
 
@@ -43,49 +42,22 @@ async fn setup_on(app: TestApp) -> Setup {
 
 /// A package of the provider on `lists`, from `start` to `end` (dates); its id.
 async fn package(s: &Setup, lists: &[i64], start: &str, end: &str) -> i64 {
-    let (status, package) = s
-        .app
-        .call(
+    s.app
+        .create_package(
             &s.admin,
-            "POST",
-            "/api/download/",
-            Some(json!({
-                "name": "Frühjahr <Glasfaser>",
-                "startAt": start,
-                "endAt": end,
-                "ProviderId": s.provider,
-                "listsIds": lists,
-                "uploadsToInsert": [],
-            })),
+            s.provider,
+            "Frühjahr <Glasfaser>",
+            lists,
+            (start, end),
         )
-        .await;
-    assert_eq!(status, 200, "{package}");
-    package["id"].as_i64().unwrap()
+        .await
 }
 
 /// A contact of customer number 200001 on `lists`.
 async fn contact(s: &Setup, email: &str, confirmed: bool, blocked: bool, lists: &[i64]) {
-    let db = &s.app.test_db.db;
-    contacts::upsert_company(db, 200_001, "Müller GmbH")
-        .await
-        .unwrap();
-    let created = contacts::create_contact(
-        db,
-        &contacts::NewContact {
-            customer_number: 200_001,
-            brevo_contact_id: None,
-            email: email.into(),
-            salutation: 3,
-            firstname: "Nina".into(),
-            lastname: "Neu".into(),
-            extern_id: None,
-            double_opt_in: confirmed,
-            email_blacklisted: blocked,
-        },
-    )
-    .await
-    .unwrap();
-    contacts::set_lists(db, created.id, lists).await.unwrap();
+    s.app
+        .contact_on_lists(email, (confirmed, blocked), lists)
+        .await;
 }
 
 fn settings(announce: bool, subject: &str, text: &str, reminder: i64) -> Value {

@@ -37,28 +37,8 @@ async fn spawn_with_smtp() -> (TestApp, FakeSmtp) {
 
 /// A contact of customer number 200001 on `lists`; its id.
 async fn contact(app: &TestApp, email: &str, confirmed: bool, blocked: bool, lists: &[i64]) -> i64 {
-    let db = &app.test_db.db;
-    contacts::upsert_company(db, 200_001, "Müller GmbH")
+    app.contact_on_lists(email, (confirmed, blocked), lists)
         .await
-        .unwrap();
-    let created = contacts::create_contact(
-        db,
-        &contacts::NewContact {
-            customer_number: 200_001,
-            brevo_contact_id: None,
-            email: email.into(),
-            salutation: 3,
-            firstname: "Nina".into(),
-            lastname: "Neu".into(),
-            extern_id: None,
-            double_opt_in: confirmed,
-            email_blacklisted: blocked,
-        },
-    )
-    .await
-    .unwrap();
-    contacts::set_lists(db, created.id, lists).await.unwrap();
-    created.id
 }
 
 /// Waits until the server has taken `n` mails (the workers look every few seconds).
@@ -107,23 +87,19 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
     contact(&app, "gesperrt@example.de", true, true, &[b]).await;
     contact(&app, "fremd@example.de", true, false, &[other]).await;
     let today = Utc::now().date_naive();
-    let (status, package) = app
-        .call(
+    let (start, end) = (
+        (today - chrono::Days::new(1)).to_string(),
+        (today + chrono::Days::new(30)).to_string(),
+    );
+    let id = app
+        .create_package(
             &admin,
-            "POST",
-            "/api/download/",
-            Some(json!({
-                "name": "Frühjahr Glasfaser",
-                "startAt": (today - chrono::Days::new(1)).to_string(),
-                "endAt": (today + chrono::Days::new(30)).to_string(),
-                "ProviderId": provider,
-                "listsIds": [a, b],
-                "uploadsToInsert": [],
-            })),
+            provider,
+            "Frühjahr Glasfaser",
+            &[a, b],
+            (&start, &end),
         )
         .await;
-    assert_eq!(status, 200, "{package}");
-    let id = package["id"].as_i64().unwrap();
     // The first mail is refused for a passing reason (451): it is tried again.
     smtp.refuse_next(1);
     let path = format!("/api/download/{id}/announcement");
@@ -334,23 +310,15 @@ async fn announcing_again_needs_an_announcement_that_went_out() {
         .create_provider(&admin, "Glasfaser Süd", GLASFASER)
         .await;
     let list = app.create_list(&admin, provider, "Privat").await;
-    let (status, package) = app
-        .call(
+    let id = app
+        .create_package(
             &admin,
-            "POST",
-            "/api/download/",
-            Some(json!({
-                "name": "Sommer Glasfaser",
-                "startAt": "2030-06-01",
-                "endAt": "2030-06-30",
-                "ProviderId": provider,
-                "listsIds": [list],
-                "uploadsToInsert": [],
-            })),
+            provider,
+            "Sommer Glasfaser",
+            &[list],
+            ("2030-06-01", "2030-06-30"),
         )
         .await;
-    assert_eq!(status, 200, "{package}");
-    let id = package["id"].as_i64().unwrap();
     let (status, answer) = app
         .call(
             &admin,
@@ -415,23 +383,15 @@ async fn the_test_mail_goes_to_me_alone_and_parses_as_mime_with_both_parts() {
         .await;
     let list = app.create_list(&admin, provider, "Privat").await;
     contact(&app, "kunde@example.de", true, false, &[list]).await;
-    let (status, package) = app
-        .call(
+    let id = app
+        .create_package(
             &admin,
-            "POST",
-            "/api/download/",
-            Some(json!({
-                "name": "Sommer Glasfaser",
-                "startAt": "2030-06-01",
-                "endAt": "2030-06-30",
-                "ProviderId": provider,
-                "listsIds": [list],
-                "uploadsToInsert": [],
-            })),
+            provider,
+            "Sommer Glasfaser",
+            &[list],
+            ("2030-06-01", "2030-06-30"),
         )
         .await;
-    assert_eq!(status, 200, "{package}");
-    let id = package["id"].as_i64().unwrap();
     let body = json!({
         "announce": true,
         "subject": "Neu: {Paket} – ab {Gültig ab}",

@@ -150,6 +150,68 @@ impl TestApp {
         list["id"].as_i64().expect("list id")
     }
 
+    /// A package of `provider` named `name` on `lists`, from `start` to `end` (days), without
+    /// files, created through the API; its id.
+    pub async fn create_package(
+        &self,
+        admin: &str,
+        provider: i64,
+        name: &str,
+        lists: &[i64],
+        (start, end): (&str, &str),
+    ) -> i64 {
+        let (status, package) = self
+            .call(
+                admin,
+                "POST",
+                "/api/download/",
+                Some(serde_json::json!({
+                    "name": name,
+                    "startAt": start,
+                    "endAt": end,
+                    "ProviderId": provider,
+                    "listsIds": lists,
+                    "uploadsToInsert": [],
+                })),
+            )
+            .await;
+        assert_eq!(status, 200, "{package}");
+        package["id"].as_i64().expect("package id")
+    }
+
+    /// A contact "Nina Neu" of customer number 200001 ("Müller GmbH") with this consent and
+    /// block, on `lists`, written straight into the database; its id.
+    pub async fn contact_on_lists(
+        &self,
+        email: &str,
+        (confirmed, blocked): (bool, bool),
+        lists: &[i64],
+    ) -> i64 {
+        use aktionsportal::db::contacts;
+        let db = &self.test_db.db;
+        contacts::upsert_company(db, 200_001, "Müller GmbH")
+            .await
+            .unwrap();
+        let created = contacts::create_contact(
+            db,
+            &contacts::NewContact {
+                customer_number: 200_001,
+                brevo_contact_id: None,
+                email: email.into(),
+                salutation: 3,
+                firstname: "Nina".into(),
+                lastname: "Neu".into(),
+                extern_id: None,
+                double_opt_in: confirmed,
+                email_blacklisted: blocked,
+            },
+        )
+        .await
+        .unwrap();
+        contacts::set_lists(db, created.id, lists).await.unwrap();
+        created.id
+    }
+
     /// Uploads one file as `files[0]`; the status and the answer.
     pub async fn upload(
         &self,
