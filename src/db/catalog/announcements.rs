@@ -104,10 +104,12 @@ pub async fn recipient_count(db: &Db, download_id: i64) -> Result<i64, sqlx::Err
 pub async fn due_announcements(db: &Db, now: DateTime<Utc>) -> Result<Vec<i64>, sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query_scalar::<_, i64>(
-            "select a.download_id from package_announcements a \
-             join downloads d on d.id = a.download_id \
-             where a.announce = true and a.announced_at is null and d.start_at <= $1 \
-             and d.end_at > $1 and d.archived = false order by a.download_id",
+            // From the few announcements not queued yet (their partial index, migration 0034)
+            // to their packages: `cross join` keeps SQLite from starting at the live packages.
+            "select a.download_id from package_announcements a cross join downloads d \
+             where d.id = a.download_id and a.announce = true and a.announced_at is null \
+             and d.start_at <= $1 and d.end_at > $1 and d.archived = false \
+             order by a.download_id",
         )
         .bind(now)
         .fetch_all(pool)
