@@ -222,7 +222,7 @@ pub async fn serve(
         state.mail_jobs.clone(),
     ));
     tokio::spawn(retry_marketing(state.clone()));
-    tokio::spawn(queue_announcements(state.clone()));
+    tokio::spawn(queue_package_mails(state.clone()));
     state.statistics.spawn_writer(state.db.clone());
     tokio::spawn(crate::services::catalog::previews::run(
         state.db.clone(),
@@ -290,6 +290,8 @@ async fn sweep_daily(state: AppState) {
             Ok(removed) => tracing::info!(removed, "old unsubscribe links removed"),
             Err(err) => tracing::error!(error = %err, "old unsubscribe links not removed"),
         }
+        crate::services::insight::statistics::expire_takers(&state.db, state.config.takers_days)
+            .await;
         let sweep = crate::services::catalog::uploads::sweep(&state.db, &state.files);
         let lease = chrono::Duration::hours(6);
         match crate::services::operations::jobs::exclusively(
@@ -334,9 +336,10 @@ async fn retry_marketing(state: AppState) {
     }
 }
 
-/// Queues the announcements that are due every few seconds (a package whose start has come),
-/// and wakes the mail workers when one was queued.
-async fn queue_announcements(state: AppState) {
+/// Queues the package mails that are due every few seconds (the announcement of a package
+/// whose start has come, the notice before an end whose day has come), and wakes the mail
+/// workers when one was queued.
+async fn queue_package_mails(state: AppState) {
     let mut interval = tokio::time::interval(std::time::Duration::from_secs(10));
     loop {
         interval.tick().await;
@@ -344,6 +347,11 @@ async fn queue_announcements(state: AppState) {
             Ok(0) => {}
             Ok(_) => state.mail_jobs.notify_one(),
             Err(err) => tracing::error!(error = %err, "announcements not queued"),
+        }
+        match crate::services::catalog::end_notices::queue_due(&state.db).await {
+            Ok(0) => {}
+            Ok(_) => state.mail_jobs.notify_one(),
+            Err(err) => tracing::error!(error = %err, "notices before the end not queued"),
         }
     }
 }

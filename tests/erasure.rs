@@ -314,6 +314,20 @@ async fn a_contact_of_a_group_goes_alone_in_local_mode() {
         assert_eq!(status, 201, "{created}");
         ids.push(created["id"].as_i64().unwrap());
     }
+    // Customer number 100777 took a flyer of package 9, as the statistics writer
+    // records it.
+    let (status, flyer) = app.upload(&admin, "Flyer.pdf", b"%PDF-1.4\n").await;
+    assert_eq!(status, 200, "{flyer}");
+    execute(
+        &app,
+        &format!(
+            "insert into package_takers (download_id, customer_number, upload_id, first_at, \
+             last_at, created_at, updated_at) values (9, 100777, {}, '2026-11-01T10:00:00Z', \
+             '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z')",
+            flyer["id"]
+        ),
+    )
+    .await;
     let (status, report) = app
         .call(
             &admin,
@@ -325,6 +339,7 @@ async fn a_contact_of_a_group_goes_alone_in_local_mode() {
     assert_eq!(status, 200, "{report}");
     assert_eq!(report["marketingService"], false);
     assert_eq!(report["customerGroup"], false, "zwei is still in it");
+    assert_eq!(report["packageTakers"], 0, "{report}");
     let (status, group) = app
         .call(&admin, "GET", "/api/contacts/customer-number/100777", None)
         .await;
@@ -337,6 +352,35 @@ async fn a_contact_of_a_group_goes_alone_in_local_mode() {
         .collect();
     assert_eq!(emails, ["zwei@example.de"]);
     assert!(!holds(&everything_stored(&app), "eins@example.de"));
+    // What the customer number took stays with the group's other contact, and goes with it.
+    let db = &app.test_db.db;
+    let takers = || aktionsportal::db::insight::statistics::takers::files_taken(db, 9, 100777);
+    assert_eq!(takers().await.unwrap(), ["Flyer.pdf"]);
+    let (status, export) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/contacts/{}/export", ids[1]),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{export}");
+    assert_eq!(
+        export["stored"]["packageTakers"][0]["download_id"], "9",
+        "{export}"
+    );
+    let (status, report) = app
+        .call(
+            &admin,
+            "POST",
+            &format!("/api/contacts/{}/erase", ids[1]),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["customerGroup"], true, "{report}");
+    assert_eq!(report["packageTakers"], 1, "{report}");
+    assert!(takers().await.unwrap().is_empty());
     let (status, _) = app
         .call(&admin, "POST", "/api/contacts/abc/erase", None)
         .await;
@@ -466,6 +510,7 @@ async fn an_erasure_touches_only_what_belongs_to_the_erased_person() {
         "unsubscribeLinks",
         "marketingRetries",
         "planningCandidates",
+        "packageTakers",
     ] {
         assert_eq!(
             stored[place].as_array().map(Vec::len),

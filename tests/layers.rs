@@ -150,6 +150,7 @@ const PUBLISHED: &[(&str, &str)] = &[
     ("catalog", "previews::counts"),
     // A package's announcement, as the mail queue sends it (issue 37).
     ("catalog", "announcements::get"),
+    ("catalog", "announcements::PackageMail"),
     // The lists a contact is on decide what it sees and what Brevo mirrors.
     ("contacts", "get_contact"),
     ("contacts", "list_ids_of_contact"),
@@ -166,6 +167,8 @@ const PUBLISHED: &[(&str, &str)] = &[
     // its transaction, so no report or ranking made before is served.
     ("insight", "statistics::count_version"),
     ("insight", "statistics::Changed::History"),
+    // The notice before a package's end names the files its customer number took (issue 37).
+    ("insight", "statistics::takers::files_taken"),
     // Providers and lists own packages and contacts.
     ("marketing", "providers::get"),
     ("marketing", "providers::get_many"),

@@ -493,3 +493,151 @@ async fn the_test_mail_goes_to_me_alone_and_parses_as_mime_with_both_parts() {
     assert_eq!(status, 400);
     assert_eq!(smtp.mails().len(), 1);
 }
+
+/// A confirmed or unconfirmed, blocked or unblocked contact of `customer_number`, on no list.
+async fn group_contact(app: &TestApp, customer_number: i64, email: &str, state: (bool, bool)) {
+    contacts::create_contact(
+        &app.test_db.db,
+        &contacts::NewContact {
+            customer_number,
+            brevo_contact_id: None,
+            email: email.into(),
+            salutation: 3,
+            firstname: "Lea".into(),
+            lastname: "Lang".into(),
+            extern_id: None,
+            double_opt_in: state.0,
+            email_blacklisted: state.1,
+        },
+    )
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn the_notice_before_the_end_goes_once_to_the_contacts_of_the_takers_and_names_their_files() {
+    let (app, smtp) = spawn_with_smtp().await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Privat").await;
+    let (_, flyer) = app
+        .upload(&admin, "Flyer Herbst.pdf", b"%PDF-1.4\nflyer")
+        .await;
+    let (_, prices) = app.upload(&admin, "Preisliste.txt", "Preise").await;
+    let today = Utc::now().date_naive();
+    let (status, package) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Herbst Glasfaser",
+                "startAt": (today - chrono::Days::new(5)).to_string(),
+                "endAt": (today + chrono::Days::new(2)).to_string(),
+                "ProviderId": provider,
+                "listsIds": [list],
+                "uploadsToInsert": [flyer["id"], prices["id"]],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let id = package["id"].as_i64().unwrap();
+    let flyer_path = package["Uploads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == flyer["id"])
+        .and_then(|u| u["path"].as_str())
+        .unwrap()
+        .to_string();
+    // Dealer 100777 takes the flyer; dealer 100888, on the same list, takes nothing.
+    let taker = app.dealer_session(100_777, &[list]).await;
+    app.dealer_session(100_888, &[list]).await;
+    group_contact(&app, 100_777, "kollegin@example.de", (true, false)).await;
+    group_contact(&app, 100_777, "offen@example.de", (false, false)).await;
+    group_contact(&app, 100_777, "gesperrt@example.de", (true, true)).await;
+    let response = app.get_as(&taker, &flyer_path).await;
+    assert_eq!(response.status(), 200);
+    response.bytes().await.unwrap();
+
+    // The writer records the taker with the download's event (it writes every second).
+    let db = &app.test_db.db;
+    let mut files = Vec::new();
+    for _ in 0..100 {
+        files = aktionsportal::db::insight::statistics::takers::files_taken(db, id, 100_777)
+            .await
+            .unwrap();
+        if !files.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(files, ["Flyer Herbst.pdf"]);
+
+    // Switched on three days before an end two days away: due at once, queued once.
+    let path = format!("/api/download/{id}/announcement");
+    let body =
+        json!({"announce": false, "subject": "Neu: {Paket}", "text": "Neu.", "reminderDays": 3});
+    let (status, view) = app.call(&admin, "PUT", &path, Some(body)).await;
+    assert_eq!(status, 200, "{view}");
+    let queued = aktionsportal::services::catalog::end_notices::queue_due(db)
+        .await
+        .unwrap();
+    let again = aktionsportal::services::catalog::end_notices::queue_due(db)
+        .await
+        .unwrap();
+    assert!(queued <= 1 && again == 0, "queued once: {queued}, {again}");
+
+    let received = mails(&smtp, 2).await;
+    let mut to: Vec<&str> = received.iter().map(|m| m.to[0].as_str()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        ["kollegin@example.de", "kunde100777@example.de"],
+        "the confirmed, unblocked contacts of the customer number that took it"
+    );
+    for mail in &received {
+        let subject = mail.header("Subject").unwrap();
+        assert!(
+            subject.starts_with("Endet am ") && subject.ends_with(": Herbst Glasfaser"),
+            "{subject}"
+        );
+        let text = mail.decoded();
+        assert!(text.contains("Flyer Herbst.pdf"), "names the file taken");
+        assert!(!text.contains("Preisliste.txt"), "not the file left");
+        assert!(
+            text.contains("nicht mehr"),
+            "says it must not be used after the end"
+        );
+        assert!(text.contains(&format!("/user/downloads?paket={id}")));
+        unsubscribe_token(mail);
+        let parsed = parsed_by_python(mail);
+        assert_eq!(parsed["defects"], json!([]), "{parsed}");
+    }
+    let mut view = json!(null);
+    for _ in 0..50 {
+        (_, view) = app.call(&admin, "GET", &path, None).await;
+        if view["endNoticeMails"]["sent"] == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(view["remindedAt"].is_string(), "{view}");
+    assert_eq!(view["endNoticeMails"]["recipients"], 2, "{view}");
+    assert_eq!(view["endNoticeMails"]["sent"], 2, "{view}");
+    assert!(view["mails"].is_null(), "no announcement was sent: {view}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(smtp.mails().len(), 2, "nobody twice");
+
+    // Forgotten once the package has ended long enough; not before.
+    let takers = aktionsportal::db::insight::statistics::takers::expire;
+    assert_eq!(takers(db, Utc::now()).await.unwrap(), 0, "still running");
+    assert_eq!(
+        takers(db, Utc::now() + chrono::Duration::days(4))
+            .await
+            .unwrap(),
+        1
+    );
+}

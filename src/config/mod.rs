@@ -199,6 +199,9 @@ pub struct Config {
     /// Days the download events that name a user or customer number are kept
     /// (`AP_STATS_PERSONAL_DAYS`, 1–3650); afterwards only the anonymous roll-ups stay.
     pub stats_personal_days: u32,
+    /// Days after a package's end until the customer numbers that took it are forgotten
+    /// (`AP_TAKERS_DAYS`, 0–3650): the notice before the end goes to them (issue 37).
+    pub takers_days: u32,
     /// Whether file deliveries and ZIPs record download events (`AP_STATS_RECORDING`); off,
     /// the statistics keep what they have and count nothing new.
     pub stats_recording: bool,
@@ -364,6 +367,7 @@ impl Default for Config {
             planning_token: None,
             planning_timeout_secs: 5,
             stats_personal_days: 90,
+            takers_days: 30,
             audit_days: crate::domain::audit::DEFAULT_KEEP_DAYS,
             metrics_addr: None,
             stats_recording: true,

@@ -213,6 +213,9 @@ impl Config {
         if !(1..=3650).contains(&self.stats_personal_days) {
             return fail("AP_STATS_PERSONAL_DAYS", "muss zwischen 1 und 3650 liegen");
         }
+        if self.takers_days > 3650 {
+            return fail("AP_TAKERS_DAYS", "muss zwischen 0 und 3650 liegen");
+        }
         if !(1..=15).contains(&self.planning_timeout_secs) {
             return fail("AP_PLANNING_TIMEOUT_SECS", "muss zwischen 1 und 15 liegen");
         }

@@ -328,7 +328,7 @@ mod tests {
             } else if let Some(rest) = line.strip_prefix("create table ") {
                 let name = rest.split_whitespace().next().unwrap().to_string();
                 current = Some((name, Vec::new()));
-            } else if line.starts_with(");") {
+            } else if line.starts_with(");") || line == ") without rowid;" {
                 let (name, columns) = current.take().expect("table open");
                 tables.insert(name, columns);
             } else if let Some((_, columns)) = current.as_mut() {

@@ -184,6 +184,13 @@ impl ReminderDays {
     pub fn is_off(self) -> bool {
         self.0 == 0
     }
+
+    /// Whether the notice before an end on German day `end_day` is due on German day
+    /// `today`: from the day this many days before the end on (a package saved later than
+    /// that is told at once), never when switched off.
+    pub fn is_due(self, today: chrono::NaiveDate, end_day: chrono::NaiveDate) -> bool {
+        !self.is_off() && today + chrono::Duration::days(i64::from(self.0)) >= end_day
+    }
 }
 
 /// The sender's legal details (Impressum, DDG §5), as configured; each non-empty line is
@@ -470,6 +477,16 @@ mod tests {
         assert!(ReminderDays::parse(61).is_err());
         assert!(ReminderDays::parse(-1).is_err());
         assert_eq!(ReminderDays::DEFAULT.get(), 3);
+    }
+
+    #[test]
+    fn the_end_notice_is_due_from_its_day_before_the_end_on() {
+        let day = |d: u32| chrono::NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+        let three = ReminderDays::parse(3).unwrap();
+        assert!(!three.is_due(day(1), day(5)));
+        assert!(three.is_due(day(2), day(5)));
+        assert!(three.is_due(day(4), day(5)));
+        assert!(!ReminderDays::parse(0).unwrap().is_due(day(5), day(5)));
     }
 
     #[test]

@@ -101,6 +101,7 @@ words! {
         Export => "export", "Daten exportiert";
         Erase => "erase", "endgültig gelöscht (DSGVO)";
         Announce => "announce", "Ankündigung versendet";
+        EndNotice => "endNotice", "Erinnerung vor Ablauf versendet";
     }
 }
 

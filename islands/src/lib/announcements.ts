@@ -61,9 +61,18 @@ export function fetchFailures(downloadId: number, signal?: AbortSignal): Promise
 
 /** "Angekündigt am 01.03.2030 an 1.234 Kontakte (1.200 gesendet, 4 fehlgeschlagen)", in German time. */
 export function statusText(announcedAt: string, mails: AnnouncementMails): string {
+  return `Angekündigt am ${formatDate(announcedAt)} ${sentText(mails)}`;
+}
+
+/** "Erinnerung vor Ablauf am 01.03.2030 an 12 Kontakte (12 gesendet, 0 fehlgeschlagen)", in German time. */
+export function endNoticeText(remindedAt: string, mails: AnnouncementMails): string {
+  return `Erinnerung vor Ablauf am ${formatDate(remindedAt)} ${sentText(mails)}`;
+}
+
+function sentText(mails: AnnouncementMails): string {
   const parts = [`${formatCount(mails.sent)} gesendet`, `${formatCount(mails.failed)} fehlgeschlagen`];
   if (mails.waiting > 0) parts.push(`${formatCount(mails.waiting)} wartend`);
-  return `Angekündigt am ${formatDate(announcedAt)} an ${contacts(mails.recipients)} (${parts.join(', ')})`;
+  return `an ${contacts(mails.recipients)} (${parts.join(', ')})`;
 }
 
 /** "wird an 1.234 Kontakte gesendet". */

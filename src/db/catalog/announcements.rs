@@ -180,42 +180,117 @@ pub async fn requeue_announcement(
     })
 }
 
-/// Queues the announcement of package `download_id` in the mail queue (`mail_jobs`, kind
-/// `announcement`), to the recipients of this moment, and marks it announced, with `audit`
-/// (given the number of recipients) in one transaction. `None` when it is no longer due:
-/// another instance queued it first, or it was switched off, archived or deleted meanwhile.
-/// The job's unique index makes a second queueing fail whatever the timing.
-pub async fn queue_announcement(
+/// A package's mail that goes out once: the announcement at its start, or the notice before
+/// its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackageMail {
+    Announcement,
+    EndNotice,
+}
+
+impl PackageMail {
+    /// Its kind in `mail_jobs`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            PackageMail::Announcement => crate::db::operations::mail_jobs::ANNOUNCEMENT,
+            PackageMail::EndNotice => crate::db::operations::mail_jobs::END_NOTICE,
+        }
+    }
+
+    /// Marks the mail of package `$1` queued at `$2` if it is still due then: switched on,
+    /// not queued yet, and the package live (started, not ended, not archived).
+    fn mark_sql(self) -> &'static str {
+        match self {
+            PackageMail::Announcement => {
+                "update package_announcements set announced_at = $2 where download_id = $1 \
+                 and announce = true and announced_at is null and exists (select 1 \
+                 from downloads d where d.id = $1 and d.start_at <= $2 and d.end_at > $2 \
+                 and d.archived = false)"
+            }
+            PackageMail::EndNotice => {
+                "update package_announcements set reminded_at = $2 where download_id = $1 \
+                 and reminder_days > 0 and reminded_at is null and exists (select 1 \
+                 from downloads d where d.id = $1 and d.start_at <= $2 and d.end_at > $2 \
+                 and d.archived = false)"
+            }
+        }
+    }
+
+    /// The contacts it goes to (`$1`: the package).
+    fn recipients(self) -> &'static str {
+        match self {
+            PackageMail::Announcement => RECIPIENTS,
+            PackageMail::EndNotice => TAKERS,
+        }
+    }
+}
+
+/// The contacts a notice before the end of package `$1` reaches: those of every customer
+/// number that took any of its files (`package_takers`) whose opt-in is confirmed and whose
+/// address is not blocked, each once. Whether they are still on the package's lists does not
+/// matter: who has the material must learn that it ends.
+const TAKERS: &str = "select distinct c.id from package_takers t \
+     join contacts c on c.customer_number = t.customer_number \
+     where t.download_id = $1 and c.double_opt_in = true and c.email_blacklisted = false";
+
+/// The packages whose notice before the end is to be looked at at `now`: switched on, not
+/// queued yet, live, ending within `within`; each with its days and end (the caller decides by
+/// the German day).
+pub async fn end_notice_candidates(
     db: &Db,
+    now: DateTime<Utc>,
+    within: chrono::Duration,
+) -> Result<Vec<(i64, i32, DateTime<Utc>)>, sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query_as::<_, (i64, i32, DateTime<Utc>)>(
+            // From the notices not queued yet (their partial index, migration 0035).
+            "select a.download_id, a.reminder_days, d.end_at from package_announcements a \
+             cross join downloads d where d.id = a.download_id and a.reminder_days > 0 \
+             and a.reminded_at is null and d.start_at <= $1 and d.end_at > $1 \
+             and d.end_at <= $2 and d.archived = false order by a.download_id",
+        )
+        .bind(now)
+        .bind(now + within)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// Queues `mail` of package `download_id` in the mail queue (`mail_jobs`, one job per package
+/// and kind), to its recipients of this moment, and marks it queued, with `audit` (given the
+/// number of recipients) in one transaction. `None` when it is no longer due: another
+/// instance queued it first, or it was switched off, archived or deleted meanwhile. The job's
+/// unique index makes a second queueing fail whatever the timing.
+pub async fn queue_mail(
+    db: &Db,
+    mail: PackageMail,
     download_id: i64,
     now: DateTime<Utc>,
     audit: &Entry,
 ) -> Result<Option<(i64, i64)>, sqlx::Error> {
     let items = format!(
         "insert into mail_job_items (job_id, contact_id, state, attempts, created_at, \
-         updated_at) select $2, r.id, 'pending', 0, $3, $3 from ({RECIPIENTS}) r"
+         updated_at) select $2, r.id, 'pending', 0, $3, $3 from ({}) r",
+        mail.recipients()
     );
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
-        let marked = sqlx::query(
-            "update package_announcements set announced_at = $2 where download_id = $1 \
-             and announce = true and announced_at is null and exists (select 1 from downloads d \
-             where d.id = $1 and d.start_at <= $2 and d.end_at > $2 and d.archived = false)",
-        )
-        .bind(download_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        let marked = sqlx::query(mail.mark_sql())
+            .bind(download_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
         if marked == 0 {
             return Ok(None);
         }
         let job: i64 = sqlx::query_scalar(
             "insert into mail_jobs (kind, status, total, started_by, download_id, created_at, \
-             updated_at) values ('announcement', 'running', 0, 'System', $1, $2, $2) returning id",
+             updated_at) values ($3, 'running', 0, 'System', $1, $2, $2) returning id",
         )
         .bind(download_id)
         .bind(now)
+        .bind(mail.kind())
         .fetch_one(&mut *tx)
         .await?;
         let total = sqlx::query(&items)

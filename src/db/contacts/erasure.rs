@@ -1,8 +1,9 @@
 //! Erasure of a contact (issue 25, DSGVO Art. 17) in one transaction: the contact, the rows
 //! of every [`Place`] that keeps something about it (list memberships, double opt-in links,
-//! mails of mail jobs, unsubscribe links, changes for the marketing service still waiting for it, import
-//! candidates with its address), its customer group when it was the last one there, and its
-//! personal values in the audit log (`domain::erasure`). Either all of it goes or nothing.
+//! mails of mail jobs, unsubscribe links, changes for the marketing service still waiting for
+//! it, import candidates with its address, the files its customer number took when its group
+//! goes), its customer group when it was the last one there, and its personal values in the
+//! audit log (`domain::erasure`). Either all of it goes or nothing.
 //! The data export reads the same places ([`stored_about`]) before anything goes.
 
 use crate::db::Db;
@@ -27,6 +28,9 @@ pub struct Erased {
     pub marketing_retries: u64,
     /// Import candidates of the planning system with the address.
     pub planning_candidates: u64,
+    /// Files its customer number took, kept for the notice before a package's end; only when
+    /// the customer group goes too (else they are the other contacts' as well).
+    pub package_takers: u64,
     /// Whether the customer group went too (no other contact was in it).
     pub customer_group: bool,
     /// Audit entries whose personal values became "gelöscht".
@@ -45,16 +49,19 @@ pub enum Place {
     UnsubscribeLinks,
     MarketingRetries,
     PlanningCandidates,
+    /// The files its customer number took, for the notice before a package's end (issue 37).
+    PackageTakers,
 }
 
 impl Place {
-    pub const ALL: [Place; 6] = [
+    pub const ALL: [Place; 7] = [
         Place::Lists,
         Place::Tokens,
         Place::Mails,
         Place::UnsubscribeLinks,
         Place::MarketingRetries,
         Place::PlanningCandidates,
+        Place::PackageTakers,
     ];
 
     /// The name in the export (`stored`) and in the erasure's report.
@@ -66,6 +73,7 @@ impl Place {
             Place::UnsubscribeLinks => "unsubscribeLinks",
             Place::MarketingRetries => "marketingRetries",
             Place::PlanningCandidates => "planningCandidates",
+            Place::PackageTakers => "packageTakers",
         }
     }
 
@@ -77,6 +85,7 @@ impl Place {
             Place::UnsubscribeLinks => "unsubscribe_tokens",
             Place::MarketingRetries => "marketing_retries",
             Place::PlanningCandidates => "planning_candidates",
+            Place::PackageTakers => "package_takers",
         }
     }
 
@@ -85,11 +94,13 @@ impl Place {
         matches!(self, Place::MarketingRetries | Place::PlanningCandidates)
     }
 
-    /// The rows of the person: `$1` is the contact's id, or its address lower-cased (the
-    /// form in which the portal compares addresses).
+    /// The rows of the person: `$1` is the contact's id, its address lower-cased (the form
+    /// in which the portal compares addresses), or its customer number.
     fn condition(self) -> &'static str {
         if self.by_address() {
             "lower(email) = $1"
+        } else if self == Place::PackageTakers {
+            "customer_number = $1"
         } else {
             "contact_id = $1"
         }
@@ -101,6 +112,13 @@ impl Place {
             Place::Lists => &["list_id", "created_at"],
             Place::Tokens => &["expires_at", "created_at"],
             Place::UnsubscribeLinks => &["created_at", "used_at"],
+            Place::PackageTakers => &[
+                "download_id",
+                "upload_id",
+                "first_at",
+                "last_at",
+                "created_at",
+            ],
             Place::Mails => &[
                 "job_id",
                 "state",
@@ -135,6 +153,8 @@ impl Place {
     fn key(self, person: &Person) -> Param {
         if self.by_address() {
             person.email.as_str().into()
+        } else if self == Place::PackageTakers {
+            person.customer_number.into()
         } else {
             person.contact_id.into()
         }
@@ -156,8 +176,12 @@ impl Place {
         tx.fetch_all::<PlaceFields>(&sql, &[self.key(person)]).await
     }
 
-    /// Deletes the person's rows here; how many went.
+    /// Deletes the person's rows here; how many went. What its customer number took stays
+    /// while another contact is in its customer group: it is theirs as well.
     async fn delete(self, tx: &mut Tx, person: &Person) -> Result<u64, sqlx::Error> {
+        if self == Place::PackageTakers && !person.company_erased {
+            return Ok(0);
+        }
         let sql = format!("delete from {} where {}", self.table(), self.condition());
         tx.execute(&sql, &[self.key(person)]).await
     }
@@ -275,6 +299,7 @@ pub async fn erase_contact(db: &Db, id: i64, audit: &Entry) -> Result<Option<Era
         unsubscribe_links: removed[&Place::UnsubscribeLinks],
         marketing_retries: removed[&Place::MarketingRetries],
         planning_candidates: removed[&Place::PlanningCandidates],
+        package_takers: removed[&Place::PackageTakers],
         ..Erased::default()
     };
     tx.execute("delete from contacts where id = $1", &[id.into()])

@@ -16,6 +16,8 @@ use crate::domain::audit::{Changes, Entry};
 pub const DOUBLE_OPT_IN: &str = "double_opt_in";
 /// The kind of a package's announcement at its start (issue 37).
 pub const ANNOUNCEMENT: &str = "announcement";
+/// The kind of a package's notice before its end to those who took it (issue 37).
+pub const END_NOTICE: &str = "end_notice";
 
 /// Whether a job of `kind` mails confirmed contacts (advertising: the package mails) or those
 /// still to confirm (the double opt-in mail). Blocked addresses are never mailed.

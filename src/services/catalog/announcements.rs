@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::db::catalog::announcements::{AnnouncementRecord, AnnouncementSettings};
+use crate::db::catalog::announcements::{AnnouncementRecord, AnnouncementSettings, PackageMail};
 use crate::db::operations::mail_jobs;
 pub use crate::db::operations::mail_jobs::FailedMail;
 use crate::db::{self, Db};
@@ -65,6 +65,9 @@ pub struct AnnouncementView {
     /// How the queued announcement's mails stand (`null`: not queued yet): "Angekündigt am …
     /// an N Kontakte (M gesendet, K fehlgeschlagen)".
     pub mails: Option<AnnouncementMails>,
+    /// How the queued notice before the end stands (`null`: not queued yet): to the contacts
+    /// of the customer numbers that took the package.
+    pub end_notice_mails: Option<AnnouncementMails>,
     /// The placeholders subject and text may hold, as written there.
     pub placeholders: Vec<String>,
 }
@@ -237,11 +240,25 @@ pub async fn queue_due(db: &Db) -> ServiceResult<usize> {
 
 /// Queues the announcement of package `id` if it is still due; whether it was.
 async fn queue(db: &Db, id: i64) -> ServiceResult<bool> {
-    let audit = Entry::new(&Actor::System, Action::Announce, Entity::Package, Some(id));
-    let queued = db::catalog::announcements::queue_announcement(db, id, Utc::now(), &audit).await;
-    match queued {
+    queue_mail(db, PackageMail::Announcement, id).await
+}
+
+/// Queues `mail` of package `id` if it is still due; whether it was.
+pub(super) async fn queue_mail(db: &Db, mail: PackageMail, id: i64) -> ServiceResult<bool> {
+    let action = match mail {
+        PackageMail::Announcement => Action::Announce,
+        PackageMail::EndNotice => Action::EndNotice,
+    };
+    let audit = Entry::new(&Actor::System, action, Entity::Package, Some(id));
+    match db::catalog::announcements::queue_mail(db, mail, id, Utc::now(), &audit).await {
         Ok(Some((job, total))) => {
-            tracing::info!(package = id, job, recipients = total, "announcement queued");
+            tracing::info!(
+                package = id,
+                job,
+                recipients = total,
+                kind = mail.kind(),
+                "package mail queued"
+            );
             Ok(true)
         }
         Ok(None) => Ok(false),
@@ -338,19 +355,8 @@ async fn view(
 ) -> ServiceResult<AnnouncementView> {
     let recipients = db::catalog::announcements::recipient_count(db, id).await?;
     let placeholders = PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
-    let mails = match mail_jobs::of_package(db, id, mail_jobs::ANNOUNCEMENT).await? {
-        Some(job) => {
-            let counts = mail_jobs::item_counts(db, job.id).await?;
-            Some(AnnouncementMails {
-                recipients: job.total,
-                sent: counts.sent,
-                failed: counts.failed,
-                waiting: counts.pending + counts.sending,
-                skipped: counts.skipped,
-            })
-        }
-        None => None,
-    };
+    let mails = job_mails(db, id, PackageMail::Announcement).await?;
+    let end_notice_mails = job_mails(db, id, PackageMail::EndNotice).await?;
     Ok(match record {
         Some(r) => AnnouncementView {
             download_id: id,
@@ -363,6 +369,7 @@ async fn view(
             announced_at: r.announced_at,
             reminded_at: r.reminded_at,
             mails,
+            end_notice_mails,
             placeholders,
         },
         None => {
@@ -378,8 +385,28 @@ async fn view(
                 announced_at: None,
                 reminded_at: None,
                 mails,
+                end_notice_mails,
                 placeholders,
             }
         }
     })
+}
+
+/// How the mails of package `id`'s `mail` stand; `None` when it was not queued.
+async fn job_mails(
+    db: &Db,
+    id: i64,
+    mail: PackageMail,
+) -> ServiceResult<Option<AnnouncementMails>> {
+    let Some(job) = mail_jobs::of_package(db, id, mail.kind()).await? else {
+        return Ok(None);
+    };
+    let counts = mail_jobs::item_counts(db, job.id).await?;
+    Ok(Some(AnnouncementMails {
+        recipients: job.total,
+        sent: counts.sent,
+        failed: counts.failed,
+        waiting: counts.pending + counts.sending,
+        skipped: counts.skipped,
+    }))
 }

@@ -39,9 +39,12 @@ pub struct ContactExport {
     pub audit: Vec<AuditEntry>,
     /// Every other place that keeps something about the contact, each a list of rows with
     /// their columns as text: `lists` (list memberships), `tokens` (double opt-in links, their
-    /// times only), `mails` (mails of mail jobs), `marketingRetries` (changes for Brevo still
-    /// waiting) and `planningCandidates` (import candidates of the planning system with the
-    /// address). An erasure removes exactly these rows.
+    /// times only), `mails` (mails of mail jobs), `unsubscribeLinks` (of the package mails,
+    /// their times only), `marketingRetries` (changes for Brevo still waiting),
+    /// `planningCandidates` (import candidates of the planning system with the address) and
+    /// `packageTakers` (the files its customer number took, for the notice before a package's
+    /// end). An erasure removes exactly these rows; `packageTakers` only when the customer
+    /// group goes with the contact.
     #[schema(value_type = Object)]
     pub stored: std::collections::BTreeMap<&'static str, Vec<db::contacts::erasure::PlaceFields>>,
     /// The portal's copies of mails to the contact in the outbox folder (file names; only

@@ -1,11 +1,13 @@
-//! A package's announcement as the mail queue sends it (issue 37): to each confirmed,
-//! unblocked contact the job took from the package's lists, with its own one-click
-//! unsubscribe link (RFC 8058 headers and a visible "Abmelden").
+//! A package's mails as the mail queue sends them (issue 37): the announcement to each
+//! confirmed, unblocked contact the job took from the package's lists, and the notice before
+//! the end to those of the customer numbers that took it (naming their files); each with its
+//! own one-click unsubscribe link (RFC 8058 headers and a visible "Abmelden").
 
+use crate::db::catalog::announcements::PackageMail;
 use crate::db::operations::mail_jobs::MailJob;
 use crate::db::{self, Db};
 use crate::domain::announcements::{
-    AnnouncementText, MailImages, MailLinks, PackageFacts, announcement_mail,
+    AnnouncementText, MailImages, MailLinks, PackageFacts, announcement_mail, end_notice_mail,
 };
 use crate::domain::format::date;
 use crate::domain::secret::{hash_token, new_token};
@@ -21,12 +23,13 @@ use crate::services::error::ServiceResult;
 #[derive(Clone, Debug)]
 pub struct Prepared {
     download_id: i64,
+    mail: PackageMail,
     text: AnnouncementText,
     facts: PackageFacts,
 }
 
-/// The announcement of `job`'s package; `None` when it is not to be sent any more: the
-/// package was archived or deleted, or its announcement switched off.
+/// The mail of `job`'s package; `None` when it is not to be sent any more: the package was
+/// archived or deleted, or the mail switched off (a notice also once the package ended).
 pub(super) async fn prepare(db: &Db, job: &MailJob) -> ServiceResult<Option<Prepared>> {
     let Some(download_id) = job.download_id else {
         return Ok(None);
@@ -34,10 +37,21 @@ pub(super) async fn prepare(db: &Db, job: &MailJob) -> ServiceResult<Option<Prep
     let Some(package) = db::catalog::packages::get(db, download_id).await? else {
         return Ok(None);
     };
+    let mail = if job.kind == PackageMail::EndNotice.kind() {
+        PackageMail::EndNotice
+    } else {
+        PackageMail::Announcement
+    };
     let settings = db::catalog::announcements::get(db, download_id).await?;
-    let Some(settings) = settings.filter(|s| s.announce && !package.archived) else {
+    let Some(settings) = settings.filter(|s| match mail {
+        PackageMail::Announcement => s.announce,
+        PackageMail::EndNotice => s.reminder_days > 0 && package.end_at > db::now(),
+    }) else {
         return Ok(None);
     };
+    if package.archived {
+        return Ok(None);
+    }
     // Stored only after the same check; a text that no longer passes is not sent.
     let Ok(text) = AnnouncementText::parse(&settings.subject, &settings.body) else {
         tracing::error!(
@@ -59,12 +73,13 @@ pub(super) async fn prepare(db: &Db, job: &MailJob) -> ServiceResult<Option<Prep
     };
     Ok(Some(Prepared {
         download_id,
+        mail,
         text,
         facts,
     }))
 }
 
-/// Sends the announcement to contact `contact_id` unless it is no longer to be mailed
+/// Sends the package's mail to contact `contact_id` unless it is no longer to be mailed
 /// (confirmation withdrawn, blocked or deleted while the item waited for its slot).
 pub(super) async fn send_item(
     db: &Db,
@@ -84,14 +99,31 @@ pub(super) async fn send_item(
         package: package_link(&settings.link_base, prepared.download_id),
         unsubscribe: format!("{}{}", settings.link_base, unsubscribe::page_path(&token)),
     };
-    let content = announcement_mail(
-        &prepared.text,
-        &prepared.facts,
-        &MailImages::default(),
-        &links,
-        &settings.sender,
-        &settings.product_name,
-    );
+    let content = match prepared.mail {
+        PackageMail::Announcement => announcement_mail(
+            &prepared.text,
+            &prepared.facts,
+            &MailImages::default(),
+            &links,
+            &settings.sender,
+            &settings.product_name,
+        ),
+        PackageMail::EndNotice => {
+            let files = db::insight::statistics::takers::files_taken(
+                db,
+                prepared.download_id,
+                contact.customer_number,
+            )
+            .await?;
+            end_notice_mail(
+                &prepared.facts,
+                &files,
+                &links,
+                &settings.sender,
+                &settings.product_name,
+            )
+        }
+    };
     let name = format!("{} {}", contact.firstname, contact.lastname);
     let mail = OutgoingMail {
         to_email: contact.email.clone(),
@@ -101,8 +133,11 @@ pub(super) async fn send_item(
         html: content.html,
         // The same Message-ID if this item is sent again after a crash.
         message_id: format!(
-            "<announcement-{}-{}@{}>",
-            job.id, contact.id, settings.message_domain
+            "<{}-{}-{}@{}>",
+            job.kind.replace('_', "-"),
+            job.id,
+            contact.id,
+            settings.message_domain
         ),
         template_params: None,
         headers: OutgoingMail::one_click_unsubscribe(&format!(

@@ -52,7 +52,8 @@ const WRITER_LOCK: i64 = 2_024_001;
 
 /// Writes one batch in one transaction: its events; what they add to the `download_daily`
 /// and `download_monthly` rows of their files; and `totals`, added to what the rows hold
-/// (customers merged into their sketches). Each row grows by the batch alone, so a batch
+/// (customers merged into their sketches); and the package takers they name
+/// ([`takers::add`]). Each row grows by the batch alone, so a batch
 /// costs the same on a file's first download of the day as on its ten-thousandth.
 pub async fn write_batch(
     db: &Db,
@@ -65,6 +66,7 @@ pub async fn write_batch(
             .await?;
     }
     add_events(&mut tx, events, Batch::Live).await?;
+    takers::add(&mut tx, events).await?;
     let mut all = totals.to_vec();
     all.extend(monthly(totals));
     merge_totals(&mut tx, &all).await?;
@@ -571,8 +573,9 @@ pub async fn delete_events_before(db: &Db, day: &str) -> Result<u64, sqlx::Error
     })
 }
 
-// Declared below the items it shares with the writes above.
+// Declared below the items they share with the writes above.
 mod reports;
+pub mod takers;
 
 pub use reports::{
     CustomerTookRow, LivePackage, Ranked, Rollup, RollupRow, Untouched, customers_of_package,

@@ -310,6 +310,17 @@ pub async fn expire_personal_events(db: &Db, personal_days: u32) {
     }
 }
 
+/// Forgets who took the packages that ended more than `takers_days` days ago, or no longer
+/// exist (the daily sweep).
+pub async fn expire_takers(db: &Db, takers_days: u32) {
+    let ended_before = Utc::now() - chrono::Duration::days(i64::from(takers_days));
+    match db::insight::statistics::takers::expire(db, ended_before).await {
+        Ok(0) => {}
+        Ok(deleted) => tracing::info!(deleted, "takers of ended packages forgotten"),
+        Err(err) => tracing::warn!(error = %err, "takers of ended packages not forgotten"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Modal } from '../../../components/Modal';
 import {
   announceAgain,
+  endNoticeText,
   fetchFailures,
   previewAnnouncement,
   previewPageUrl,
@@ -68,6 +69,8 @@ export function AnnouncementSection({ ids, downloadId, draft, onChange, view, on
   }
 
   const queued = view?.announcedAt && view.mails ? statusText(view.announcedAt, view.mails) : null;
+  const reminded =
+    view?.remindedAt && view.endNoticeMails ? endNoticeText(view.remindedAt, view.endNoticeMails) : null;
   return (
     <fieldset className="col-12 border rounded p-3" data-testid="announcement-section">
       <legend className="h5 float-none w-auto px-1 mb-2">Ankündigung per E-Mail</legend>
@@ -92,6 +95,11 @@ export function AnnouncementSection({ ids, downloadId, draft, onChange, view, on
           >
             Erneut ankündigen
           </button>
+        </p>
+      )}
+      {reminded && (
+        <p className="mb-2" role="status" data-testid="end-notice-status">
+          {reminded}
         </p>
       )}
       {askAgain && (

@@ -51,6 +51,7 @@ function announcementView(id: number, change: Partial<AnnouncementView> = {}): A
     announcedAt: null,
     remindedAt: null,
     mails: null,
+    endNoticeMails: null,
     placeholders: ['{Paket}', '{Anbieter}', '{Gültig ab}', '{Gültig bis}'],
     ...change,
   };
@@ -435,6 +436,8 @@ describe('DownloadForm: the announcement by email', () => {
       recipients: 1234,
       announcedAt: '2026-03-01T08:00:00Z',
       mails: { recipients: 1234, sent: 1230, failed: 1, waiting: 3, skipped: 0 },
+      remindedAt: '2026-03-28T23:30:00Z',
+      endNoticeMails: { recipients: 12, sent: 12, failed: 0, waiting: 0, skipped: 0 },
     });
     const { requests } = setup(
       { mode: 'edit', download: download(7) },
@@ -459,6 +462,10 @@ describe('DownloadForm: the announcement by email', () => {
     );
     const status = await screen.findByTestId('announcement-status');
     expect(status.textContent).toContain('Angekündigt am 01.03.2026 an 1.234 Kontakte (1.230 gesendet, 1 fehlgeschlagen, 3 wartend)');
+    // In German time: 23:30 UTC on 28 March is already the 29th in Berlin.
+    expect(screen.getByTestId('end-notice-status').textContent).toBe(
+      'Erinnerung vor Ablauf am 29.03.2026 an 12 Kontakte (12 gesendet, 0 fehlgeschlagen)',
+    );
     expect(screen.getByLabelText<HTMLInputElement>('Bei Start ankündigen').disabled).toBe(true);
     fireEvent.click(screen.getByTestId('announcement-failures'));
     const failures = await screen.findByTestId('announcement-failures-modal');
