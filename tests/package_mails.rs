@@ -14,26 +14,10 @@ use aktionsportal::domain::roles::ADMIN;
 use chrono::Utc;
 use serde_json::json;
 
-use common::fake_smtp::{FakeSmtp, ReceivedMail};
-use common::{TestApp, spawn_app_with};
+use common::fake_smtp::ReceivedMail;
+use common::{TestApp, spawn_app_with_smtp};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
-
-async fn spawn_with_smtp() -> (TestApp, FakeSmtp) {
-    let smtp = FakeSmtp::start().await;
-    let addr = smtp.addr;
-    let app = spawn_app_with(move |config| {
-        config.smtp_host = Some(addr.ip().to_string());
-        config.smtp_port = addr.port();
-        config.smtp_security = aktionsportal::integrations::mail::SmtpSecurity::None;
-        config.mail_per_second = 200;
-        config.mail_retry_secs = 1;
-        config.public_url = Some("https://portal.example.de".into());
-        config.impressum_company = Some("Muster Vertrieb GmbH".into());
-    })
-    .await;
-    (app, smtp)
-}
 
 /// A contact of customer number 200001 on `lists`; its id.
 async fn contact(app: &TestApp, email: &str, confirmed: bool, blocked: bool, lists: &[i64]) -> i64 {
@@ -41,36 +25,10 @@ async fn contact(app: &TestApp, email: &str, confirmed: bool, blocked: bool, lis
         .await
 }
 
-/// Waits until the server has taken `n` mails (the workers look every few seconds).
-async fn mails(smtp: &FakeSmtp, n: usize) -> Vec<ReceivedMail> {
-    for _ in 0..300 {
-        if smtp.mails().len() >= n {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    smtp.mails()
-}
-
-/// The token of the mail's one-click unsubscribe link, checked against the visible one.
-fn unsubscribe_token(mail: &ReceivedMail) -> String {
-    let header = mail.header("List-Unsubscribe").expect("List-Unsubscribe");
-    let url = header
-        .strip_prefix('<')
-        .and_then(|h| h.strip_suffix('>'))
-        .unwrap_or_else(|| panic!("one URL in angle brackets: {header}"));
-    let token = url
-        .strip_prefix("https://portal.example.de/api/unsubscribe/")
-        .unwrap_or_else(|| panic!("the portal's one-click address: {url}"));
-    let page = format!("https://portal.example.de/abmelden/{token}");
-    assert!(mail.decoded().contains(&page), "the visible link's page");
-    token.to_string()
-}
-
 #[tokio::test]
 async fn a_started_package_is_announced_once_to_each_consenting_address_with_one_click_unsubscribe()
 {
-    let (app, smtp) = spawn_with_smtp().await;
+    let (app, smtp) = spawn_app_with_smtp().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let provider = app
         .create_provider(&admin, "Glasfaser Süd", GLASFASER)
@@ -117,7 +75,7 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
     assert_eq!(status, 200, "{view}");
     assert!(view["announcedAt"].is_string(), "queued at once: {view}");
 
-    let received = mails(&smtp, 2).await;
+    let received = smtp.wait_for(2).await;
     let mut to: Vec<&str> = received.iter().map(|m| m.to[0].as_str()).collect();
     to.sort();
     assert_eq!(
@@ -207,7 +165,7 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
         .iter()
         .find(|m| m.to[0] == "zwei@example.de")
         .unwrap();
-    let token = unsubscribe_token(mail);
+    let token = mail.unsubscribe_token();
     let page = app.get(&format!("/abmelden/{token}")).await;
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
@@ -285,7 +243,7 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
         .call(&admin, "POST", &format!("{path}/again"), None)
         .await;
     assert_eq!(status, 200, "{view}");
-    let received = mails(&smtp, 3).await;
+    let received = smtp.wait_for(3).await;
     assert_eq!(smtp.mails_to("spaet@example.de").len(), 1, "{received:?}");
     tokio::time::sleep(Duration::from_secs(2)).await;
     for address in ["eins@example.de", "zwei@example.de"] {
@@ -304,7 +262,7 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
 
 #[tokio::test]
 async fn announcing_again_needs_an_announcement_that_went_out() {
-    let (app, _smtp) = spawn_with_smtp().await;
+    let (app, _smtp) = spawn_app_with_smtp().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let provider = app
         .create_provider(&admin, "Glasfaser Süd", GLASFASER)
@@ -376,7 +334,7 @@ print(json.dumps({
 
 #[tokio::test]
 async fn the_test_mail_goes_to_me_alone_and_parses_as_mime_with_both_parts() {
-    let (app, smtp) = spawn_with_smtp().await;
+    let (app, smtp) = spawn_app_with_smtp().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let provider = app
         .create_provider(&admin, "Glasfaser Süd", GLASFASER)
@@ -402,7 +360,7 @@ async fn the_test_mail_goes_to_me_alone_and_parses_as_mime_with_both_parts() {
     let (status, sent) = app.call(&admin, "POST", &path, Some(body)).await;
     assert_eq!(status, 200, "{sent}");
     assert_eq!(sent["sentTo"], "erika@example.de");
-    let received = mails(&smtp, 1).await;
+    let received = smtp.wait_for(1).await;
     assert_eq!(received.len(), 1, "only the test mail");
     assert_eq!(received[0].to, ["erika@example.de"], "to me alone");
     let parsed = parsed_by_python(&received[0]);
@@ -516,7 +474,7 @@ async fn group_contact(app: &TestApp, customer_number: i64, email: &str, state: 
 
 #[tokio::test]
 async fn the_notice_before_the_end_goes_once_to_the_contacts_of_the_takers_and_names_their_files() {
-    let (app, smtp) = spawn_with_smtp().await;
+    let (app, smtp) = spawn_app_with_smtp().await;
     let admin = app.session_with_roles(&[ADMIN]).await;
     let provider = app
         .create_provider(&admin, "Glasfaser Süd", GLASFASER)
@@ -590,7 +548,7 @@ async fn the_notice_before_the_end_goes_once_to_the_contacts_of_the_takers_and_n
         .unwrap();
     assert!(queued <= 1 && again == 0, "queued once: {queued}, {again}");
 
-    let received = mails(&smtp, 2).await;
+    let received = smtp.wait_for(2).await;
     let mut to: Vec<&str> = received.iter().map(|m| m.to[0].as_str()).collect();
     to.sort();
     assert_eq!(
@@ -612,7 +570,7 @@ async fn the_notice_before_the_end_goes_once_to_the_contacts_of_the_takers_and_n
             "says it must not be used after the end"
         );
         assert!(text.contains(&format!("/user/downloads?paket={id}")));
-        unsubscribe_token(mail);
+        mail.unsubscribe_token();
         let parsed = parsed_by_python(mail);
         assert_eq!(parsed["defects"], json!([]), "{parsed}");
     }

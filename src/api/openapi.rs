@@ -101,6 +101,7 @@ use crate::domain::permissions::Capability;
         crate::api::marketing::brevo_sync::sync_from_brevo,
         crate::api::insight::statistics::summary,
         crate::api::insight::statistics::providers,
+        crate::api::insight::statistics::mails,
         crate::api::insight::statistics::downloads_of_packages,
         crate::api::insight::statistics::package,
         crate::api::insight::statistics::package_customers,

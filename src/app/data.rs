@@ -250,10 +250,30 @@ async fn customer_downloads(
     let user = user_of(&request);
     // Read by hand: the filter form without JavaScript repeats `providerIds` and `tagsIds`.
     let (query, shown) = customer::list_url::parse_page_query(raw.as_deref());
+    let open = customer::opened::open_request(raw.as_deref());
     if let Some(page) = customer::load_downloads(&state, user.as_ref(), query, shown).await {
         insert(&mut request, page);
     }
-    render(request).await
+    if let Some(open) = open
+        && let Some(opened) = customer::opened::load(&state, user.as_ref(), open).await
+    {
+        insert(&mut request, opened);
+    }
+    // Following a mail's link: this visit's downloads of the package count as the mail's.
+    let cookie = open.filter(|open| open.from_mail).map(|open| {
+        let https = request
+            .extensions()
+            .get::<crate::server::client::Client>()
+            .is_some_and(|client| client.https);
+        crate::auth::mail_visit::cookie_after_following(request.headers(), open.package, https)
+    });
+    let mut response = render(request).await;
+    if let Some(cookie) = cookie.and_then(|c| axum::http::HeaderValue::from_str(&c).ok()) {
+        response
+            .headers_mut()
+            .append(axum::http::header::SET_COOKIE, cookie);
+    }
+    response
 }
 
 /// The URL's list parameters; malformed ones count as none.

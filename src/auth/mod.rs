@@ -4,6 +4,7 @@
 pub mod cleanup;
 pub mod csrf;
 pub mod local;
+pub mod mail_visit;
 pub mod oidc;
 pub mod password;
 pub mod require;

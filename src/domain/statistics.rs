@@ -33,6 +33,9 @@ pub enum Channel {
     PackageZip,
     /// `/api/downloads/zip?files=…`.
     SelectionZip,
+    /// Any of them, of a package whose mail's link ("Zum Paket") the user followed in the same
+    /// visit (issue 37): what the mail brought counts here, not as a file or ZIP.
+    Mail,
 }
 
 impl Channel {
@@ -41,11 +44,13 @@ impl Channel {
             Channel::File => "file",
             Channel::PackageZip => "package_zip",
             Channel::SelectionZip => "selection_zip",
+            Channel::Mail => "mail",
         }
     }
 
-    pub fn is_zip(self) -> bool {
-        self != Channel::File
+    /// Whether a stored channel is one of the ZIPs.
+    pub fn is_zip(channel: &str) -> bool {
+        channel == Channel::PackageZip.as_str() || channel == Channel::SelectionZip.as_str()
     }
 }
 
@@ -429,9 +434,24 @@ pub fn csv_cell(text: &str) -> String {
 /// The byte-order mark that makes Excel read a CSV as UTF-8.
 pub const CSV_BOM: &str = "\u{feff}";
 
+/// `part / whole`, rounded to three places; 0 without a whole.
+pub fn share(part: i64, whole: i64) -> f64 {
+    if whole <= 0 {
+        return 0.0;
+    }
+    (part as f64 / whole as f64 * 1000.0).round() / 1000.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shares_are_rounded_and_safe_without_a_whole() {
+        assert_eq!(share(1, 3), 0.333);
+        assert_eq!(share(0, 0), 0.0);
+        assert_eq!(share(5, -1), 0.0);
+    }
 
     #[test]
     fn a_ranking_holds_no_day_the_live_writer_or_a_clock_a_day_ahead_changes() {

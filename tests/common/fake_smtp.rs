@@ -49,6 +49,23 @@ impl ReceivedMail {
     }
 
     /// The token of the first double opt-in link in the mail.
+    /// The token of a package mail's one-click unsubscribe link (of the portal at
+    /// `https://portal.example.de`, see `spawn_app_with_smtp`), checked against the visible
+    /// link.
+    pub fn unsubscribe_token(&self) -> String {
+        let header = self.header("List-Unsubscribe").expect("List-Unsubscribe");
+        let url = header
+            .strip_prefix('<')
+            .and_then(|h| h.strip_suffix('>'))
+            .unwrap_or_else(|| panic!("one URL in angle brackets: {header}"));
+        let token = url
+            .strip_prefix("https://portal.example.de/api/unsubscribe/")
+            .unwrap_or_else(|| panic!("the portal's one-click address: {url}"));
+        let page = format!("https://portal.example.de/abmelden/{token}");
+        assert!(self.decoded().contains(&page), "the visible link's page");
+        token.to_string()
+    }
+
     pub fn double_opt_in_token(&self) -> Option<String> {
         double_opt_in_token(&self.decoded())
     }
@@ -106,6 +123,18 @@ impl FakeSmtp {
 
     pub fn mails(&self) -> Vec<ReceivedMail> {
         self.lock().mails.clone()
+    }
+
+    /// The mails received once there are `n` (the portal's workers look every few seconds),
+    /// or those received after 30 seconds.
+    pub async fn wait_for(&self, n: usize) -> Vec<ReceivedMail> {
+        for _ in 0..300 {
+            if self.mails().len() >= n {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        self.mails()
     }
 
     /// The accepted mails to this address.

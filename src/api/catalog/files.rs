@@ -49,11 +49,11 @@ pub async fn serve(
         &name,
     )
     .await?;
-    Ok(respond(
-        &method,
-        &headers,
-        delivery_of(file, crate::metrics::Sent::File),
-    ))
+    let mut delivery = delivery_of(file, crate::metrics::Sent::File);
+    delivery.tally = delivery
+        .tally
+        .map(|tally| tally.followed_from_mail(&crate::auth::mail_visit::packages(&headers)));
+    Ok(respond(&method, &headers, delivery))
 }
 
 fn delivery_of(file: services::catalog::files::Download, sent: crate::metrics::Sent) -> Delivery {

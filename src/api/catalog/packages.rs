@@ -377,7 +377,10 @@ async fn send_zip(
             file_name: plan.file_name,
             cache: "private, no-cache",
             inline: false,
-            tally: Some(plan.tally),
+            tally: Some(
+                plan.tally
+                    .followed_from_mail(&crate::auth::mail_visit::packages(headers)),
+            ),
             sent: crate::metrics::Sent::Zip,
         },
     ))

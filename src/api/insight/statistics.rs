@@ -18,6 +18,8 @@ use crate::domain::permissions::Capability;
 use crate::domain::statistics::DayRange;
 use crate::domain::time::berlin_date;
 use crate::services::insight::statistics::export::{self, View};
+use crate::services::insight::statistics::mail_figures::PackageMails;
+use crate::services::insight::statistics::mails;
 use crate::services::insight::statistics::reports::{
     self, PackageDownloads, PackageStatistics, ProviderShare, Summary,
 };
@@ -27,6 +29,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/statistics/summary", get(summary))
         .route("/statistics/providers", get(providers))
+        .route("/statistics/mails", get(mails))
         .route("/statistics/downloads", get(downloads_of_packages))
         .route("/statistics/packages.csv", get(packages_csv))
         .route("/statistics/export.csv", get(export_csv))
@@ -360,6 +363,39 @@ async fn providers(
     let range = query.range()?;
     Ok(JsonResponse(
         reports::provider_shares(&state.db, &state.answers, &user, range).await?,
+    ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/statistics/mails",
+    operation_id = "getMailFigures",
+    tag = "statistics",
+    summary = "What the packages' mails brought",
+    description = "The packages whose announcement or notice before the end was queued in the range (at most 100, the newest first), each with the mails sent and failed, the unsubscribes through their links, the downloads that followed a mail's link (channel `mail`), and how many of the customer numbers the announcement reached took anything of the package afterwards. Read fresh on every request.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Pakete der Anbieter, die sie verwalten.",
+    params(RangeQuery, ("providerId" = Option<String>, Query, pattern = "^(0*[1-9][0-9]{0,17})?$", description = "Only this provider (one the user manages); default: all the user manages.")),
+    responses(
+        (status = 200, description = "One entry per package.", body = Vec<PackageMails>, content_type = "application/json"),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400, 403, 404]))),
+)]
+async fn mails(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<SummaryQuery>,
+) -> Result<JsonResponse<Vec<PackageMails>>, ApiError> {
+    let range = range_of(query.from.as_deref(), query.to.as_deref())?;
+    let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
+    Ok(JsonResponse(
+        state
+            .within_list_time(mails::mailed(&state.db, &user, range, provider))
+            .await?,
     ))
 }
 

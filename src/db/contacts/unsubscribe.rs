@@ -6,20 +6,22 @@ use chrono::{DateTime, Utc};
 use crate::db::Db;
 use crate::db_run;
 
-/// Keeps the hash of a new link for `contact_id`.
+/// Keeps the hash of a new link for `contact_id`, in a mail of package `download_id`.
 pub async fn add_token(
     db: &Db,
     token_hash: &str,
     contact_id: i64,
+    download_id: Option<i64>,
     now: DateTime<Utc>,
 ) -> Result<(), sqlx::Error> {
     db_run!(db, pool => {
         sqlx::query(
-            "insert into unsubscribe_tokens (token_hash, contact_id, created_at, updated_at) \
-             values ($1, $2, $3, $3)",
+            "insert into unsubscribe_tokens (token_hash, contact_id, download_id, created_at, \
+             updated_at) values ($1, $2, $3, $4, $4)",
         )
         .bind(token_hash)
         .bind(contact_id)
+        .bind(download_id)
         .bind(now)
         .execute(pool)
         .await?;
@@ -91,8 +93,12 @@ mod tests {
         .unwrap();
         let now = crate::db::now();
         let old = now - chrono::Duration::days(800);
-        add_token(&t.db, "alt", contact.id, old).await.unwrap();
-        add_token(&t.db, "neu", contact.id, now).await.unwrap();
+        add_token(&t.db, "alt", contact.id, None, old)
+            .await
+            .unwrap();
+        add_token(&t.db, "neu", contact.id, Some(1), now)
+            .await
+            .unwrap();
         assert_eq!(
             contact_of_token(&t.db, "alt").await.unwrap(),
             Some(contact.id)

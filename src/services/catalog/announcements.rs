@@ -343,9 +343,10 @@ fn parse(input: &AnnouncementInput) -> ServiceResult<(AnnouncementText, Reminder
     Ok((text, reminder))
 }
 
-/// The customer page with package `id` opened ("Zum Paket").
+/// The customer page with package `id` opened ("Zum Paket"), marked as followed from a mail
+/// (its downloads in that visit count with the channel `mail`).
 pub fn package_link(link_base: &str, id: i64) -> String {
-    format!("{link_base}/user/downloads?paket={id}")
+    format!("{link_base}/user/downloads?paket={id}&von=mail")
 }
 
 async fn view(

@@ -94,7 +94,14 @@ pub(super) async fn send_item(
         _ => return Ok(ItemSent::Skipped),
     };
     let token = new_token();
-    db::contacts::unsubscribe::add_token(db, &hash_token(&token), contact.id, db::now()).await?;
+    db::contacts::unsubscribe::add_token(
+        db,
+        &hash_token(&token),
+        contact.id,
+        Some(prepared.download_id),
+        db::now(),
+    )
+    .await?;
     let links = MailLinks {
         package: package_link(&settings.link_base, prepared.download_id),
         unsubscribe: format!("{}{}", settings.link_base, unsubscribe::page_path(&token)),

@@ -2,6 +2,7 @@
 
 pub mod list_url;
 mod markup;
+pub mod opened;
 
 use list_url::ListState;
 
@@ -159,6 +160,7 @@ pub fn Downloads() -> impl IntoView {
     view! {
         <Layout>
             <h1 class="h3 mb-3">"Aktionsportal Netzvermarktung"</h1>
+            <opened::Opened/>
             {content}
         </Layout>
     }

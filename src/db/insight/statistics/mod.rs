@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use crate::db::Db;
 use crate::db::sql::{DynQuery, Param};
 use crate::db::tx::Tx;
-use crate::domain::statistics::{RangeParts, Sketch, month_scope, touches_ranked};
+use crate::domain::statistics::{Channel, RangeParts, Sketch, month_scope, touches_ranked};
 
 /// One delivered file, as `download_events` keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +177,8 @@ struct FileSums {
     zip_downloads: i64,
     resumptions: i64,
     bytes_sent: i64,
+    /// Downloads through a mail's link (issue 37).
+    mail_downloads: i64,
     /// The distinct customers; by day only, and only those the day has not seen before.
     customers: BTreeSet<i64>,
 }
@@ -192,7 +194,8 @@ fn file_sums(events: &[NewEvent], period: Period) -> BTreeMap<FileKey, FileSums>
         row.provider_id = e.provider_id;
         let download = e.kind == "download";
         row.downloads += i64::from(download);
-        row.zip_downloads += i64::from(download && e.channel != "file");
+        row.zip_downloads += i64::from(download && Channel::is_zip(e.channel));
+        row.mail_downloads += i64::from(download && e.channel == Channel::Mail.as_str());
         row.resumptions += i64::from(!download);
         row.bytes_sent += e.bytes_sent;
         if let (Period::Day, Some(number)) = (period, e.customer_number) {
@@ -271,6 +274,7 @@ async fn add_file_sums(
                 sums.zip_downloads.into(),
                 sums.resumptions.into(),
                 sums.bytes_sent.into(),
+                sums.mail_downloads.into(),
             ];
             if period == Period::Day {
                 row.push((sums.customers.len() as i64).into());
@@ -296,12 +300,13 @@ async fn add_file_sums(
 
 /// The sums of a file's daily and monthly rows, after its period, package and upload, in the
 /// order of [`add_file_sums`]; a daily row has `customers` last.
-const FILE_SUM_COLUMNS: [&str; 5] = [
+const FILE_SUM_COLUMNS: [&str; 6] = [
     "provider_id",
     "downloads",
     "zip_downloads",
     "resumptions",
     "bytes_sent",
+    "mail_downloads",
 ];
 
 /// Adds `totals` to the rows they name (customers merged into the sketches), creating the
@@ -574,6 +579,7 @@ pub async fn delete_events_before(db: &Db, day: &str) -> Result<u64, sqlx::Error
 }
 
 // Declared below the items they share with the writes above.
+pub mod mails;
 mod reports;
 pub mod takers;
 

@@ -31,17 +31,20 @@ pub enum View {
     Providers,
     /// One package's files (needs the package).
     Package,
+    /// What the mails of the packages mailed in the range brought (issue 37).
+    Mails,
 }
 
 impl View {
     /// The words of `view=…`.
-    pub const WORDS: [&'static str; 6] = [
+    pub const WORDS: [&'static str; 7] = [
         "days",
         "packages",
         "files",
         "untouched",
         "providers",
         "package",
+        "mails",
     ];
 
     pub fn parse(word: &str) -> Option<View> {
@@ -52,6 +55,7 @@ impl View {
             "untouched" => View::Untouched,
             "providers" => View::Providers,
             "package" => View::Package,
+            "mails" => View::Mails,
             _ => return None,
         })
     }
@@ -64,6 +68,7 @@ impl View {
             View::Untouched => "Unberührte Downloads",
             View::Providers => "Händler je Anbieter",
             View::Package => "Downloads eines Pakets",
+            View::Mails => "E-Mails je Paket",
         }
     }
 }
@@ -150,17 +155,24 @@ pub async fn export(
         View::Providers => Scope::Reach(reach(db, user, None).await?),
         _ => Scope::Reach(reach(db, user, provider).await?),
     };
-    let key = reports::kept_key(db, answers, view.title(), &scope, range)
-        .await?
-        .key;
-    let csv = answers
-        .bytes(key, async {
-            Ok(csv_of(db, answers, view, &scope, range)
-                .await?
-                .0
-                .into_bytes())
-        })
-        .await?;
+    let csv = if let (View::Mails, Scope::Reach(reach)) = (view, &scope) {
+        // Read fresh: sending changes the figures, and no version follows the mail queue.
+        Arc::new(Answer::new(
+            mails_csv(db, reach, range).await?.0.into_bytes(),
+        ))
+    } else {
+        let key = reports::kept_key(db, answers, view.title(), &scope, range)
+            .await?
+            .key;
+        answers
+            .bytes(key, async {
+                Ok(csv_of(db, answers, view, &scope, range)
+                    .await?
+                    .0
+                    .into_bytes())
+            })
+            .await?
+    };
     Ok(Export {
         file_name: format!(
             "{} {} bis {}.csv",
@@ -258,12 +270,41 @@ async fn csv_of(
             }
             csv
         }
-        View::Package => {
+        View::Package | View::Mails => {
             return Err(ServiceError::internal(anyhow::anyhow!(
-                "view=package without its package"
+                "view={view:?} is not made here"
             )));
         }
     })
+}
+
+/// What the mails of the packages mailed in the range brought, one row per package.
+async fn mails_csv(db: &Db, reach: &Reach, range: DayRange) -> ServiceResult<Csv> {
+    let mut csv = Csv::new(&[
+        "Paket-ID",
+        "Paket",
+        "E-Mails gesendet",
+        "Fehlgeschlagen",
+        "Abmeldungen",
+        "Downloads über E-Mail",
+        "Kundennummern angeschrieben",
+        "davon danach heruntergeladen",
+        "Anteil",
+    ]);
+    for row in super::mails::mailed_in(db, reach, range).await? {
+        csv.row(vec![
+            row.id.to_string(),
+            row.name,
+            row.sent.to_string(),
+            row.failed.to_string(),
+            row.unsubscribes.to_string(),
+            row.mail_downloads.to_string(),
+            row.mailed_customers.to_string(),
+            row.took_afterwards.to_string(),
+            german_share(row.took_share),
+        ]);
+    }
+    Ok(csv)
 }
 
 /// One package's files (the user's right to it checked).
@@ -296,7 +337,7 @@ mod tests {
     fn days_and_shares_are_written_the_german_way() {
         assert_eq!(german_day("2026-11-25"), "25.11.2026");
         assert_eq!(german_share(0.75), "0,750");
-        assert_eq!(View::WORDS.map(|w| View::parse(w).is_some()), [true; 6]);
+        assert_eq!(View::WORDS.map(|w| View::parse(w).is_some()), [true; 7]);
         assert_eq!(View::parse("all"), None);
     }
 }

@@ -8,6 +8,8 @@
 //! A graceful stop flushes what is waiting.
 
 pub mod export;
+pub mod mail_figures;
+pub mod mails;
 pub mod ranking;
 pub mod reports;
 
@@ -109,6 +111,7 @@ impl Recorder {
             customer_number: user.customer_number,
             channel,
             files,
+            from_mail: Vec::new(),
         }
     }
 
@@ -166,9 +169,18 @@ pub struct Tally {
     customer_number: Option<i64>,
     channel: Channel,
     files: Vec<CountedFile>,
+    /// The packages whose mail's link the user followed in this visit.
+    from_mail: Vec<i64>,
 }
 
 impl Tally {
+    /// Counts the files of `packages` (those whose mail's link the user followed in this
+    /// visit) with the channel `mail`.
+    pub fn followed_from_mail(mut self, packages: &[i64]) -> Tally {
+        self.from_mail = packages.to_vec();
+        self
+    }
+
     /// The answer covered `requested` of the body and sent `sent` bytes of it: one event per
     /// file it touched.
     pub fn finish(self, requested: Span, sent: u64) {
@@ -185,7 +197,11 @@ impl Tally {
                 package_id: file.package_id,
                 upload_id: file.upload_id,
                 provider_id: file.provider_id,
-                channel: self.channel.as_str(),
+                channel: if self.from_mail.contains(&file.package_id) {
+                    Channel::Mail.as_str()
+                } else {
+                    self.channel.as_str()
+                },
                 kind: kind.as_str(),
                 bytes_sent: bytes as i64,
                 outcome: outcome.as_str(),
@@ -217,7 +233,7 @@ pub fn totals_of(events: &[NewEvent]) -> Vec<TotalsChange> {
                 });
             if event.kind == DeliveryKind::Download.as_str() {
                 change.downloads += 1;
-                if event.channel != Channel::File.as_str() {
+                if Channel::is_zip(event.channel) {
                     change.zip_downloads += 1;
                 }
             } else {

@@ -13,7 +13,7 @@ use super::ranking::Rankings;
 use crate::db::insight::statistics::{Rollup, TotalsRow};
 use crate::db::{self, Db};
 use crate::domain::permissions::may_manage_provider;
-use crate::domain::statistics::{DayRange, Sketch};
+use crate::domain::statistics::{DayRange, Sketch, share};
 use crate::domain::time::{berlin_end_of_day, berlin_start_of_day};
 use crate::domain::user::User;
 use crate::services::error::{ServiceError, ServiceResult};
@@ -85,6 +85,8 @@ pub struct PackageStatistics {
     pub customers: i64,
     pub files: Vec<TopEntry>,
     pub days: Vec<DayCount>,
+    /// What the package's mails brought, since they went out (`null`: none were sent).
+    pub mails: Option<super::mail_figures::PackageMails>,
 }
 
 /// Whose figures a user sees.
@@ -404,14 +406,6 @@ async fn ranked(
     })
 }
 
-/// `part / whole`, rounded to three places; 0 without a whole.
-fn share(part: i64, whole: i64) -> f64 {
-    if whole <= 0 {
-        return 0.0;
-    }
-    (part as f64 / whole as f64 * 1000.0).round() / 1000.0
-}
-
 /// One package's figures (the user must manage its provider).
 pub async fn package(
     db: &Db,
@@ -481,11 +475,15 @@ pub(super) async fn package_figures(
     }
     // The most downloaded first; ties keep the package's order.
     files.sort_by_key(|f| std::cmp::Reverse(f.downloads));
+    let name = db::catalog::packages::get(db, id)
+        .await?
+        .map_or_else(|| DELETED.to_string(), |p| p.name);
     Ok(PackageStatistics {
         downloads: totals.downloads,
         customers: totals.customers.estimate(),
         files,
         days: every_day(range, &totals.days),
+        mails: super::mail_figures::of_package(db, id, &name).await?,
     })
 }
 
@@ -629,12 +627,6 @@ mod tests {
     use chrono::{Duration, Utc};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
-
-    #[test]
-    fn shares_are_rounded_and_safe_without_downloads() {
-        assert_eq!(share(1, 3), 0.333);
-        assert_eq!(share(0, 0), 0.0);
-    }
 
     /// A day's downloads of random files of 12 packages of three providers, written as the
     /// writer writes them.

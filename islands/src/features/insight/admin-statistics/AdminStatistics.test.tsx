@@ -6,7 +6,7 @@ import type { MockHandler, MockRequest } from '../../../test/fetchMock';
 import AdminStatistics from './AdminStatistics';
 import type { AdminStatisticsProps } from './AdminStatistics';
 import { drawDayChart } from './uplotChart';
-import { customersPage, days, packageStatistics, providerShares, summary } from './fixtures';
+import { customersPage, days, packageMails, packageStatistics, providerShares, summary } from './fixtures';
 
 vi.mock('../../../lib/navigate', () => ({ navigateTo: vi.fn() }));
 vi.mock('../../../components/Toasts', () => ({ mountToastContainer: vi.fn() }));
@@ -27,6 +27,7 @@ function statisticsApi(override?: (request: MockRequest) => Response | null): Mo
     if (answer) return answer;
     if (request.path === '/api/statistics/summary') return jsonResponse(200, summary());
     if (request.path === '/api/statistics/providers') return jsonResponse(200, providerShares());
+    if (request.path === '/api/statistics/mails') return jsonResponse(200, [packageMails()]);
     if (/^\/api\/statistics\/packages\/\d+$/.test(request.path)) return jsonResponse(200, packageStatistics());
     if (/^\/api\/statistics\/packages\/\d+\/customers$/.test(request.path)) return jsonResponse(200, customersPage());
     return jsonResponse(500, { message: 'unerwartet', code: 'internal' });
@@ -437,5 +438,44 @@ describe('AdminStatistics: days of a year', () => {
     expect(screen.getAllByTestId('day-chart')[0]?.getAttribute('aria-label')).toBe(
       'Downloads je Tag vom 02.07.2025 bis 01.07.2026: keine Downloads.',
     );
+  });
+});
+
+describe('AdminStatistics: what the mails brought', () => {
+  it('lists each mailed package with its figures and CSV, and opens its own figures', async () => {
+    const { requests } = setup(
+      statisticsApi((request) =>
+        /^\/api\/statistics\/packages\/7$/.test(request.path)
+          ? jsonResponse(200, packageStatistics({ mails: packageMails() }))
+          : null,
+      ),
+    );
+    await loaded();
+    const row = await screen.findByTestId('mail-figures-row');
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells).toEqual(['Glasfaser Sommeraktion', '1.234', '4', '3', '210', '120 von 400 Kundennummern (30\u00a0%)']);
+    expect(query(calls(requests, '/api/statistics/mails')[0])).toEqual({ from: '2026-06-02', to: TODAY });
+    expect(screen.getByTestId('csv-mails').getAttribute('href')).toBe(
+      `/api/statistics/export.csv?view=mails&from=2026-06-02&to=${TODAY}`,
+    );
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Glasfaser Sommeraktion' }));
+    const dialog = within(await screen.findByTestId('package-mails'));
+    expect(dialog.getByTestId('mail-sent').textContent).toBe('1.234');
+    expect(dialog.getByTestId('mail-downloads').textContent).toBe('210');
+    expect(dialog.getByTestId('mail-took').textContent).toBe('120 von 400 Kundennummern (30\u00a0%)');
+  });
+
+  it('says so when no package was mailed, and follows the chosen provider', async () => {
+    const { requests } = setup(
+      statisticsApi((request) => (request.path === '/api/statistics/mails' ? jsonResponse(200, []) : null)),
+    );
+    await loaded();
+    expect((await screen.findByTestId('no-mails')).textContent).toContain('kein Paket per E-Mail angekündigt');
+    fireEvent.change(screen.getByLabelText('Anbieter'), { target: { value: '2' } });
+    await waitFor(() => expect(calls(requests, '/api/statistics/mails')).toHaveLength(2));
+    expect(query(calls(requests, '/api/statistics/mails')[1])).toEqual({ from: '2026-06-02', to: TODAY, providerId: '2' });
   });
 });

@@ -1,12 +1,14 @@
 // The statistics screen: /admin/statistics (issue 24). Downloads of a range, for all providers
 // the user manages or one of them: totals, downloads per day, the top packages and files, the
-// packages nobody took, and the share of each provider's dealers that took anything. Every
+// packages nobody took, what the packages' mails brought, and the share of each provider's
+// dealers that took anything. Every
 // figure opens the list behind it; a package opens its own figures in a dialog.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { csvUrl, exportUrl } from './api';
 import { DayChart } from './DayChart';
 import { formatRange } from './format';
+import { MailFigures } from './MailFigures';
 import { PackageStatsModal } from './PackageStatsModal';
 import { ProviderShares } from './ProviderShares';
 import { isDay, viewFromSearch } from './range';
@@ -148,6 +150,12 @@ export default function AdminStatistics({ isAdmin, providers, today }: AdminStat
             <UntouchedPackages
               packages={shown.summary.untouchedPackages}
               csvHref={exportUrl('untouched', shown.view.range, shown.view.providerId)}
+            />
+            <MailFigures
+              view={shown.view}
+              headingId={`${ids}-mails`}
+              csvHref={exportUrl('mails', shown.view.range, shown.view.providerId)}
+              onOpenPackage={(id, name) => setOpenPackage({ id, name, range: shown.view.range })}
             />
           </>
         )}

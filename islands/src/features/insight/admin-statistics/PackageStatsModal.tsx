@@ -10,8 +10,9 @@ import { CountTable } from './CountTable';
 import { CsvLink } from './CsvLink';
 import { DayChart } from './DayChart';
 import { formatRange } from './format';
+import { tookText } from './MailFigures';
 import { TableBox } from './TableBox';
-import type { CustomersPage, DayRange, PackageStatistics } from './types';
+import type { CustomersPage, DayRange, PackageMails, PackageStatistics } from './types';
 
 export interface PackageStatsModalProps {
   packageId: number;
@@ -41,6 +42,35 @@ function useLoaded<T>(load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return state;
+}
+
+/** What the package's mails brought, since they went out (not limited to the dialog's range). */
+function PackageMailFigures({ mails }: { mails: PackageMails }) {
+  const figures: [string, string, string][] = [
+    ['E-Mails gesendet', formatCount(mails.sent), 'mail-sent'],
+    ['Fehlgeschlagen', formatCount(mails.failed), 'mail-failed'],
+    ['Abmeldungen', formatCount(mails.unsubscribes), 'mail-unsubscribes'],
+    ['Downloads über E-Mail', formatCount(mails.mailDownloads), 'mail-downloads'],
+    ['Danach geladen', tookText(mails), 'mail-took'],
+  ];
+  const titleId = useId();
+  return (
+    <section className="mb-3" aria-labelledby={titleId} data-testid="package-mails">
+      <h3 className="h6 mb-2" id={titleId}>
+        E-Mails zu diesem Paket (seit dem Versand)
+      </h3>
+      <dl className="row row-cols-2 row-cols-md-3 g-2 mb-0">
+        {figures.map(([label, value, testId]) => (
+          <div className="col" key={testId}>
+            <dt className="fw-normal text-body-secondary small">{label}</dt>
+            <dd className="fw-semibold mb-0" data-testid={testId}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
 }
 
 function Loading() {
@@ -115,6 +145,7 @@ function PackageFigures({
           </dd>
         </div>
       </dl>
+      {stats.mails && <PackageMailFigures mails={stats.mails} />}
       <DayChart
         days={stats.days}
         title="Downloads je Tag"

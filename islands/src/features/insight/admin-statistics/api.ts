@@ -4,6 +4,7 @@ import type {
   CustomersPage,
   DayRange,
   PackageDownloads,
+  PackageMails,
   PackageStatistics,
   ProviderShare,
   StatisticsView,
@@ -27,6 +28,13 @@ export function fetchProviderShares(range: DayRange, signal?: AbortSignal): Prom
   return apiFetch<ProviderShare[]>(`/api/statistics/providers?${rangeQuery(range).toString()}`, { signal });
 }
 
+/** What the mails of the packages mailed in the range brought (read fresh). */
+export function fetchMailFigures(view: StatisticsView, signal?: AbortSignal): Promise<PackageMails[]> {
+  const query = rangeQuery(view.range);
+  if (view.providerId !== null) query.set('providerId', String(view.providerId));
+  return apiFetch<PackageMails[]>(`/api/statistics/mails?${query.toString()}`, { signal });
+}
+
 export function fetchPackageStatistics(id: number, range: DayRange, signal?: AbortSignal): Promise<PackageStatistics> {
   return apiFetch<PackageStatistics>(`/api/statistics/packages/${id}?${rangeQuery(range).toString()}`, { signal });
 }
@@ -44,10 +52,10 @@ export function fetchPackageDownloads(ids: readonly number[], signal?: AbortSign
 }
 
 /** The views `/api/statistics/export.csv` exports. */
-export type ExportView = 'days' | 'packages' | 'files' | 'untouched' | 'providers' | 'package';
+export type ExportView = 'days' | 'packages' | 'files' | 'untouched' | 'providers' | 'package' | 'mails';
 
 /** The views the provider choice narrows (the provider shares and one package are not narrowed). */
-const PROVIDER_VIEWS: ReadonlySet<ExportView> = new Set(['days', 'packages', 'files', 'untouched']);
+const PROVIDER_VIEWS: ReadonlySet<ExportView> = new Set(['days', 'packages', 'files', 'untouched', 'mails']);
 
 /**
  * The CSV file of one view (a plain link: the browser downloads it). `providerId` is sent only

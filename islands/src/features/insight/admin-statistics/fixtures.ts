@@ -1,6 +1,6 @@
 // Statistics as the server sends them, typed from openapi.json, for the tests.
 import { addDays } from './range';
-import type { CustomersPage, DayCount, PackageStatistics, ProviderShare, Summary } from './types';
+import type { CustomersPage, DayCount, PackageMails, PackageStatistics, ProviderShare, Summary } from './types';
 
 /** Every day from `from` to `to` with `downloads(index)` downloads. */
 export function days(from: string, to: string, downloads: (index: number) => number = () => 0): DayCount[] {
@@ -46,6 +46,23 @@ export function packageStatistics(overrides: Partial<PackageStatistics> = {}): P
       { id: 32, name: 'Banner Glasfaser Sommeraktion.png', downloads: 300 },
     ],
     days: days('2026-06-02', '2026-07-01', () => 30),
+    mails: null,
+    ...overrides,
+  };
+}
+
+/** What the mails of a package brought (`GET /api/statistics/mails`, a package's `mails`). */
+export function packageMails(overrides: Partial<PackageMails> = {}): PackageMails {
+  return {
+    id: 7,
+    name: 'Glasfaser Sommeraktion',
+    sent: 1234,
+    failed: 4,
+    unsubscribes: 3,
+    mailDownloads: 210,
+    mailedCustomers: 400,
+    tookAfterwards: 120,
+    tookShare: 0.3,
     ...overrides,
   };
 }

@@ -18,6 +18,8 @@ export type CustomersPage = Schemas['CustomersPage'];
 export type CustomerTook = Schemas['CustomerTook'];
 /** `GET /api/statistics/providers`: one row per provider. */
 export type ProviderShare = Schemas['ProviderShare'];
+/** `GET /api/statistics/mails` and a package's `mails`: what its mails brought. */
+export type PackageMails = Schemas['PackageMails'];
 /** `GET /api/statistics/downloads`: a package's downloads of all time. */
 export type PackageDownloads = Schemas['PackageDownloads'];
 
