@@ -145,6 +145,42 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
         json!({"recipients": 3, "sent": 2, "failed": 1, "waiting": 0, "skipped": 0}),
         "the status the form shows: {view}"
     );
+    // The admin list asks for its page's packages at once; one not announced is left out.
+    let (status, listed) = app
+        .call(
+            &admin,
+            "GET",
+            &format!("/api/announcements?ids={id},999"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["downloadId"], id);
+    assert_eq!(listed[0]["announcedAt"], view["announcedAt"]);
+    assert_eq!(
+        listed[0]["mails"], view["mails"],
+        "the list says what the form says"
+    );
+    let other = app
+        .session_with_roles(&[
+            aktionsportal::domain::roles::BU_MODERATOR,
+            "GS-Aktionsportal-BU-Strom",
+        ])
+        .await;
+    let (status, listed) = app
+        .call(&other, "GET", &format!("/api/announcements?ids={id}"), None)
+        .await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(
+        listed,
+        json!([]),
+        "another provider's moderator sees nothing of it"
+    );
+    let (status, _) = app
+        .call(&admin, "GET", "/api/announcements?ids=abc", None)
+        .await;
+    assert_eq!(status, 400);
     let (status, failed) = app
         .call(&admin, "GET", &format!("{path}/failures"), None)
         .await;

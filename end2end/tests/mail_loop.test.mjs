@@ -1,9 +1,9 @@
 // The loop a package's mail closes (issue 37), in a real browser against the local-mode portal
 // of scripts/e2e.sh: an admin announces a started package on the demo dealer's list; the mail
 // lands in the outbox (AP_E2E_OUTBOX); the dealer follows its "Zum Paket" link on a phone
-// (360 px) to the opened package and downloads a file; and the admin sees that download with the
-// channel mail under "E-Mails je Paket" on the statistics screen (1,366 px). axe's WCAG 2.2 A/AA
-// rules on both pages.
+// (360 px) to the opened package and downloads a file; the admin list shows how the announcement
+// stands (360 and 1,366 px); and the admin sees the download with the channel mail under "E-Mails
+// je Paket" on the statistics screen (1,366 px). axe's WCAG 2.2 A/AA rules on every page.
 //
 // The test makes its own package (its name carries a run tag) and removes it at the end.
 import assert from 'node:assert/strict';
@@ -134,6 +134,26 @@ test('an announced package reaches the dealer by mail, opens on its phone, and i
       },
       { viewport: { width: 360, height: 800 }, bypassCSP: true },
     );
+
+    // The admin list says how the announcement stands, on a phone and on a desktop.
+    for (const viewport of [
+      { width: 360, height: 800 },
+      { width: 1366, height: 900 },
+    ]) {
+      await withPage(
+        async ({ page, consoleErrors }) => {
+          await logIn(page, 'admin');
+          await page.waitForURL('**/user/downloads');
+          await page.goto(`/admin/downloads/?search=${encodeURIComponent(name)}`);
+          const status = page.locator(`[data-testid="download-row"][data-download-id="${id}"] [data-testid="row-announcement"]`);
+          await status.waitFor();
+          assert.match(await status.innerText(), /^Angekündigt am \d\d\.\d\d\.\d{4} an [\d.]+ Kontakte? \([\d.]+ gesendet, 0 fehlgeschlagen/);
+          assert.deepEqual(await axeViolations(page), [], `the admin list with the status at ${viewport.width} px`);
+          assert.deepEqual(consoleErrors, []);
+        },
+        { viewport, bypassCSP: true },
+      );
+    }
 
     await withPage(
       async ({ page, consoleErrors }) => {

@@ -78,6 +78,7 @@ use crate::domain::permissions::Capability;
         crate::api::contacts::export,
         crate::api::contacts::erase,
         crate::api::catalog::announcements::settings,
+        crate::api::catalog::announcements::statuses,
         crate::api::catalog::announcements::save,
         crate::api::catalog::announcements::preview,
         crate::api::catalog::announcements::failures,

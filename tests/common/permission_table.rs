@@ -578,6 +578,11 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         method: "GET",
+        path: "/api/announcements?ids=1",
+        expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
+    },
+    Row {
+        method: "GET",
         path: "/api/statistics/mails",
         expect: [401, 200, 200, 403, 403, 403, 403, 403, 200, 200],
     },

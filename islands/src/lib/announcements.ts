@@ -9,6 +9,7 @@ export type AnnouncementMails = Schemas['AnnouncementMails'];
 export type MailPreview = Schemas['MailPreview'];
 export type TestMailSent = Schemas['TestMailSent'];
 export type FailedMail = Schemas['FailedMail'];
+export type AnnouncementStatus = Schemas['AnnouncementStatus'];
 
 /** What the form edits: "Bei Start ankündigen", subject, text and "Erinnerung vor Ablauf". */
 export type AnnouncementDraft = Narrowed<
@@ -53,6 +54,11 @@ export function announceAgain(downloadId: number): Promise<AnnouncementView> {
 
 export function sendTestMail(downloadId: number, draft: AnnouncementDraft): Promise<TestMailSent> {
   return apiFetch<TestMailSent>(path(downloadId, '/test-mail'), { method: 'POST', body: draft });
+}
+
+/** How the announcements of the packages `ids` stand (the admin list; those not announced are left out). */
+export function fetchAnnouncementStatuses(ids: readonly number[], signal?: AbortSignal): Promise<AnnouncementStatus[]> {
+  return apiFetch<AnnouncementStatus[]>(`/api/announcements?ids=${ids.join(',')}`, { signal });
 }
 
 export function fetchFailures(downloadId: number, signal?: AbortSignal): Promise<FailedMail[]> {

@@ -12,7 +12,8 @@ use crate::api::extract::{AuthUser, Json, Path, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::catalog::announcements::{
-    self, AnnouncementInput, AnnouncementView, FailedMail, MailFrame, MailPreview,
+    self, AnnouncementInput, AnnouncementStatus, AnnouncementView, FailedMail, MailFrame,
+    MailPreview,
 };
 use crate::services::contacts::package_mails::{self, TestMailSent};
 use crate::state::AppState;
@@ -28,6 +29,7 @@ pub fn router() -> Router<AppState> {
             "/download/{id}/announcement/preview.html",
             get(preview_page),
         )
+        .route("/announcements", get(statuses))
         .route_layer(require(Capability::AdminArea))
 }
 
@@ -310,4 +312,46 @@ async fn again(
     let view = announcements::announce_again(&state.db, &user, id).await?;
     state.mail_jobs.notify_one();
     Ok(JsonResponse(view))
+}
+
+/// The packages of the admin list's page.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct StatusesQuery {
+    /// Package ids as a JSON array or separated by commas, at most 1000.
+    #[param(value_type = crate::domain::input::IdsText)]
+    ids: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/announcements",
+    operation_id = "getAnnouncementStatuses",
+    tag = "downloads",
+    summary = "How the announcements of packages stand",
+    description = "For the admin downloads list: per package whose announcement was queued, when, and its mails per state (\"Angekündigt am … an N Kontakte (M gesendet, K fehlgeschlagen)\"). Packages not announced yet, and for a moderator those of other providers, are left out.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Pakete der Anbieter, die sie verwalten.",
+    params(StatusesQuery),
+    responses(
+        (status = 200, description = "One entry per announced package.", body = Vec<AnnouncementStatus>, content_type = "application/json"),
+        (status = 400, response = crate::api::responses::BadQuery),
+        (status = 401, response = crate::api::responses::NotLoggedIn),
+        (status = 403, response = crate::api::responses::Forbidden),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": "AdminArea"})), ("x-rule-statuses" = json!([400]))),
+)]
+async fn statuses(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Query(query): Query<StatusesQuery>,
+) -> Result<JsonResponse<Vec<AnnouncementStatus>>, ApiError> {
+    let ids = crate::domain::input::ids_in_text(query.ids.as_deref().unwrap_or(""))
+        .filter(|ids| !ids.is_empty())
+        .ok_or_else(|| {
+            ApiError::validation("ids muss eine Liste von Download-Ids sein, z. B. 1,2,3.")
+        })?;
+    Ok(JsonResponse(
+        announcements::statuses(&state.db, &user, &ids).await?,
+    ))
 }

@@ -80,6 +80,31 @@ pub async fn save(
     })
 }
 
+/// A package's announcement that was queued: when, and its job in the mail queue.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct QueuedAnnouncement {
+    pub download_id: i64,
+    pub announced_at: DateTime<Utc>,
+    pub job_id: i64,
+    /// The addresses it was queued for.
+    pub total: i64,
+}
+
+/// The queued announcements of the packages `ids` (the others are left out).
+pub async fn queued(db: &Db, ids: &[i64]) -> Result<Vec<QueuedAnnouncement>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = crate::db::sql::DynQuery::new("");
+    let list = query.id_list(ids);
+    query.push(&format!(
+        "select a.download_id, a.announced_at, j.id as job_id, j.total from package_announcements a \
+         join mail_jobs j on j.download_id = a.download_id and j.kind = 'announcement' \
+         where a.download_id in {list} and a.announced_at is not null order by a.download_id"
+    ));
+    query.fetch_all(db).await
+}
+
 /// The contacts an announcement of package `$1` reaches: those on any of its lists whose
 /// opt-in is confirmed and whose address is not blocked, each once (an address belongs to one
 /// contact).

@@ -230,22 +230,37 @@ pub async fn open_items(db: &Db) -> Result<i64, sqlx::Error> {
 }
 
 pub async fn item_counts(db: &Db, id: i64) -> Result<ItemCounts, sqlx::Error> {
-    let rows: Vec<(String, i64)> = db_run!(db, pool => {
-        sqlx::query_as(
-            "select state, count(*) from mail_job_items where job_id = $1 group by state",
-        )
-        .bind(id)
-        .fetch_all(pool)
+    Ok(item_counts_of_jobs(db, &[id])
         .await?
-    });
-    let mut counts = ItemCounts::default();
-    for (state, n) in rows {
+        .remove(&id)
+        .unwrap_or_default())
+}
+
+/// The items per state of each job of `ids` (a job without items is left out), in one
+/// statement over the index by job and state.
+pub async fn item_counts_of_jobs(
+    db: &Db,
+    ids: &[i64],
+) -> Result<std::collections::BTreeMap<i64, ItemCounts>, sqlx::Error> {
+    let mut counts = std::collections::BTreeMap::<i64, ItemCounts>::new();
+    if ids.is_empty() {
+        return Ok(counts);
+    }
+    let mut query = crate::db::sql::DynQuery::new("");
+    let list = query.id_list(ids);
+    query.push(&format!(
+        "select job_id, state, count(*) from mail_job_items where job_id in {list} \
+         group by job_id, state"
+    ));
+    let rows: Vec<(i64, String, i64)> = query.fetch_all(db).await?;
+    for (job, state, n) in rows {
+        let job = counts.entry(job).or_default();
         match state.as_str() {
-            "pending" => counts.pending = n,
-            "sending" => counts.sending = n,
-            "sent" => counts.sent = n,
-            "failed" => counts.failed = n,
-            "skipped" => counts.skipped = n,
+            "pending" => job.pending = n,
+            "sending" => job.sending = n,
+            "sent" => job.sent = n,
+            "failed" => job.failed = n,
+            "skipped" => job.skipped = n,
             _ => {}
         }
     }

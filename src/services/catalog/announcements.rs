@@ -87,6 +87,17 @@ pub struct AnnouncementMails {
     pub skipped: i64,
 }
 
+/// A package's queued announcement as the admin list shows it ("Angekündigt am … an N
+/// Kontakte (M gesendet, K fehlgeschlagen)"), `GET /api/announcements?ids=…`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnnouncementStatus {
+    pub download_id: i64,
+    /// When it was queued.
+    pub announced_at: DateTime<Utc>,
+    pub mails: AnnouncementMails,
+}
+
 /// The mail as it will be sent (`POST /api/download/{id}/announcement/preview`).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct MailPreview {
@@ -410,4 +421,40 @@ async fn job_mails(
         waiting: counts.pending + counts.sending,
         skipped: counts.skipped,
     }))
+}
+
+/// How the announcements of the packages `ids` stand, for the admin list: of every package for
+/// the admin, of those of their providers for a moderator; packages not announced yet (or not
+/// the user's) are left out. Three statements, whatever the number of packages.
+pub async fn statuses(db: &Db, user: &User, ids: &[i64]) -> ServiceResult<Vec<AnnouncementStatus>> {
+    let mut ids = ids.to_vec();
+    if !user.is_admin() {
+        let providers = db::marketing::providers::ids_for_roles(db, &user.roles).await?;
+        let packages = db::catalog::packages::get_many(db, &ids).await?;
+        ids.retain(|id| {
+            packages
+                .iter()
+                .any(|p| p.id == *id && providers.contains(&p.provider_id))
+        });
+    }
+    let queued = db::catalog::announcements::queued(db, &ids).await?;
+    let jobs: Vec<i64> = queued.iter().map(|q| q.job_id).collect();
+    let mut counts = mail_jobs::item_counts_of_jobs(db, &jobs).await?;
+    Ok(queued
+        .into_iter()
+        .map(|q| {
+            let c = counts.remove(&q.job_id).unwrap_or_default();
+            AnnouncementStatus {
+                download_id: q.download_id,
+                announced_at: q.announced_at,
+                mails: AnnouncementMails {
+                    recipients: q.total,
+                    sent: c.sent,
+                    failed: c.failed,
+                    waiting: c.pending + c.sending,
+                    skipped: c.skipped,
+                },
+            }
+        })
+        .collect())
 }

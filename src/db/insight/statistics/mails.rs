@@ -28,7 +28,8 @@ pub struct MailFigures {
 }
 
 #[derive(sqlx::FromRow)]
-struct Counts {
+/// Two counts of one package, as each of the figures' statements gives them.
+struct PackageCounts {
     download_id: i64,
     first: i64,
     second: i64,
@@ -106,7 +107,7 @@ pub async fn mail_figures(db: &Db, ids: &[i64]) -> Result<BTreeMap<i64, MailFigu
 }
 
 /// Runs `sql` with `{ids}` replaced by the packages' placeholders.
-async fn counts(db: &Db, ids: &[i64], sql: &str) -> Result<Vec<Counts>, sqlx::Error> {
+async fn counts(db: &Db, ids: &[i64], sql: &str) -> Result<Vec<PackageCounts>, sqlx::Error> {
     let mut query = DynQuery::new("");
     let list = query.id_list(ids);
     query.push(&sql.replace("{ids}", &list));

@@ -34,16 +34,30 @@ const unexpected = () => jsonResponse(500, { message: 'unerwartet', code: 'inter
 /** All-time downloads the statistics know, by package id (the Downloads column). */
 const ALL_TIME: Record<number, number> = { 9: 1234, 8: 5 };
 const STATISTICS_DOWNLOADS = '/api/statistics/downloads';
+/** Package 9's announcement went out; the others were never announced. */
+const ANNOUNCED = {
+  downloadId: 9,
+  announcedAt: '2026-06-01T06:00:00Z',
+  mails: { recipients: 1234, sent: 1230, failed: 4, waiting: 0, skipped: 0 },
+};
+const ANNOUNCEMENTS = '/api/announcements';
 
 /**
  * Renders the list. The Downloads column's calls are answered from ALL_TIME (ids not in it are
  * left out, as the server leaves out packages the user may not see) and kept apart in
- * `columnRequests`: `requests` holds every other call, which `handler` answers.
+ * `columnRequests`, the announcements' from ANNOUNCED in `statusRequests`: `requests` holds
+ * every other call, which `handler` answers.
  */
 function setup(handler: MockHandler = unexpected, props: Partial<AdminDownloadsProps> = {}) {
   const requests: MockRequest[] = [];
   const columnRequests: MockRequest[] = [];
+  const statusRequests: MockRequest[] = [];
   const mock = installFetch((request) => {
+    if (request.path === ANNOUNCEMENTS) {
+      statusRequests.push(request);
+      const ids = (request.url.searchParams.get('ids') ?? '').split(',').map(Number);
+      return jsonResponse(200, ids.includes(ANNOUNCED.downloadId) ? [ANNOUNCED] : []);
+    }
     if (request.path === STATISTICS_DOWNLOADS) {
       columnRequests.push(request);
       const ids = (request.url.searchParams.get('ids') ?? '').split(',').map(Number);
@@ -65,7 +79,7 @@ function setup(handler: MockHandler = unexpected, props: Partial<AdminDownloadsP
       {...props}
     />,
   );
-  return { fetchMock: mock.fetchMock, requests, columnRequests };
+  return { fetchMock: mock.fetchMock, requests, columnRequests, statusRequests };
 }
 
 function rowIds(): number[] {
@@ -108,10 +122,16 @@ afterEach(() => {
 });
 
 describe('AdminDownloads: the first page', () => {
-  it('draws the embedded page, fetching only its Downloads column', async () => {
-    const { requests } = setup();
+  it('draws the embedded page, fetching only its Downloads column and how its announcements stand', async () => {
+    const { requests, statusRequests } = setup();
     await columnLoaded();
     expect(requests).toEqual([]);
+    // One call for the page's announcements; a package never announced shows nothing.
+    await waitFor(() => expect(row(9).getByTestId('row-announcement').textContent).toBe(
+      'Angekündigt am 01.06.2026 an 1.234 Kontakte (1.230 gesendet, 4 fehlgeschlagen)',
+    ));
+    expect(statusRequests.map((r) => r.url.searchParams.get('ids'))).toEqual(['9,8']);
+    expect(row(8).queryByTestId('row-announcement')).toBeNull();
     expect(rowIds()).toEqual([9, 8]);
     const headers = screen.getAllByRole('columnheader').map((th) => th.textContent?.trim());
     expect(headers).toEqual(['Anbieter', 'Beschreibung', 'Start', 'Ende', 'Geändert', 'Downloads', 'Dateien', 'Aktionen']);
@@ -315,7 +335,7 @@ describe('AdminDownloads: downloads of all time', () => {
   });
 
   it('shows "–" and says so once when the figures cannot be read', async () => {
-    const mock = installFetch(unexpected);
+    const mock = installFetch((request) => (request.path === ANNOUNCEMENTS ? jsonResponse(200, []) : unexpected()));
     render(
       <AdminDownloads
         page={{ content: firstPage, count: 2 }}
@@ -326,7 +346,7 @@ describe('AdminDownloads: downloads of all time', () => {
       />,
     );
     await columnLoaded();
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requests.filter((r) => r.path === STATISTICS_DOWNLOADS)).toHaveLength(1);
     expect(cell(9).textContent).toBe('–keine Angabe');
     expect(toasts()).toEqual([{ type: 'error', message: 'Ein unerwarteter Fehler ist aufgetreten!' }]);
   });

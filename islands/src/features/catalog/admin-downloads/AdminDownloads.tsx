@@ -16,6 +16,7 @@ import { AdminDownloadsTable } from './AdminDownloadsTable';
 import type { RowActions } from './DownloadRow';
 import { FilterPanel } from './FilterPanel';
 import { useAllTimeDownloads } from './useAllTimeDownloads';
+import { useAnnouncementStatuses } from './useAnnouncementStatuses';
 import {
   activeFilterCount,
   filtersOf,
@@ -147,7 +148,9 @@ export default function AdminDownloads({
   const [modal, setModal] = useState<ModalState>(null);
 
   const ids = useId();
-  const allTime = useAllTimeDownloads(list.items.map((download) => download.id));
+  const shownIds = list.items.map((download) => download.id);
+  const allTime = useAllTimeDownloads(shownIds);
+  const announcements = useAnnouncementStatuses(shownIds);
 
   const { actions, deleting, onDelete } = useRowActions({
     pending,
@@ -213,6 +216,7 @@ export default function AdminDownloads({
         pending={pending}
         actions={actions}
         allTime={allTime}
+        announcements={announcements}
         isAdmin={isAdmin}
       />
 

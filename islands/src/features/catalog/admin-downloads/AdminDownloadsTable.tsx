@@ -5,6 +5,7 @@ import { DownloadRow } from './DownloadRow';
 import type { RowActions } from './DownloadRow';
 import type { ListFilters } from './listQuery';
 import type { AllTimeDownloads } from './useAllTimeDownloads';
+import type { AnnouncementStatuses } from './useAnnouncementStatuses';
 
 const COLUMNS: { column: SortBy; label: string }[] = [
   { column: 'provider', label: 'Anbieter' },
@@ -23,10 +24,21 @@ interface AdminDownloadsTableProps {
   pending: ReadonlySet<number>;
   actions: RowActions;
   allTime: AllTimeDownloads;
+  announcements: AnnouncementStatuses;
   isAdmin: boolean;
 }
 
-export function AdminDownloadsTable({ downloads, loading, filters, onSort, pending, actions, allTime, isAdmin }: AdminDownloadsTableProps) {
+export function AdminDownloadsTable({
+  downloads,
+  loading,
+  filters,
+  onSort,
+  pending,
+  actions,
+  allTime,
+  announcements,
+  isAdmin,
+}: AdminDownloadsTableProps) {
   return (
     <div className="table-responsive-xl">
       <table className="table table-hover align-middle ap-downloads-admin-table" aria-busy={loading} data-testid="downloads-table">
@@ -70,6 +82,7 @@ export function AdminDownloadsTable({ downloads, loading, filters, onSort, pendi
               busy={pending.has(download.id)}
               actions={actions}
               allTime={allTime.get(download.id)}
+              announcement={announcements.get(download.id)}
               isAdmin={isAdmin}
             />
           ))}

@@ -1,9 +1,12 @@
 // One package of the admin downloads list (spec §2 "Downloads list (admin)"): provider,
 // description with badge, dates, file count and the action menu, which is enabled only when
 // the user may change the package (the server's `mayManage`, spec §6). The downloads of all
-// time come from the statistics (one call for the page, see useAllTimeDownloads).
+// time come from the statistics, and how its announcement stands from the mail queue (one call
+// for the page each, see useRowFigures).
 import { RowMenu } from '../../../components/ListScreen';
 import StatusBadge, { endDateClass } from '../../../components/StatusBadge';
+import { statusText } from '../../../lib/announcements';
+import type { AnnouncementStatus } from '../../../lib/announcements';
 import { auditHistoryPath } from '../../../lib/audit';
 import type { Download } from '../../../lib/downloads';
 import { formatCount, formatDate, formatDateTime } from '../../../lib/format';
@@ -27,11 +30,13 @@ export interface DownloadRowProps {
   actions: RowActions;
   /** Downloads of all time; null when unknown to this user, undefined while loading. */
   allTime: number | null | undefined;
+  /** How its announcement stands; null or undefined when none was sent (or while loading). */
+  announcement?: AnnouncementStatus | null;
   /** GS-Aktionsportal-Admin: the menu links to the package's history in the audit log. */
   isAdmin?: boolean;
 }
 
-export function DownloadRow({ download, busy, actions, allTime, isAdmin = false }: DownloadRowProps) {
+export function DownloadRow({ download, busy, actions, allTime, announcement, isAdmin = false }: DownloadRowProps) {
   const provider = download.Provider;
   return (
     <tr
@@ -53,6 +58,12 @@ export function DownloadRow({ download, busy, actions, allTime, isAdmin = false 
           {download.name}
         </span>
         <StatusBadge badge={download.badge} />
+        {announcement && (
+          <div className="small text-body-secondary mt-1" data-testid="row-announcement">
+            <i className="bi bi-envelope me-1" aria-hidden="true" />
+            {statusText(announcement.announcedAt, announcement.mails)}
+          </div>
+        )}
       </td>
       <td className="text-nowrap">{formatDate(download.startAt)}</td>
       <td className="text-nowrap">
