@@ -3,7 +3,8 @@
 //! 127.0.0.1). One browser's requests alternate between them: it signs in on one and works
 //! on the other, uploads on one and downloads (with ranges) and fetches the package ZIP from
 //! the other; the mass mail runs on both, one is killed in the middle, and every contact
-//! still gets exactly one mail. `scripts/test.sh` runs it with moto installed (`-- --ignored`);
+//! still gets exactly one mail; so does a package's announcement, with the killed instance
+//! started again. `scripts/test.sh` runs it with moto installed (`-- --ignored`);
 //! without moto or PostgreSQL it fails instead of passing unseen.
 
 mod common;
@@ -580,6 +581,20 @@ async fn two_instances_share_sessions_files_and_the_mass_mail() {
     a.wait_for_health().await;
     let (status, me) = browser.call(&a, "GET", "/api/login/user", None).await;
     assert_eq!(status, 200, "{me}");
+
+    let a = announce_on_both_with_a_kill(AnnouncementRun {
+        browser: &mut browser,
+        a,
+        b: &b,
+        smtp: (&smtp_a, &smtp_b),
+        restart: Box::new(|| Instance::start("a3", work, &test_db.url, &with_smtp(&smtp_a))),
+        db: &test_db.db,
+        provider,
+        list,
+        expected: &expected,
+    })
+    .await;
+
     let session = browser.cookie.clone().unwrap();
     let response = browser.get(&b, "/api/auth/logout", None).await;
     assert!(response.status().is_redirection(), "{}", response.status());
@@ -598,4 +613,135 @@ async fn two_instances_share_sessions_files_and_the_mass_mail() {
     );
     b.kill();
     eprintln!("test took {:?}", started.elapsed());
+}
+
+/// What the announcement's part of the test works with.
+struct AnnouncementRun<'a> {
+    browser: &'a mut Browser,
+    a: Instance,
+    b: &'a Instance,
+    /// The relays of A and B.
+    smtp: (&'a FakeSmtp, &'a FakeSmtp),
+    /// Starts A again on the same database and relay.
+    restart: Box<dyn FnOnce() -> Instance + 'a>,
+    db: &'a aktionsportal::db::Db,
+    provider: i64,
+    list: i64,
+    /// Every contact's address.
+    expected: &'a BTreeSet<String>,
+}
+
+/// A package's announcement (issue 37) to the contacts, now confirmed, sent by both instances;
+/// A is killed while a mail is unanswered and started again. Every address gets the mail
+/// exactly once (one Message-ID; A's unanswered mail is sent again as the same mail), none is
+/// skipped, and the status says so. Answers the restarted A.
+async fn announce_on_both_with_a_kill(run: AnnouncementRun<'_>) -> Instance {
+    let AnnouncementRun {
+        browser,
+        mut a,
+        b,
+        smtp: (smtp_a, smtp_b),
+        restart,
+        db,
+        provider,
+        list,
+        expected,
+    } = run;
+    aktionsportal::db_run!(db, pool => {
+        sqlx::query("update contacts set double_opt_in = true")
+            .execute(pool)
+            .await
+            .map(|_| ())
+    })
+    .unwrap();
+    let today = chrono::Utc::now().date_naive();
+    let (status, package) = browser
+        .call(
+            b,
+            "POST",
+            "/api/download/",
+            Some(json!({
+                "name": "Winteraktion",
+                "startAt": (today - chrono::Days::new(1)).to_string(),
+                "endAt": (today + chrono::Days::new(30)).to_string(),
+                "ProviderId": provider, "listsIds": [list], "uploadsToInsert": [],
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{package}");
+    let path = format!("/api/download/{}/announcement", package["id"]);
+    let announcement = json!({
+        "announce": true, "subject": "Neu: {Paket}", "text": "Jetzt im Portal.",
+        "reminderDays": 3, "confirmStarted": true,
+    });
+    let (status, view) = browser.call(&a, "PUT", &path, Some(announcement)).await;
+    assert_eq!(status, 200, "{view}");
+    let announced = |smtp: &FakeSmtp| -> Vec<ReceivedMail> {
+        smtp.mails()
+            .into_iter()
+            .filter(|m| {
+                m.header("Subject")
+                    .is_some_and(|s| s.contains("Winteraktion"))
+            })
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while announced(smtp_a).is_empty() || announced(smtp_b).len() < 2 {
+        assert!(Instant::now() < deadline, "both instances should announce");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The hold of the mass mail's part is over (its connection died with the first A).
+    smtp_a.release();
+    smtp_a.hold_next_delivering();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !smtp_a.is_holding() {
+        assert!(Instant::now() < deadline, "A sent no further announcement");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    a.kill();
+    let held = recipient(announced(smtp_a).last().unwrap());
+    let mut a = restart();
+    a.wait_for_health().await;
+
+    let deadline = Instant::now() + Duration::from_secs(150);
+    let view = loop {
+        let (status, view) = browser.call(b, "GET", &path, None).await;
+        assert_eq!(status, 200, "{view}");
+        if view["mails"]["sent"] == json!(CONTACTS) {
+            break view;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the announcement did not finish: {view}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(
+        view["mails"],
+        json!({"recipients": CONTACTS, "sent": CONTACTS, "failed": 0, "waiting": 0, "skipped": 0}),
+        "{view}"
+    );
+    let mut per_contact: BTreeMap<String, Vec<ReceivedMail>> = BTreeMap::new();
+    for mail in announced(smtp_a).into_iter().chain(announced(smtp_b)) {
+        per_contact.entry(recipient(&mail)).or_default().push(mail);
+    }
+    assert_eq!(
+        per_contact.keys().cloned().collect::<BTreeSet<_>>(),
+        *expected,
+        "every confirmed contact of the list, and no one else"
+    );
+    for (to, mails) in &per_contact {
+        let ids: BTreeSet<String> = mails.iter().map(message_id).collect();
+        assert_eq!(ids.len(), 1, "{to} got different announcements: {ids:?}");
+        let copies = if *to == held { 2 } else { 1 };
+        assert_eq!(mails.len(), copies, "{to}: {} copies", mails.len());
+    }
+    // Restarted, A queues nothing again: the announcement went out once.
+    tokio::time::sleep(Duration::from_secs(11)).await;
+    assert_eq!(
+        announced(smtp_a).len() + announced(smtp_b).len(),
+        CONTACTS + 1,
+        "no second round after the restart"
+    );
+    a
 }

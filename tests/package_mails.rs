@@ -195,6 +195,13 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
     );
     let reason = failed[0]["error"].as_str().unwrap();
     assert!(reason.contains("550"), "the server's reason: {reason}");
+    // Only the mails that went out keep an unsubscribe link: not the refused one, nor the
+    // first attempt of the one tried again.
+    let links: i64 = aktionsportal::db_run!(db, pool => {
+        sqlx::query_scalar("select count(*) from unsubscribe_tokens").fetch_one(pool).await
+    })
+    .unwrap();
+    assert_eq!(links, 2, "one link per mail sent");
 
     // The unsubscribe link: a GET shows a button and changes nothing.
     let mail = received

@@ -29,6 +29,17 @@ pub async fn add_token(
     })
 }
 
+/// Removes the link of a mail that was not sent (it reached nobody, so nobody can use it).
+pub async fn remove_token(db: &Db, token_hash: &str) -> Result<(), sqlx::Error> {
+    db_run!(db, pool => {
+        sqlx::query("delete from unsubscribe_tokens where token_hash = $1")
+            .bind(token_hash)
+            .execute(pool)
+            .await?;
+        Ok(())
+    })
+}
+
 /// The contact a link unsubscribes, if the link is known (its contact still exists).
 pub async fn contact_of_token(db: &Db, token_hash: &str) -> Result<Option<i64>, sqlx::Error> {
     db_run!(db, pool => {

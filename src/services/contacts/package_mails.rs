@@ -154,7 +154,12 @@ pub(super) async fn send_item(
         )),
         tags: vec![format!("package-{}", prepared.download_id)],
     };
-    Ok(match mailer.send(&mail).await {
+    let sent = mailer.send(&mail).await;
+    if sent.is_err() {
+        // The mail reached nobody: its link goes (another attempt makes its own).
+        db::contacts::unsubscribe::remove_token(db, &hash_token(&token)).await?;
+    }
+    Ok(match sent {
         Ok(sent) => ItemSent::Sent(sent),
         Err(err) if err.is_passing() => ItemSent::Passing(err.to_string()),
         Err(err) => ItemSent::Failed(err.to_string()),

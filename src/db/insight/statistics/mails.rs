@@ -27,8 +27,8 @@ pub struct MailFigures {
     pub took_afterwards: i64,
 }
 
-#[derive(sqlx::FromRow)]
 /// Two counts of one package, as each of the figures' statements gives them.
+#[derive(sqlx::FromRow)]
 struct PackageCounts {
     download_id: i64,
     first: i64,
