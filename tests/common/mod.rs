@@ -387,13 +387,23 @@ pub async fn spawn_app_with_brevo(timeout_ms: u64) -> (TestApp, fake_brevo::Fake
 /// The portal sending its package mails to a fresh fake SMTP server, quickly (200 a second,
 /// a passing failure tried again after a second), with a public address and an Impressum.
 pub async fn spawn_app_with_smtp() -> (TestApp, fake_smtp::FakeSmtp) {
+    spawn_app_with_smtp_at(200, false).await
+}
+
+/// The same at `per_second` mails a second, in production mode or not (the double opt-in
+/// mail to all pending contacts runs only in production).
+pub async fn spawn_app_with_smtp_at(
+    per_second: u32,
+    production: bool,
+) -> (TestApp, fake_smtp::FakeSmtp) {
     let smtp = fake_smtp::FakeSmtp::start().await;
     let addr = smtp.addr;
     let app = spawn_app_with(move |config| {
         config.smtp_host = Some(addr.ip().to_string());
         config.smtp_port = addr.port();
         config.smtp_security = aktionsportal::integrations::mail::SmtpSecurity::None;
-        config.mail_per_second = 200;
+        config.mail_per_second = per_second;
+        config.production = production;
         config.mail_retry_secs = 1;
         config.public_url = Some("https://portal.example.de".into());
         config.impressum_company = Some("Muster Vertrieb GmbH".into());

@@ -310,7 +310,7 @@ pub struct Claim {
     pub contact_id: i64,
     /// The item's attempt number this claim made.
     pub attempt: i32,
-    /// When its mail may go: the job's send slot reserved for it. `None` when the contact is
+    /// When its mail may go: the send slot of the one pace reserved for it. `None` when the contact is
     /// no longer to be mailed (confirmed, blocked or deleted since the start): the item is to
     /// be skipped and took no slot.
     pub send_at: Option<DateTime<Utc>>,
@@ -322,8 +322,9 @@ pub struct Claim {
 /// by side without ever handing one item to two workers. On SQLite the claim is one UPDATE,
 /// and SQLite has a single writer.
 ///
-/// In the same transaction the item gets a send slot of the job (`gap` apart, never before
-/// `now`), so the pace holds for the job as a whole however many workers send. The item's
+/// In the same transaction the item gets a send slot of the one pace of all jobs (`gap`
+/// apart, never before `now`, migration 0037), so the pace holds for all mail together
+/// however many workers and jobs send. The item's
 /// `updated_at` is its slot, so the stale limit counts from when its mail may start, not
 /// from the wait for the slot.
 /// `None` when nothing is open.
@@ -335,8 +336,8 @@ pub async fn claim_next(
     gap: Duration,
 ) -> Result<Option<Claim>, sqlx::Error> {
     // The only dialect difference: PostgreSQL has concurrent writers that must skip each
-    // other's claimed rows and queue on the job row's slot; SQLite writes one at a time.
-    let (skip_locked, lock_job) = match db.backend() {
+    // other's claimed rows and queue on the pace row's slot; SQLite writes one at a time.
+    let (skip_locked, lock_pace) = match db.backend() {
         Backend::Postgres => (" for update skip locked", " for update"),
         Backend::Sqlite => ("", ""),
     };
@@ -349,9 +350,7 @@ pub async fn claim_next(
          order by contact_id limit 1{skip_locked}) \
          returning contact_id, attempts"
     );
-    let slot_sql = format!(
-        "select next_send_at from mail_jobs where id = $1 and status = 'running'{lock_job}"
-    );
+    let slot_sql = format!("select next_send_at from mail_pace where id = 1{lock_pace}");
     db_run!(db, pool => {
         // The item's UPDATE comes first: on SQLite it takes the write lock, so the job row
         // read below cannot be overtaken by another connection.
@@ -375,17 +374,22 @@ pub async fn claim_next(
         .await?;
         let mut send_at = None;
         if to_mail.is_some() {
-            let next: Option<Option<DateTime<Utc>>> = sqlx::query_scalar(&slot_sql)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
-            let Some(next) = next else {
+            let running: Option<i64> =
+                sqlx::query_scalar("select id from mail_jobs where id = $1 and status = 'running'")
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if running.is_none() {
                 // The job is not running (any more): nothing to claim.
                 return Ok(None);
-            };
+            }
+            // The one pace of all jobs (migration 0037): on PostgreSQL its row queues the
+            // claimers of every job.
+            let next: Option<DateTime<Utc>> = sqlx::query_scalar(&slot_sql)
+                .fetch_one(&mut *tx)
+                .await?;
             let slot = next.map_or(now, |next| next.max(now));
-            sqlx::query("update mail_jobs set next_send_at = $2, updated_at = $3 where id = $1")
-                .bind(id)
+            sqlx::query("update mail_pace set next_send_at = $1, updated_at = $2 where id = 1")
                 .bind(slot + gap)
                 .bind(now)
                 .execute(&mut *tx)

@@ -24,14 +24,16 @@ use crate::domain::backup;
 ///   `statistics_version`, `contact_totals`, SQLite's `contact_search`, `company_search`,
 ///   `package_name_search`, `package_file_search` and their parts): the import's inserts count
 ///   and index again;
-/// - the state of work in progress on the old installation (`job_leases` of its workers,
-///   `oidc_logins` under way, `login_attempts` of the throttle) and its `sessions`: after an
-///   import everybody signs in again, and a session ended after the backup cannot come back.
-const LEFT_OUT: [&str; 7] = [
+/// - the state of work in progress on the old installation (`job_leases` of its workers, the
+///   mail queue's `mail_pace`, `oidc_logins` under way, `login_attempts` of the throttle) and
+///   its `sessions`: after an import everybody signs in again, and a session ended after the
+///   backup cannot come back.
+const LEFT_OUT: [&str; 8] = [
     "data_version",
     "statistics_version",
     "contact_totals",
     "job_leases",
+    "mail_pace",
     "oidc_logins",
     "login_attempts",
     "sessions",

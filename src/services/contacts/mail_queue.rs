@@ -31,8 +31,9 @@ const STALE_CLAIM: Duration = Duration::seconds(30);
 pub const MOST_ATTEMPTS: i32 = 5;
 
 /// Sends the items of running jobs for the life of the server; every instance runs it, and
-/// their workers share a job item by item at the job's one pace (`per_second`).
-/// Woken by `wake` when a job starts, otherwise it looks every few seconds.
+/// their workers share the jobs item by item at one pace for all mail (`per_second`), taking
+/// the running jobs in turn. Woken by `wake` when a job starts, otherwise it looks every few
+/// seconds.
 pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake: Arc<Notify>) {
     let gap = Duration::microseconds(1_000_000 / i64::from(settings.per_second.max(1)));
     loop {
@@ -45,8 +46,10 @@ pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake:
     }
 }
 
-/// One round: sends the items of each running job that can be claimed now, `gap` apart per
-/// job. `true` when this round finished a job (there may be a next one).
+/// One round: sends the items of the running jobs that can be claimed now, one job's item
+/// after the other's in turn (so a large announcement does not hold back a job started after
+/// it), `gap` apart for all of them. `true` when this round finished a job (there may be a
+/// next one).
 async fn work_once(
     db: &Db,
     mailer: &Mailer,
@@ -54,50 +57,75 @@ async fn work_once(
     gap: Duration,
 ) -> ServiceResult<bool> {
     let mut finished = false;
-    for job in mail_jobs::running_all(db).await? {
-        // What a package's mails say is read once per job and round, not once per recipient.
-        let mut prepared: Option<Option<Prepared>> = None;
-        let mut claimed = 0;
-        loop {
-            let now = db::now();
-            let Some(claim) = mail_jobs::claim_next(db, &job, now, now - STALE_CLAIM, gap).await?
-            else {
-                break;
-            };
-            if claimed == 0 {
-                tracing::info!(job = job.id, kind = %job.kind, total = job.total, "mail job running");
+    // What a package's mails say is read once per job and round, not once per recipient.
+    let mut open: Vec<(MailJob, Option<Option<Prepared>>)> = Vec::new();
+    // Jobs with nothing to claim now (done, or only items waiting for a later attempt).
+    let mut exhausted = std::collections::HashSet::new();
+    loop {
+        // A job started meanwhile joins the turns at once.
+        for job in mail_jobs::running_all(db).await? {
+            if !exhausted.contains(&job.id) && !open.iter().any(|(o, _)| o.id == job.id) {
+                open.push((job, None));
             }
-            claimed += 1;
-            let sent = match claim.send_at {
-                Some(send_at) => {
-                    if let Ok(wait) = (send_at - db::now()).to_std() {
-                        tokio::time::sleep(wait).await;
-                    }
-                    if job.download_id.is_some() && prepared.is_none() {
-                        prepared = Some(package_mails::prepare(db, &job).await?);
-                    }
-                    send(
-                        db,
-                        mailer,
-                        settings,
-                        &job,
-                        prepared.as_ref(),
-                        claim.contact_id,
-                    )
-                    .await?
-                }
-                // No longer to be mailed since the job started: nothing to send.
-                None => ItemSent::Skipped,
-            };
-            record(db, &job, &claim, sent, settings).await?;
         }
-        // Other workers may still be sending their last items; the last one to finish ends it.
-        if mail_jobs::finish(db, job.id, db::now()).await? {
-            tracing::info!(job = job.id, kind = %job.kind, "mail job done");
-            finished = true;
+        if open.is_empty() {
+            return Ok(finished);
+        }
+        let mut turn = 0;
+        while turn < open.len() {
+            let (job, prepared) = &mut open[turn];
+            if send_next(db, mailer, settings, gap, job, prepared).await? {
+                turn += 1;
+                continue;
+            }
+            // Nothing left to claim. Other workers may still be sending their last items; the
+            // last one to finish ends it.
+            if mail_jobs::finish(db, job.id, db::now()).await? {
+                tracing::info!(job = job.id, kind = %job.kind, "mail job done");
+                finished = true;
+            }
+            exhausted.insert(job.id);
+            open.remove(turn);
         }
     }
-    Ok(finished)
+}
+
+/// Claims, sends and records the next item of `job`; `false` when there is none to claim now.
+async fn send_next(
+    db: &Db,
+    mailer: &Mailer,
+    settings: &MailSettings,
+    gap: Duration,
+    job: &MailJob,
+    prepared: &mut Option<Option<Prepared>>,
+) -> ServiceResult<bool> {
+    let now = db::now();
+    let Some(claim) = mail_jobs::claim_next(db, job, now, now - STALE_CLAIM, gap).await? else {
+        return Ok(false);
+    };
+    let sent = match claim.send_at {
+        Some(send_at) => {
+            if let Ok(wait) = (send_at - db::now()).to_std() {
+                tokio::time::sleep(wait).await;
+            }
+            if job.download_id.is_some() && prepared.is_none() {
+                *prepared = Some(package_mails::prepare(db, job).await?);
+            }
+            send(
+                db,
+                mailer,
+                settings,
+                job,
+                prepared.as_ref(),
+                claim.contact_id,
+            )
+            .await?
+        }
+        // No longer to be mailed since the job started: nothing to send.
+        None => ItemSent::Skipped,
+    };
+    record(db, job, &claim, sent, settings).await?;
+    Ok(true)
 }
 
 /// Sends a claimed item's mail as its job's kind says: a package's mail (`prepared` read for
