@@ -233,3 +233,24 @@ mod tests {
         }
     }
 }
+
+/// `?ids=…`: the packages of a list's page, for the figures asked per page (the admin list's
+/// downloads and announcements).
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PackageIdsQuery {
+    /// Package ids as a JSON array or separated by commas, at most 1000.
+    #[param(value_type = crate::domain::input::IdsText)]
+    ids: Option<String>,
+}
+
+impl PackageIdsQuery {
+    /// The ids, or a German 400 when there are none or they are malformed.
+    pub fn ids(&self) -> Result<Vec<i64>, ApiError> {
+        crate::domain::input::ids_in_text(self.ids.as_deref().unwrap_or(""))
+            .filter(|ids| !ids.is_empty())
+            .ok_or_else(|| {
+                ApiError::validation("ids muss eine Liste von Download-Ids sein, z. B. 1,2,3.")
+            })
+    }
+}

@@ -8,7 +8,7 @@ use axum::response::Json as JsonResponse;
 use axum::routing::{get, post};
 
 use crate::api::error::ApiError;
-use crate::api::extract::{AuthUser, Json, Path, Query};
+use crate::api::extract::{AuthUser, Json, PackageIdsQuery, Path, Query};
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
 use crate::services::catalog::announcements::{
@@ -314,15 +314,6 @@ async fn again(
     Ok(JsonResponse(view))
 }
 
-/// The packages of the admin list's page.
-#[derive(serde::Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-struct StatusesQuery {
-    /// Package ids as a JSON array or separated by commas, at most 1000.
-    #[param(value_type = crate::domain::input::IdsText)]
-    ids: Option<String>,
-}
-
 #[utoipa::path(
     get,
     path = "/api/announcements",
@@ -330,7 +321,7 @@ struct StatusesQuery {
     tag = "downloads",
     summary = "How the announcements of packages stand",
     description = "For the admin downloads list: per package whose announcement was queued, when, and its mails per state (\"Angekündigt am … an N Kontakte (M gesendet, K fehlgeschlagen)\"). Packages not announced yet, and for a moderator those of other providers, are left out.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`); Moderatoren sehen nur die Pakete der Anbieter, die sie verwalten.",
-    params(StatusesQuery),
+    params(PackageIdsQuery),
     responses(
         (status = 200, description = "One entry per announced package.", body = Vec<AnnouncementStatus>, content_type = "application/json"),
         (status = 400, response = crate::api::responses::BadQuery),
@@ -344,14 +335,9 @@ struct StatusesQuery {
 async fn statuses(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Query(query): Query<StatusesQuery>,
+    Query(query): Query<PackageIdsQuery>,
 ) -> Result<JsonResponse<Vec<AnnouncementStatus>>, ApiError> {
-    let ids = crate::domain::input::ids_in_text(query.ids.as_deref().unwrap_or(""))
-        .filter(|ids| !ids.is_empty())
-        .ok_or_else(|| {
-            ApiError::validation("ids muss eine Liste von Download-Ids sein, z. B. 1,2,3.")
-        })?;
     Ok(JsonResponse(
-        announcements::statuses(&state.db, &user, &ids).await?,
+        announcements::statuses(&state.db, &user, &query.ids()?).await?,
     ))
 }

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::error::ApiError;
-use crate::api::extract::{AuthUser, Path, Query};
+use crate::api::extract::{AuthUser, PackageIdsQuery, Path, Query};
 use crate::auth::require::require;
-use crate::domain::input::{id_of_query, ids_in_text};
+use crate::domain::input::id_of_query;
 use crate::domain::permissions::Capability;
 use crate::domain::statistics::DayRange;
 use crate::domain::time::berlin_date;
@@ -77,6 +77,16 @@ struct SummaryQuery {
     provider_id: Option<String>,
 }
 
+impl SummaryQuery {
+    /// The days and the provider asked for; either malformed: 400 naming it.
+    fn parse(&self) -> Result<(DayRange, Option<i64>), ApiError> {
+        Ok((
+            range_of(self.from.as_deref(), self.to.as_deref())?,
+            optional_id(self.provider_id.as_deref(), "providerId")?,
+        ))
+    }
+}
+
 #[utoipa::path(
     get,
     path = "/api/statistics/summary",
@@ -103,8 +113,7 @@ async fn summary(
     Query(query): Query<SummaryQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let range = range_of(query.from.as_deref(), query.to.as_deref())?;
-    let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
+    let (range, provider) = query.parse()?;
     let answer = state
         .within_list_time(reports::summary(
             &state.db,
@@ -390,22 +399,12 @@ async fn mails(
     AuthUser(user): AuthUser,
     Query(query): Query<SummaryQuery>,
 ) -> Result<JsonResponse<Vec<PackageMails>>, ApiError> {
-    let range = range_of(query.from.as_deref(), query.to.as_deref())?;
-    let provider = optional_id(query.provider_id.as_deref(), "providerId")?;
+    let (range, provider) = query.parse()?;
     Ok(JsonResponse(
         state
             .within_list_time(mails::mailed(&state.db, &user, range, provider))
             .await?,
     ))
-}
-
-/// The packages of the admin downloads list's page.
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-struct PackagesQuery {
-    /// Package ids as a JSON array or separated by commas, at most 1000.
-    #[param(value_type = crate::domain::input::IdsText)]
-    ids: Option<String>,
 }
 
 #[utoipa::path(
@@ -415,7 +414,7 @@ struct PackagesQuery {
     tag = "statistics",
     summary = "All-time downloads of packages",
     description = "The downloads of each named package since the statistics began (the admin downloads list's column). Packages of providers a moderator does not manage are left out; packages nobody downloaded have 0.\n\n**Wer darf:** Admin-Bereich (Capability `AdminArea`).",
-    params(PackagesQuery),
+    params(PackageIdsQuery),
     responses(
         (status = 200, description = "One entry per package the user may see.", body = Vec<PackageDownloads>, content_type = "application/json"),
         (status = 400, response = crate::api::responses::BadQuery),
@@ -429,14 +428,9 @@ struct PackagesQuery {
 async fn downloads_of_packages(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    Query(query): Query<PackagesQuery>,
+    Query(query): Query<PackageIdsQuery>,
 ) -> Result<JsonResponse<Vec<PackageDownloads>>, ApiError> {
-    let ids = ids_in_text(query.ids.as_deref().unwrap_or(""))
-        .filter(|ids| !ids.is_empty())
-        .ok_or_else(|| {
-            ApiError::validation("ids muss eine Liste von Download-Ids sein, z. B. 1,2,3.")
-        })?;
     Ok(JsonResponse(
-        reports::downloads_of_packages(&state.db, &user, &ids).await?,
+        reports::downloads_of_packages(&state.db, &user, &query.ids()?).await?,
     ))
 }
