@@ -8,39 +8,12 @@ mod common;
 
 use std::time::Duration;
 
-use aktionsportal::db::contacts;
 use aktionsportal::domain::roles::ADMIN;
-use chrono::Utc;
 use serde_json::{Value, json};
 
-use common::{TestApp, spawn_app_with_smtp};
+use common::{TestApp, days_around, file_path, spawn_app_with_smtp};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
-
-/// A confirmed contact of `customer_number` on `lists`, without a login.
-async fn contact_on(app: &TestApp, customer_number: i64, email: &str, lists: &[i64]) {
-    let db = &app.test_db.db;
-    contacts::upsert_company(db, customer_number, "Weber KG")
-        .await
-        .unwrap();
-    let created = contacts::create_contact(
-        db,
-        &contacts::NewContact {
-            customer_number,
-            brevo_contact_id: None,
-            email: email.into(),
-            salutation: 1,
-            firstname: "Jan".into(),
-            lastname: "Weber".into(),
-            extern_id: None,
-            double_opt_in: true,
-            email_blacklisted: false,
-        },
-    )
-    .await
-    .unwrap();
-    contacts::set_lists(db, created.id, lists).await.unwrap();
-}
 
 /// The stored channel of each download event of `upload`.
 async fn channels(app: &TestApp, upload: i64) -> Vec<String> {
@@ -63,37 +36,27 @@ async fn the_mail_link_opens_the_package_and_its_downloads_count_as_the_mails() 
         .upload(&admin, "Flyer Winter.pdf", b"%PDF-1.4\nflyer")
         .await;
     let (_, prices) = app.upload(&admin, "Preise Winter.txt", "Preise").await;
-    let today = Utc::now().date_naive();
-    let (status, package) = app
-        .call(
+    let days = days_around(1, 30);
+    let package = app
+        .create_package_with_files(
             &admin,
-            "POST",
-            "/api/download/",
-            Some(json!({
-                "name": "Winter Glasfaser",
-                "startAt": (today - chrono::Days::new(1)).to_string(),
-                "endAt": (today + chrono::Days::new(30)).to_string(),
-                "ProviderId": provider,
-                "listsIds": [list],
-                "uploadsToInsert": [flyer["id"], prices["id"]],
-            })),
+            provider,
+            "Winter Glasfaser",
+            &[list],
+            (&days.0, &days.1),
+            &[
+                flyer["id"].as_i64().unwrap(),
+                prices["id"].as_i64().unwrap(),
+            ],
         )
         .await;
-    assert_eq!(status, 200, "{package}");
     let id = package["id"].as_i64().unwrap();
-    let path_of = |upload: &Value| {
-        package["Uploads"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|u| u["id"] == upload["id"])
-            .and_then(|u| u["path"].as_str())
-            .unwrap()
-            .to_string()
-    };
+    let path_of = |upload: &Value| file_path(&package, upload);
     let dealer = app.dealer_session(100_777, &[list]).await;
-    contact_on(&app, 100_888, "weber@example.de", &[list]).await;
-    contact_on(&app, 100_999, "geht@example.de", &[list]).await;
+    app.contact_of(100_888, "weber@example.de", (true, false), &[list])
+        .await;
+    app.contact_of(100_999, "geht@example.de", (true, false), &[list])
+        .await;
 
     let announcement = json!({
         "announce": true, "subject": "Neu: {Paket}", "text": "Jetzt da.", "reminderDays": 3,

@@ -15,7 +15,7 @@ use chrono::Utc;
 use serde_json::json;
 
 use common::fake_smtp::ReceivedMail;
-use common::{TestApp, spawn_app_with_smtp};
+use common::{TestApp, days_around, file_path, spawn_app_with_smtp};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
@@ -495,26 +495,6 @@ async fn the_test_mail_goes_to_me_alone_and_parses_as_mime_with_both_parts() {
     assert_eq!(smtp.mails().len(), 1);
 }
 
-/// A confirmed or unconfirmed, blocked or unblocked contact of `customer_number`, on no list.
-async fn group_contact(app: &TestApp, customer_number: i64, email: &str, state: (bool, bool)) {
-    contacts::create_contact(
-        &app.test_db.db,
-        &contacts::NewContact {
-            customer_number,
-            brevo_contact_id: None,
-            email: email.into(),
-            salutation: 3,
-            firstname: "Lea".into(),
-            lastname: "Lang".into(),
-            extern_id: None,
-            double_opt_in: state.0,
-            email_blacklisted: state.1,
-        },
-    )
-    .await
-    .unwrap();
-}
-
 #[tokio::test]
 async fn the_notice_before_the_end_goes_once_to_the_contacts_of_the_takers_and_names_their_files() {
     let (app, smtp) = spawn_app_with_smtp().await;
@@ -527,38 +507,31 @@ async fn the_notice_before_the_end_goes_once_to_the_contacts_of_the_takers_and_n
         .upload(&admin, "Flyer Herbst.pdf", b"%PDF-1.4\nflyer")
         .await;
     let (_, prices) = app.upload(&admin, "Preisliste.txt", "Preise").await;
-    let today = Utc::now().date_naive();
-    let (status, package) = app
-        .call(
+    let days = days_around(5, 2);
+    let package = app
+        .create_package_with_files(
             &admin,
-            "POST",
-            "/api/download/",
-            Some(json!({
-                "name": "Herbst Glasfaser",
-                "startAt": (today - chrono::Days::new(5)).to_string(),
-                "endAt": (today + chrono::Days::new(2)).to_string(),
-                "ProviderId": provider,
-                "listsIds": [list],
-                "uploadsToInsert": [flyer["id"], prices["id"]],
-            })),
+            provider,
+            "Herbst Glasfaser",
+            &[list],
+            (&days.0, &days.1),
+            &[
+                flyer["id"].as_i64().unwrap(),
+                prices["id"].as_i64().unwrap(),
+            ],
         )
         .await;
-    assert_eq!(status, 200, "{package}");
     let id = package["id"].as_i64().unwrap();
-    let flyer_path = package["Uploads"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["id"] == flyer["id"])
-        .and_then(|u| u["path"].as_str())
-        .unwrap()
-        .to_string();
+    let flyer_path = file_path(&package, &flyer);
     // Dealer 100777 takes the flyer; dealer 100888, on the same list, takes nothing.
     let taker = app.dealer_session(100_777, &[list]).await;
     app.dealer_session(100_888, &[list]).await;
-    group_contact(&app, 100_777, "kollegin@example.de", (true, false)).await;
-    group_contact(&app, 100_777, "offen@example.de", (false, false)).await;
-    group_contact(&app, 100_777, "gesperrt@example.de", (true, true)).await;
+    app.contact_of(100_777, "kollegin@example.de", (true, false), &[])
+        .await;
+    app.contact_of(100_777, "offen@example.de", (false, false), &[])
+        .await;
+    app.contact_of(100_777, "gesperrt@example.de", (true, true), &[])
+        .await;
     let response = app.get_as(&taker, &flyer_path).await;
     assert_eq!(response.status(), 200);
     response.bytes().await.unwrap();

@@ -158,8 +158,24 @@ impl TestApp {
         provider: i64,
         name: &str,
         lists: &[i64],
-        (start, end): (&str, &str),
+        days: (&str, &str),
     ) -> i64 {
+        let package = self
+            .create_package_with_files(admin, provider, name, lists, days, &[])
+            .await;
+        package["id"].as_i64().expect("package id")
+    }
+
+    /// The same with the uploads `files`; the package as the API answers it.
+    pub async fn create_package_with_files(
+        &self,
+        admin: &str,
+        provider: i64,
+        name: &str,
+        lists: &[i64],
+        (start, end): (&str, &str),
+        files: &[i64],
+    ) -> serde_json::Value {
         let (status, package) = self
             .call(
                 admin,
@@ -171,31 +187,38 @@ impl TestApp {
                     "endAt": end,
                     "ProviderId": provider,
                     "listsIds": lists,
-                    "uploadsToInsert": [],
+                    "uploadsToInsert": files,
                 })),
             )
             .await;
         assert_eq!(status, 200, "{package}");
-        package["id"].as_i64().expect("package id")
+        package
     }
 
     /// A contact "Nina Neu" of customer number 200001 ("Müller GmbH") with this consent and
     /// block, on `lists`, written straight into the database; its id.
-    pub async fn contact_on_lists(
+    pub async fn contact_on_lists(&self, email: &str, state: (bool, bool), lists: &[i64]) -> i64 {
+        self.contact_of(200_001, email, state, lists).await
+    }
+
+    /// A contact "Nina Neu" of `customer_number` (its company named "Müller GmbH") with this
+    /// consent and block, on `lists`, written straight into the database; its id.
+    pub async fn contact_of(
         &self,
+        customer_number: i64,
         email: &str,
         (confirmed, blocked): (bool, bool),
         lists: &[i64],
     ) -> i64 {
         use aktionsportal::db::contacts;
         let db = &self.test_db.db;
-        contacts::upsert_company(db, 200_001, "Müller GmbH")
+        contacts::upsert_company(db, customer_number, "Müller GmbH")
             .await
             .unwrap();
         let created = contacts::create_contact(
             db,
             &contacts::NewContact {
-                customer_number: 200_001,
+                customer_number,
                 brevo_contact_id: None,
                 email: email.into(),
                 salutation: 3,
@@ -357,6 +380,28 @@ pub fn test_config(test_db: &TestDb) -> Config {
         previews: false,
         ..Config::default()
     }
+}
+
+/// The path (`/files/{id}/{name}`) of upload `upload` in `package` as the API answered it.
+pub fn file_path(package: &serde_json::Value, upload: &serde_json::Value) -> String {
+    package["Uploads"]
+        .as_array()
+        .expect("the package's files")
+        .iter()
+        .find(|u| u["id"] == upload["id"])
+        .and_then(|u| u["path"].as_str())
+        .expect("the file in the package")
+        .to_string()
+}
+
+/// The days `before` days before and `after` days after today (`YYYY-MM-DD`), as the package
+/// form takes them.
+pub fn days_around(before: u64, after: u64) -> (String, String) {
+    let today = chrono::Utc::now().date_naive();
+    (
+        (today - chrono::Days::new(before)).to_string(),
+        (today + chrono::Days::new(after)).to_string(),
+    )
 }
 
 /// Switches previews on, rendered by the portal binary Cargo built for these tests.
