@@ -22,9 +22,9 @@ use crate::domain::user::CurrentUser;
 /// When the database cannot be reached, a signed-in user is not taken for a stranger (which
 /// would send them to the login): the request is answered 503 at once.
 pub async fn load_current_user(State(db): State<Db>, mut request: Request, next: Next) -> Response {
-    let user = match session::token_from_headers(request.headers()) {
+    let signed_in = match session::token_from_headers(request.headers()) {
         Some(token) => match session::user_for_token(&db, &token, chrono::Utc::now()).await {
-            Ok(user) => user,
+            Ok(signed_in) => signed_in,
             Err(err) if crate::db::is_unavailable(&err) => {
                 tracing::warn!(error = %err, "session lookup failed: database unavailable");
                 // The server-down page needs no user; every other request is answered here.
@@ -40,6 +40,10 @@ pub async fn load_current_user(State(db): State<Db>, mut request: Request, next:
         },
         None => None,
     };
+    let user = signed_in.map(|(user, version)| {
+        request.extensions_mut().insert(version);
+        user
+    });
     request.extensions_mut().insert(CurrentUser(user));
     next.run(request).await
 }

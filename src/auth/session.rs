@@ -5,7 +5,7 @@ use chrono::{DateTime, Duration, Utc};
 
 use crate::db::{self, Db};
 use crate::domain::secret::{hash_token, new_token};
-use crate::domain::user::User;
+use crate::domain::user::{DataVersionRead, User};
 
 pub const SESSION_COOKIE: &str = "ap_session";
 /// A session ends after this long without a request.
@@ -60,14 +60,17 @@ pub async fn create(
     Ok(token)
 }
 
-/// The user a live session belongs to; expired or idle sessions count as none.
+/// The user a live session belongs to, with the data version read in the same statement;
+/// expired or idle sessions count as none.
 pub async fn user_for_token(
     db: &Db,
     token: &str,
     now: DateTime<Utc>,
-) -> Result<Option<User>, sqlx::Error> {
+) -> Result<Option<(User, DataVersionRead)>, sqlx::Error> {
     let id_hash = hash_token(token);
-    let Some(session) = db::accounts::sessions::find(db, &id_hash).await? else {
+    let Some((session, version)) =
+        db::accounts::sessions::find_with_data_version(db, &id_hash).await?
+    else {
         return Ok(None);
     };
     if session.expires_at <= now || session.last_seen_at + IDLE_TIMEOUT <= now {
@@ -77,13 +80,14 @@ pub async fn user_for_token(
     if session.last_seen_at + TOUCH_INTERVAL <= now {
         db::accounts::sessions::touch(db, &id_hash, now).await?;
     }
-    Ok(Some(User {
+    let user = User {
         name: session.name,
         customer_number: session.customer_number,
         email: session.email,
         roles: session.roles,
         subject: session.subject,
-    }))
+    };
+    Ok(Some((user, DataVersionRead(version))))
 }
 
 /// The `Set-Cookie` value that removes the session cookie.

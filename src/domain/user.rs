@@ -34,6 +34,11 @@ impl User {
     }
 }
 
+/// The data version as the session loader read it with the session (one statement for both),
+/// in the request's extensions for the lists that key their kept answers with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataVersionRead(pub i64);
+
 /// The user of the current request, if any; put into request extensions by the session loader.
 #[derive(Clone, Debug, Default)]
 pub struct CurrentUser(pub Option<User>);

@@ -2,7 +2,7 @@
 //! the request and calls one service function; the rights are decided there.
 
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::http::{HeaderMap, Method};
 use axum::response::{Json as JsonResponse, Response};
 use axum::routing::{get, patch, post};
@@ -16,6 +16,7 @@ use crate::api::operations::kept;
 use crate::auth::require::require;
 use crate::domain::input::id_of_text;
 use crate::domain::permissions::Capability;
+use crate::domain::user::DataVersionRead;
 use crate::services::catalog::files::{self as file_service, ZipSelection};
 use crate::services::catalog::packages::{
     self, DuplicateInput, PackageInput, PackageListQuery, PackageView,
@@ -72,6 +73,7 @@ pub fn zip_router() -> Router<AppState> {
 async fn admin_page(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
+    read: Option<Extension<DataVersionRead>>,
     Query(query): Query<PackageListQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -80,6 +82,7 @@ async fn admin_page(
         .within_list_time(packages::admin_answer(
             &state.db,
             &state.answers,
+            read.map(|r| r.0),
             &user,
             &params,
         ))

@@ -9,7 +9,7 @@ pub mod planning;
 pub mod unsubscribe;
 
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json as JsonResponse, Response};
 use axum::routing::{get, patch, post, put};
@@ -21,6 +21,7 @@ use crate::api::extract::{AuthUser, Json, Path, Query};
 use crate::api::operations::kept;
 use crate::auth::require::require;
 use crate::domain::permissions::Capability;
+use crate::domain::user::DataVersionRead;
 use crate::services::contacts::{self, ContactBody, ContactQuery, ContactView};
 use crate::state::AppState;
 
@@ -150,12 +151,18 @@ async fn erase(
 )]
 async fn page(
     State(state): State<AppState>,
+    read: Option<Extension<DataVersionRead>>,
     Query(query): Query<ContactQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let params = query.params(crate::domain::time::now())?;
     let answer = state
-        .within_list_time(contacts::page_answer(&state.db, &state.answers, &params))
+        .within_list_time(contacts::page_answer(
+            &state.db,
+            &state.answers,
+            read.map(|r| r.0),
+            &params,
+        ))
         .await?;
     Ok(kept::json(answer, &headers, kept::NO_STORE))
 }
@@ -181,6 +188,7 @@ async fn page(
 )]
 async fn page_of_providers(
     State(state): State<AppState>,
+    read: Option<Extension<DataVersionRead>>,
     Path(provider_ids): Path<String>,
     Query(query): Query<ContactQuery>,
     headers: HeaderMap,
@@ -188,7 +196,12 @@ async fn page_of_providers(
     let mut params = query.params(crate::domain::time::now())?;
     params.filter.provider_ids = Some(contacts::provider_ids(&provider_ids)?);
     let answer = state
-        .within_list_time(contacts::page_answer(&state.db, &state.answers, &params))
+        .within_list_time(contacts::page_answer(
+            &state.db,
+            &state.answers,
+            read.map(|r| r.0),
+            &params,
+        ))
         .await?;
     Ok(kept::json(answer, &headers, kept::NO_STORE))
 }

@@ -112,19 +112,39 @@ pub async fn create(db: &Db, new: &NewSession) -> Result<Session, sqlx::Error> {
     row.try_into()
 }
 
-/// The session stored under `id_hash`, whether or not it has expired.
-pub async fn find(db: &Db, id_hash: &str) -> Result<Option<Session>, sqlx::Error> {
+/// The session stored under `id_hash` (whether or not it has expired) with the data version
+/// (`data_version`), read in one statement: the lists key their kept answers with the version, and on SQLite every statement
+/// is a hand-off to a worker thread (issue 41: a contacts page was three statements, the
+/// session, the version and the page). The texts of the contacts learn their version as with
+/// [`crate::db::operations::data_version::current`].
+pub async fn find_with_data_version(
+    db: &Db,
+    id_hash: &str,
+) -> Result<Option<(Session, i64)>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        #[sqlx(flatten)]
+        session: SessionRow,
+        data_version: i64,
+        text_version: i64,
+    }
     let row = db_run!(db, pool => {
-        sqlx::query_as::<_, SessionRow>(concat!(
+        sqlx::query_as::<_, Row>(concat!(
             "select ",
             session_columns!(),
-            " from sessions where id_hash = $1"
+            ", (select version from data_version where id = 1) as data_version, \
+             (select contact_text_version from data_version where id = 1) as text_version \
+             from sessions where id_hash = $1"
         ))
         .bind(id_hash)
         .fetch_optional(pool)
         .await?
     });
-    row.map(Session::try_from).transpose()
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    crate::db::contacts::texts::seen(db, row.text_version);
+    Ok(Some((Session::try_from(row.session)?, row.data_version)))
 }
 
 /// The session stored under `id_hash` if it is still valid: not past `expires_at` and seen at or
@@ -213,6 +233,13 @@ mod tests {
     use crate::db::{accounts::users, is_unique_violation, now};
     use crate::test_support::TestDb;
 
+    /// The session alone.
+    async fn find(db: &Db, id_hash: &str) -> Result<Option<Session>, sqlx::Error> {
+        Ok(find_with_data_version(db, id_hash)
+            .await?
+            .map(|(session, _)| session))
+    }
+
     fn new_session(
         token: &str,
         user_id: Option<i64>,
@@ -276,6 +303,15 @@ mod tests {
         assert_eq!(found.created_at, t0);
         assert_eq!(found.expires_at, t0 + Duration::hours(8));
         assert!(find(&t.db, &hash_token("other")).await.unwrap().is_none());
+        // The data version comes with it, as the lists read it on their own.
+        let (_, version) = find_with_data_version(&t.db, &hash_token("token-1"))
+            .await
+            .unwrap()
+            .unwrap();
+        let current = crate::db::operations::data_version::current(&t.db)
+            .await
+            .unwrap();
+        assert_eq!(version, current);
 
         let later = t0 + Duration::minutes(5);
         assert!(touch(&t.db, &hash_token("token-1"), later).await.unwrap());

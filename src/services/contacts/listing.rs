@@ -2,6 +2,7 @@
 //! of contacts, and the counts the admin screens show.
 
 use super::*;
+use crate::domain::user::DataVersionRead;
 
 /// A page of contacts and how many match (spec §7).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
@@ -237,9 +238,11 @@ fn total_of_last_page(limit: i64, offset: i64, rows: usize) -> Option<i64> {
 pub async fn page_answer(
     db: &Db,
     answers: &Answers,
+    read: Option<DataVersionRead>,
     params: &ContactParams,
 ) -> ServiceResult<Arc<Answer>> {
-    page_answer_at(db, answers, answers.stamp(db).await?, params).await
+    let stamp = answers.stamp_of_request(db, read).await?;
+    page_answer_at(db, answers, stamp, params).await
 }
 
 /// [`page_answer`] under a stamp the request read already.

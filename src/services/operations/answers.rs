@@ -216,6 +216,19 @@ impl Answers {
         self.stamp_of(db, version).await
     }
 
+    /// The stamp of the version the session loader read with the session, or of the version
+    /// read now when the request has none (no session).
+    pub async fn stamp_of_request(
+        &self,
+        db: &Db,
+        read: Option<crate::domain::user::DataVersionRead>,
+    ) -> ServiceResult<Stamp> {
+        match read {
+            Some(read) => self.stamp_of(db, read.0).await,
+            None => self.stamp(db).await,
+        }
+    }
+
     /// The stamp of a data version the caller has just read.
     pub async fn stamp_of(&self, db: &Db, version: i64) -> ServiceResult<Stamp> {
         let now = Utc::now();

@@ -194,10 +194,11 @@ pub(super) fn query_of(
 pub async fn admin_answer(
     db: &Db,
     answers: &Answers,
+    read: Option<crate::domain::user::DataVersionRead>,
     user: &User,
     params: &PackageListParams,
 ) -> ServiceResult<Arc<Answer>> {
-    let stamp = answers.stamp(db).await?;
+    let stamp = answers.stamp_of_request(db, read).await?;
     admin_answer_at(db, answers, stamp, user, params).await
 }
 
