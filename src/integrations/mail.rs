@@ -212,12 +212,18 @@ impl Mailer {
                     mail.to_email.clone(),
                     mail.to_name.clone(),
                 )];
-                let headers = (!mail.headers.is_empty()).then(|| {
-                    mail.headers
-                        .iter()
-                        .map(|(name, value)| (name.to_string(), Value::from(value.clone())))
-                        .collect()
-                });
+                let mut headers: Map<String, Value> = mail
+                    .headers
+                    .iter()
+                    .map(|(name, value)| (name.to_string(), Value::from(value.clone())))
+                    .collect();
+                // Our Message-ID stays the same when a mail is sent again (a passing failure,
+                // a crash after the call): Brevo then takes the repeated call for the first.
+                headers.insert(
+                    "Idempotency-Key".into(),
+                    Value::from(mail.message_id.trim_matches(['<', '>'])),
+                );
+                let headers = Some(headers);
                 let tags = (!mail.tags.is_empty()).then(|| mail.tags.clone());
                 let body = match (template_id, &mail.template_params) {
                     (Some(id), Some(params)) => TransactionalEmail {
