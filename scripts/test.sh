@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the islands' type check, lint and unit tests, the
-# Rust tests on SQLite and on PostgreSQL, the file store in an S3-compatible bucket (moto),
-# two instances on PostgreSQL and one bucket, the browser tests in Chromium and the API fuzzing
-# (schemathesis). The time of each step is printed at the end.
+# Rust tests on SQLite and on PostgreSQL, the file store in an S3-compatible bucket (moto), the
+# mails through Brevo under Prism with Brevo's own description, two instances on PostgreSQL
+# and one bucket, the browser tests in Chromium and the API fuzzing (schemathesis). The time
+# of each step is printed at the end.
 # PostgreSQL: AP_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 # If it is unreachable the run fails; locally, AP_SKIP_POSTGRES=1 skips it and says so.
 set -euo pipefail
@@ -68,8 +69,9 @@ cargo clippy --locked --all-targets -- -D warnings
 
 step "Rust: keine ignorierten Tests, die kein Schritt ausführt"
 # Tests marked #[ignore] run only in the steps below that ask for them (the bucket, the two
-# instances, the move to PostgreSQL and S3); one anywhere else would count as passed without ever running.
-ignored_elsewhere=$(grep -rl --include='*.rs' '#\[ignore' src tests | grep -vx -e tests/bucket.rs -e tests/instances.rs -e tests/backup.rs || true)
+# instances, the move to PostgreSQL and S3, Brevo under Prism); one anywhere else would count as
+# passed without ever running.
+ignored_elsewhere=$(grep -rl --include='*.rs' '#\[ignore' src tests | grep -vx -e tests/bucket.rs -e tests/instances.rs -e tests/backup.rs -e tests/brevo_prism.rs || true)
 if [ -n "$ignored_elsewhere" ]; then
   echo "!! #[ignore] in Tests, die kein Schritt ausführt: $ignored_elsewhere" >&2
   exit 1
@@ -107,6 +109,15 @@ moto_server="$(scripts/moto.sh)"
 AP_TEST_MOTO_SERVER="$moto_server" AP_TEST_BACKEND=sqlite cargo test --locked --test bucket -- --ignored
 if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
   AP_TEST_MOTO_SERVER="$moto_server" AP_TEST_BACKEND=postgres cargo test --locked --test bucket -- --ignored
+fi
+
+step "Mails über Brevo nach Brevos eigener Beschreibung (Prism)"
+# Prism (npm) serves tests/fixtures/brevo-openapi.yaml as a validating mock; in the runs above
+# this test is marked ignored.
+prism="$(scripts/prism.sh)"
+AP_TEST_PRISM="$prism" AP_TEST_BACKEND=sqlite cargo test --locked --test brevo_prism -- --ignored
+if psql "$AP_TEST_POSTGRES_URL" -qtAc 'select 1' >/dev/null 2>&1; then
+  AP_TEST_PRISM="$prism" AP_TEST_BACKEND=postgres cargo test --locked --test brevo_prism -- --ignored
 fi
 
 step "Zwei Instanzen und ein Umzug auf PostgreSQL und S3 (moto)"
