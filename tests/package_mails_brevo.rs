@@ -183,3 +183,79 @@ async fn brevos_429_and_5xx_are_tried_again_and_the_state_says_why_the_mail_wait
         .count();
     assert_eq!(calls, 3 + 4 + 4, "every call Brevo answered");
 }
+
+#[tokio::test]
+async fn a_mail_brevo_took_before_its_answer_was_lost_goes_once_and_its_link_works() {
+    let brevo = FakeBrevo::start().await;
+    let app = portal(&brevo).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Privat").await;
+    let anna = app
+        .contact_on_lists("anna@example.de", (true, false), &[list])
+        .await;
+    let days = days_around(1, 30);
+    let id = app
+        .create_package(
+            &admin,
+            provider,
+            "Frühjahr Glasfaser",
+            &[list],
+            (&days.0, &days.1),
+        )
+        .await;
+    // Brevo takes the first mail at once but answers after the client's 2 s: the portal sees
+    // a timeout, and the mail may have gone out. The next try (same idempotency key) is the
+    // same mail to Brevo.
+    brevo.delay_next(1, Duration::from_secs(3));
+    let body = json!({
+        "announce": true,
+        "subject": "Neu: {Paket}",
+        "text": "Ab sofort gültig bis {Gültig bis}.",
+        "reminderDays": 0,
+        "confirmStarted": true,
+    });
+    let path = format!("/api/download/{id}/announcement");
+    let (status, view) = app.call(&admin, "PUT", &path, Some(body)).await;
+    assert_eq!(status, 200, "{view}");
+    let db = &app.test_db.db;
+    let mut items = Vec::new();
+    for _ in 0..300 {
+        items = mail_jobs::mails_of_contact(db, anna).await.unwrap();
+        if items.first().is_some_and(|i| i.state == "sent") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(items.len(), 1, "{items:?}");
+    assert_eq!(items[0].state, "sent", "{items:?}");
+    assert_eq!(items[0].attempts, 2, "tried again after the lost answer");
+    let sent = brevo.sent_emails();
+    assert_eq!(sent.len(), 1, "one mail reached Anna: {sent:?}");
+    assert_eq!(
+        items[0].message_id.as_deref(),
+        Some(sent[0].message_id.as_str())
+    );
+    // The link in the mail Anna has works: a one-click POST unsubscribes her.
+    let header = sent[0].body["headers"]["List-Unsubscribe"]
+        .as_str()
+        .unwrap();
+    let url = header.trim_matches(['<', '>']);
+    let token = url.rsplit('/').next().unwrap();
+    let answer = app
+        .client
+        .post(app.url(&format!("/api/unsubscribe/{token}")))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("List-Unsubscribe=One-Click")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200, "the link of the mail that went out");
+    let contact = aktionsportal::db::contacts::get_contact(db, anna)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(contact.email_blacklisted, "unsubscribed by its link");
+}

@@ -77,6 +77,9 @@ pub enum MailError {
         message: String,
         /// The server answered 4xx (try again later), or could not be reached.
         transient: bool,
+        /// The server answered with a reply code (it refused the mail): not a connection lost
+        /// after the mail may have been taken.
+        replied: bool,
     },
     #[error("SMTP: no answer within {0:?}")]
     SmtpTimeout(Duration),
@@ -97,6 +100,22 @@ impl MailError {
             MailError::Smtp { transient, .. } => *transient,
             MailError::SmtpTimeout(_) => true,
             MailError::Outbox(_) | MailError::Address(_) => false,
+        }
+    }
+
+    /// Whether the mail certainly reached nobody: Brevo or the SMTP server refused it with an
+    /// answer, or it never left. A timeout, a lost connection or Brevo's 5xx leave it open
+    /// (the mail may have been taken before the answer was lost), so what the mail carries,
+    /// such as its unsubscribe link, must stay valid.
+    pub fn certainly_not_sent(&self) -> bool {
+        match self {
+            MailError::Brevo(err) => matches!(
+                err,
+                BrevoError::Api { .. } | BrevoError::NotFound { .. } | BrevoError::RateLimited
+            ),
+            MailError::Smtp { replied, .. } => *replied,
+            MailError::SmtpTimeout(_) => false,
+            MailError::Outbox(_) | MailError::Address(_) => true,
         }
     }
 
@@ -171,6 +190,7 @@ impl Mailer {
         .map_err(|e| MailError::Smtp {
             message: e.to_string(),
             transient: false,
+            replied: false,
         })?;
         let mut builder = builder.port(settings.port).timeout(Some(settings.timeout));
         if let (Some(user), Some(password)) = (&settings.user, &settings.password) {
@@ -261,6 +281,7 @@ impl Mailer {
                     .map_err(|e| MailError::Smtp {
                         message: e.to_string(),
                         transient: !e.is_permanent(),
+                        replied: e.status().is_some(),
                     })?;
                 Ok(mail.message_id.clone())
             }
@@ -402,6 +423,36 @@ fn build_message(mail: &OutgoingMail, from: &Mailbox) -> Result<Message, MailErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_answer_or_no_departure_makes_certain_a_mail_reached_nobody() {
+        let brevo = |err| MailError::Brevo(err);
+        let refused = BrevoError::Api {
+            status: 400,
+            code: "invalid_parameter".into(),
+            message: "email is not valid".into(),
+            duplicate: false,
+        };
+        assert!(brevo(refused).certainly_not_sent());
+        assert!(brevo(BrevoError::RateLimited).certainly_not_sent());
+        // Brevo's 5xx or no answer: the mail may have been taken.
+        assert!(
+            !brevo(BrevoError::Unavailable("no answer within 10s".into())).certainly_not_sent()
+        );
+        assert!(!brevo(BrevoError::InvalidResponse("no messageId".into())).certainly_not_sent());
+        let smtp = |replied| MailError::Smtp {
+            message: "451 try later".into(),
+            transient: true,
+            replied,
+        };
+        assert!(smtp(true).certainly_not_sent(), "the server refused it");
+        assert!(
+            !smtp(false).certainly_not_sent(),
+            "the connection broke off"
+        );
+        assert!(!MailError::SmtpTimeout(Duration::from_secs(12)).certainly_not_sent());
+        assert!(MailError::Outbox("voll".into()).certainly_not_sent());
+    }
 
     fn mail() -> OutgoingMail {
         OutgoingMail {

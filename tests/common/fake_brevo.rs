@@ -8,7 +8,7 @@
 //!   `GET /contacts/lists/{id}/contacts`
 //! - `GET|POST /contacts`, `GET|PUT|DELETE /contacts/{identifier}` (`identifierType`
 //!   `email_id` / `contact_id` / `ext_id`; without it `…@…` is an email and digits an id)
-//! - `POST /smtp/email`
+//! - `POST /smtp/email` (a repeated `Idempotency-Key` header sends nothing again)
 //!
 //! Behaviour like Brevo: 201 `{id}` on create, 204 on update/delete, 404 `document_not_found`,
 //! 400 `invalid_parameter` for missing or invalid fields and limits above the maximum,
@@ -1212,6 +1212,22 @@ impl FakeState {
         let params = body.get("params").filter(|p| !p.is_null()).cloned();
         if params.as_ref().is_some_and(|p| !p.is_object()) {
             return Err(invalid("params should be an object"));
+        }
+        // As Brevo: a call repeated with the same idempotency key (in `headers`) is the first
+        // one again, answered with its message id and sent no second time.
+        let key = body
+            .get("headers")
+            .and_then(|h| h.get("Idempotency-Key"))
+            .and_then(Value::as_str);
+        if let Some(first) = key.and_then(|key| {
+            self.sent_emails.iter().find(|sent| {
+                sent.body["headers"]
+                    .get("Idempotency-Key")
+                    .and_then(Value::as_str)
+                    == Some(key)
+            })
+        }) {
+            return Ok(json_response(201, json!({ "messageId": first.message_id })));
         }
         let message_id = format!(
             "<{}.{}@fake.brevo>",

@@ -12,7 +12,7 @@ use crate::domain::announcements::{
 use crate::domain::format::date;
 use crate::domain::secret::{hash_token, new_token};
 use crate::domain::user::User;
-use crate::integrations::mail::{Mailer, OutgoingMail};
+use crate::integrations::mail::{MailError, Mailer, OutgoingMail};
 use crate::services::catalog::announcements::{self, AnnouncementInput, MailFrame, package_link};
 use crate::services::contacts::mailing::{ItemSent, MailSettings};
 use crate::services::contacts::unsubscribe;
@@ -155,8 +155,10 @@ pub(super) async fn send_item(
         tags: vec![format!("package-{}", prepared.download_id)],
     };
     let sent = mailer.send(&mail).await;
-    if sent.is_err() {
-        // The mail reached nobody: its link goes (another attempt makes its own).
+    if sent.as_ref().is_err_and(MailError::certainly_not_sent) {
+        // The mail reached nobody: its link goes (another attempt makes its own). After a
+        // timeout the mail may have gone out, and Brevo takes a repeated call (same
+        // idempotency key) for this one: the link it carries stays valid.
         db::contacts::unsubscribe::remove_token(db, &hash_token(&token)).await?;
     }
     Ok(match sent {
