@@ -38,6 +38,10 @@
 #   backup  the archive of a whole installation (issue 25): seed-large on SQLite exported while
 #           the portal serves, imported into an empty SQLite and an empty PostgreSQL database,
 #           against tar of the stopped data folder (and tar x of it); times, sizes, peak RSS
+#   mails   a package's announcement to 50,000 confirmed contacts (issue 37): seed-large on SQLite
+#           with 50,000 confirmed contacts put on one list, a package on it, and its announcement
+#           switched on: the time and memory of queueing, the pace of sending (to the outbox) against
+#           AP_MAIL_PER_SECOND, and the lists' p99 while it sends against their p99 before
 #   kept    the kept answers under attack (issue 34): the demo dealer's session asks the package
 #           list with 1,000 random 18-digit provider ids and 1,000 tag ids, new ones every request,
 #           from 4 clients for 60 s; the portal's resident memory every 5 s against its size
@@ -60,7 +64,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 
-all=(pages files zip upload api questions reports recording customer-page phones sync instances backup kept)
+all=(pages files zip upload api questions reports recording customer-page phones sync instances backup kept mails)
 selected=("$@")
 [ ${#selected[@]} -eq 0 ] && selected=("${all[@]}")
 for name in "${selected[@]}"; do
@@ -1425,6 +1429,117 @@ LUA
     echo "| peak (VmHWM) | $peak |"
     echo "| bound: usual size + 64 MiB | $(calc "f'{$usual + 64:.1f}'") |"
   } >"$work/kept.md"
+fi
+
+# wrk at 50 clients for 15 s on one list; prints "<req/s> <p99 ms> <bad answers>": mails_list <row>
+# where a row is "<template>|<cookie>|…" as for ask (a template without {…} is asked as it is).
+mails_list() {
+  local template cookie
+  IFS='|' read -r template cookie _ <<<"$1"
+  ask "$template" "$cookie" -t2 -c50 -d15s --latency --timeout 2s
+  echo "$(wrk_rps) $(wrk_latency 99) $(wrk_bad)"
+}
+
+if wants mails; then
+  echo "==> Ankündigung eines Pakets an 50.000 bestätigte Kontakte (SQLite)"
+  data="$work/large"
+  rm -rf "$data"
+  echo "   SQLite: seed-large"
+  output=$("$bin" --data "$data" seed-large)
+  admin_password=$(sed -n 's/^Konto angelegt: Login bench-admin, Passwort \([^ ]*\) .*/\1/p' <<<"$output")
+  dealer_password=$(sed -n 's/^Konto angelegt: Login bench-haendler, Passwort \([^ ]*\) .*/\1/p' <<<"$output")
+  # 50,000 confirmed, unblocked contacts on one active list of the first provider, written as
+  # seed-large writes (the database's triggers move the data version); prints "<provider> <list>".
+  read -r provider list < <(python3 - "$data/aktionsportal.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+provider, list_id = db.execute(
+    "select provider_id, id from lists where active = 1 order by provider_id, id limit 1").fetchone()
+stamp = db.execute("select created_at from contact_lists limit 1").fetchone()[0]
+db.execute(
+    "insert or ignore into contact_lists (contact_id, list_id, created_at, updated_at) "
+    "select id, ?, ?, ? from contacts where double_opt_in = 1 and email_blacklisted = 0 "
+    "order by id limit 50000", (list_id, stamp, stamp))
+db.commit()
+print(provider, list_id)
+PY
+)
+  mail_pace=100
+  portal_env=("AP_MAIL_PER_SECOND=$mail_pace")
+  launch_portal "$data"
+  portal_env=()
+  admin=$(login bench-admin "$admin_password")
+  dealer=$(login bench-haendler "$dealer_password")
+  yesterday=$(date -u -d yesterday +%F)
+  package=$(curl -s -H "Cookie: ap_session=$admin" -H "Origin: $base" -H 'Content-Type: application/json' \
+    -d "{\"name\":\"Ankündigung 50.000\",\"startAt\":\"$yesterday\",\"endAt\":\"2030-12-31\",\"ProviderId\":$provider,\"listsIds\":[$list]}" \
+    "$base/api/download/" | json 'd["id"]')
+  announcement="$base/api/download/$package/announcement"
+  recipients=$(curl -s -H "Cookie: ap_session=$admin" "$announcement" | json 'd["recipients"]')
+  # The portal settles after a start (planner statistics, the contacts' texts and orders read
+  # in the background): the lists are measured once that is done.
+  sleep 30
+  lists=("/user/downloads|$dealer|customer page \`/user/downloads\` (dealer)"
+    "/api/downloads/contact/?limit=20&offset=0&search=Nr.%20{n:5:9999}|$dealer|dealer list, search by name"
+    "/api/contacts?limit={between:15:25}&offset={between:0:199980}|$admin|contact list, random page (admin)"
+    "/api/downloads/?limit={between:15:25}&offset={between:0:18000}&sortBy=startAt&sort=ASC|$admin|admin package list, random page")
+  quiet=()
+  for row in "${lists[@]}"; do
+    ask "${row%%|*}" "$(cut -d'|' -f2 <<<"$row")" -t2 -c50 -d3s --timeout 2s # warm-up
+    quiet+=("$(mails_list "$row")")
+  done
+  rss_before=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
+  body='{"announce":true,"subject":"Neu: {Paket}","text":"Ab sofort gültig bis {Gültig bis}.","reminderDays":3,"confirmStarted":true}'
+  queued=$(curl -s -o "$work/announced.json" -w '%{time_total}' -X PUT -H "Cookie: ap_session=$admin" \
+    -H "Origin: $base" -H 'Content-Type: application/json' -d "$body" "$announcement")
+  queued_for=$(json 'd["mails"]["recipients"]' <"$work/announced.json")
+  rss_after=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
+  sent() { curl -s -H "Cookie: ap_session=$admin" "$announcement" | json 'd["mails"]["sent"]'; }
+  sleep 5
+  # The pace with nobody else asking, then while the lists are asked.
+  sent_before=$(sent)
+  started=$(date +%s.%N)
+  sleep 20
+  quiet_pace=$(calc "f'{($(sent) - $sent_before) / ($(date +%s.%N) - $started):.1f}'")
+  sent_before=$(sent)
+  started=$(date +%s.%N)
+  sending=()
+  for row in "${lists[@]}"; do sending+=("$(mails_list "$row")"); done
+  sent_after=$(sent)
+  pace=$(calc "f'{($sent_after - $sent_before) / ($(date +%s.%N) - $started):.1f}'")
+  rss_sending=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
+  echo "   $recipients Empfänger, eingereiht in $queued s, $quiet_pace / $pace Mails/s (eingestellt $mail_pace)"
+  {
+    echo "### A package's announcement to 50,000 confirmed contacts"
+    echo
+    echo "Issue 37. \`seed-large\` on SQLite, then 50,000 confirmed, unblocked contacts put on one list"
+    echo "of a provider and a package on that list, started yesterday; its announcement is switched on"
+    echo "with the confirmation (\`PUT /api/download/{id}/announcement\`), which queues one item per"
+    echo "address in the request. No mail server is set, so the mails go to the outbox folder, one file"
+    echo "each, at \`AP_MAIL_PER_SECOND=$mail_pace\`. The lists are asked at 50 clients for 15 s each"
+    echo "(wrk, every request a new question where the row has one), 30 s after the portal's start (it"
+    echo "settles first), before the announcement and while it sends."
+    echo
+    echo "| Measure | value | target | met |"
+    echo "|---|---:|---|:---:|"
+    echo "| recipients counted before saving | $recipients | 50,000 | $(calc "'yes' if $recipients >= 50000 else 'no'") |"
+    echo "| queued for | $queued_for | as counted | $(calc "'yes' if $queued_for == $recipients else 'no'") |"
+    echo "| queueing (the PUT) | $(calc "f'{$queued:.2f}'") s | < 5 s | $(calc "'yes' if $queued < 5 else 'no'") |"
+    echo "| resident memory before / after queueing / while sending | $rss_before / $rss_after / $rss_sending MiB | flat (< 50 MiB more) | $(calc "'yes' if max($rss_after, $rss_sending) - $rss_before < 50 else 'no'") |"
+    echo "| pace, nobody else asking (20 s) | $quiet_pace mails/s | $mail_pace (AP_MAIL_PER_SECOND) | $(calc "'yes' if abs($quiet_pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
+    echo "| pace while 50 clients ask the lists (about 70 s) | $pace mails/s | $mail_pace | $(calc "'yes' if abs($pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
+    echo
+    echo "| List at 50 clients | before: req/s | before: p99 | while sending: req/s | while sending: p99 | p99 kept (at most 20 % or 5 ms more) |"
+    echo "|---|---:|---:|---:|---:|:---:|"
+    for i in "${!lists[@]}"; do
+      read -r q_rps q_p99 q_bad <<<"${quiet[$i]}"
+      read -r s_rps s_p99 s_bad <<<"${sending[$i]}"
+      echo "| $(cut -d'|' -f3 <<<"${lists[$i]}") | $q_rps | $q_p99 ms | $s_rps | $s_p99 ms | $(calc "'yes' if $s_bad == 0 and $q_bad == 0 and $s_p99 <= max($q_p99 * 1.2, $q_p99 + 5) else 'no'") |"
+    done
+    printf '\nPortal peak RSS (VmHWM) over the run: %s MiB.\n' "$(peak_rss)"
+  } >"$work/mails.md"
+  stop_portal
+  rm -rf "$data"
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"
