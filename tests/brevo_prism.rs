@@ -18,7 +18,7 @@ use serde_json::json;
 use tokio::process::{Child, Command};
 
 use common::chaos::ChaosProxy;
-use common::{TestApp, days_around, spawn_app_with};
+use common::{TestApp, announcement_on, spawn_app_with};
 
 /// Prism serving Brevo's description on a free port of 127.0.0.1, killed when dropped.
 struct Prism {
@@ -108,24 +108,9 @@ async fn the_mails_pass_brevos_own_description_and_survive_a_cut_connection() {
     }
     app.contact_on_lists("offen@example.de", (false, false), &[list])
         .await;
-    let days = days_around(1, 30);
-    let id = app
-        .create_package(
-            &admin,
-            provider,
-            "Frühjahr Glasfaser",
-            &[list],
-            (&days.0, &days.1),
-        )
-        .await;
+    let id = app.started_package(&admin, provider, list).await;
     let path = format!("/api/download/{id}/announcement");
-    let text = json!({
-        "announce": true,
-        "subject": "Neu: {Paket}",
-        "text": "Ab sofort gültig bis {Gültig bis}.",
-        "reminderDays": 3,
-        "confirmStarted": true,
-    });
+    let text = announcement_on(3);
 
     // "Testmail an mich" through Brevo: Prism answers with its message id.
     let (status, sent) = app

@@ -13,7 +13,7 @@ use aktionsportal::domain::roles::ADMIN;
 use serde_json::json;
 
 use common::fake_brevo::FakeBrevo;
-use common::{TestApp, days_around, spawn_app_with};
+use common::{TestApp, announcement_on, spawn_app_with};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
@@ -47,28 +47,13 @@ async fn brevos_429_and_5xx_are_tried_again_and_the_state_says_why_the_mail_wait
     }
     app.contact_on_lists("offen@example.de", (false, false), &[list])
         .await;
-    let days = days_around(1, 30);
-    let id = app
-        .create_package(
-            &admin,
-            provider,
-            "Frühjahr Glasfaser",
-            &[list],
-            (&days.0, &days.1),
-        )
-        .await;
+    let id = app.started_package(&admin, provider, list).await;
     // The first mail meets Brevo's 503 on each of the client's four attempts, the second its
     // 429 as often: both wait for the queue's next try, with the reason.
     brevo.fail_nth_times("POST", "/smtp/email", 1, 4, 503);
     brevo.fail_nth_times("POST", "/smtp/email", 6, 4, 429);
     let path = format!("/api/download/{id}/announcement");
-    let body = json!({
-        "announce": true,
-        "subject": "Neu: {Paket}",
-        "text": "Ab sofort gültig bis {Gültig bis}.",
-        "reminderDays": 0,
-        "confirmStarted": true,
-    });
+    let body = announcement_on(0);
     let (status, view) = app.call(&admin, "PUT", &path, Some(body)).await;
     assert_eq!(status, 200, "{view}");
 
@@ -196,27 +181,12 @@ async fn a_mail_brevo_took_before_its_answer_was_lost_goes_once_and_its_link_wor
     let anna = app
         .contact_on_lists("anna@example.de", (true, false), &[list])
         .await;
-    let days = days_around(1, 30);
-    let id = app
-        .create_package(
-            &admin,
-            provider,
-            "Frühjahr Glasfaser",
-            &[list],
-            (&days.0, &days.1),
-        )
-        .await;
+    let id = app.started_package(&admin, provider, list).await;
     // Brevo takes the first mail at once but answers after the client's 2 s: the portal sees
     // a timeout, and the mail may have gone out. The next try (same idempotency key) is the
     // same mail to Brevo.
     brevo.delay_next(1, Duration::from_secs(3));
-    let body = json!({
-        "announce": true,
-        "subject": "Neu: {Paket}",
-        "text": "Ab sofort gültig bis {Gültig bis}.",
-        "reminderDays": 0,
-        "confirmStarted": true,
-    });
+    let body = announcement_on(0);
     let path = format!("/api/download/{id}/announcement");
     let (status, view) = app.call(&admin, "PUT", &path, Some(body)).await;
     assert_eq!(status, 200, "{view}");

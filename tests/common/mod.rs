@@ -150,6 +150,20 @@ impl TestApp {
         list["id"].as_i64().expect("list id")
     }
 
+    /// A package "Frühjahr Glasfaser" of `provider` on `list` that started yesterday and ends
+    /// in 30 days, as the announcement tests send it at once; its id.
+    pub async fn started_package(&self, admin: &str, provider: i64, list: i64) -> i64 {
+        let (start, end) = days_around(1, 30);
+        self.create_package(
+            admin,
+            provider,
+            "Frühjahr Glasfaser",
+            &[list],
+            (&start, &end),
+        )
+        .await
+    }
+
     /// A package of `provider` named `name` on `lists`, from `start` to `end` (days), without
     /// files, created through the API; its id.
     pub async fn create_package(
@@ -392,6 +406,18 @@ pub fn file_path(package: &serde_json::Value, upload: &serde_json::Value) -> Str
         .and_then(|u| u["path"].as_str())
         .expect("the file in the package")
         .to_string()
+}
+
+/// The body of `PUT /api/download/{id}/announcement` that switches the announcement on for a
+/// started package (confirmed) with the notice `reminder_days` before the end.
+pub fn announcement_on(reminder_days: i64) -> serde_json::Value {
+    serde_json::json!({
+        "announce": true,
+        "subject": "Neu: {Paket}",
+        "text": "Ab sofort gültig bis {Gültig bis}.",
+        "reminderDays": reminder_days,
+        "confirmStarted": true,
+    })
 }
 
 /// The days `before` days before and `after` days after today (`YYYY-MM-DD`), as the package

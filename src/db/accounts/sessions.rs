@@ -113,8 +113,8 @@ pub async fn create(db: &Db, new: &NewSession) -> Result<Session, sqlx::Error> {
 }
 
 /// The session stored under `id_hash` (whether or not it has expired) with the data version
-/// (`data_version`), read in one statement: the lists key their kept answers with the version, and on SQLite every statement
-/// is a hand-off to a worker thread (issue 41: a contacts page was three statements, the
+/// (`data_version`), read in one statement: the lists key their kept answers with the
+/// version, and on SQLite every statement is a hand-off to a worker thread (issue 41: a contacts page was three statements, the
 /// session, the version and the page). The texts of the contacts learn their version as with
 /// [`crate::db::operations::data_version::current`].
 pub async fn find_with_data_version(
