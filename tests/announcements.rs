@@ -225,6 +225,38 @@ async fn switching_on_for_a_started_package_needs_a_confirmation_naming_the_coun
     assert_eq!(view["announce"], true);
 }
 
+/// The start is read in the save's own transaction: a package whose start moves into the past
+/// while the save waits for it needs the confirmation, and nothing is stored without it.
+#[tokio::test]
+async fn a_start_moved_into_the_past_during_the_save_still_needs_the_confirmation() {
+    let s = setup().await;
+    let id = package(&s, &[s.lists[0]], "2030-03-01", "2030-03-31").await;
+    contact(&s, "k@example.de", true, false, &[s.lists[0]]).await;
+    let path = format!("/api/download/{id}/announcement");
+    let body = settings(true, "Neu: {Paket}", "Jetzt verfügbar.", 3);
+    let started = chrono::Utc::now() - chrono::Duration::days(1);
+    aktionsportal::db_run!(&s.app.test_db.db, pool => {
+        // Another writer moves the start while the save is under way.
+        let mut tx = pool.begin_write().await.unwrap();
+        sqlx::query("update downloads set start_at = $1 where id = $2")
+            .bind(started)
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        let save = s.app.call(&s.admin, "PUT", &path, Some(body.clone()));
+        let commit = async {
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+            tx.commit().await.unwrap();
+        };
+        let ((status, answer), ()) = tokio::join!(save, commit);
+        assert_eq!(status, 409, "{answer}");
+        assert_eq!(answer["code"], "confirmation_required");
+    });
+    let (_, view) = s.app.call(&s.admin, "GET", &path, None).await;
+    assert_eq!(view["saved"], false, "{view}");
+}
+
 #[tokio::test]
 async fn only_admin_and_the_providers_roles_see_and_change_the_announcement() {
     let s = setup().await;

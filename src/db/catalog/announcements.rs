@@ -46,14 +46,39 @@ pub async fn get(db: &Db, download_id: i64) -> Result<Option<AnnouncementRecord>
     })
 }
 
-/// Stores the settings with `audit` in one transaction (the package must exist: a foreign-key
-/// violation otherwise). What was already sent stays recorded.
+/// What [`save`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveOutcome {
+    Saved(AnnouncementRecord),
+    /// Nothing was stored: the save would switch on the announcement of a package that has
+    /// started and was not announced (it would go out at once), and that was not confirmed.
+    NeedsConfirmation,
+    /// Nothing was stored: the package does not exist (any more).
+    Missing,
+}
+
+/// Stores the settings with `audit` in one transaction, unless they switch on the
+/// announcement of a package that has started at `now` and was not announced yet, and
+/// `started_confirmed` is false. The check reads the package's start and the stored settings
+/// in the same transaction as the write (the package's row locked on PostgreSQL; SQLite's
+/// write transaction holds the database), so a start moved or a save made meanwhile cannot
+/// send without the confirmation. What was already sent stays recorded.
 pub async fn save(
     db: &Db,
     settings: &AnnouncementSettings,
+    started_confirmed: bool,
     audit: &Entry,
-) -> Result<AnnouncementRecord, sqlx::Error> {
+) -> Result<SaveOutcome, sqlx::Error> {
     let now = now();
+    let lock = match db.backend() {
+        crate::db::Backend::Postgres => " for update of d",
+        crate::db::Backend::Sqlite => "",
+    };
+    let state_sql = format!(
+        "select d.start_at, coalesce(a.announce, false) as announced_on, \
+         a.announced_at is not null as queued from downloads d \
+         left join package_announcements a on a.download_id = d.id where d.id = $1{lock}"
+    );
     let sql = format!(
         "insert into package_announcements \
          (download_id, announce, subject, body, reminder_days, created_at, updated_at) \
@@ -65,6 +90,17 @@ pub async fn save(
     );
     db_run!(db, pool => {
         let mut tx = pool.begin_write().await?;
+        let state: Option<(DateTime<Utc>, bool, bool)> = sqlx::query_as(&state_sql)
+            .bind(settings.download_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some((start_at, announced_on, queued)) = state else {
+            return Ok(SaveOutcome::Missing);
+        };
+        let sends_at_once = settings.announce && !announced_on && !queued && start_at <= now;
+        if sends_at_once && !started_confirmed {
+            return Ok(SaveOutcome::NeedsConfirmation);
+        }
         let record = sqlx::query_as::<_, AnnouncementRecord>(&sql)
             .bind(settings.download_id)
             .bind(settings.announce)
@@ -76,7 +112,7 @@ pub async fn save(
             .await?;
         audit::record!(tx, audit)?;
         tx.commit().await?;
-        Ok(record)
+        Ok(SaveOutcome::Saved(record))
     })
 }
 

@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::db::catalog::announcements::{AnnouncementRecord, AnnouncementSettings, PackageMail};
+use crate::db::catalog::announcements::{
+    AnnouncementRecord, AnnouncementSettings, PackageMail, SaveOutcome,
+};
 use crate::db::operations::mail_jobs;
 pub use crate::db::operations::mail_jobs::FailedMail;
 use crate::db::{self, Db};
@@ -158,19 +160,6 @@ pub async fn save(
     let package = managed(db, user, id).await?;
     let (text, reminder) = parse(input)?;
     let before = db::catalog::announcements::get(db, id).await?;
-    let switched_on = input.announce && !before.as_ref().is_some_and(|b| b.announce);
-    let pending = before.as_ref().is_none_or(|b| b.announced_at.is_none());
-    if switched_on && pending && package.start_at <= Utc::now() && !input.confirm_started {
-        let recipients = db::catalog::announcements::recipient_count(db, id).await?;
-        return Err(ServiceError::Conflict {
-            code: "confirmation_required",
-            message: format!(
-                "Das Paket hat bereits begonnen: Die Ankündigung geht sofort an {} Kontakte. \
-                 Bitte bestätigen Sie den Versand.",
-                crate::domain::format::count(recipients)
-            ),
-        });
-    }
     let settings = AnnouncementSettings {
         download_id: id,
         announce: input.announce,
@@ -193,13 +182,28 @@ pub async fn save(
     };
     let audit = Entry::new(&Actor::of(user), Action::Update, Entity::Package, Some(id))
         .with_changes(changes);
-    let mut record = match db::catalog::announcements::save(db, &settings, &audit).await {
-        Ok(record) => record,
+    let saved =
+        db::catalog::announcements::save(db, &settings, input.confirm_started, &audit).await;
+    let mut record = match saved {
+        Ok(SaveOutcome::Saved(record)) => record,
+        Ok(SaveOutcome::NeedsConfirmation) => {
+            let recipients = db::catalog::announcements::recipient_count(db, id).await?;
+            return Err(ServiceError::Conflict {
+                code: "confirmation_required",
+                message: format!(
+                    "Das Paket hat bereits begonnen: Die Ankündigung geht sofort an {} Kontakte. \
+                     Bitte bestätigen Sie den Versand.",
+                    crate::domain::format::count(recipients)
+                ),
+            });
+        }
         // Deleted since the rights were checked.
+        Ok(SaveOutcome::Missing) => return Err(ServiceError::NotFound),
         Err(err) if db::is_foreign_key_violation(&err) => return Err(ServiceError::NotFound),
         Err(err) => return Err(err.into()),
     };
-    // Switched on for a package that has started: queued at once, not at the next round.
+    // Switched on for a package that has started: queued at once, not at the next round
+    // (`queue` checks again that it is due; a start moved meanwhile waits for the round).
     if record.announce && record.announced_at.is_none() && package.start_at <= Utc::now() {
         queue(db, id).await?;
         record = db::catalog::announcements::get(db, id)
