@@ -143,6 +143,11 @@ pub fn router(state: AppState) -> Router {
                 .compress_when(DefaultPredicate::new().and(HtmlOnly)),
         )
         .route("/healthz", get(crate::api::operations::health::healthz))
+        // A mail's pictures need no session: the address is the key.
+        .route(
+            "/mail-bilder/{id}/{tag}",
+            get(crate::api::catalog::files::mail_picture),
+        )
         .route("/static/{name}", get(crate::api::static_files::serve))
         .nest_service("/assets", assets)
         .layer(axum::middleware::from_fn(crate::auth::csrf::protect))

@@ -175,7 +175,8 @@ async fn the_description_is_served_and_every_documented_call_is_routed() {
 
     // Anonymous requests: a routed call answers anything but the fallback's 404 (or 405). A
     // routed call may answer 404 with a code of its own (an unknown double opt-in link:
-    // `double_opt_in_failed`); the API fallback's code is `not_found`, the page's 404 has none.
+    // `double_opt_in_failed`), or outside `/api` any JSON 404 (a mail's picture with a wrong
+    // tag); the API fallback's code is `not_found`, the page's 404 has none.
     // They also hold `x-access` to the routes: a call for signed-in users refuses an anonymous
     // request with 401, a public one does not.
     let mut unrouted = Vec::new();
@@ -197,10 +198,12 @@ async fn the_description_is_served_and_every_documented_call_is_routed() {
             _ => {}
         }
         let body: Value = response.json().await.unwrap_or_default();
+        // Outside `/api` the fallback is the HTML page: a JSON 404 there is a route's own.
         let own_not_found = status == 404
-            && body["code"]
+            && (body["code"]
                 .as_str()
-                .is_some_and(|code| code != "not_found");
+                .is_some_and(|code| code != "not_found")
+                || (!path.starts_with("/api/") && body["code"].is_string()));
         if (status == 404 && !own_not_found) || status == 405 {
             unrouted.push(at);
         }

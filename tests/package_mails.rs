@@ -615,3 +615,168 @@ async fn the_notice_before_the_end_goes_once_to_the_contacts_of_the_takers_and_n
         1
     );
 }
+
+const LOGO: &[u8] = include_bytes!("../assets/seed/logo-glasfaser-sued.png");
+const PICTURES: [&[u8]; 5] = [
+    include_bytes!("../assets/seed/banner-blau.png"),
+    include_bytes!("../assets/seed/banner-gruen.png"),
+    include_bytes!("../assets/seed/flyer.pdf"),
+    include_bytes!("../assets/seed/banner-lila.png"),
+    include_bytes!("../assets/seed/banner-pink.png"),
+];
+
+/// The pictures' addresses in a mail's HTML, without the public URL they start with.
+fn picture_paths(html: &str, public_url: &str) -> Vec<String> {
+    html.split("<img src=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|src| {
+            src.strip_prefix(public_url)
+                .unwrap_or_else(|| panic!("{src} under {public_url}"))
+                .to_string()
+        })
+        .collect()
+}
+
+/// The announcement shows the provider's logo and the first four of the package's pictures at
+/// public addresses under the portal's public URL: a mail program loads them without a
+/// session, and a wrong tag, or a tag on another file, opens nothing. The preview shows the
+/// same pictures as the mail that goes out.
+#[tokio::test]
+async fn the_announcement_shows_the_logo_and_four_pictures_that_load_without_a_session() {
+    let (app, smtp) = common::spawn_app_with_smtp_and(common::with_previews).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let (status, logo) = app.upload(&admin, "Logo.png", LOGO).await;
+    assert_eq!(status, 200, "{logo}");
+    let (status, provider) = app
+        .call(
+            &admin,
+            "POST",
+            "/api/providers/",
+            Some(json!({"name": "Glasfaser Süd", "allowedRoles": [GLASFASER],
+                "brevoActiveFolderId": "auto", "brevoInactiveFolderId": "auto",
+                "uploadId": logo["id"]})),
+        )
+        .await;
+    assert_eq!(status, 200, "{provider}");
+    let list = app
+        .create_list(&admin, provider["id"].as_i64().unwrap(), "Privat")
+        .await;
+    contact(&app, "bilder@example.de", true, false, &[list]).await;
+    let mut files = Vec::new();
+    for (n, bytes) in PICTURES.iter().enumerate() {
+        let name = if n == 2 {
+            "Flyer.pdf".to_string()
+        } else {
+            format!("Bild {n}.png")
+        };
+        let (status, file) = app.upload(&admin, &name, bytes).await;
+        assert_eq!(status, 200, "{file}");
+        files.push(file["id"].as_i64().unwrap());
+    }
+    let (status, text) = app.upload(&admin, "Hinweise.txt", b"Bitte beachten").await;
+    assert_eq!(status, 200, "{text}");
+    let (start, end) = days_around(1, 30);
+    let mut with_text = files.clone();
+    with_text.insert(0, text["id"].as_i64().unwrap());
+    let package = app
+        .create_package_with_files(
+            &admin,
+            provider["id"].as_i64().unwrap(),
+            "Bilder",
+            &[list],
+            (&start, &end),
+            &with_text,
+        )
+        .await;
+    let id = package["id"].as_i64().unwrap();
+
+    // The previews are made after upload: the mail shows those that are ready.
+    let started = std::time::Instant::now();
+    loop {
+        let (_, view) = app
+            .call(&admin, "GET", &format!("/api/download/{id}"), None)
+            .await;
+        let ready = view["Uploads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["previewUrl"].is_string())
+            .count();
+        if ready == 5 || started.elapsed() > Duration::from_secs(30) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let public_url = "https://portal.example.de";
+    let preview_path = format!("/api/download/{id}/announcement/preview");
+    let paths = loop {
+        let (status, preview) = app
+            .call(
+                &admin,
+                "POST",
+                &preview_path,
+                Some(common::announcement_on(0)),
+            )
+            .await;
+        assert_eq!(status, 200, "{preview}");
+        let paths = picture_paths(preview["html"].as_str().unwrap(), public_url);
+        if paths.len() == 5 || started.elapsed() > Duration::from_secs(30) {
+            break paths;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(paths.len(), 5, "the logo and four pictures: {paths:?}");
+    let logo_id = logo["id"].as_i64().unwrap();
+    assert!(
+        paths[0].starts_with(&format!("/mail-bilder/{logo_id}/")),
+        "{paths:?}"
+    );
+    for (path, file) in paths[1..].iter().zip(&files) {
+        assert!(
+            path.starts_with(&format!("/mail-bilder/{file}/")),
+            "in the package's order: {paths:?}"
+        );
+    }
+    for path in &paths {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path} without a session");
+        assert_eq!(response.headers()["content-type"], "image/jpeg");
+        assert!(
+            response.headers()["cache-control"]
+                .to_str()
+                .unwrap()
+                .starts_with("public")
+        );
+        assert_eq!(&response.bytes().await.unwrap()[..2], b"\xff\xd8", "a JPEG");
+    }
+    // A tag changed by one digit, another file's id with a valid tag, the text file: nothing.
+    let (base, tag) = paths[1].rsplit_once('/').unwrap();
+    let flipped = if tag.ends_with('0') { "1" } else { "0" };
+    let wrong = format!("{base}/{}{flipped}", &tag[..tag.len() - 1]);
+    let other_file = format!("/mail-bilder/{}/{tag}", files[1]);
+    let text_file = format!("/mail-bilder/{}/{tag}", text["id"]);
+    for path in [
+        wrong,
+        other_file,
+        text_file,
+        format!("/mail-bilder/{}/x", files[0]),
+    ] {
+        assert_eq!(app.get(&path).await.status(), 404, "{path}");
+    }
+
+    // The mail that goes out shows the same pictures.
+    let (status, saved) = app
+        .call(
+            &admin,
+            "PUT",
+            &format!("/api/download/{id}/announcement"),
+            Some(common::announcement_on(0)),
+        )
+        .await;
+    assert_eq!(status, 200, "{saved}");
+    let received = smtp.wait_for(1).await;
+    let html = received[0].decoded();
+    let html = &html[html.find("<html").expect("an HTML part")..];
+    assert_eq!(picture_paths(html, public_url), paths);
+}

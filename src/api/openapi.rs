@@ -50,6 +50,7 @@ use crate::domain::permissions::Capability;
         openapi,
         crate::api::catalog::files::serve,
         crate::api::catalog::files::preview,
+        crate::api::catalog::files::mail_picture,
         crate::api::operations::health::healthz,
         crate::api::catalog::packages::admin_page,
         crate::api::catalog::packages::customer_page,

@@ -28,6 +28,23 @@ pub fn is_token_shaped(text: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
+/// The public tag of an upload's picture in a mail (its preview at `/mail-bilder/{id}/{tag}`):
+/// made from the upload's storage key, 128 random bits no answer shows, so only a mail that
+/// carries the address opens the picture, and nothing is stored for it.
+pub fn picture_tag(storage_key: &str) -> String {
+    hash_token(&format!("mail-picture:{storage_key}"))
+}
+
+/// Whether two secrets are equal, in a time that does not tell how much of them matched.
+pub fn same_secret(given: &str, expected: &str) -> bool {
+    given.len() == expected.len()
+        && given
+            .bytes()
+            .zip(expected.bytes())
+            .fold(0u8, |differ, (a, b)| differ | (a ^ b))
+            == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +74,16 @@ mod tests {
         ] {
             assert!(!is_token_shaped(bad), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_picture_tag_is_fixed_per_key_and_compared_whole() {
+        let tag = picture_tag("ab/0123.png");
+        assert_eq!(tag, picture_tag("ab/0123.png"));
+        assert_ne!(tag, picture_tag("ab/0124.png"));
+        assert!(is_token_shaped(&tag));
+        assert!(same_secret(&tag, &picture_tag("ab/0123.png")));
+        assert!(!same_secret(&tag[..63], &tag));
+        assert!(!same_secret(&picture_tag("ab/0124.png"), &tag));
     }
 }

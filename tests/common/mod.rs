@@ -467,6 +467,21 @@ pub async fn spawn_app_with_smtp_at(
     per_second: u32,
     production: bool,
 ) -> (TestApp, fake_smtp::FakeSmtp) {
+    spawn_smtp_app(per_second, production, |_| {}).await
+}
+
+/// [`spawn_app_with_smtp`] after `adjust` changed the configuration further.
+pub async fn spawn_app_with_smtp_and(
+    adjust: impl FnOnce(&mut Config),
+) -> (TestApp, fake_smtp::FakeSmtp) {
+    spawn_smtp_app(200, false, adjust).await
+}
+
+async fn spawn_smtp_app(
+    per_second: u32,
+    production: bool,
+    adjust: impl FnOnce(&mut Config),
+) -> (TestApp, fake_smtp::FakeSmtp) {
     let smtp = fake_smtp::FakeSmtp::start().await;
     let addr = smtp.addr;
     let app = spawn_app_with(move |config| {
@@ -478,6 +493,7 @@ pub async fn spawn_app_with_smtp_at(
         config.mail_retry_secs = 1;
         config.public_url = Some("https://portal.example.de".into());
         config.impressum_company = Some("Muster Vertrieb GmbH".into());
+        adjust(config);
     })
     .await;
     (app, smtp)

@@ -422,6 +422,13 @@ pub const ROWS: &[Row] = &[
         path: "/previews/1/thumb.jpg",
         expect: [401, 200, 404, 404, 404, 404, 404, 200, 200, 200],
     },
+    // A mail's picture: the address is the key, the same answer for everybody (a wrong tag
+    // opens nothing).
+    Row {
+        method: "GET",
+        path: "/mail-bilder/1/abc",
+        expect: [404; 10],
+    },
     // Contacts (spec §7): the table and the mass mail for the admin area, the editor's calls
     // also for BU-DOI, blocking and deleting not for BU-DOI; confirming needs nobody.
     Row {

@@ -110,3 +110,36 @@ pub async fn preview(
         delivery_of(file, crate::metrics::Sent::Preview),
     ))
 }
+
+#[utoipa::path(
+    get,
+    path = "/mail-bilder/{id}/{tag}",
+    operation_id = "getMailPicture",
+    tag = "files",
+    summary = "A picture in a package's mail",
+    description = "The thumbnail (JPEG, about 320 px wide) of a provider's logo or of a package's file, as a package's announcement shows it. Mail programs load pictures without a session, so the address itself is the key: `tag` is made from the upload's secret storage key (256 bits of SHA-256, never shown elsewhere), and only mails carry it. `Cache-Control: public, max-age=86400`, `ETag`, Range.\n\n**Wer darf:** jeder mit der Adresse aus einer Mail; ein falsches `tag`, eine andere Datei oder eine ohne Vorschau bekommen 404.",
+    params(("id" = i64, Path, description = "The upload's id; not a number or unknown: 404."), ("tag" = String, Path, description = "The picture's tag from the mail; any other: 404.")),
+    responses(
+        (status = 200, description = "The picture.", body = String, content_type = "image/jpeg", headers(("Content-Length" = String), ("ETag" = String), ("Cache-Control" = String))),
+        (status = 206, description = "The requested range of the picture.", body = String, content_type = "image/jpeg"),
+        (status = 304, description = "Not modified (`If-None-Match` or `If-Modified-Since`)."),
+        (status = 404, response = crate::api::responses::NotFound),
+        (status = 416, description = "The requested range is not satisfiable."),
+        (status = 500, response = crate::api::responses::InternalError),
+        (status = 503, response = crate::api::responses::Timeout),
+    ),
+    extensions(("x-access" = json!({"capability": null}))),
+)]
+pub async fn mail_picture(
+    State(state): State<AppState>,
+    Path((id, tag)): Path<(i64, String)>,
+    method: Method,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let file = services::catalog::files::mail_picture(&state.db, &state.files, id, &tag).await?;
+    Ok(respond(
+        &method,
+        &headers,
+        delivery_of(file, crate::metrics::Sent::Preview),
+    ))
+}

@@ -143,6 +143,60 @@ pub async fn ready(db: &Db, sha256: &str) -> Result<Option<StoredPreviews>, sqlx
     })
 }
 
+/// A picture a mail may show: an upload's ready thumbnail, with the upload's storage key
+/// (its public address is made from it).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct MailPicture {
+    pub upload_id: i64,
+    pub storage_key: String,
+    pub sha256: String,
+    pub thumb_key: String,
+    pub created_at: DateTime<Utc>,
+}
+
+const MAIL_PICTURE: &str = "select u.id as upload_id, u.storage_key, u.sha256, p.thumb_key, \
+     u.created_at from uploads u join previews p on p.sha256 = u.sha256 and p.state = 'ready'";
+
+/// The picture of upload `id` for a mail, when it has a ready thumbnail and is a provider's
+/// logo or a file of a package (nothing else is shown in mails).
+pub async fn mail_picture(db: &Db, id: i64) -> Result<Option<MailPicture>, sqlx::Error> {
+    let sql = format!(
+        "{MAIL_PICTURE} where u.id = $1 and (exists (select 1 from providers pr \
+         where pr.upload_id = u.id) or exists (select 1 from download_uploads du \
+         where du.upload_id = u.id))"
+    );
+    db_run!(db, pool => {
+        sqlx::query_as::<_, MailPicture>(&sql).bind(id).fetch_optional(pool).await
+    })
+}
+
+/// The pictures package `download_id`'s announcement shows: its provider's logo, and the
+/// first four of its files (in the package's order) that have a ready thumbnail.
+pub async fn pictures_of_package(
+    db: &Db,
+    download_id: i64,
+) -> Result<(Option<MailPicture>, Vec<MailPicture>), sqlx::Error> {
+    let logo_sql = format!(
+        "{MAIL_PICTURE} join providers pr on pr.upload_id = u.id \
+         join downloads d on d.provider_id = pr.id where d.id = $1"
+    );
+    let files_sql = format!(
+        "{MAIL_PICTURE} join download_uploads du on du.upload_id = u.id \
+         where du.download_id = $1 order by du.position, du.upload_id limit 4"
+    );
+    db_run!(db, pool => {
+        let logo = sqlx::query_as::<_, MailPicture>(&logo_sql)
+            .bind(download_id)
+            .fetch_optional(pool)
+            .await?;
+        let files = sqlx::query_as::<_, MailPicture>(&files_sql)
+            .bind(download_id)
+            .fetch_all(pool)
+            .await?;
+        Ok((logo, files))
+    })
+}
+
 /// Removes the rows of these contents (all contents: `None`) that no upload has any more,
 /// and returns their stored keys, to be deleted from the file store.
 pub async fn delete_unused(

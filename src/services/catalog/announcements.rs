@@ -316,10 +316,11 @@ pub async fn preview(
             crate::domain::announcements::PREVIEW_UNSUBSCRIBE_TOKEN
         ),
     };
+    let images = mail_images(db, &frame.link_base, id).await?;
     let mail = announcement_mail(
         &text,
         &facts,
-        &MailImages::default(),
+        &images,
         &links,
         &frame.sender,
         &frame.product_name,
@@ -328,6 +329,19 @@ pub async fn preview(
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+    })
+}
+
+/// The pictures package `id`'s announcement shows (its provider's logo and up to four of its
+/// files' thumbnails), at their public addresses: a mail program loads them without a session.
+pub(crate) async fn mail_images(db: &Db, link_base: &str, id: i64) -> ServiceResult<MailImages> {
+    let (logo, files) = db::catalog::previews::pictures_of_package(db, id).await?;
+    let url = |p: &db::catalog::previews::MailPicture| {
+        crate::services::catalog::files::mail_picture_url(link_base, p.upload_id, &p.storage_key)
+    };
+    Ok(MailImages {
+        logo: logo.as_ref().map(url),
+        previews: files.iter().map(url).collect(),
     })
 }
 

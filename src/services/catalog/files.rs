@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::db::{self, Db};
 use crate::domain::files::PreviewSize;
+use crate::domain::secret::picture_tag;
 use crate::domain::statistics::{Channel, Span};
 use crate::domain::time::berlin_date;
 use crate::domain::user::User;
@@ -193,6 +194,50 @@ pub async fn preview(
         inline: true,
         tally: None,
     })
+}
+
+/// A picture of a package's mail (`/mail-bilder/{id}/{tag}`): the thumbnail of a provider's
+/// logo or of a package's file, to anyone with the address a mail carries (mail programs load
+/// pictures without a session). A wrong tag, an upload that is neither, and one without a
+/// thumbnail are `NotFound` alike.
+pub async fn mail_picture(
+    db: &Db,
+    files: &FileStore,
+    id: i64,
+    tag: &str,
+) -> ServiceResult<Download> {
+    let picture = db::catalog::previews::mail_picture(db, id)
+        .await?
+        .filter(|p| crate::domain::secret::same_secret(tag, &picture_tag(&p.storage_key)))
+        .ok_or(ServiceError::NotFound)?;
+    let len = match files.size(&picture.thumb_key).await {
+        Ok(Some(len)) => len,
+        Ok(None) => return Err(ServiceError::NotFound),
+        Err(err) => return Err(ServiceError::internal(err)),
+    };
+    let source = files
+        .source_of(&picture.thumb_key)
+        .ok_or(ServiceError::NotFound)?;
+    Ok(Download {
+        source,
+        len,
+        etag: format!("{}-{}", picture.sha256, PreviewSize::Thumb.file_name()),
+        last_modified: picture.created_at,
+        content_type: "image/jpeg".into(),
+        name: "Bild.jpg".into(),
+        // Mail programs and their image proxies may keep it; its bytes never change.
+        cache: "public, max-age=86400",
+        inline: true,
+        tally: None,
+    })
+}
+
+/// The public address of upload `upload_id`'s picture in a mail (see [`mail_picture`]).
+pub fn mail_picture_url(link_base: &str, upload_id: i64, storage_key: &str) -> String {
+    format!(
+        "{link_base}/mail-bilder/{upload_id}/{}",
+        picture_tag(storage_key)
+    )
 }
 
 /// What a ZIP is made of.

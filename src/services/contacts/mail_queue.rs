@@ -109,7 +109,7 @@ async fn send_next(
                 tokio::time::sleep(wait).await;
             }
             if job.download_id.is_some() && prepared.is_none() {
-                *prepared = Some(package_mails::prepare(db, job).await?);
+                *prepared = Some(package_mails::prepare(db, job, &settings.link_base).await?);
             }
             send(
                 db,

@@ -26,11 +26,16 @@ pub struct Prepared {
     mail: PackageMail,
     text: AnnouncementText,
     facts: PackageFacts,
+    images: MailImages,
 }
 
 /// The mail of `job`'s package; `None` when it is not to be sent any more: the package was
 /// archived or deleted, or the mail switched off (a notice also once the package ended).
-pub(super) async fn prepare(db: &Db, job: &MailJob) -> ServiceResult<Option<Prepared>> {
+pub(super) async fn prepare(
+    db: &Db,
+    job: &MailJob,
+    link_base: &str,
+) -> ServiceResult<Option<Prepared>> {
     let Some(download_id) = job.download_id else {
         return Ok(None);
     };
@@ -71,11 +76,16 @@ pub(super) async fn prepare(db: &Db, job: &MailJob) -> ServiceResult<Option<Prep
         start: date(package.start_at),
         end: date(package.end_at),
     };
+    let images = match mail {
+        PackageMail::Announcement => announcements::mail_images(db, link_base, download_id).await?,
+        PackageMail::EndNotice => MailImages::default(),
+    };
     Ok(Some(Prepared {
         download_id,
         mail,
         text,
         facts,
+        images,
     }))
 }
 
@@ -110,7 +120,7 @@ pub(super) async fn send_item(
         PackageMail::Announcement => announcement_mail(
             &prepared.text,
             &prepared.facts,
-            &MailImages::default(),
+            &prepared.images,
             &links,
             &settings.sender,
             &settings.product_name,
