@@ -25,6 +25,9 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::state::AppState;
 
+/// Connections of the mail queue's own pool: its worker runs one statement at a time.
+const MAIL_QUEUE_CONNECTIONS: u32 = 2;
+
 /// Opens the configured database (SQLite under the data folder unless `DATABASE_URL` is set).
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
     match &config.database_url {
@@ -221,7 +224,7 @@ pub async fn serve(
     }
     tokio::spawn(sweep_daily(state.clone()));
     tokio::spawn(crate::services::contacts::mail_queue::run_jobs(
-        state.db.clone(),
+        state.db.with_own_pool(MAIL_QUEUE_CONNECTIONS),
         state.mailer.clone(),
         state.mail_settings.clone(),
         state.mail_jobs.clone(),

@@ -185,6 +185,29 @@ impl Db {
         }
     }
 
+    /// The same database through a pool of its own of `connections` connections, opened when
+    /// first used, sharing the search aids. A background worker's statements then do not
+    /// queue behind the requests' for a connection of the shared pool: under a burst of 50
+    /// clients the mail queue's five statements per mail each waited as long as a request,
+    /// and it sent 34 instead of 100 mails a second (issue 37).
+    pub fn with_own_pool(&self, connections: u32) -> Db {
+        match self {
+            Db::Sqlite(pool, aids) => Db::Sqlite(
+                sqlite_pool()
+                    .max_connections(connections)
+                    .connect_lazy_with((*pool.connect_options()).clone()),
+                aids.clone(),
+            ),
+            Db::Postgres(pool, aids) => Db::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(connections)
+                    .acquire_timeout(Duration::from_secs(5))
+                    .connect_lazy_with((*pool.connect_options()).clone()),
+                aids.clone(),
+            ),
+        }
+    }
+
     /// The pool's connections now, for the metrics.
     pub fn pool_state(&self) -> PoolState {
         db_run!(self, pool => PoolState {
