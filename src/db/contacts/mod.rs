@@ -921,6 +921,49 @@ mod tests {
     /// A deep page (from `search::DEEP_PAGE` on: ids first, or a slice of the kept texts' ids
     /// or of a kept order) shows exactly the places of the whole list read at once, in every
     /// order and direction, also when the kept texts are older than the data (issue 41).
+    /// A sorted page of every contact waits for the texts and the order being read rather
+    /// than sort every contact in the database. On the test's one thread the reads started
+    /// below run only once the waiter yields: what the waiter gets, the reads' ends told it.
+    #[tokio::test]
+    async fn a_sorted_page_waits_for_the_texts_and_the_order_being_read() {
+        let t = TestDb::new().await;
+        upsert_company(&t.db, 300001, "Alpha KG").await.unwrap();
+        for (n, name) in ["Weber", "Becker", "Schmidt"].into_iter().enumerate() {
+            let mut new = new_contact(300001, &format!("w{n}@example.de"));
+            new.lastname = name.to_string();
+            create_contact(&t.db, &new).await.unwrap();
+        }
+        let within = std::time::Duration::from_secs(10);
+        assert!(
+            texts::kept(&t.db).is_none(),
+            "the first look starts the read"
+        );
+        let started = std::time::Instant::now();
+        let kept = texts::kept_waiting(&t.db, within)
+            .await
+            .expect("the texts the read under way brought");
+        assert!(started.elapsed() < within, "woken by the read's end");
+        let key = ContactSort::Lastname.column();
+        assert!(orders::kept_order(&kept.orders, kept.version, &t.db, key).is_none());
+        let order = orders::kept_order_waiting(&kept.orders, kept.version, &t.db, key, within)
+            .await
+            .expect("the order the read under way brought");
+        let ids = |rows: Vec<ContactWithLists>| -> Vec<i64> {
+            rows.into_iter().map(|row| row.contact.id).collect()
+        };
+        let sorted = page(
+            &t.db,
+            &ContactFilter::default(),
+            ContactSort::Lastname,
+            true,
+            10,
+            0,
+        )
+        .await
+        .unwrap();
+        assert_eq!(order.as_slice(), ids(sorted), "Becker, Schmidt, Weber");
+    }
+
     #[tokio::test]
     async fn deep_pages_are_the_places_of_the_whole_list() {
         use rand::rngs::StdRng;

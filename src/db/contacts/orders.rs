@@ -18,7 +18,11 @@ const AFTER_ERROR: Duration = Duration::from_secs(30);
 
 /// The orders read at one version of the texts (held by those texts), by sort key.
 #[derive(Debug, Default)]
-pub(crate) struct KeptOrders(Mutex<HashMap<&'static str, OrderState>>);
+pub(crate) struct KeptOrders {
+    states: Mutex<HashMap<&'static str, OrderState>>,
+    /// Told when a read ends, for those who wait for it ([`kept_order_waiting`]).
+    read_ended: tokio::sync::Notify,
+}
 
 #[derive(Debug)]
 enum OrderState {
@@ -37,7 +41,7 @@ pub(crate) fn kept_order(
     db: &Db,
     key: &'static str,
 ) -> Option<Arc<Vec<i64>>> {
-    let mut kept = orders.0.lock().unwrap_or_else(|e| e.into_inner());
+    let mut kept = orders.states.lock().unwrap_or_else(|e| e.into_inner());
     match kept.get(key) {
         Some(OrderState::Read(ids)) => return Some(Arc::clone(ids)),
         Some(OrderState::Reading) => return None,
@@ -65,10 +69,59 @@ pub(crate) fn kept_order(
                 OrderState::NotBefore(Instant::now() + AFTER_ERROR)
             }
         };
-        let mut kept = orders.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = orders.states.lock().unwrap_or_else(|e| e.into_inner());
         kept.insert(key, state);
+        drop(kept);
+        orders.read_ended.notify_waiters();
     });
     None
+}
+
+/// [`kept_order`], but when its read is under way (started now or before) it waits for it, at
+/// most `within` (see `texts::kept_waiting`).
+pub(crate) async fn kept_order_waiting(
+    orders: &Arc<KeptOrders>,
+    version: i64,
+    db: &Db,
+    key: &'static str,
+    within: Duration,
+) -> Option<Arc<Vec<i64>>> {
+    let ended = orders.read_ended.notified();
+    tokio::pin!(ended);
+    // Enabled before the state is looked at: a read that ends after the look tells this waiter.
+    ended.as_mut().enable();
+    if let Some(ids) = kept_order(orders, version, db, key) {
+        return Some(ids);
+    }
+    match orders
+        .states
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(key)
+    {
+        // Ended since it was looked at.
+        Some(OrderState::Read(ids)) => return Some(Arc::clone(ids)),
+        Some(OrderState::Reading) => {}
+        _ => return None,
+    }
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        // Another key's read may end first: look again until this one's has.
+        if tokio::time::timeout_at(deadline, ended.as_mut())
+            .await
+            .is_err()
+        {
+            return None;
+        }
+        ended.set(orders.read_ended.notified());
+        ended.as_mut().enable();
+        let kept = orders.states.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.get(key) {
+            Some(OrderState::Read(ids)) => return Some(Arc::clone(ids)),
+            Some(OrderState::Reading) => {}
+            _ => return None,
+        }
+    }
 }
 
 /// The ids in the order of `key` (a column of the list's statement), read in one snapshot
@@ -109,6 +162,6 @@ async fn read(db: &Db, key: &str, version: i64) -> Result<Option<Vec<i64>>, sqlx
 #[cfg(test)]
 pub(crate) async fn read_now(orders: &KeptOrders, version: i64, db: &Db, key: &'static str) {
     let ids = read(db, key, version).await.unwrap().unwrap();
-    let mut kept = orders.0.lock().unwrap();
+    let mut kept = orders.states.lock().unwrap();
     kept.insert(key, OrderState::Read(Arc::new(ids)));
 }

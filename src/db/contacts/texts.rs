@@ -354,6 +354,8 @@ pub struct KeptTexts {
     /// The newest text version a request has seen (read with the data version on every
     /// request, so kept apart from the lock).
     seen: AtomicI64,
+    /// Told when a read ends, for those who wait for it ([`kept_waiting`]).
+    read_ended: tokio::sync::Notify,
 }
 
 #[derive(Debug, Default)]
@@ -379,6 +381,31 @@ pub(crate) fn kept(db: &Db) -> Option<Arc<ContactTexts>> {
     let kept = &db.search_aids().contact_texts;
     let mut state = kept.state.lock().unwrap_or_else(|e| e.into_inner());
     read_if_due(db, kept, &mut state);
+    kept.current(&state)
+}
+
+/// [`kept`], but when a read is under way (started now or before) it waits for it, at most
+/// `within`: a page the database can only answer by sorting every contact (100 ms and more on
+/// `seed-large`) waits for the one read rather than many such statements slowing it down
+/// (after a start, 50 clients asking sorted pages got 5 answers a second until it ended).
+pub(crate) async fn kept_waiting(db: &Db, within: Duration) -> Option<Arc<ContactTexts>> {
+    let kept = &db.search_aids().contact_texts;
+    let ended = kept.read_ended.notified();
+    tokio::pin!(ended);
+    {
+        let mut state = kept.state.lock().unwrap_or_else(|e| e.into_inner());
+        read_if_due(db, kept, &mut state);
+        if let Some(texts) = kept.current(&state) {
+            return Some(texts);
+        }
+        if !state.reading {
+            return None;
+        }
+        // Under the lock: a read that ends after this tells this waiter.
+        ended.as_mut().enable();
+    }
+    let _ = tokio::time::timeout(within, ended).await;
+    let state = kept.state.lock().unwrap_or_else(|e| e.into_inner());
     kept.current(&state)
 }
 
@@ -433,6 +460,8 @@ fn read_if_due(db: &Db, kept: &KeptTexts, state: &mut TextsState) {
                 state.not_before = Some(Instant::now() + AFTER_ERROR);
             }
         }
+        drop(state);
+        kept.read_ended.notify_waiters();
     });
 }
 
