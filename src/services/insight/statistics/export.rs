@@ -309,7 +309,10 @@ async fn mails_csv(db: &Db, reach: &Reach, range: DayRange) -> ServiceResult<Csv
 
 /// One package's files (the user's right to it checked).
 async fn package_csv(db: &Db, id: i64, range: DayRange) -> ServiceResult<Csv> {
-    let figures = reports::package_figures(db, id, range).await?;
+    let name = db::catalog::packages::get(db, id)
+        .await?
+        .map_or_else(|| reports::DELETED.to_string(), |p| p.name);
+    let figures = reports::package_figures(db, id, &name, range).await?;
     let mut csv = Csv::new(&["Datei-ID", "Datei", "Downloads"]);
     for file in figures.files {
         csv.row(vec![

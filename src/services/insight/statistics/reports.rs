@@ -413,16 +413,17 @@ pub async fn package(
     id: i64,
     range: DayRange,
 ) -> ServiceResult<PackageStatistics> {
-    managed_package(db, user, id).await?;
-    package_figures(db, id, range).await
+    let name = managed_package(db, user, id).await?;
+    package_figures(db, id, &name, range).await
 }
 
-/// Checks that package `id` exists and that the user manages its provider.
-pub(super) async fn managed_package(db: &Db, user: &User, id: i64) -> ServiceResult<()> {
+/// Checks that package `id` exists and that the user manages its provider; its name.
+pub(super) async fn managed_package(db: &Db, user: &User, id: i64) -> ServiceResult<String> {
     let package = db::catalog::packages::get(db, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    managed_provider(db, user, package.provider_id).await
+    managed_provider(db, user, package.provider_id).await?;
+    Ok(package.name)
 }
 
 /// Checks that provider `id` exists and that the user manages it. Insight reads the data of
@@ -443,6 +444,7 @@ async fn managed_provider(db: &Db, user: &User, id: i64) -> ServiceResult<()> {
 pub(super) async fn package_figures(
     db: &Db,
     id: i64,
+    name: &str,
     range: DayRange,
 ) -> ServiceResult<PackageStatistics> {
     let (from, to) = (day_text(range.from), day_text(range.to));
@@ -475,15 +477,12 @@ pub(super) async fn package_figures(
     }
     // The most downloaded first; ties keep the package's order.
     files.sort_by_key(|f| std::cmp::Reverse(f.downloads));
-    let name = db::catalog::packages::get(db, id)
-        .await?
-        .map_or_else(|| DELETED.to_string(), |p| p.name);
     Ok(PackageStatistics {
         downloads: totals.downloads,
         customers: totals.customers.estimate(),
         files,
         days: every_day(range, &totals.days),
-        mails: super::mail_figures::of_package(db, id, &name).await?,
+        mails: super::mail_figures::of_package(db, id, name).await?,
     })
 }
 
