@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::db::{self, Db};
 use crate::domain::files::PreviewSize;
-use crate::domain::secret::picture_tag;
+use crate::domain::secret::{picture_tag, same_secret};
 use crate::domain::statistics::{Channel, Span};
 use crate::domain::time::berlin_date;
 use crate::domain::user::User;
@@ -170,15 +170,7 @@ pub async fn preview(
         PreviewSize::Thumb => &stored.thumb_key,
         PreviewSize::Large => &stored.large_key,
     };
-    let len = match files.size(key).await {
-        Ok(Some(len)) => len,
-        Ok(None) => {
-            tracing::error!(key, upload = id, "stored preview missing");
-            return Err(ServiceError::NotFound);
-        }
-        Err(err) => return Err(ServiceError::internal(err)),
-    };
-    let source = files.source_of(key).ok_or(ServiceError::NotFound)?;
+    let (source, len) = stored_preview(files, key, id).await?;
     let stem = file
         .name
         .rsplit_once('.')
@@ -208,16 +200,9 @@ pub async fn mail_picture(
 ) -> ServiceResult<Download> {
     let picture = db::catalog::previews::mail_picture(db, id)
         .await?
-        .filter(|p| crate::domain::secret::same_secret(tag, &picture_tag(&p.storage_key)))
+        .filter(|p| same_secret(tag, &picture_tag(&p.storage_key)))
         .ok_or(ServiceError::NotFound)?;
-    let len = match files.size(&picture.thumb_key).await {
-        Ok(Some(len)) => len,
-        Ok(None) => return Err(ServiceError::NotFound),
-        Err(err) => return Err(ServiceError::internal(err)),
-    };
-    let source = files
-        .source_of(&picture.thumb_key)
-        .ok_or(ServiceError::NotFound)?;
+    let (source, len) = stored_preview(files, &picture.thumb_key, id).await?;
     Ok(Download {
         source,
         len,
@@ -230,6 +215,25 @@ pub async fn mail_picture(
         inline: true,
         tally: None,
     })
+}
+
+/// The stored preview image `key` of upload `upload_id` and its length; `NotFound` (logged)
+/// when the store has lost it.
+async fn stored_preview(
+    files: &FileStore,
+    key: &str,
+    upload_id: i64,
+) -> ServiceResult<(Source, u64)> {
+    let len = match files.size(key).await {
+        Ok(Some(len)) => len,
+        Ok(None) => {
+            tracing::error!(key, upload = upload_id, "stored preview missing");
+            return Err(ServiceError::NotFound);
+        }
+        Err(err) => return Err(ServiceError::internal(err)),
+    };
+    let source = files.source_of(key).ok_or(ServiceError::NotFound)?;
+    Ok((source, len))
 }
 
 /// The public address of upload `upload_id`'s picture in a mail (see [`mail_picture`]).
