@@ -918,9 +918,6 @@ mod tests {
         check(people, companies, terms).await;
     }
 
-    /// A deep page (from `search::DEEP_PAGE` on: ids first, or a slice of the kept texts' ids
-    /// or of a kept order) shows exactly the places of the whole list read at once, in every
-    /// order and direction, also when the kept texts are older than the data (issue 41).
     /// A sorted page of every contact waits for the texts and the order being read rather
     /// than sort every contact in the database. On the test's one thread the reads started
     /// below run only once the waiter yields: what the waiter gets, the reads' ends told it.
@@ -964,6 +961,9 @@ mod tests {
         assert_eq!(order.as_slice(), ids(sorted), "Becker, Schmidt, Weber");
     }
 
+    /// A deep page (from `search::DEEP_PAGE` on: ids first, or a slice of the kept texts' ids
+    /// or of a kept order) shows exactly the places of the whole list read at once, in every
+    /// order and direction, also when the kept texts are older than the data (issue 41).
     #[tokio::test]
     async fn deep_pages_are_the_places_of_the_whole_list() {
         use rand::rngs::StdRng;
