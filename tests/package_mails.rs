@@ -692,22 +692,8 @@ async fn the_announcement_shows_the_logo_and_four_pictures_that_load_without_a_s
     let id = package["id"].as_i64().unwrap();
 
     // The previews are made after upload: the mail shows those that are ready.
+    app.files_with_previews(&admin, id, 5).await;
     let started = std::time::Instant::now();
-    loop {
-        let (_, view) = app
-            .call(&admin, "GET", &format!("/api/download/{id}"), None)
-            .await;
-        let ready = view["Uploads"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["previewUrl"].is_string())
-            .count();
-        if ready == 5 || started.elapsed() > Duration::from_secs(30) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
     let public_url = "https://portal.example.de";
     let preview_path = format!("/api/download/{id}/announcement/preview");
     let paths = loop {

@@ -26,27 +26,6 @@ async fn upload(app: &TestApp, token: &str, name: &str, bytes: &[u8]) -> i64 {
     answer["id"].as_i64().unwrap()
 }
 
-/// The package's files once every picture and PDF has its preview (or 30 s have passed).
-async fn files_with_previews(app: &TestApp, token: &str, package: i64, expected: usize) -> Value {
-    let started = Instant::now();
-    loop {
-        let (status, view) = app
-            .call(token, "GET", &format!("/api/download/{package}"), None)
-            .await;
-        assert_eq!(status, 200, "{view}");
-        let ready = view["Uploads"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["previewUrl"].is_string())
-            .count();
-        if ready >= expected || started.elapsed() > Duration::from_secs(30) {
-            return view["Uploads"].clone();
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 async fn get(app: &TestApp, token: Option<&str>, path: &str) -> reqwest::Response {
     let mut request = app.client.get(app.url(path));
     if let Some(token) = token {
@@ -82,7 +61,7 @@ async fn previews_are_made_after_upload_listed_and_served_with_the_files_rights(
         .await;
     assert_eq!(status, 200, "{package}");
     let package = package["id"].as_i64().unwrap();
-    let files = files_with_previews(&app, &admin, package, 2).await;
+    let files = app.files_with_previews(&admin, package, 2).await;
 
     // The PDF and the picture have both previews with the thumbnail's size; the text none.
     let pdf = &files[0];

@@ -151,6 +151,33 @@ impl TestApp {
     }
 
     /// A package "Frühjahr Glasfaser" of `provider` on `list` that started yesterday and ends
+    /// Package `package`'s files (`Uploads`) once `expected` of them have their preview (or
+    /// 30 s have passed): previews are made after upload.
+    pub async fn files_with_previews(
+        &self,
+        token: &str,
+        package: i64,
+        expected: usize,
+    ) -> serde_json::Value {
+        let started = std::time::Instant::now();
+        loop {
+            let (status, view) = self
+                .call(token, "GET", &format!("/api/download/{package}"), None)
+                .await;
+            assert_eq!(status, 200, "{view}");
+            let ready = view["Uploads"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["previewUrl"].is_string())
+                .count();
+            if ready >= expected || started.elapsed() > std::time::Duration::from_secs(30) {
+                return view["Uploads"].clone();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
     /// in 30 days, as the announcement tests send it at once; its id.
     pub async fn started_package(&self, admin: &str, provider: i64, list: i64) -> i64 {
         let (start, end) = days_around(1, 30);
