@@ -316,11 +316,11 @@ pub struct Claim {
     pub send_at: Option<DateTime<Utc>>,
 }
 
-/// Claims the next open item of running job `job` for the calling worker: a `pending` item
-/// whose retry is due, or a `sending` one last touched before `stale_before` (its worker died). Every instance's
-/// worker claims from the same job; on PostgreSQL `for update skip locked` lets claims run side
-/// by side without ever handing one item to two workers. On SQLite the claim is one UPDATE,
-/// and SQLite has a single writer.
+/// Claims the next open item of running job `job` for the calling worker: a `sending` one
+/// last touched before `stale_before` (its worker died), else a `pending` item whose retry is
+/// due. Every instance's worker claims from the same job; on PostgreSQL `for update skip
+/// locked` lets claims run side by side without ever handing one item to two workers. SQLite
+/// has a single writer.
 ///
 /// In the same transaction the item gets a send slot of the one pace of all jobs (`gap`
 /// apart, never before `now`, migration 0037), so the pace holds for all mail together
@@ -342,28 +342,48 @@ pub async fn claim_next(
         Backend::Sqlite => ("", ""),
     };
     let id = job.id;
-    let claim_sql = format!(
-        "update mail_job_items set state = 'sending', attempts = attempts + 1, updated_at = $2 \
-         where job_id = $1 and contact_id = (select contact_id from mail_job_items \
-         where job_id = $1 and ((state = 'pending' and (next_attempt_at is null \
-         or next_attempt_at <= $2)) or (state = 'sending' and updated_at < $3)) \
-         order by contact_id limit 1{skip_locked}) \
-         returning contact_id, attempts"
+    // Two seeks into `(job_id, state, contact_id)`, a dead worker's item first. One statement
+    // with both states under an OR walked the job's items in contact order past every item
+    // already sent: 5.6 ms a claim halfway through 50,000 on SQLite, most of a core at 100
+    // mails a second (issue 37); each seek is 0.06 ms.
+    let stale_sql = format!(
+        "select contact_id from mail_job_items where job_id = $1 and state = 'sending' \
+         and updated_at < $2 order by contact_id limit 1{skip_locked}"
+    );
+    let due_sql = format!(
+        "select contact_id from mail_job_items where job_id = $1 and state = 'pending' \
+         and (next_attempt_at is null or next_attempt_at <= $2) \
+         order by contact_id limit 1{skip_locked}"
     );
     let slot_sql = format!("select next_send_at from mail_pace where id = 1{lock_pace}");
     db_run!(db, pool => {
-        // The item's UPDATE comes first: on SQLite it takes the write lock, so the job row
-        // read below cannot be overtaken by another connection.
+        // BEGIN IMMEDIATE on SQLite: the write lock is held from the first read on, so the
+        // item and the job row read below cannot be overtaken by another connection.
         let mut tx = pool.begin_write().await?;
-        let claimed: Option<(i64, i32)> = sqlx::query_as(&claim_sql)
+        let mut open: Option<i64> = sqlx::query_scalar(&stale_sql)
             .bind(id)
-            .bind(now)
             .bind(stale_before)
             .fetch_optional(&mut *tx)
             .await?;
-        let Some((contact_id, attempt)) = claimed else {
+        if open.is_none() {
+            open = sqlx::query_scalar(&due_sql)
+                .bind(id)
+                .bind(now)
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        let Some(contact_id) = open else {
             return Ok(None);
         };
+        let attempt: i32 = sqlx::query_scalar(
+            "update mail_job_items set state = 'sending', attempts = attempts + 1, \
+             updated_at = $3 where job_id = $1 and contact_id = $2 returning attempts",
+        )
+        .bind(id)
+        .bind(contact_id)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
         let to_mail: Option<i64> = sqlx::query_scalar(
             "select id from contacts where id = $1 and double_opt_in = $2 \
              and email_blacklisted = false",
