@@ -115,21 +115,23 @@ async fn the_mail_link_opens_the_package_and_its_downloads_count_as_the_mails() 
     assert_eq!(response.status(), 200);
     response.bytes().await.unwrap();
 
+    // The SMTP server has the third mail before the queue records it as sent, and the
+    // downloads are counted in batches: the figures are asked until they are complete.
+    let expected = json!({
+        "id": id, "name": "Winter Glasfaser", "sent": 3, "failed": 0, "unsubscribes": 1,
+        "mailDownloads": 1, "mailedCustomers": 3, "tookAfterwards": 1, "tookShare": 0.333,
+    });
     let figures_path = format!("/api/statistics/packages/{id}");
     let mut figures = Value::Null;
     for _ in 0..100 {
         let (status, body) = app.call(&admin, "GET", &figures_path, None).await;
         assert_eq!(status, 200, "{body}");
         figures = body;
-        if figures["mails"]["mailDownloads"] == 1 && figures["mails"]["tookAfterwards"] == 1 {
+        if figures["mails"] == expected {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let expected = json!({
-        "id": id, "name": "Winter Glasfaser", "sent": 3, "failed": 0, "unsubscribes": 1,
-        "mailDownloads": 1, "mailedCustomers": 3, "tookAfterwards": 1, "tookShare": 0.333,
-    });
     assert_eq!(figures["mails"], expected, "{figures}");
     assert_eq!(figures["downloads"], 2, "both downloads count as downloads");
     let flyer_id = flyer["id"].as_i64().unwrap();
