@@ -345,60 +345,42 @@ pub async fn claim_next(
     // Two seeks into `(job_id, state, contact_id)`, a dead worker's item first. One statement
     // with both states under an OR walked the job's items in contact order past every item
     // already sent: 5.6 ms a claim halfway through 50,000 on SQLite, most of a core at 100
-    // mails a second (issue 37); each seek is 0.06 ms.
-    let stale_sql = format!(
-        "select contact_id from mail_job_items where job_id = $1 and state = 'sending' \
-         and updated_at < $2 order by contact_id limit 1{skip_locked}"
-    );
-    let due_sql = format!(
-        "select contact_id from mail_job_items where job_id = $1 and state = 'pending' \
-         and (next_attempt_at is null or next_attempt_at <= $2) \
-         order by contact_id limit 1{skip_locked}"
+    // mails a second (issue 37); each seek is 0.06 ms. Each statement is also a round trip to
+    // the connection's thread, which costs more than these statements do: the claim is five
+    // (it was up to eight).
+    let pick_sql = format!(
+        "select coalesce((select contact_id from mail_job_items where job_id = $1 \
+         and state = 'sending' and updated_at < $2 order by contact_id limit 1{skip_locked}), \
+         (select contact_id from mail_job_items where job_id = $1 and state = 'pending' \
+         and (next_attempt_at is null or next_attempt_at <= $3) \
+         order by contact_id limit 1{skip_locked}))"
     );
     let slot_sql = format!("select next_send_at from mail_pace where id = 1{lock_pace}");
     db_run!(db, pool => {
         // BEGIN IMMEDIATE on SQLite: the write lock is held from the first read on, so the
         // item and the job row read below cannot be overtaken by another connection.
         let mut tx = pool.begin_write().await?;
-        let mut open: Option<i64> = sqlx::query_scalar(&stale_sql)
+        let open: Option<i64> = sqlx::query_scalar(&pick_sql)
             .bind(id)
             .bind(stale_before)
-            .fetch_optional(&mut *tx)
+            .bind(now)
+            .fetch_one(&mut *tx)
             .await?;
-        if open.is_none() {
-            open = sqlx::query_scalar(&due_sql)
-                .bind(id)
-                .bind(now)
-                .fetch_optional(&mut *tx)
-                .await?;
-        }
         let Some(contact_id) = open else {
             return Ok(None);
         };
-        let attempt: i32 = sqlx::query_scalar(
-            "update mail_job_items set state = 'sending', attempts = attempts + 1, \
-             updated_at = $3 where job_id = $1 and contact_id = $2 returning attempts",
-        )
-        .bind(id)
-        .bind(contact_id)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
-        let to_mail: Option<i64> = sqlx::query_scalar(
-            "select id from contacts where id = $1 and double_opt_in = $2 \
-             and email_blacklisted = false",
+        let (to_mail, running): (Option<i64>, Option<i64>) = sqlx::query_as(
+            "select (select id from contacts where id = $1 and double_opt_in = $2 \
+             and email_blacklisted = false), \
+             (select id from mail_jobs where id = $3 and status = 'running')",
         )
         .bind(contact_id)
         .bind(mails_confirmed(&job.kind))
-        .fetch_optional(&mut *tx)
+        .bind(id)
+        .fetch_one(&mut *tx)
         .await?;
         let mut send_at = None;
         if to_mail.is_some() {
-            let running: Option<i64> =
-                sqlx::query_scalar("select id from mail_jobs where id = $1 and status = 'running'")
-                    .bind(id)
-                    .fetch_optional(&mut *tx)
-                    .await?;
             if running.is_none() {
                 // The job is not running (any more): nothing to claim.
                 return Ok(None);
@@ -414,18 +396,18 @@ pub async fn claim_next(
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            if slot > now {
-                sqlx::query(
-                    "update mail_job_items set updated_at = $3 where job_id = $1 and contact_id = $2",
-                )
-                .bind(id)
-                .bind(contact_id)
-                .bind(slot)
-                .execute(&mut *tx)
-                .await?;
-            }
             send_at = Some(slot);
         }
+        // Its `updated_at` is its send slot (see above); a skipped item took none.
+        let attempt: i32 = sqlx::query_scalar(
+            "update mail_job_items set state = 'sending', attempts = attempts + 1, \
+             updated_at = $3 where job_id = $1 and contact_id = $2 returning attempts",
+        )
+        .bind(id)
+        .bind(contact_id)
+        .bind(send_at.unwrap_or(now))
+        .fetch_one(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(Some(Claim {
             contact_id,
