@@ -1504,7 +1504,12 @@ PY
   sent_before=$(sent)
   started=$(date +%s.%N)
   sending=()
-  for row in "${lists[@]}"; do sending+=("$(mails_list "$row")"); done
+  # Warmed up as before the announcement: its save moved the data version, so nothing kept
+  # before it answers now.
+  for row in "${lists[@]}"; do
+    ask "${row%%|*}" "$(cut -d'|' -f2 <<<"$row")" -t2 -c50 -d3s --timeout 2s # warm-up
+    sending+=("$(mails_list "$row")")
+  done
   sent_after=$(sent)
   pace=$(calc "f'{($sent_after - $sent_before) / ($(date +%s.%N) - $started):.1f}'")
   rss_sending=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
@@ -1517,8 +1522,8 @@ PY
     echo "with the confirmation (\`PUT /api/download/{id}/announcement\`), which queues one item per"
     echo "address in the request. No mail server is set, so the mails go to the outbox folder, one file"
     echo "each, at \`AP_MAIL_PER_SECOND=$mail_pace\`. The lists are asked at 50 clients for 15 s each"
-    echo "(wrk, every request a new question where the row has one), 30 s after the portal's start (it"
-    echo "settles first), before the announcement and while it sends."
+    echo "(wrk, every request a new question where the row has one, after a 3 s warm-up), 30 s after the"
+    echo "portal's start (it settles first), before the announcement and while it sends."
     echo
     echo "| Measure | value | target | met |"
     echo "|---|---:|---|:---:|"
@@ -1527,7 +1532,7 @@ PY
     echo "| queueing (the PUT) | $(calc "f'{$queued:.2f}'") s | < 5 s | $(calc "'yes' if $queued < 5 else 'no'") |"
     echo "| resident memory before / after queueing / while sending | $rss_before / $rss_after / $rss_sending MiB | flat (< 50 MiB more) | $(calc "'yes' if max($rss_after, $rss_sending) - $rss_before < 50 else 'no'") |"
     echo "| pace, nobody else asking (20 s) | $quiet_pace mails/s | $mail_pace (AP_MAIL_PER_SECOND) | $(calc "'yes' if abs($quiet_pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
-    echo "| pace while 50 clients ask the lists (about 70 s) | $pace mails/s | $mail_pace | $(calc "'yes' if abs($pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
+    echo "| pace while 50 clients ask the lists (about 85 s) | $pace mails/s | $mail_pace | $(calc "'yes' if abs($pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
     echo
     echo "| List at 50 clients | before: req/s | before: p99 | while sending: req/s | while sending: p99 | p99 kept (at most 20 % or 5 ms more) |"
     echo "|---|---:|---:|---:|---:|:---:|"
