@@ -39,7 +39,7 @@
 #           the portal serves, imported into an empty SQLite and an empty PostgreSQL database,
 #           against tar of the stopped data folder (and tar x of it); times, sizes, peak RSS
 #   mails   a package's announcement to 50,000 confirmed contacts (issue 37): seed-large on SQLite
-#           with 50,000 confirmed contacts put on one list, a package on it, and its announcement
+#           and on PostgreSQL, with 50,000 confirmed contacts put on one list, a package on it, and its announcement
 #           switched on: the time and memory of queueing, the pace of sending (to the outbox) against
 #           AP_MAIL_PER_SECOND, and the lists' p99 while it sends against their p99 before
 #   kept    the kept answers under attack (issue 34): the demo dealer's session asks the package
@@ -1432,39 +1432,54 @@ LUA
 fi
 
 # wrk at 50 clients for 15 s on one list; prints "<req/s> <p99 ms> <bad answers>": mails_list <row>
-# where a row is "<template>|<cookie>|…" as for ask (a template without {…} is asked as it is).
+# where a row is "<template>|<role>|…", the template as for ask (one without {…} is asked as it
+# is), the role admin or dealer.
 mails_list() {
-  local template cookie
-  IFS='|' read -r template cookie _ <<<"$1"
-  ask "$template" "$cookie" -t2 -c50 -d15s --latency --timeout 2s
+  local template role
+  IFS='|' read -r template role _ <<<"$1"
+  ask "$template" "$(role_cookie <<<"$role")" -t2 -c50 -d15s --latency --timeout 2s
   echo "$(wrk_rps) $(wrk_latency 99) $(wrk_bad)"
 }
 
-if wants mails; then
-  echo "==> Ankündigung eines Pakets an 50.000 bestätigte Kontakte (SQLite)"
+# Runs one SQL statement on the benchmark's database (SQLite in $data, or $database_url) and
+# prints its rows, columns apart by a space: on_database <sql>
+on_database() {
+  if [ -n "$database_url" ]; then
+    psql -qAt -F ' ' "$database_url" -c "$1"
+  else
+    python3 - "$data/aktionsportal.db" "$1" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for row in db.execute(sys.argv[2]).fetchall():
+    print(*row)
+db.commit()
+PY
+  fi
+}
+
+# A package's announcement to 50,000 confirmed contacts on seed-large, the pace and the lists
+# before and while it sends; appends to mails.md: mails_bench <label> <database URL or "">
+mails_bench() {
+  local label=$1 output admin_password dealer_password provider list yesterday package
+  local announcement recipients row rss_before rss_after rss_sending body queued queued_for
+  local sent_before started quiet_pace sent_after pace q_rps q_p99 q_bad s_rps s_p99 s_bad i
+  local quiet=() sending=()
+  database_url=$2
   data="$work/large"
   rm -rf "$data"
-  echo "   SQLite: seed-large"
-  output=$("$bin" --data "$data" seed-large)
+  echo "   $label: seed-large"
+  output=$(env ${database_url:+DATABASE_URL="$database_url"} "$bin" --data "$data" seed-large)
   admin_password=$(sed -n 's/^Konto angelegt: Login bench-admin, Passwort \([^ ]*\) .*/\1/p' <<<"$output")
   dealer_password=$(sed -n 's/^Konto angelegt: Login bench-haendler, Passwort \([^ ]*\) .*/\1/p' <<<"$output")
   # 50,000 confirmed, unblocked contacts on one active list of the first provider, written as
-  # seed-large writes (the database's triggers move the data version); prints "<provider> <list>".
-  read -r provider list < <(python3 - "$data/aktionsportal.db" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-provider, list_id = db.execute(
-    "select provider_id, id from lists where active = 1 order by provider_id, id limit 1").fetchone()
-stamp = db.execute("select created_at from contact_lists limit 1").fetchone()[0]
-db.execute(
-    "insert or ignore into contact_lists (contact_id, list_id, created_at, updated_at) "
-    "select id, ?, ?, ? from contacts where double_opt_in = 1 and email_blacklisted = 0 "
-    "order by id limit 50000", (list_id, stamp, stamp))
-db.commit()
-print(provider, list_id)
-PY
-)
-  mail_pace=100
+  # seed-large writes (the database's triggers move the data version).
+  read -r provider list < <(on_database \
+    "select provider_id, id from lists where active = true order by provider_id, id limit 1")
+  on_database "insert into contact_lists (contact_id, list_id, created_at, updated_at) \
+    select c.id, $list, s.stamp, s.stamp from contacts c \
+    cross join (select created_at as stamp from contact_lists limit 1) s \
+    where c.double_opt_in = true and c.email_blacklisted = false order by c.id limit 50000 \
+    on conflict do nothing" >/dev/null
   portal_env=("AP_MAIL_PER_SECOND=$mail_pace")
   launch_portal "$data"
   portal_env=()
@@ -1479,13 +1494,8 @@ PY
   # The portal settles after a start (planner statistics, the contacts' texts and orders read
   # in the background): the lists are measured once that is done.
   sleep 30
-  lists=("/user/downloads|$dealer|customer page \`/user/downloads\` (dealer)"
-    "/api/downloads/contact/?limit=20&offset=0&search=Nr.%20{n:5:9999}|$dealer|dealer list, search by name"
-    "/api/contacts?limit={between:15:25}&offset={between:0:199980}|$admin|contact list, random page (admin)"
-    "/api/downloads/?limit={between:15:25}&offset={between:0:18000}&sortBy=startAt&sort=ASC|$admin|admin package list, random page")
-  quiet=()
-  for row in "${lists[@]}"; do
-    ask "${row%%|*}" "$(cut -d'|' -f2 <<<"$row")" -t2 -c50 -d3s --timeout 2s # warm-up
+  for row in "${mail_lists[@]}"; do
+    ask "${row%%|*}" "$(cut -d'|' -f2 <<<"$row" | role_cookie)" -t2 -c50 -d3s --timeout 2s # warm-up
     quiet+=("$(mails_list "$row")")
   done
   rss_before=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
@@ -1503,27 +1513,19 @@ PY
   quiet_pace=$(calc "f'{($(sent) - $sent_before) / ($(date +%s.%N) - $started):.1f}'")
   sent_before=$(sent)
   started=$(date +%s.%N)
-  sending=()
   # Warmed up as before the announcement: its save moved the data version, so nothing kept
   # before it answers now.
-  for row in "${lists[@]}"; do
-    ask "${row%%|*}" "$(cut -d'|' -f2 <<<"$row")" -t2 -c50 -d3s --timeout 2s # warm-up
+  for row in "${mail_lists[@]}"; do
+    ask "${row%%|*}" "$(cut -d'|' -f2 <<<"$row" | role_cookie)" -t2 -c50 -d3s --timeout 2s # warm-up
     sending+=("$(mails_list "$row")")
   done
   sent_after=$(sent)
   pace=$(calc "f'{($sent_after - $sent_before) / ($(date +%s.%N) - $started):.1f}'")
   rss_sending=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
-  echo "   $recipients Empfänger, eingereiht in $queued s, $quiet_pace / $pace Mails/s (eingestellt $mail_pace)"
+  echo "   $label: $recipients Empfänger, eingereiht in $queued s, $quiet_pace / $pace Mails/s (eingestellt $mail_pace)"
   {
-    echo "### A package's announcement to 50,000 confirmed contacts"
     echo
-    echo "Issue 37. \`seed-large\` on SQLite, then 50,000 confirmed, unblocked contacts put on one list"
-    echo "of a provider and a package on that list, started yesterday; its announcement is switched on"
-    echo "with the confirmation (\`PUT /api/download/{id}/announcement\`), which queues one item per"
-    echo "address in the request. No mail server is set, so the mails go to the outbox folder, one file"
-    echo "each, at \`AP_MAIL_PER_SECOND=$mail_pace\`. The lists are asked at 50 clients for 15 s each"
-    echo "(wrk, every request a new question where the row has one, after a 3 s warm-up), 30 s after the"
-    echo "portal's start (it settles first), before the announcement and while it sends."
+    echo "#### $label"
     echo
     echo "| Measure | value | target | met |"
     echo "|---|---:|---|:---:|"
@@ -1536,15 +1538,44 @@ PY
     echo
     echo "| List at 50 clients | before: req/s | before: p99 | while sending: req/s | while sending: p99 | p99 kept (at most 20 % or 5 ms more) |"
     echo "|---|---:|---:|---:|---:|:---:|"
-    for i in "${!lists[@]}"; do
+    for i in "${!mail_lists[@]}"; do
       read -r q_rps q_p99 q_bad <<<"${quiet[$i]}"
       read -r s_rps s_p99 s_bad <<<"${sending[$i]}"
-      echo "| $(cut -d'|' -f3 <<<"${lists[$i]}") | $q_rps | $q_p99 ms | $s_rps | $s_p99 ms | $(calc "'yes' if $s_bad == 0 and $q_bad == 0 and $s_p99 <= max($q_p99 * 1.2, $q_p99 + 5) else 'no'") |"
+      echo "| $(cut -d'|' -f3 <<<"${mail_lists[$i]}") | $q_rps | $q_p99 ms | $s_rps | $s_p99 ms | $(calc "'yes' if $s_bad == 0 and $q_bad == 0 and $s_p99 <= max($q_p99 * 1.2, $q_p99 + 5) else 'no'") |"
     done
     printf '\nPortal peak RSS (VmHWM) over the run: %s MiB.\n' "$(peak_rss)"
-  } >"$work/mails.md"
+  } >>"$work/mails.md"
   stop_portal
   rm -rf "$data"
+}
+
+# The session cookie of a role named in a list's row (admin or dealer), from standard input.
+role_cookie() {
+  local role
+  read -r role
+  if [ "$role" = admin ]; then echo "$admin"; else echo "$dealer"; fi
+}
+
+if wants mails; then
+  echo "==> Ankündigung eines Pakets an 50.000 bestätigte Kontakte"
+  mail_pace=100
+  # Rows as for mails_list, with the role in place of the cookie (each run signs in anew).
+  mail_lists=("/user/downloads|dealer|customer page \`/user/downloads\` (dealer)"
+    "/api/downloads/contact/?limit=20&offset=0&search=Nr.%20{n:5:9999}|dealer|dealer list, search by name"
+    "/api/contacts?limit={between:15:25}&offset={between:0:199980}|admin|contact list, random page (admin)"
+    "/api/downloads/?limit={between:15:25}&offset={between:0:18000}&sortBy=startAt&sort=ASC|admin|admin package list, random page")
+  {
+    echo "### A package's announcement to 50,000 confirmed contacts"
+    echo
+    echo "Issue 37. \`seed-large\`, then 50,000 confirmed, unblocked contacts put on one list of a"
+    echo "provider and a package on that list, started yesterday; its announcement is switched on with"
+    echo "the confirmation (\`PUT /api/download/{id}/announcement\`), which queues one item per address in"
+    echo "the request. No mail server is set, so the mails go to the outbox folder, one file each, at"
+    echo "\`AP_MAIL_PER_SECOND=$mail_pace\`. The lists are asked at 50 clients for 15 s each (wrk, every"
+    echo "request a new question where the row has one, after a 3 s warm-up), 30 s after the portal's"
+    echo "start (it settles first), before the announcement and while it sends."
+  } >"$work/mails.md"
+  on_both_databases mails_bench "$work/mails.md"
 fi
 
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/Mem:/ { print $2 }') GiB RAM, $(uname -sr)"

@@ -316,11 +316,21 @@ pub struct Claim {
     pub send_at: Option<DateTime<Utc>>,
 }
 
-/// Claims the next open item of running job `job` for the calling worker: a `sending` one
-/// last touched before `stale_before` (its worker died), else a `pending` item whose retry is
-/// due. Every instance's worker claims from the same job; on PostgreSQL `for update skip
-/// locked` lets claims run side by side without ever handing one item to two workers. SQLite
-/// has a single writer.
+/// Where a worker's claim of a job's next item looks (see [`claim_next`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClaimFrom {
+    /// Items never tried are looked for after this contact only (0: from the first).
+    pub after_contact: i64,
+    /// Also an item still `sending` since before this time: its worker died.
+    pub stale_before: Option<DateTime<Utc>>,
+}
+
+/// Claims the next open item of running job `job` for the calling worker, as `from` says: a
+/// `sending` one last touched before `from.stale_before` (its worker died), else a `pending`
+/// one whose retry is due, else the first never tried after `from.after_contact`. Every
+/// instance's worker claims from the same job; on PostgreSQL `for update skip locked` lets
+/// claims run side by side without ever handing one item to two workers. SQLite has a single
+/// writer.
 ///
 /// In the same transaction the item gets a send slot of the one pace of all jobs (`gap`
 /// apart, never before `now`, migration 0037), so the pace holds for all mail together
@@ -332,7 +342,7 @@ pub async fn claim_next(
     db: &Db,
     job: &MailJob,
     now: DateTime<Utc>,
-    stale_before: DateTime<Utc>,
+    from: ClaimFrom,
     gap: Duration,
 ) -> Result<Option<Claim>, sqlx::Error> {
     // The only dialect difference: PostgreSQL has concurrent writers that must skip each
@@ -342,30 +352,44 @@ pub async fn claim_next(
         Backend::Sqlite => ("", ""),
     };
     let id = job.id;
-    // Two seeks into `(job_id, state, contact_id)`, a dead worker's item first. One statement
-    // with both states under an OR walked the job's items in contact order past every item
-    // already sent: 5.6 ms a claim halfway through 50,000 on SQLite, most of a core at 100
-    // mails a second (issue 37); each seek is 0.06 ms. Each statement is also a round trip to
-    // the connection's thread, which costs more than these statements do: the claim is five
-    // (it was up to eight).
+    // Seeks into indexes, each for its own kind of item, in one statement. One statement with
+    // every state under an OR walked the job's items in contact order past every item already
+    // sent: 5.6 ms a claim halfway through 50,000 on SQLite, most of a core at 100 mails a
+    // second (issue 37); each seek is 0.06 ms. On PostgreSQL a seek from the first contact
+    // still stepped over the index entries each sent item leaves behind until vacuum (4 ms
+    // halfway): hence the worker's place (`after_contact`), and the stale seek only now and
+    // then. Each statement is also a round trip to the connection's thread, which costs more
+    // than these statements do: the claim is five.
+    let stale = if from.stale_before.is_some() {
+        format!(
+            "(select contact_id from mail_job_items where job_id = $1 and state = 'sending' \
+             and updated_at < $4 order by contact_id limit 1{skip_locked}), "
+        )
+    } else {
+        String::new()
+    };
+    // The retry seek uses the partial index of migration 0038.
     let pick_sql = format!(
-        "select coalesce((select contact_id from mail_job_items where job_id = $1 \
-         and state = 'sending' and updated_at < $2 order by contact_id limit 1{skip_locked}), \
+        "select coalesce({stale}\
          (select contact_id from mail_job_items where job_id = $1 and state = 'pending' \
-         and (next_attempt_at is null or next_attempt_at <= $3) \
-         order by contact_id limit 1{skip_locked}))"
+         and next_attempt_at <= $2 order by next_attempt_at, contact_id limit 1{skip_locked}), \
+         (select contact_id from mail_job_items where job_id = $1 and state = 'pending' \
+         and next_attempt_at is null and contact_id > $3 order by contact_id \
+         limit 1{skip_locked}))"
     );
     let slot_sql = format!("select next_send_at from mail_pace where id = 1{lock_pace}");
     db_run!(db, pool => {
         // BEGIN IMMEDIATE on SQLite: the write lock is held from the first read on, so the
         // item and the job row read below cannot be overtaken by another connection.
         let mut tx = pool.begin_write().await?;
-        let open: Option<i64> = sqlx::query_scalar(&pick_sql)
+        let mut pick = sqlx::query_scalar(&pick_sql)
             .bind(id)
-            .bind(stale_before)
             .bind(now)
-            .fetch_one(&mut *tx)
-            .await?;
+            .bind(from.after_contact);
+        if let Some(stale_before) = from.stale_before {
+            pick = pick.bind(stale_before);
+        }
+        let open: Option<i64> = pick.fetch_one(&mut *tx).await?;
         let Some(contact_id) = open else {
             return Ok(None);
         };
@@ -542,8 +566,16 @@ mod tests {
 
     const GAP: Duration = Duration::milliseconds(200);
 
+    /// A claim from the first contact, dead workers' items included.
+    fn whole(stale_before: DateTime<Utc>) -> ClaimFrom {
+        ClaimFrom {
+            after_contact: 0,
+            stale_before: Some(stale_before),
+        }
+    }
+
     async fn claim(t: &TestDb, job: &MailJob, now: DateTime<Utc>) -> Option<Claim> {
-        claim_next(&t.db, job, now, now - Duration::seconds(60), GAP)
+        claim_next(&t.db, job, now, whole(now - Duration::seconds(60)), GAP)
             .await
             .unwrap()
     }
@@ -642,6 +674,74 @@ mod tests {
         assert_eq!(latest(&t.db).await.unwrap().unwrap().status, "done");
     }
 
+    #[tokio::test]
+    async fn a_claim_takes_new_items_after_its_place_and_due_retries_and_dead_ones_anywhere() {
+        let t = TestDb::new().await;
+        let mut ids = Vec::new();
+        for i in 0..4 {
+            ids.push(contact(&t, i, false, false).await);
+        }
+        let now = crate::db::now();
+        let (job, _) = start_double_opt_in(&t.db, "admin", now, &crate::test_support::cli_change())
+            .await
+            .unwrap();
+        let after = |after_contact| ClaimFrom {
+            after_contact,
+            stale_before: None,
+        };
+        let first = claim_next(&t.db, &job, now, after(0), GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(first.contact_id, ids[0]);
+        let second = claim_next(&t.db, &job, now, after(ids[0]), GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(second.contact_id, ids[1]);
+        let retry_at = now + Duration::seconds(1);
+        assert!(
+            retry_item(&t.db, job.id, &second, "421", retry_at, now)
+                .await
+                .unwrap()
+        );
+        // The retry is not due yet; the next new item after the place comes.
+        let third = claim_next(&t.db, &job, now, after(ids[1]), GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(third.contact_id, ids[2]);
+        // Once due, the retry comes first, although it is behind the place.
+        let later = now + Duration::seconds(2);
+        let again = claim_next(&t.db, &job, later, after(ids[2]), GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((again.contact_id, again.attempt), (ids[1], 2));
+        let fourth = claim_next(&t.db, &job, later, after(ids[2]), GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(fourth.contact_id, ids[3]);
+        // The first item's worker died: its item is claimed again only when asked for.
+        let late = now + Duration::seconds(120);
+        assert!(
+            claim_next(&t.db, &job, late, after(ids[3]), GAP)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let stale = ClaimFrom {
+            after_contact: ids[3],
+            stale_before: Some(late - Duration::seconds(60)),
+        };
+        let revived = claim_next(&t.db, &job, late, stale, GAP)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((revived.contact_id, revived.attempt), (ids[0], 2));
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn two_concurrent_claimers_claim_every_item_once_in_distinct_slots() {
         let t = TestDb::new().await;
@@ -664,9 +764,10 @@ mod tests {
                     let mut claims = Vec::new();
                     loop {
                         let now = crate::db::now();
-                        let Some(c) = claim_next(&db, &job, now, now - Duration::seconds(60), GAP)
-                            .await
-                            .unwrap()
+                        let Some(c) =
+                            claim_next(&db, &job, now, whole(now - Duration::seconds(60)), GAP)
+                                .await
+                                .unwrap()
                         else {
                             break;
                         };
@@ -717,13 +818,13 @@ mod tests {
         assert_eq!(dead.contact_id, a);
         // Shortly after, the claim is fresh: the other item comes, then nothing.
         let soon = now + Duration::seconds(30);
-        let other = claim_next(&t.db, &job, soon, soon - stale, GAP)
+        let other = claim_next(&t.db, &job, soon, whole(soon - stale), GAP)
             .await
             .unwrap()
             .unwrap();
         assert_eq!(other.contact_id, b);
         assert!(
-            claim_next(&t.db, &job, soon, soon - stale, GAP)
+            claim_next(&t.db, &job, soon, whole(soon - stale), GAP)
                 .await
                 .unwrap()
                 .is_none()
@@ -735,7 +836,7 @@ mod tests {
         );
         // Past the stale limit the dead worker's item is claimed again, as a new attempt.
         let late = now + Duration::seconds(61);
-        let retry = claim_next(&t.db, &job, late, late - stale, GAP)
+        let retry = claim_next(&t.db, &job, late, whole(late - stale), GAP)
             .await
             .unwrap()
             .unwrap();

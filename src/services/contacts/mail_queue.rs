@@ -14,7 +14,7 @@ use std::time::Duration as StdDuration;
 use chrono::Duration;
 use tokio::sync::Notify;
 
-use crate::db::operations::mail_jobs::{self, Claim, ItemOutcome, MailJob};
+use crate::db::operations::mail_jobs::{self, Claim, ClaimFrom, ItemOutcome, MailJob};
 use crate::db::{self, Db};
 use crate::integrations::mail::Mailer;
 use crate::services::contacts::double_opt_in;
@@ -26,6 +26,10 @@ use crate::services::error::ServiceResult;
 /// worker's death and is claimed again. Far above one mail's 12-second deadline
 /// (`integrations::mail`), so a slow but living worker is not doubled.
 const STALE_CLAIM: Duration = Duration::seconds(30);
+
+/// How often a worker looks for items held by a dead worker while it sends a job; on
+/// PostgreSQL that seek steps over an index entry for each item sent since the last vacuum.
+const STALE_CHECK: Duration = Duration::seconds(10);
 
 /// An item is tried at most this often when its failures pass.
 pub const MOST_ATTEMPTS: i32 = 5;
@@ -58,14 +62,18 @@ async fn work_once(
 ) -> ServiceResult<bool> {
     let mut finished = false;
     // What a package's mails say is read once per job and round, not once per recipient.
-    let mut open: Vec<(MailJob, Option<Option<Prepared>>)> = Vec::new();
+    let mut open: Vec<OpenJob> = Vec::new();
     // Jobs with nothing to claim now (done, or only items waiting for a later attempt).
     let mut exhausted = std::collections::HashSet::new();
     loop {
         // A job started meanwhile joins the turns at once.
         for job in mail_jobs::running_all(db).await? {
-            if !exhausted.contains(&job.id) && !open.iter().any(|(o, _)| o.id == job.id) {
-                open.push((job, None));
+            if !exhausted.contains(&job.id) && !open.iter().any(|o| o.job.id == job.id) {
+                open.push(OpenJob {
+                    job,
+                    prepared: None,
+                    place: JobPlace::default(),
+                });
             }
         }
         if open.is_empty() {
@@ -73,8 +81,12 @@ async fn work_once(
         }
         let mut turn = 0;
         while turn < open.len() {
-            let (job, prepared) = &mut open[turn];
-            if send_next(db, mailer, settings, gap, job, prepared).await? {
+            let OpenJob {
+                job,
+                prepared,
+                place,
+            } = &mut open[turn];
+            if send_next(db, mailer, settings, gap, job, prepared, place).await? {
                 turn += 1;
                 continue;
             }
@@ -90,6 +102,61 @@ async fn work_once(
     }
 }
 
+/// A running job in a worker's turns.
+struct OpenJob {
+    job: MailJob,
+    prepared: Option<Option<Prepared>>,
+    place: JobPlace,
+}
+
+/// A worker's place in a job. Items never tried are claimed in contact order, so the next one
+/// is sought after the last claim: on PostgreSQL a seek from the first contact would step over
+/// the index entry of every item sent since the last vacuum. Items behind the place (queued
+/// again, or claimed by another instance's worker and put back) are found when the pass ends:
+/// only a seek from the first contact that finds nothing, dead workers' items included, calls
+/// the job exhausted.
+#[derive(Default)]
+struct JobPlace {
+    after_contact: i64,
+    stale_checked: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// Claims the next item of `job` from `place` on, and moves the place.
+async fn claim_at_place(
+    db: &Db,
+    job: &MailJob,
+    gap: Duration,
+    place: &mut JobPlace,
+) -> ServiceResult<Option<Claim>> {
+    let now = db::now();
+    let check_stale = place
+        .stale_checked
+        .is_none_or(|checked| now - checked >= STALE_CHECK);
+    let from = ClaimFrom {
+        after_contact: place.after_contact,
+        stale_before: check_stale.then(|| now - STALE_CLAIM),
+    };
+    if check_stale {
+        place.stale_checked = Some(now);
+    }
+    if let Some(claim) = mail_jobs::claim_next(db, job, now, from, gap).await? {
+        place.after_contact = place.after_contact.max(claim.contact_id);
+        return Ok(Some(claim));
+    }
+    let whole = ClaimFrom {
+        after_contact: 0,
+        stale_before: Some(now - STALE_CLAIM),
+    };
+    if from == whole {
+        return Ok(None);
+    }
+    // The end of a pass: once more from the first contact.
+    place.stale_checked = Some(now);
+    let claim = mail_jobs::claim_next(db, job, now, whole, gap).await?;
+    place.after_contact = claim.map_or(0, |claim| claim.contact_id);
+    Ok(claim)
+}
+
 /// Claims, sends and records the next item of `job`; `false` when there is none to claim now.
 async fn send_next(
     db: &Db,
@@ -98,9 +165,9 @@ async fn send_next(
     gap: Duration,
     job: &MailJob,
     prepared: &mut Option<Option<Prepared>>,
+    place: &mut JobPlace,
 ) -> ServiceResult<bool> {
-    let now = db::now();
-    let Some(claim) = mail_jobs::claim_next(db, job, now, now - STALE_CLAIM, gap).await? else {
+    let Some(claim) = claim_at_place(db, job, gap, place).await? else {
         return Ok(false);
     };
     let sent = match claim.send_at {
@@ -193,4 +260,53 @@ async fn record(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::contacts;
+    use crate::test_support::{TestDb, cli_change};
+
+    #[tokio::test]
+    async fn a_worker_finds_the_items_behind_its_place_when_its_pass_ends() {
+        let t = TestDb::new().await;
+        contacts::upsert_company(&t.db, 1, "Firma").await.unwrap();
+        let mut ids = Vec::new();
+        for i in 0..3 {
+            let contact = contacts::NewContact {
+                customer_number: 1,
+                brevo_contact_id: None,
+                email: format!("k{i}@example.de"),
+                salutation: 0,
+                firstname: "A".into(),
+                lastname: "B".into(),
+                extern_id: None,
+                double_opt_in: false,
+                email_blacklisted: false,
+            };
+            let created = contacts::create_contact(&t.db, &contact).await;
+            ids.push(created.unwrap().id);
+        }
+        let (job, _) = mail_jobs::start_double_opt_in(&t.db, "admin", db::now(), &cli_change())
+            .await
+            .unwrap();
+        // As if this worker had come past the first two already while they were still (or
+        // again) open: another instance's worker put them back, or they were queued anew.
+        let mut place = JobPlace {
+            after_contact: ids[1],
+            stale_checked: Some(db::now()),
+        };
+        let gap = Duration::milliseconds(1);
+        let mut claimed = Vec::new();
+        while let Some(claim) = claim_at_place(&t.db, &job, gap, &mut place).await.unwrap() {
+            claimed.push(claim.contact_id);
+            assert!(claimed.len() <= 3, "{claimed:?}");
+        }
+        assert_eq!(
+            claimed,
+            [ids[2], ids[0], ids[1]],
+            "each once, the rest at the pass's end"
+        );
+    }
 }
