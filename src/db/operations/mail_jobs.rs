@@ -468,11 +468,12 @@ async fn claim_in_one_statement(
     gap: Duration,
 ) -> Result<Option<Claim>, sqlx::Error> {
     let sql = format!(
-        "with target as (select p.contact_id, \
+        "with pick (contact_id) as materialized ({pick}), \
+         target as (select p.contact_id, \
          exists (select 1 from contacts c where c.id = p.contact_id and c.double_opt_in = $5 \
          and c.email_blacklisted = false) as to_mail, \
          exists (select 1 from mail_jobs j where j.id = $1 and j.status = 'running') as running \
-         from ({pick}) as p (contact_id) where p.contact_id is not null), \
+         from pick p where p.contact_id is not null), \
          slot as (update mail_pace set next_send_at = greatest(coalesce(next_send_at, $2), $2) \
          + $6 * interval '1 microsecond', updated_at = $2 \
          where id = 1 and exists (select 1 from target where to_mail and running) \
@@ -486,6 +487,7 @@ async fn claim_in_one_statement(
         pick = pick_sql(from.stale_before.is_some(), " for update skip locked"),
     );
     let gap_micros = gap.num_microseconds().unwrap_or(i64::MAX);
+    // `materialized`: the seeks run once (inlined, each use of the contact ran them again).
     // The stale limit is `$4`: without it, a placeholder nobody reads (its type unknown).
     let stale_before = from.stale_before.unwrap_or(now);
     let row: Option<(i64, Option<i32>, Option<DateTime<Utc>>)> = sqlx::query_as(&sql)
