@@ -48,6 +48,26 @@ impl TestDb {
         Self::on(Backend::Postgres).await
     }
 
+    /// A contact `k{i}@example.de` of customer number 1 (its company made first); its id.
+    pub async fn contact(&self, i: usize, confirmed: bool, blocked: bool) -> i64 {
+        use crate::db::contacts;
+        contacts::upsert_company(&self.db, 1, "Firma")
+            .await
+            .unwrap();
+        let new = contacts::NewContact {
+            customer_number: 1,
+            brevo_contact_id: None,
+            email: format!("k{i}@example.de"),
+            salutation: 0,
+            firstname: "A".into(),
+            lastname: "B".into(),
+            extern_id: None,
+            double_opt_in: confirmed,
+            email_blacklisted: blocked,
+        };
+        contacts::create_contact(&self.db, &new).await.unwrap().id
+    }
+
     async fn on(backend: Backend) -> TestDb {
         let dir = tempfile::tempdir().expect("temporary folder");
         let data_dir = dir.path().join("data");

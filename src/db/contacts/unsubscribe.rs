@@ -79,41 +79,19 @@ pub async fn remove_older_than(db: &Db, before: DateTime<Utc>) -> Result<u64, sq
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::contacts;
     use crate::test_support::TestDb;
 
     #[tokio::test]
     async fn a_link_leads_to_its_contact_until_it_is_removed_as_old() {
         let t = TestDb::new().await;
-        contacts::upsert_company(&t.db, 1, "Firma").await.unwrap();
-        let contact = contacts::create_contact(
-            &t.db,
-            &contacts::NewContact {
-                customer_number: 1,
-                brevo_contact_id: None,
-                email: "k@example.de".into(),
-                salutation: 0,
-                firstname: "A".into(),
-                lastname: "B".into(),
-                extern_id: None,
-                double_opt_in: true,
-                email_blacklisted: false,
-            },
-        )
-        .await
-        .unwrap();
+        let contact = t.contact(0, true, false).await;
         let now = crate::db::now();
         let old = now - chrono::Duration::days(800);
-        add_token(&t.db, "alt", contact.id, None, old)
+        add_token(&t.db, "alt", contact, None, old).await.unwrap();
+        add_token(&t.db, "neu", contact, Some(1), now)
             .await
             .unwrap();
-        add_token(&t.db, "neu", contact.id, Some(1), now)
-            .await
-            .unwrap();
-        assert_eq!(
-            contact_of_token(&t.db, "alt").await.unwrap(),
-            Some(contact.id)
-        );
+        assert_eq!(contact_of_token(&t.db, "alt").await.unwrap(), Some(contact));
         assert_eq!(contact_of_token(&t.db, "nichts").await.unwrap(), None);
         mark_used(&t.db, "neu", now).await.unwrap();
         let removed = remove_older_than(&t.db, now - chrono::Duration::days(730))
@@ -121,9 +99,6 @@ mod tests {
             .unwrap();
         assert_eq!(removed, 1);
         assert_eq!(contact_of_token(&t.db, "alt").await.unwrap(), None);
-        assert_eq!(
-            contact_of_token(&t.db, "neu").await.unwrap(),
-            Some(contact.id)
-        );
+        assert_eq!(contact_of_token(&t.db, "neu").await.unwrap(), Some(contact));
     }
 }

@@ -488,7 +488,8 @@ async fn claim_in_one_statement(
     );
     let gap_micros = gap.num_microseconds().unwrap_or(i64::MAX);
     // `materialized`: the seeks run once (inlined, each use of the contact ran them again).
-    // The stale limit is `$4`: without it, a placeholder nobody reads (its type unknown).
+    // `$4` is bound also when the stale seek is left out, so that `$5` and `$6` keep their
+    // places; the server is told its type, so nobody needs to read it.
     let stale_before = from.stale_before.unwrap_or(now);
     let row: Option<(i64, Option<i32>, Option<DateTime<Utc>>)> = sqlx::query_as(&sql)
         .bind(job.id)
@@ -611,27 +612,6 @@ mod tests {
     use crate::db::contacts;
     use crate::test_support::TestDb;
 
-    async fn contact(t: &TestDb, i: usize, confirmed: bool, blocked: bool) -> i64 {
-        contacts::upsert_company(&t.db, 1, "Firma").await.unwrap();
-        contacts::create_contact(
-            &t.db,
-            &contacts::NewContact {
-                customer_number: 1,
-                brevo_contact_id: None,
-                email: format!("k{i}@example.de"),
-                salutation: 0,
-                firstname: "A".into(),
-                lastname: "B".into(),
-                extern_id: None,
-                double_opt_in: confirmed,
-                email_blacklisted: blocked,
-            },
-        )
-        .await
-        .unwrap()
-        .id
-    }
-
     const GAP: Duration = Duration::milliseconds(200);
 
     /// A claim from the first contact, dead workers' items included.
@@ -643,9 +623,16 @@ mod tests {
     }
 
     async fn claim(t: &TestDb, job: &MailJob, now: DateTime<Utc>) -> Option<Claim> {
-        claim_next(&t.db, job, now, whole(now - Duration::seconds(60)), GAP)
-            .await
-            .unwrap()
+        claim_from(t, job, now, whole(now - Duration::seconds(60))).await
+    }
+
+    async fn claim_from(
+        t: &TestDb,
+        job: &MailJob,
+        now: DateTime<Utc>,
+        from: ClaimFrom,
+    ) -> Option<Claim> {
+        claim_next(&t.db, job, now, from, GAP).await.unwrap()
     }
 
     #[tokio::test]
@@ -657,7 +644,7 @@ mod tests {
             .chain([(false, false); 3])
             .enumerate()
         {
-            ids.push(contact(&t, i, confirmed, blocked).await);
+            ids.push(t.contact(i, confirmed, blocked).await);
         }
         let now = crate::db::now();
         let (job, started) =
@@ -747,7 +734,7 @@ mod tests {
         let t = TestDb::new().await;
         let mut ids = Vec::new();
         for i in 0..4 {
-            ids.push(contact(&t, i, false, false).await);
+            ids.push(t.contact(i, false, false).await);
         }
         let now = crate::db::now();
         let (job, _) = start_double_opt_in(&t.db, "admin", now, &crate::test_support::cli_change())
@@ -757,15 +744,9 @@ mod tests {
             after_contact,
             stale_before: None,
         };
-        let first = claim_next(&t.db, &job, now, after(0), GAP)
-            .await
-            .unwrap()
-            .unwrap();
+        let first = claim_from(&t, &job, now, after(0)).await.unwrap();
         assert_eq!(first.contact_id, ids[0]);
-        let second = claim_next(&t.db, &job, now, after(ids[0]), GAP)
-            .await
-            .unwrap()
-            .unwrap();
+        let second = claim_from(&t, &job, now, after(ids[0])).await.unwrap();
         assert_eq!(second.contact_id, ids[1]);
         let retry_at = now + Duration::seconds(1);
         assert!(
@@ -774,39 +755,22 @@ mod tests {
                 .unwrap()
         );
         // The retry is not due yet; the next new item after the place comes.
-        let third = claim_next(&t.db, &job, now, after(ids[1]), GAP)
-            .await
-            .unwrap()
-            .unwrap();
+        let third = claim_from(&t, &job, now, after(ids[1])).await.unwrap();
         assert_eq!(third.contact_id, ids[2]);
         // Once due, the retry comes first, although it is behind the place.
         let later = now + Duration::seconds(2);
-        let again = claim_next(&t.db, &job, later, after(ids[2]), GAP)
-            .await
-            .unwrap()
-            .unwrap();
+        let again = claim_from(&t, &job, later, after(ids[2])).await.unwrap();
         assert_eq!((again.contact_id, again.attempt), (ids[1], 2));
-        let fourth = claim_next(&t.db, &job, later, after(ids[2]), GAP)
-            .await
-            .unwrap()
-            .unwrap();
+        let fourth = claim_from(&t, &job, later, after(ids[2])).await.unwrap();
         assert_eq!(fourth.contact_id, ids[3]);
         // The first item's worker died: its item is claimed again only when asked for.
         let late = now + Duration::seconds(120);
-        assert!(
-            claim_next(&t.db, &job, late, after(ids[3]), GAP)
-                .await
-                .unwrap()
-                .is_none()
-        );
+        assert!(claim_from(&t, &job, late, after(ids[3])).await.is_none());
         let stale = ClaimFrom {
             after_contact: ids[3],
             stale_before: Some(late - Duration::seconds(60)),
         };
-        let revived = claim_next(&t.db, &job, late, stale, GAP)
-            .await
-            .unwrap()
-            .unwrap();
+        let revived = claim_from(&t, &job, late, stale).await.unwrap();
         assert_eq!((revived.contact_id, revived.attempt), (ids[0], 2));
     }
 
@@ -815,7 +779,7 @@ mod tests {
         let t = TestDb::new().await;
         let mut ids = Vec::new();
         for i in 0..40 {
-            ids.push(contact(&t, i, false, false).await);
+            ids.push(t.contact(i, false, false).await);
         }
         let (job, _) = start_double_opt_in(
             &t.db,
@@ -875,8 +839,8 @@ mod tests {
     #[tokio::test]
     async fn a_stale_claim_is_claimed_again_and_its_late_finisher_changes_nothing() {
         let t = TestDb::new().await;
-        let a = contact(&t, 0, false, false).await;
-        let b = contact(&t, 1, false, false).await;
+        let a = t.contact(0, false, false).await;
+        let b = t.contact(1, false, false).await;
         let now = crate::db::now();
         let (job, _) = start_double_opt_in(&t.db, "admin", now, &crate::test_support::cli_change())
             .await
@@ -886,15 +850,13 @@ mod tests {
         assert_eq!(dead.contact_id, a);
         // Shortly after, the claim is fresh: the other item comes, then nothing.
         let soon = now + Duration::seconds(30);
-        let other = claim_next(&t.db, &job, soon, whole(soon - stale), GAP)
+        let other = claim_from(&t, &job, soon, whole(soon - stale))
             .await
-            .unwrap()
             .unwrap();
         assert_eq!(other.contact_id, b);
         assert!(
-            claim_next(&t.db, &job, soon, whole(soon - stale), GAP)
+            claim_from(&t, &job, soon, whole(soon - stale))
                 .await
-                .unwrap()
                 .is_none()
         );
         assert!(
@@ -904,9 +866,8 @@ mod tests {
         );
         // Past the stale limit the dead worker's item is claimed again, as a new attempt.
         let late = now + Duration::seconds(61);
-        let retry = claim_next(&t.db, &job, late, whole(late - stale), GAP)
+        let retry = claim_from(&t, &job, late, whole(late - stale))
             .await
-            .unwrap()
             .unwrap();
         assert_eq!((retry.contact_id, retry.attempt), (a, 2));
         assert!(retry.send_at.is_some());

@@ -265,28 +265,14 @@ async fn record(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::contacts;
     use crate::test_support::{TestDb, cli_change};
 
     #[tokio::test]
     async fn a_worker_finds_the_items_behind_its_place_when_its_pass_ends() {
         let t = TestDb::new().await;
-        contacts::upsert_company(&t.db, 1, "Firma").await.unwrap();
         let mut ids = Vec::new();
         for i in 0..3 {
-            let contact = contacts::NewContact {
-                customer_number: 1,
-                brevo_contact_id: None,
-                email: format!("k{i}@example.de"),
-                salutation: 0,
-                firstname: "A".into(),
-                lastname: "B".into(),
-                extern_id: None,
-                double_opt_in: false,
-                email_blacklisted: false,
-            };
-            let created = contacts::create_contact(&t.db, &contact).await;
-            ids.push(created.unwrap().id);
+            ids.push(t.contact(i, false, false).await);
         }
         let (job, _) = mail_jobs::start_double_opt_in(&t.db, "admin", db::now(), &cli_change())
             .await
