@@ -221,6 +221,9 @@ describe('customer downloads page', () => {
     expect(thumb.querySelector('img')?.getAttribute('width')).toBe('320');
     fireEvent.click(thumb);
     const dialog = await screen.findByTestId('preview-dialog');
+    // The dialog is loaded lazily: its commit can be seen before its effects (the arrow keys'
+    // listener) have run on a busy machine; an empty act lets them run, as a browser would.
+    await act(async () => {});
     expect(within(dialog).getByRole('heading', { name: 'Flyer.pdf' })).toBeTruthy();
     expect(within(dialog).getByTestId('preview-image').getAttribute('src')).toBe('/previews/11/large.jpg');
     expect(within(dialog).getByTestId('preview-position').textContent).toContain('Datei 1 von 3');
