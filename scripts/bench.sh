@@ -56,6 +56,9 @@
 #           the tour's steps per width, and the time of a preview of each seed PDF and of a
 #           10-page brochure on one core against the budget of 500 ms
 #
+# AP_BENCH_BACKENDS=sqlite or =postgres runs the benchmarks that cover both databases on one of
+# them only (default both).
+#
 # Needs a release build (built here), wrk, curl and python3 (Debian: apt-get install wrk), for
 # files and zip Debian's nginx (/usr/sbin/nginx, apt-get install nginx-light), psql for the
 # PostgreSQL part of api, and about 12 GB free in the temporary folder. Everything the script
@@ -495,13 +498,15 @@ if wants upload; then
   rm -rf "$work/data" "$big2"
 fi
 
-# Seeds the large data set on the backend named $1 (database URL $2, empty for SQLite),
-# serves it and measures both package lists at 50 concurrent clients; appends to api.md.
 # Runs a benchmark function on SQLite, then on a throwaway PostgreSQL database when one
 # answers (else notes that in its section): on_both_databases <function> <section file>
 on_both_databases() {
   local bench=$1 section=$2
-  "$bench" SQLite ""
+  if [ "$backends" = postgres ]; then
+    printf '\nPostgreSQL only (AP_BENCH_BACKENDS=postgres).\n' >>"$section"
+  else
+    "$bench" SQLite ""
+  fi
   if [ "$backends" = sqlite ]; then
     printf '\nSQLite only (AP_BENCH_BACKENDS=sqlite).\n' >>"$section"
   elif psql -qAt "$pg_admin_url" -c 'select 1' >/dev/null 2>&1; then
@@ -609,6 +614,8 @@ PY
   done
 }
 
+# Seeds the large data set on the backend named $1 (database URL $2, empty for SQLite),
+# serves it and measures both package lists at 50 concurrent clients; appends to api.md.
 api_bench() {
   local label=$1 data="$work/large" output started seeded admin_password dealer_password
   local dealer reference row url cookie who value p50 p99 bad met note args kind changed kept

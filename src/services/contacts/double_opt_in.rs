@@ -402,26 +402,26 @@ pub async fn latest_job(db: &Db) -> ServiceResult<Option<JobView>> {
     }
 }
 
-/// The double opt-in mail of a job's item to `contact_id`, unless the contact confirmed, was
-/// blocked or deleted while the item waited for its slot.
+/// The double opt-in mail of a job's item to `contact` (as read when its item was claimed),
+/// unless the contact confirmed or was blocked since the job started.
 pub(super) async fn send_item(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
     job: &MailJob,
-    contact_id: i64,
+    contact: &db::contacts::Contact,
 ) -> ServiceResult<ItemSent> {
-    Ok(match db::contacts::get_contact(db, contact_id).await? {
-        Some(contact) if !contact.double_opt_in && !contact.email_blacklisted => {
-            // The same Message-ID if this item is sent again after a crash.
-            let id = message_id(settings, &format!("{}-{}", job.id, contact_id));
-            match send_to(db, mailer, settings, &contact, id, &Actor::System).await {
-                Ok(sent) => ItemSent::Sent(sent),
-                Err(err) => ItemSent::Failed(err.to_string()),
-            }
-        }
-        _ => ItemSent::Skipped,
-    })
+    if contact.double_opt_in || contact.email_blacklisted {
+        return Ok(ItemSent::Skipped);
+    }
+    // The same Message-ID if this item is sent again after a crash.
+    let id = message_id(settings, &format!("{}-{}", job.id, contact.id));
+    Ok(
+        match send_to(db, mailer, settings, contact, id, &Actor::System).await {
+            Ok(sent) => ItemSent::Sent(sent),
+            Err(err) => ItemSent::Failed(err.to_string()),
+        },
+    )
 }
 
 /// The sending state of the latest job as JSON for the admin screen.

@@ -8,12 +8,15 @@
 //! one before; its item stays `pending` with the reason meanwhile. Any other failure ends the
 //! item as `failed` with its reason.
 
+use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Duration as StdDuration;
+use std::time::{Duration as StdDuration, Instant};
 
 use chrono::Duration;
+use futures_util::FutureExt as _;
 use tokio::sync::Notify;
 
+use crate::db::contacts::Contact;
 use crate::db::operations::mail_jobs::{self, Claim, ClaimFrom, ItemOutcome, MailJob};
 use crate::db::{self, Db};
 use crate::integrations::mail::Mailer;
@@ -34,6 +37,11 @@ const STALE_CHECK: Duration = Duration::seconds(10);
 /// An item is tried at most this often when its failures pass.
 pub const MOST_ATTEMPTS: i32 = 5;
 
+/// How often a worker looks for jobs started meanwhile while it sends (on other instances; a
+/// job started on its own instance wakes it at once). Once per mail was a round trip to the
+/// database per mail (issue 37).
+const JOBS_LOOK: StdDuration = StdDuration::from_secs(1);
+
 /// Sends the items of running jobs for the life of the server; every instance runs it, and
 /// their workers share the jobs item by item at one pace for all mail (`per_second`), taking
 /// the running jobs in turn. Woken by `wake` when a job starts, otherwise it looks every few
@@ -41,7 +49,7 @@ pub const MOST_ATTEMPTS: i32 = 5;
 pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake: Arc<Notify>) {
     let gap = Duration::microseconds(1_000_000 / i64::from(settings.per_second.max(1)));
     loop {
-        match work_once(&db, &mailer, &settings, gap).await {
+        match work_once(&db, &mailer, &settings, gap, &wake).await {
             Ok(true) => continue,
             Ok(false) => {}
             Err(err) => tracing::error!(error = %err, "mail job round failed"),
@@ -54,59 +62,97 @@ pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake:
 /// after the other's in turn (so a large announcement does not hold back a job started after
 /// it), `gap` apart for all of them. `true` when this round finished a job (there may be a
 /// next one).
+///
+/// The next item is claimed, and what its mail needs read, while the item before it is sent
+/// and recorded: on PostgreSQL under load every statement waits for a busy server, and one
+/// after the other they held the pace to a third (issue 37). Still only one mail is in flight:
+/// an item is sent only once the one before it is recorded, so a killed worker leaves at
+/// most one mail sent and not recorded.
 async fn work_once(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
     gap: Duration,
+    wake: &Notify,
 ) -> ServiceResult<bool> {
     let mut finished = false;
-    // What a package's mails say is read once per job and round, not once per recipient.
     let mut open: Vec<OpenJob> = Vec::new();
     // Jobs with nothing to claim now (done, or only items waiting for a later attempt).
-    let mut exhausted = std::collections::HashSet::new();
+    let mut exhausted = HashSet::new();
+    let mut looked: Option<Instant> = None;
+    let mut in_hand: Option<Claimed> = None;
+    let mut turn = 0;
     loop {
-        // A job started meanwhile joins the turns at once.
-        for job in mail_jobs::running_all(db).await? {
-            if !exhausted.contains(&job.id) && !open.iter().any(|o| o.job.id == job.id) {
-                open.push(OpenJob {
-                    job,
-                    prepared: None,
-                    place: JobPlace::default(),
-                });
+        // A job started meanwhile joins the turns.
+        let started_here = wake.notified().now_or_never().is_some();
+        if open.is_empty() || started_here || looked.is_none_or(|at| at.elapsed() >= JOBS_LOOK) {
+            looked = Some(Instant::now());
+            for job in mail_jobs::running_all(db).await? {
+                if !exhausted.contains(&job.id) && !open.iter().any(|o| o.job.id == job.id) {
+                    open.push(OpenJob::new(job));
+                }
             }
         }
         if open.is_empty() {
+            if let Some(item) = in_hand.take() {
+                deliver(db, mailer, settings, item).await?;
+            }
             return Ok(finished);
         }
-        let mut turn = 0;
-        while turn < open.len() {
-            let OpenJob {
-                job,
-                prepared,
-                place,
-            } = &mut open[turn];
-            if send_next(db, mailer, settings, gap, job, prepared, place).await? {
-                turn += 1;
-                continue;
+        turn %= open.len();
+        let claiming = claim_for(db, settings, gap, &mut open[turn]);
+        let next = match in_hand.take() {
+            Some(item) => {
+                let (delivered, next) = tokio::join!(deliver(db, mailer, settings, item), claiming);
+                delivered?;
+                next?
             }
-            // Nothing left to claim. Other workers may still be sending their last items; the
-            // last one to finish ends it.
-            if mail_jobs::finish(db, job.id, db::now()).await? {
-                tracing::info!(job = job.id, kind = %job.kind, "mail job done");
-                finished = true;
-            }
-            exhausted.insert(job.id);
-            open.remove(turn);
+            None => claiming.await?,
+        };
+        if next.is_some() {
+            in_hand = next;
+            turn += 1;
+            continue;
         }
+        // Nothing left to claim, and this worker's items of the job are recorded (the one in
+        // hand was delivered above). Other workers may still be sending their last items;
+        // the last one to finish ends it.
+        let job = open.remove(turn).job;
+        if mail_jobs::finish(db, job.id, db::now()).await? {
+            tracing::info!(job = job.id, kind = %job.kind, "mail job done");
+            finished = true;
+        }
+        exhausted.insert(job.id);
     }
 }
 
 /// A running job in a worker's turns.
 struct OpenJob {
     job: MailJob,
-    prepared: Option<Option<Prepared>>,
+    /// What a package's mails say, read once per job and round, not once per recipient.
+    prepared: Option<Arc<Option<Prepared>>>,
     place: JobPlace,
+}
+
+impl OpenJob {
+    fn new(job: MailJob) -> OpenJob {
+        OpenJob {
+            job,
+            prepared: None,
+            place: JobPlace::default(),
+        }
+    }
+}
+
+/// An item claimed by this worker with what its mail needs, its mail not yet sent.
+struct Claimed {
+    job: MailJob,
+    claim: Claim,
+    /// The contact as it was when claimed; `None` when it is not to be mailed (no send slot,
+    /// or deleted meanwhile).
+    contact: Option<Contact>,
+    /// What the package's mails say (package jobs only).
+    prepared: Option<Arc<Option<Prepared>>>,
 }
 
 /// A worker's place in a job. Items never tried are claimed in contact order, so the next one
@@ -157,42 +203,62 @@ async fn claim_at_place(
     Ok(claim)
 }
 
-/// Claims, sends and records the next item of `job`; `false` when there is none to claim now.
-async fn send_next(
+/// Claims the next item of `open`'s job and reads what its mail needs; `None` when there is
+/// none to claim now.
+async fn claim_for(
+    db: &Db,
+    settings: &MailSettings,
+    gap: Duration,
+    open: &mut OpenJob,
+) -> ServiceResult<Option<Claimed>> {
+    let Some(claim) = claim_at_place(db, &open.job, gap, &mut open.place).await? else {
+        return Ok(None);
+    };
+    let mut contact = None;
+    let mut prepared = None;
+    // No send slot: no longer to be mailed since the job started, nothing to read.
+    if claim.send_at.is_some() {
+        contact = db::contacts::get_contact(db, claim.contact_id).await?;
+        if open.job.download_id.is_some() && open.prepared.is_none() {
+            let ready = package_mails::prepare(db, &open.job, &settings.link_base).await?;
+            open.prepared = Some(Arc::new(ready));
+        }
+        prepared = open.prepared.clone();
+    }
+    Ok(Some(Claimed {
+        job: open.job.clone(),
+        claim,
+        contact,
+        prepared,
+    }))
+}
+
+/// Sends a claimed item's mail in its send slot and records how it went.
+async fn deliver(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
-    gap: Duration,
-    job: &MailJob,
-    prepared: &mut Option<Option<Prepared>>,
-    place: &mut JobPlace,
-) -> ServiceResult<bool> {
-    let Some(claim) = claim_at_place(db, job, gap, place).await? else {
-        return Ok(false);
-    };
-    let sent = match claim.send_at {
-        Some(send_at) => {
+    item: Claimed,
+) -> ServiceResult<()> {
+    let sent = match (item.claim.send_at, &item.contact) {
+        (Some(send_at), Some(contact)) => {
             if let Ok(wait) = (send_at - db::now()).to_std() {
                 tokio::time::sleep(wait).await;
-            }
-            if job.download_id.is_some() && prepared.is_none() {
-                *prepared = Some(package_mails::prepare(db, job, &settings.link_base).await?);
             }
             send(
                 db,
                 mailer,
                 settings,
-                job,
-                prepared.as_ref(),
-                claim.contact_id,
+                &item.job,
+                item.prepared.as_deref(),
+                contact,
             )
             .await?
         }
-        // No longer to be mailed since the job started: nothing to send.
-        None => ItemSent::Skipped,
+        // No longer to be mailed since the job started, or deleted: nothing to send.
+        _ => ItemSent::Skipped,
     };
-    record(db, job, &claim, sent, settings).await?;
-    Ok(true)
+    record(db, &item.job, &item.claim, sent, settings).await
 }
 
 /// Sends a claimed item's mail as its job's kind says: a package's mail (`prepared` read for
@@ -203,15 +269,15 @@ async fn send(
     settings: &MailSettings,
     job: &MailJob,
     prepared: Option<&Option<Prepared>>,
-    contact_id: i64,
+    contact: &Contact,
 ) -> ServiceResult<ItemSent> {
     match (job.download_id, prepared) {
         (Some(_), Some(Some(ready))) => {
-            package_mails::send_item(db, mailer, settings, job, ready, contact_id).await
+            package_mails::send_item(db, mailer, settings, job, ready, contact).await
         }
         // The package was archived or deleted, or its announcement switched off.
         (Some(_), _) => Ok(ItemSent::Skipped),
-        (None, _) => double_opt_in::send_item(db, mailer, settings, job, contact_id).await,
+        (None, _) => double_opt_in::send_item(db, mailer, settings, job, contact).await,
     }
 }
 

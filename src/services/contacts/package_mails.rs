@@ -4,6 +4,7 @@
 //! own one-click unsubscribe link (RFC 8058 headers and a visible "Abmelden").
 
 use crate::db::catalog::announcements::PackageMail;
+use crate::db::contacts::Contact;
 use crate::db::operations::mail_jobs::MailJob;
 use crate::db::{self, Db};
 use crate::domain::announcements::{
@@ -89,20 +90,19 @@ pub(super) async fn prepare(
     }))
 }
 
-/// Sends the package's mail to contact `contact_id` unless it is no longer to be mailed
-/// (confirmation withdrawn, blocked or deleted while the item waited for its slot).
+/// Sends the package's mail to `contact` (as read when its item was claimed) unless it is no
+/// longer to be mailed (confirmation withdrawn or blocked since the job started).
 pub(super) async fn send_item(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
     job: &MailJob,
     prepared: &Prepared,
-    contact_id: i64,
+    contact: &Contact,
 ) -> ServiceResult<ItemSent> {
-    let contact = match db::contacts::get_contact(db, contact_id).await? {
-        Some(contact) if contact.double_opt_in && !contact.email_blacklisted => contact,
-        _ => return Ok(ItemSent::Skipped),
-    };
+    if !contact.double_opt_in || contact.email_blacklisted {
+        return Ok(ItemSent::Skipped);
+    }
     let token = new_token();
     db::contacts::unsubscribe::add_token(
         db,
