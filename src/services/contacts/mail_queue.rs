@@ -37,6 +37,9 @@ const STALE_CHECK: Duration = Duration::seconds(10);
 /// An item is tried at most this often when its failures pass.
 pub const MOST_ATTEMPTS: i32 = 5;
 
+/// How old the reading of a contact may be when its mail goes without reading it again.
+const CONTACT_FRESH: StdDuration = StdDuration::from_millis(500);
+
 /// How often a worker looks for jobs started meanwhile while it sends (on other instances; a
 /// job started on its own instance wakes it at once). Once per mail was a round trip to the
 /// database per mail (issue 37).
@@ -151,6 +154,8 @@ struct Claimed {
     /// The contact as it was when claimed; `None` when it is not to be mailed (no send slot,
     /// or deleted meanwhile).
     contact: Option<Contact>,
+    /// When `contact` was read.
+    read_at: Instant,
     /// What the package's mails say (package jobs only).
     prepared: Option<Arc<Option<Prepared>>>,
 }
@@ -229,22 +234,38 @@ async fn claim_for(
         job: open.job.clone(),
         claim,
         contact,
+        read_at: Instant::now(),
         prepared,
     }))
 }
 
 /// Sends a claimed item's mail in its send slot and records how it went.
+///
+/// The contact is read again before the mail goes when the worker waited for the slot (it
+/// has the time) or the reading is older than [`CONTACT_FRESH`] (a slow mail server), so a
+/// contact blocked or unconfirmed meanwhile is not mailed. When the worker is behind the pace,
+/// the reading at the claim is one mail old.
 async fn deliver(
     db: &Db,
     mailer: &Mailer,
     settings: &MailSettings,
     item: Claimed,
 ) -> ServiceResult<()> {
-    let sent = match (item.claim.send_at, &item.contact) {
-        (Some(send_at), Some(contact)) => {
-            if let Ok(wait) = (send_at - db::now()).to_std() {
+    let mut contact = item.contact;
+    if let (Some(send_at), Some(read)) = (item.claim.send_at, &contact) {
+        let waited = match (send_at - db::now()).to_std() {
+            Ok(wait) if !wait.is_zero() => {
                 tokio::time::sleep(wait).await;
+                true
             }
+            _ => false,
+        };
+        if waited || item.read_at.elapsed() > CONTACT_FRESH {
+            contact = db::contacts::get_contact(db, read.id).await?;
+        }
+    }
+    let sent = match (item.claim.send_at, &contact) {
+        (Some(_), Some(contact)) => {
             send(
                 db,
                 mailer,
@@ -332,6 +353,57 @@ async fn record(
 mod tests {
     use super::*;
     use crate::test_support::{TestDb, cli_change};
+
+    #[tokio::test]
+    async fn a_contact_blocked_after_its_claim_while_its_slot_is_awaited_is_not_mailed() {
+        let t = TestDb::new().await;
+        let first = t.contact(0, false, false).await;
+        let second = t.contact(1, false, false).await;
+        let (job, _) = mail_jobs::start_double_opt_in(&t.db, "admin", db::now(), &cli_change())
+            .await
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mailer = Mailer::outbox(
+            dir.path().to_path_buf(),
+            "Aktionsportal <portal@example.de>".parse().unwrap(),
+        );
+        let settings = MailSettings::from_config(&crate::config::Config::default());
+        // 300 ms apart: the second item's slot lies ahead when it is claimed.
+        let gap = Duration::milliseconds(300);
+        let mut open = OpenJob::new(job.clone());
+        let one = claim_for(&t.db, &settings, gap, &mut open)
+            .await
+            .unwrap()
+            .unwrap();
+        let two = claim_for(&t.db, &settings, gap, &mut open)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (one.claim.contact_id, two.claim.contact_id),
+            (first, second)
+        );
+        assert!(two.contact.as_ref().is_some_and(|c| !c.email_blacklisted));
+        // Blocked after the claim read it, before its slot.
+        db::contacts::set_blacklisted(&t.db, second, true, &cli_change())
+            .await
+            .unwrap();
+        deliver(&t.db, &mailer, &settings, one).await.unwrap();
+        deliver(&t.db, &mailer, &settings, two).await.unwrap();
+        let counts = mail_jobs::item_counts(&t.db, job.id).await.unwrap();
+        assert_eq!((counts.sent, counts.skipped), (1, 1), "{counts:?}");
+        assert_eq!(
+            mailer.outbox_mails_to("k0@example.de").await.unwrap().len(),
+            1
+        );
+        assert!(
+            mailer
+                .outbox_mails_to("k1@example.de")
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
 
     #[tokio::test]
     async fn a_worker_finds_the_items_behind_its_place_when_its_pass_ends() {
