@@ -19,7 +19,8 @@
 //! (`AP_KEPT_ANSWERS_MB`, default 64 MiB), in which every entry is weighed: its bytes (a
 //! value by the length of its JSON form), its key and a fixed overhead for the cache's own
 //! bookkeeping. A key is kept as the SHA-256 of its text (32 bytes), so a request's parameters
-//! cannot make a key large, however many ids it sends. Entries live at most [`LONGEST_LIFE`].
+//! cannot make a key large, however many ids it sends. Entries live at most [`LONGEST_LIFE`],
+//! and those of an older stamp go as soon as a request reads a newer one.
 //! The process's other cache, the content site's menus, holds two menus of at most
 //! `MAX_MENU_BODY_BYTES` each (`integrations::content_site`).
 
@@ -243,7 +244,23 @@ impl Answers {
             Some(change) => change.min(midnight),
             None => midnight,
         };
-        *self.period.lock().unwrap_or_else(|e| e.into_inner()) = Some((version, until));
+        let mut period = self.period.lock().unwrap_or_else(|e| e.into_inner());
+        match *period {
+            // A request that read the version before another's newer one: its stamp is right
+            // for it, but the newer one stays.
+            Some((known, _)) if version < known => {}
+            Some((known, known_until)) if (known, known_until) != (version, until) => {
+                *period = Some((version, until));
+                drop(period);
+                // Nothing kept under an older stamp is asked for again. Dropped at once, or
+                // the cache stays full of it: moka admits a new entry only when it is asked
+                // for more often than the entries it would push out, so for many minutes
+                // after a change new answers were not kept (issue 37: the dealer search at
+                // half its rate after a package's announcement was saved).
+                self.kept.invalidate_all();
+            }
+            _ => *period = Some((version, until)),
+        }
         Ok(Stamp { version, until })
     }
 
@@ -438,6 +455,57 @@ mod tests {
         assert_eq!(b.unwrap().etag, c.unwrap().etag);
         ask().await.unwrap();
         assert_eq!(made.load(Ordering::SeqCst), 1, "kept");
+    }
+
+    #[tokio::test]
+    async fn a_newer_version_makes_room_for_its_answers_in_a_full_cache() {
+        let t = TestDb::new().await;
+        // Room for about 15 answers of 1,000 bytes (with moka's own weight of an entry).
+        let answers = Answers::new(64 * 1024);
+        let kept = |stamp: Stamp, i: usize, made: Arc<AtomicUsize>| {
+            let answers = &answers;
+            async move {
+                answers
+                    .body(format!("list|{stamp}|{i}"), async move {
+                        made.fetch_add(1, Ordering::SeqCst);
+                        Ok(vec![b'x'; 1000])
+                    })
+                    .await
+                    .unwrap();
+                answers.kept.run_pending_tasks().await;
+            }
+        };
+        // The cache full of answers of version 1, each asked for often.
+        let old = answers.stamp_of(&t.db, 1).await.unwrap();
+        let made_old = Arc::new(AtomicUsize::new(0));
+        for _ in 0..5 {
+            for i in 0..80 {
+                kept(old, i, made_old.clone()).await;
+            }
+        }
+        // A change: each new answer is made once and then kept, though asked for less often
+        // than the old ones were.
+        assert!(answers.kept.entry_count() > 10);
+        let new = answers.stamp_of(&t.db, 2).await.unwrap();
+        assert_ne!(new, old);
+        // The cache's housekeeping (at its next write) drops what the new stamp made dead.
+        answers.kept.run_pending_tasks().await;
+        assert_eq!(answers.kept.entry_count(), 0);
+        let made = Arc::new(AtomicUsize::new(0));
+        for _ in 0..3 {
+            for i in 0..10 {
+                kept(new, i, made.clone()).await;
+            }
+        }
+        assert_eq!(
+            made.load(Ordering::SeqCst),
+            10,
+            "kept after being made once"
+        );
+        // A request that read version 1 just before the change does not push version 2 out.
+        assert_eq!(answers.stamp_of(&t.db, 1).await.unwrap().version, 1);
+        kept(new, 0, made.clone()).await;
+        assert_eq!(made.load(Ordering::SeqCst), 10);
     }
 
     #[tokio::test]
