@@ -96,10 +96,8 @@ async fn work_once(
                 }
             }
         }
+        // Empty only after a job ran out, when the item in hand was delivered.
         if open.is_empty() {
-            if let Some(item) = in_hand.take() {
-                deliver(db, mailer, settings, item).await?;
-            }
             return Ok(finished);
         }
         turn %= open.len();
@@ -107,6 +105,7 @@ async fn work_once(
         let next = match in_hand.take() {
             Some(item) => {
                 let (delivered, next) = tokio::join!(deliver(db, mailer, settings, item), claiming);
+                // On an error the item claimed ahead is claimed again once stale (30 s).
                 delivered?;
                 next?
             }
@@ -251,30 +250,28 @@ async fn deliver(
     settings: &MailSettings,
     item: Claimed,
 ) -> ServiceResult<()> {
-    let mut contact = item.contact;
-    if let (Some(send_at), Some(read)) = (item.claim.send_at, &contact) {
-        let waited = match (send_at - db::now()).to_std() {
-            Ok(wait) if !wait.is_zero() => {
-                tokio::time::sleep(wait).await;
-                true
+    let sent = match (item.claim.send_at, item.contact) {
+        (Some(send_at), Some(contact)) => {
+            let waited = match (send_at - db::now()).to_std() {
+                Ok(wait) if !wait.is_zero() => {
+                    tokio::time::sleep(wait).await;
+                    true
+                }
+                _ => false,
+            };
+            let contact = if waited || item.read_at.elapsed() > CONTACT_FRESH {
+                db::contacts::get_contact(db, contact.id).await?
+            } else {
+                Some(contact)
+            };
+            match contact {
+                Some(contact) => {
+                    let prepared = item.prepared.as_deref();
+                    send(db, mailer, settings, &item.job, prepared, &contact).await?
+                }
+                // Deleted meanwhile.
+                None => ItemSent::Skipped,
             }
-            _ => false,
-        };
-        if waited || item.read_at.elapsed() > CONTACT_FRESH {
-            contact = db::contacts::get_contact(db, read.id).await?;
-        }
-    }
-    let sent = match (item.claim.send_at, &contact) {
-        (Some(_), Some(contact)) => {
-            send(
-                db,
-                mailer,
-                settings,
-                &item.job,
-                item.prepared.as_deref(),
-                contact,
-            )
-            .await?
         }
         // No longer to be mailed since the job started, or deleted: nothing to send.
         _ => ItemSent::Skipped,
