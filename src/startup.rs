@@ -25,8 +25,9 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::state::AppState;
 
-/// Connections of the mail queue's own pool: its worker runs one statement at a time.
-const MAIL_QUEUE_CONNECTIONS: u32 = 2;
+/// Connections of the mail queue's own pool: its worker runs up to four statements at once
+/// (a claim, a contact read and a link stored ahead, an outcome recorded).
+const MAIL_QUEUE_CONNECTIONS: u32 = 4;
 
 /// Opens the configured database (SQLite under the data folder unless `DATABASE_URL` is set).
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {

@@ -15,7 +15,7 @@ use chrono::Utc;
 use serde_json::json;
 
 use common::fake_smtp::ReceivedMail;
-use common::{TestApp, days_around, file_path, spawn_app_with_smtp};
+use common::{TestApp, days_around, file_path, spawn_app_with_smtp, spawn_app_with_smtp_at};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
@@ -301,6 +301,83 @@ async fn a_started_package_is_announced_once_to_each_consenting_address_with_one
         json!({"recipients": 4, "sent": 3, "failed": 1, "waiting": 0, "skipped": 0}),
         "{view}"
     );
+}
+
+/// The unsubscribe links of contact `id`'s mails.
+async fn links_of(app: &TestApp, id: i64) -> i64 {
+    aktionsportal::db_run!(&app.test_db.db, pool => {
+        sqlx::query_scalar("select count(*) from unsubscribe_tokens where contact_id = $1")
+            .bind(id)
+            .fetch_one(pool)
+            .await
+    })
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_contact_blocked_while_its_announcement_is_queued_is_not_mailed_and_keeps_no_link() {
+    // One mail a second: the queue claims an item, and stores its link, a slot or two before
+    // its mail may go.
+    let (app, smtp) = spawn_app_with_smtp_at(1, false).await;
+    let admin = app.session_with_roles(&[ADMIN]).await;
+    let provider = app
+        .create_provider(&admin, "Glasfaser Süd", GLASFASER)
+        .await;
+    let list = app.create_list(&admin, provider, "Privat").await;
+    let eins = contact(&app, "eins@example.de", true, false, &[list]).await;
+    let zwei = contact(&app, "zwei@example.de", true, false, &[list]).await;
+    let drei = contact(&app, "drei@example.de", true, false, &[list]).await;
+    let (start, end) = days_around(1, 30);
+    let id = app
+        .create_package(&admin, provider, "Sommer", &[list], (&start, &end))
+        .await;
+    let body = json!({
+        "announce": true, "subject": "Neu: {Paket}", "text": "Ab sofort.",
+        "reminderDays": 0, "confirmStarted": true,
+    });
+    let path = format!("/api/download/{id}/announcement");
+    let (status, view) = app.call(&admin, "PUT", &path, Some(body)).await;
+    assert_eq!(status, 200, "{view}");
+    // The first mail is out; the second address's slot is a second later.
+    smtp.wait_for(1).await;
+    let (status, blocked) = app
+        .call(
+            &admin,
+            "PATCH",
+            &format!("/api/contacts/email-blacklist/{zwei}"),
+            None,
+        )
+        .await;
+    assert_eq!((status, &blocked["emailBlacklisted"]), (200, &json!(true)));
+    let received = smtp.wait_for(2).await;
+    let mut to: Vec<&str> = received.iter().map(|m| m.to[0].as_str()).collect();
+    to.sort();
+    assert_eq!(to, ["drei@example.de", "eins@example.de"]);
+    let job = mail_jobs::of_package(&app.test_db.db, id, mail_jobs::ANNOUNCEMENT)
+        .await
+        .unwrap()
+        .unwrap();
+    // The last outcome is recorded once the server took the mail.
+    let mut counts = mail_jobs::item_counts(&app.test_db.db, job.id)
+        .await
+        .unwrap();
+    for _ in 0..50 {
+        if counts.sent == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        counts = mail_jobs::item_counts(&app.test_db.db, job.id)
+            .await
+            .unwrap();
+    }
+    assert_eq!((counts.sent, counts.skipped), (2, 1), "{counts:?}");
+    // Each mail that went has its link; the one that did not go, none.
+    let links = (
+        links_of(&app, eins).await,
+        links_of(&app, zwei).await,
+        links_of(&app, drei).await,
+    );
+    assert_eq!(links, (1, 0, 1));
 }
 
 #[tokio::test]

@@ -6,27 +6,31 @@ use chrono::{DateTime, Utc};
 use crate::db::Db;
 use crate::db_run;
 
-/// Keeps the hash of a new link for `contact_id`, in a mail of package `download_id`.
+/// Keeps the hash of a new link for `contact_id`, in a mail of package `download_id`; `false`
+/// when that contact no longer exists.
 pub async fn add_token(
     db: &Db,
     token_hash: &str,
     contact_id: i64,
     download_id: Option<i64>,
     now: DateTime<Utc>,
-) -> Result<(), sqlx::Error> {
-    db_run!(db, pool => {
+) -> Result<bool, sqlx::Error> {
+    // The mail queue stores a link while another connection reads the contact, so a
+    // deletion in between is not an error.
+    let stored = db_run!(db, pool => {
         sqlx::query(
             "insert into unsubscribe_tokens (token_hash, contact_id, download_id, created_at, \
-             updated_at) values ($1, $2, $3, $4, $4)",
+             updated_at) select $1, id, $3, $4, $4 from contacts where id = $2",
         )
         .bind(token_hash)
         .bind(contact_id)
         .bind(download_id)
         .bind(now)
         .execute(pool)
-        .await?;
-        Ok(())
-    })
+        .await?
+        .rows_affected()
+    });
+    Ok(stored > 0)
 }
 
 /// Removes the link of a mail that was not sent (it reached nobody, so nobody can use it).

@@ -66,11 +66,12 @@ pub async fn run_jobs(db: Db, mailer: Arc<Mailer>, settings: MailSettings, wake:
 /// it), `gap` apart for all of them. `true` when this round finished a job (there may be a
 /// next one).
 ///
-/// The next item is claimed, and what its mail needs read, while the item before it is sent
-/// and recorded: on PostgreSQL under load every statement waits for a busy server, and one
-/// after the other they held the pace to a third (issue 37). Still only one mail is in flight:
-/// an item is sent only once the one before it is recorded, so a killed worker leaves at
-/// most one mail sent and not recorded.
+/// A pipeline of three steps, each a round trip to the database, run side by side: while an
+/// item is sent and recorded, the one after it has its contact read and its unsubscribe link
+/// stored, and the one after that is claimed. On PostgreSQL under load every statement waits
+/// for a busy server, and one after the other they held the pace to a third, two in turn to a
+/// half (issue 37). Still only one mail is in flight: an item is sent only once the one
+/// before it is recorded, so a killed worker leaves at most one mail sent and not recorded.
 async fn work_once(
     db: &Db,
     mailer: &Mailer,
@@ -83,6 +84,8 @@ async fn work_once(
     // Jobs with nothing to claim now (done, or only items waiting for a later attempt).
     let mut exhausted = HashSet::new();
     let mut looked: Option<Instant> = None;
+    // Claimed, to be read; read, to be delivered.
+    let mut claimed: Option<Pending> = None;
     let mut in_hand: Option<Claimed> = None;
     let mut turn = 0;
     loop {
@@ -96,29 +99,38 @@ async fn work_once(
                 }
             }
         }
-        // Empty only after a job ran out, when the item in hand was delivered.
+        // Empty only after a job ran out, when the pipeline was emptied.
         if open.is_empty() {
             return Ok(finished);
         }
         turn %= open.len();
         let claiming = claim_for(db, settings, gap, &mut open[turn]);
-        let next = match in_hand.take() {
-            Some(item) => {
-                let (delivered, next) = tokio::join!(deliver(db, mailer, settings, item), claiming);
-                // On an error the item claimed ahead is claimed again once stale (30 s).
-                delivered?;
-                next?
+        let reading = async {
+            match claimed.take() {
+                Some(pending) => read_for(db, pending).await.map(Some),
+                None => Ok(None),
             }
-            None => claiming.await?,
         };
-        if next.is_some() {
-            in_hand = next;
+        let delivering = async {
+            match in_hand.take() {
+                Some(item) => deliver(db, mailer, settings, item).await,
+                None => Ok(()),
+            }
+        };
+        // On an error the items claimed ahead are claimed again once stale (30 s).
+        let (delivered, read, next) = tokio::join!(delivering, reading, claiming);
+        delivered?;
+        in_hand = read?;
+        if let Some(next) = next? {
+            claimed = Some(next);
             turn += 1;
             continue;
         }
-        // Nothing left to claim, and this worker's items of the job are recorded (the one in
-        // hand was delivered above). Other workers may still be sending their last items;
-        // the last one to finish ends it.
+        // Nothing left to claim. Other workers may still be sending their last items; the
+        // last one to finish ends it, so this worker's own go first.
+        if let Some(item) = in_hand.take() {
+            deliver(db, mailer, settings, item).await?;
+        }
         let job = open.remove(turn).job;
         if mail_jobs::finish(db, job.id, db::now()).await? {
             tracing::info!(job = job.id, kind = %job.kind, "mail job done");
@@ -146,17 +158,27 @@ impl OpenJob {
     }
 }
 
+/// An item claimed by this worker, what its mail needs not read yet.
+struct Pending {
+    job: MailJob,
+    claim: Claim,
+    /// What the package's mails say (package jobs with a send slot only).
+    prepared: Option<Arc<Option<Prepared>>>,
+}
+
 /// An item claimed by this worker with what its mail needs, its mail not yet sent.
 struct Claimed {
     job: MailJob,
     claim: Claim,
-    /// The contact as it was when claimed; `None` when it is not to be mailed (no send slot,
+    /// The contact as it was when read; `None` when it is not to be mailed (no send slot,
     /// or deleted meanwhile).
     contact: Option<Contact>,
     /// When `contact` was read.
     read_at: Instant,
     /// What the package's mails say (package jobs only).
     prepared: Option<Arc<Option<Prepared>>>,
+    /// The token of the package mail's unsubscribe link, stored already.
+    link: Option<String>,
 }
 
 /// A worker's place in a job. Items never tried are claimed in contact order, so the next one
@@ -207,35 +229,60 @@ async fn claim_at_place(
     Ok(claim)
 }
 
-/// Claims the next item of `open`'s job and reads what its mail needs; `None` when there is
-/// none to claim now.
+/// Claims the next item of `open`'s job; `None` when there is none to claim now.
 async fn claim_for(
     db: &Db,
     settings: &MailSettings,
     gap: Duration,
     open: &mut OpenJob,
-) -> ServiceResult<Option<Claimed>> {
+) -> ServiceResult<Option<Pending>> {
     let Some(claim) = claim_at_place(db, &open.job, gap, &mut open.place).await? else {
         return Ok(None);
     };
-    let mut contact = None;
     let mut prepared = None;
-    // No send slot: no longer to be mailed since the job started, nothing to read.
-    if claim.send_at.is_some() {
-        contact = db::contacts::get_contact(db, claim.contact_id).await?;
-        if open.job.download_id.is_some() && open.prepared.is_none() {
+    // No send slot: no longer to be mailed since the job started, nothing to prepare.
+    if claim.send_at.is_some() && open.job.download_id.is_some() {
+        if open.prepared.is_none() {
             let ready = package_mails::prepare(db, &open.job, &settings.link_base).await?;
             open.prepared = Some(Arc::new(ready));
         }
         prepared = open.prepared.clone();
     }
-    Ok(Some(Claimed {
+    Ok(Some(Pending {
         job: open.job.clone(),
+        claim,
+        prepared,
+    }))
+}
+
+/// Reads what a claimed item's mail needs: its contact and, for a package's mail, a stored
+/// unsubscribe link (both at once).
+async fn read_for(db: &Db, pending: Pending) -> ServiceResult<Claimed> {
+    let Pending {
+        job,
+        claim,
+        prepared,
+    } = pending;
+    let (contact, link) = match (claim.send_at, prepared.as_deref()) {
+        // No send slot: nothing to read.
+        (None, _) => (None, None),
+        (Some(_), Some(Some(ready))) => {
+            let (contact, link) = tokio::join!(
+                db::contacts::get_contact(db, claim.contact_id),
+                package_mails::store_link(db, ready, claim.contact_id)
+            );
+            (contact?, link?)
+        }
+        (Some(_), _) => (db::contacts::get_contact(db, claim.contact_id).await?, None),
+    };
+    Ok(Claimed {
+        job,
         claim,
         contact,
         read_at: Instant::now(),
         prepared,
-    }))
+        link,
+    })
 }
 
 /// Sends a claimed item's mail in its send slot and records how it went.
@@ -243,7 +290,7 @@ async fn claim_for(
 /// The contact is read again before the mail goes when the worker waited for the slot (it
 /// has the time) or the reading is older than [`CONTACT_FRESH`] (a slow mail server), so a
 /// contact blocked or unconfirmed meanwhile is not mailed. When the worker is behind the pace,
-/// the reading at the claim is one mail old.
+/// the reading is one mail old.
 async fn deliver(
     db: &Db,
     mailer: &Mailer,
@@ -267,9 +314,10 @@ async fn deliver(
             match contact {
                 Some(contact) => {
                     let prepared = item.prepared.as_deref();
-                    send(db, mailer, settings, &item.job, prepared, &contact).await?
+                    let link = item.link.as_deref();
+                    send(db, mailer, settings, &item.job, prepared, &contact, link).await?
                 }
-                // Deleted meanwhile.
+                // Deleted meanwhile (its link went with it).
                 None => ItemSent::Skipped,
             }
         }
@@ -280,7 +328,7 @@ async fn deliver(
 }
 
 /// Sends a claimed item's mail as its job's kind says: a package's mail (`prepared` read for
-/// its job), or the double opt-in mail.
+/// its job, with its stored unsubscribe link `link`), or the double opt-in mail.
 async fn send(
     db: &Db,
     mailer: &Mailer,
@@ -288,14 +336,16 @@ async fn send(
     job: &MailJob,
     prepared: Option<&Option<Prepared>>,
     contact: &Contact,
+    link: Option<&str>,
 ) -> ServiceResult<ItemSent> {
-    match (job.download_id, prepared) {
-        (Some(_), Some(Some(ready))) => {
-            package_mails::send_item(db, mailer, settings, job, ready, contact).await
+    match (job.download_id, prepared, link) {
+        (Some(_), Some(Some(ready)), Some(link)) => {
+            package_mails::send_item(db, mailer, settings, job, ready, contact, link).await
         }
-        // The package was archived or deleted, or its announcement switched off.
-        (Some(_), _) => Ok(ItemSent::Skipped),
-        (None, _) => double_opt_in::send_item(db, mailer, settings, job, contact).await,
+        // The package was archived or deleted, or its announcement switched off (no link was
+        // stored then); or the contact was deleted while its link was stored.
+        (Some(_), _, _) => Ok(ItemSent::Skipped),
+        (None, _, _) => double_opt_in::send_item(db, mailer, settings, job, contact).await,
     }
 }
 
@@ -368,14 +418,12 @@ mod tests {
         // 300 ms apart: the second item's slot lies ahead when it is claimed.
         let gap = Duration::milliseconds(300);
         let mut open = OpenJob::new(job.clone());
-        let one = claim_for(&t.db, &settings, gap, &mut open)
-            .await
-            .unwrap()
-            .unwrap();
-        let two = claim_for(&t.db, &settings, gap, &mut open)
-            .await
-            .unwrap()
-            .unwrap();
+        let mut claim_and_read = async || {
+            let pending = claim_for(&t.db, &settings, gap, &mut open).await.unwrap();
+            read_for(&t.db, pending.unwrap()).await.unwrap()
+        };
+        let one = claim_and_read().await;
+        let two = claim_and_read().await;
         assert_eq!(
             (one.claim.contact_id, two.claim.contact_id),
             (first, second)
