@@ -251,7 +251,7 @@ pub fn announcement_mail(
         .take(4)
         .map(|src| {
             format!(
-                "<img src=\"{}\" alt=\"\" width=\"120\" style=\"margin:0 8px 8px 0;border:1px solid #dee2e6\">",
+                "<img src=\"{}\" alt=\"\" width=\"120\" style=\"margin:0 8px 8px 0;border:1px solid #dee2e6;vertical-align:top\">",
                 escape(src)
             )
         })
