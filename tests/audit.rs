@@ -15,7 +15,7 @@ use aktionsportal::domain::roles::{ADMIN, BU_MODERATOR};
 use common::{TestApp, spawn_app};
 use serde_json::{Value, json};
 
-use common::binary::portal;
+use common::binary::{portal, until_killed_sessions_end};
 
 const GLASFASER: &str = "GS-Aktionsportal-BU-Glasfaser";
 
@@ -895,6 +895,7 @@ async fn a_sigkill_in_the_middle_of_changes_leaves_no_change_without_its_entry()
     for worker in workers {
         worker.await.unwrap();
     }
+    until_killed_sessions_end(&test_db.db).await;
     let entries = assert_each_change_has_its_entry(&test_db.db, provider).await;
     assert!(
         entries >= 10,

@@ -26,7 +26,7 @@ use aktionsportal::storage::{FileStore, local_keys};
 use aktionsportal::test_support::{TestDb, empty_database, test_backend};
 use reqwest::header::{CONTENT_TYPE, COOKIE, ORIGIN, SET_COOKIE};
 
-use common::binary::{free_port, portal, run};
+use common::binary::{free_port, portal, run, until_killed_sessions_end};
 use common::moto::Moto;
 
 fn quiet() -> OnProgress {
@@ -400,6 +400,7 @@ async fn an_import_killed_midway_leaves_the_target_empty_and_the_next_one_succee
     child.wait().unwrap();
 
     let target = Db::connect(&url).await.unwrap();
+    until_killed_sessions_end(&target).await;
     let (filled, placed, _) = contents(&target, &target_dir.join("files")).await;
     assert_eq!(
         (filled, placed),
