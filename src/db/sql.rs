@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
 
-use crate::db::Db;
+use crate::db::{Backend, Db};
 use crate::db_run;
 
 #[derive(Clone, Debug)]
@@ -244,6 +244,25 @@ impl DynQuery {
         format!("({})", placeholders.join(", "))
     }
 
+    /// `column` is one of `ids` (callers handle the empty list), in a text that is the same
+    /// whatever their number: one parameter holds them all, a JSON array on SQLite and an
+    /// array on PostgreSQL. With one placeholder per id, every count of ids is a statement of
+    /// its own, prepared anew on each connection (issue 41: a page of packages, one prepare of
+    /// the package select with its four subqueries for nearly every new question).
+    pub fn one_of(&mut self, column: &str, ids: &[i64], backend: Backend) -> String {
+        let numbers: Vec<String> = ids.iter().map(i64::to_string).collect();
+        match backend {
+            Backend::Sqlite => {
+                let p = self.param(format!("[{}]", numbers.join(",")));
+                format!("{column} in (select value from json_each({p}))")
+            }
+            Backend::Postgres => {
+                let p = self.param(format!("{{{}}}", numbers.join(",")));
+                format!("{column} = any(cast({p} as bigint[]))")
+            }
+        }
+    }
+
     #[cfg(test)]
     pub fn sql(&self) -> &str {
         &self.sql
@@ -386,6 +405,24 @@ mod tests {
         let list = q.id_list(&[5, 6, 7]);
         q.push(" and b in ").push(&list);
         assert_eq!(q.sql(), "select 1 where a = $1 and b in ($2, $3, $4)");
+    }
+
+    #[tokio::test]
+    async fn one_of_is_one_text_for_any_number_of_ids() {
+        let t = TestDb::new().await;
+        let backend = t.db.backend();
+        let query = |ids: &[i64]| {
+            let mut q = DynQuery::new(
+                "select count(*) from (select 1 as x union all select 2 union all select 3) t where ",
+            );
+            let condition = q.one_of("x", ids, backend);
+            q.push(&condition);
+            q
+        };
+        assert_eq!(query(&[1]).sql(), query(&[1, 3, 9, 12]).sql());
+        assert_eq!(query(&[1, 3, 9]).fetch_count(&t.db).await.unwrap(), 2);
+        assert_eq!(query(&[2]).fetch_count(&t.db).await.unwrap(), 1);
+        assert_eq!(query(&[-4, 7]).fetch_count(&t.db).await.unwrap(), 0);
     }
 
     #[tokio::test]

@@ -343,8 +343,8 @@ pub async fn packages_by_ids(db: &Db, ids: &[i64]) -> Result<Vec<Package>, sqlx:
         return Ok(Vec::new());
     }
     let mut query = DynQuery::list(&package_select(db.backend()));
-    let list = query.id_list(ids);
-    query.push(" where d.id in ").push(&list);
+    let wanted = query.one_of("d.id", ids, db.backend());
+    query.push(" where ").push(&wanted);
     packages_from(query.fetch_all(db).await?)
 }
 
