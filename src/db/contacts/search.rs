@@ -237,28 +237,13 @@ fn found_in_texts(
     db: &Db,
 ) {
     query.push(from_contacts!());
-    let ids = found_ids(query, db, ids);
+    let ids = query.one_of("c.id", ids, db.backend());
     let version = query.param(version);
     query.push(&format!(
         " where {ids} and {version} = \
          (select contact_text_version from data_version where id = 1)"
     ));
     push_filters(query, filter);
-}
-
-/// `c.id` among `ids`, in one parameter: the statement's text stays the same for any number.
-fn found_ids(query: &mut DynQuery, db: &Db, ids: &[i64]) -> String {
-    let listed: Vec<String> = ids.iter().map(i64::to_string).collect();
-    match db.backend() {
-        crate::db::Backend::Sqlite => {
-            let p = query.param(format!("[{}]", listed.join(",")));
-            format!("c.id in (select value from json_each({p}))")
-        }
-        crate::db::Backend::Postgres => {
-            let p = query.param(format!("{{{}}}", listed.join(",")));
-            format!("c.id = any(cast({p} as bigint[]))")
-        }
-    }
 }
 
 /// The filters besides the search.
