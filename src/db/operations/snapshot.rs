@@ -446,8 +446,18 @@ where
 }
 
 /// The value of an archive's cell for a column of `kind` (`domain::backup`'s encoding; a
-/// boolean and a number stand for each other, as SQLite holds booleans as numbers).
-fn param_of(value: &Value, kind: ColumnKind) -> Option<Param> {
+/// boolean and a number stand for each other, as SQLite holds booleans as numbers); the cell
+/// back when it does not fit. A text is moved, not copied: an import's rows may be 4 MiB each
+/// (`services::operations::backup::restore`).
+fn param_of(value: Value, kind: ColumnKind) -> Result<Param, Value> {
+    match (kind, value) {
+        (ColumnKind::Text, Value::String(s)) => Ok(Param::Text(s)),
+        (kind, value) => copied_param_of(&value, kind).ok_or(value),
+    }
+}
+
+/// [`param_of`] for a cell that is not a text of a text column.
+fn copied_param_of(value: &Value, kind: ColumnKind) -> Option<Param> {
     Some(match (kind, value) {
         (ColumnKind::Bool, Value::Null) => Param::OptBool(None),
         (ColumnKind::Bool, Value::Bool(b)) => Param::Bool(*b),
@@ -462,7 +472,6 @@ fn param_of(value: &Value, kind: ColumnKind) -> Option<Param> {
             Param::Int(i64::from(*b))
         }
         (ColumnKind::Text, Value::Null) => Param::OptText(None),
-        (ColumnKind::Text, Value::String(s)) => Param::Text(s.clone()),
         (ColumnKind::Time, Value::Null) => Param::OptTime(None),
         (ColumnKind::Time, Value::String(s)) => Param::Time(backup::parse_time(s)?),
         (ColumnKind::Bytes, Value::Null) => Param::OptBytes(None),
@@ -490,7 +499,7 @@ impl Loader {
         &mut self,
         table: &Table,
         columns: &[String],
-        rows: &[Vec<Value>],
+        rows: Vec<Vec<Value>>,
         first_row: u64,
     ) -> anyhow::Result<()> {
         let kinds: Vec<ColumnKind> = columns
@@ -505,7 +514,7 @@ impl Loader {
             })
             .collect::<anyhow::Result<_>>()?;
         let mut params = Vec::with_capacity(rows.len());
-        for (n, row) in rows.iter().enumerate() {
+        for (n, row) in rows.into_iter().enumerate() {
             let line = first_row + n as u64 + 1;
             anyhow::ensure!(
                 row.len() == kinds.len(),
@@ -515,11 +524,11 @@ impl Loader {
                 kinds.len()
             );
             let values = row
-                .iter()
+                .into_iter()
                 .zip(&kinds)
                 .zip(columns)
                 .map(|((value, kind), column)| {
-                    param_of(value, *kind).ok_or_else(|| {
+                    param_of(value, *kind).map_err(|value| {
                         anyhow::anyhow!(
                             "Tabelle {}, Zeile {line}: der Wert {value} passt nicht in die Spalte {column}.",
                             table.name
@@ -579,33 +588,33 @@ mod tests {
     fn cells_become_values_of_their_column_or_are_refused() {
         let time = "2026-11-25T15:37:36.123456+00:00";
         assert!(matches!(
-            param_of(&Value::from(time), ColumnKind::Time),
-            Some(Param::Time(_))
+            param_of(Value::from(time), ColumnKind::Time),
+            Ok(Param::Time(_))
         ));
         assert!(matches!(
-            param_of(&Value::from(time), ColumnKind::Text),
-            Some(Param::Text(t)) if t == time
+            param_of(Value::from(time), ColumnKind::Text),
+            Ok(Param::Text(t)) if t == time
         ));
         assert!(matches!(
-            param_of(&Value::from(1), ColumnKind::Bool),
-            Some(Param::Bool(true))
+            param_of(Value::from(1), ColumnKind::Bool),
+            Ok(Param::Bool(true))
         ));
         assert!(matches!(
-            param_of(&Value::from(false), ColumnKind::Int64),
-            Some(Param::Int(0))
+            param_of(Value::from(false), ColumnKind::Int64),
+            Ok(Param::Int(0))
         ));
         assert!(matches!(
-            param_of(&Value::from("AAE="), ColumnKind::Bytes),
-            Some(Param::Bytes(b)) if b == [0, 1]
+            param_of(Value::from("AAE="), ColumnKind::Bytes),
+            Ok(Param::Bytes(b)) if b == [0, 1]
         ));
         assert!(matches!(
-            param_of(&Value::Null, ColumnKind::Bool),
-            Some(Param::OptBool(None))
+            param_of(Value::Null, ColumnKind::Bool),
+            Ok(Param::OptBool(None))
         ));
-        assert!(param_of(&Value::from(70_000), ColumnKind::Int16).is_none());
-        assert!(param_of(&Value::from("x"), ColumnKind::Int64).is_none());
-        assert!(param_of(&Value::from("gestern"), ColumnKind::Time).is_none());
-        assert!(param_of(&Value::from("*"), ColumnKind::Bytes).is_none());
-        assert!(param_of(&Value::from(1.5), ColumnKind::Int64).is_none());
+        assert!(param_of(Value::from(70_000), ColumnKind::Int16).is_err());
+        assert!(param_of(Value::from("x"), ColumnKind::Int64).is_err());
+        assert!(param_of(Value::from("gestern"), ColumnKind::Time).is_err());
+        assert!(param_of(Value::from("*"), ColumnKind::Bytes).is_err());
+        assert!(param_of(Value::from(1.5), ColumnKind::Int64).is_err());
     }
 }

@@ -50,8 +50,9 @@ pub const ROWS_IN_FLIGHT_BYTES: usize = 64 * 1024 * 1024;
 /// of `files.jsonl` and its key in the lookups (an estimate; not measured).
 pub const BYTES_PER_FILE: usize = 1024;
 /// What the program itself takes while it imports (runtime, database driver, buffers of the
-/// archive and of the file copies): `tests/backup.rs` measures about 50 MiB for a refused
-/// archive, 87 MiB for one of 24 rows of 4 MiB (rows included).
+/// archive and of the file copies): `tests/backup.rs` measures about 60 MiB for a refused
+/// archive, 95–103 MiB for one of 24 rows of 4 MiB (rows included; the debug build, with
+/// mimalloc giving freed blocks back at once, see `src/main.rs`).
 pub const PROGRAM_BYTES: usize = 64 * 1024 * 1024;
 
 /// The most memory an import of an archive of `files` files takes: the figure the README
@@ -545,8 +546,9 @@ async fn load_rows(
         let mut status = Throttled::new();
         let result: anyhow::Result<()> = async {
             while let Some(rows) = receiver.recv().await {
-                loader.insert(target, &table.columns, &rows, loaded).await?;
-                loaded += rows.len() as u64;
+                let count = rows.len() as u64;
+                loader.insert(target, &table.columns, rows, loaded).await?;
+                loaded += count;
                 if status.due() {
                     progress(BackupProgress::Status(format!(
                         "Tabelle {}: {loaded} von {} Zeilen",
