@@ -1451,6 +1451,18 @@ mails_list() {
   echo "$(wrk_rps) $(wrk_latency 99) $(wrk_bad)"
 }
 
+# As mails_list, at a steady load below saturation: 10 clients, each waiting $steady_pause ms
+# before each request (a busy day, not a flood), so that the p99 is the lists' own and not the
+# queue of a saturated machine: mails_steady <row>
+mails_steady() {
+  local template role cookie
+  IFS='|' read -r template role _ <<<"$1"
+  if [ "$role" = admin ]; then cookie=$admin; else cookie=$dealer; fi
+  AP_PAUSE_MS=$steady_pause ask "$template" "$cookie" -t2 -c10 -d3s --timeout 2s
+  AP_PAUSE_MS=$steady_pause ask "$template" "$cookie" -t2 -c10 -d15s --latency --timeout 2s
+  echo "$(wrk_rps) $(wrk_latency 99) $(wrk_bad)"
+}
+
 # Runs one SQL statement on the benchmark's database (SQLite in $data, or $database_url) and
 # prints its rows, columns apart by a space: on_database <sql>
 on_database() {
@@ -1472,8 +1484,8 @@ PY
 mails_bench() {
   local label=$1 output admin_password dealer_password provider list yesterday package
   local announcement recipients row rss_before rss_after rss_sending body queued queued_for
-  local sent_before started quiet_pace sent_after pace q_rps q_p99 q_bad s_rps s_p99 s_bad i
-  local quiet=() sending=()
+  local sent_before started quiet_pace sent_after pace steady_pace q_rps q_p99 q_bad s_rps s_p99 s_bad i
+  local quiet=() sending=() quiet_steady=() sending_steady=()
   database_url=$2
   data="$work/large"
   rm -rf "$data"
@@ -1506,6 +1518,7 @@ mails_bench() {
   sleep 30
   for row in "${mail_lists[@]}"; do
     quiet+=("$(mails_list "$row")")
+    quiet_steady+=("$(mails_steady "$row")")
   done
   rss_before=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
   body='{"announce":true,"subject":"Neu: {Paket}","text":"Ab sofort gültig bis {Gültig bis}.","reminderDays":3,"confirmStarted":true}'
@@ -1520,17 +1533,26 @@ mails_bench() {
   started=$(date +%s.%N)
   sleep 20
   quiet_pace=$(calc "f'{($(sent) - $sent_before) / ($(date +%s.%N) - $started):.1f}'")
-  sent_before=$(sent)
-  started=$(date +%s.%N)
   # Warmed up as before the announcement (mails_list): its save moved the data version, so
-  # nothing kept before it answers now.
+  # nothing kept before it answers now. The pace is taken apart for each load.
+  local saturated_mails=0 saturated_time=0 steady_mails=0 steady_time=0
   for row in "${mail_lists[@]}"; do
+    sent_before=$(sent)
+    started=$(date +%s.%N)
     sending+=("$(mails_list "$row")")
+    sent_after=$(sent)
+    saturated_mails=$((saturated_mails + sent_after - sent_before))
+    saturated_time=$(calc "$saturated_time + $(date +%s.%N) - $started")
+    sent_before=$sent_after
+    started=$(date +%s.%N)
+    sending_steady+=("$(mails_steady "$row")")
+    steady_mails=$((steady_mails + $(sent) - sent_before))
+    steady_time=$(calc "$steady_time + $(date +%s.%N) - $started")
   done
-  sent_after=$(sent)
-  pace=$(calc "f'{($sent_after - $sent_before) / ($(date +%s.%N) - $started):.1f}'")
+  pace=$(calc "f'{$saturated_mails / $saturated_time:.1f}'")
+  steady_pace=$(calc "f'{$steady_mails / $steady_time:.1f}'")
   rss_sending=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
-  echo "   $label: $recipients Empfänger, eingereiht in $queued s, $quiet_pace / $pace Mails/s (eingestellt $mail_pace)"
+  echo "   $label: $recipients Empfänger, eingereiht in $queued s, $quiet_pace / $pace / $steady_pace Mails/s (eingestellt $mail_pace)"
   {
     echo
     echo "#### $label"
@@ -1542,13 +1564,22 @@ mails_bench() {
     echo "| queueing (the PUT) | $(calc "f'{$queued:.2f}'") s | < 5 s | $(calc "'yes' if $queued < 5 else 'no'") |"
     echo "| resident memory before / after queueing / while sending | $rss_before / $rss_after / $rss_sending MiB | flat (< 50 MiB more) | $(calc "'yes' if max($rss_after, $rss_sending) - $rss_before < 50 else 'no'") |"
     echo "| pace, nobody else asking (20 s) | $quiet_pace mails/s | $mail_pace (AP_MAIL_PER_SECOND) | $(calc "'yes' if abs($quiet_pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
-    echo "| pace while 50 clients ask the lists (about 85 s) | $pace mails/s | $mail_pace | $(calc "'yes' if abs($pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
+    echo "| pace while 50 clients ask the lists (about 75 s) | $pace mails/s | $mail_pace | $(calc "'yes' if abs($pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
+    echo "| pace at the steady load (about 75 s) | $steady_pace mails/s | $mail_pace | $(calc "'yes' if abs($steady_pace - $mail_pace) <= 0.1 * $mail_pace else 'no'") |"
     echo
     echo "| List at 50 clients | before: req/s | before: p99 | while sending: req/s | while sending: p99 | p99 kept (at most 20 % or 5 ms more) |"
     echo "|---|---:|---:|---:|---:|:---:|"
     for i in "${!mail_lists[@]}"; do
       read -r q_rps q_p99 q_bad <<<"${quiet[$i]}"
       read -r s_rps s_p99 s_bad <<<"${sending[$i]}"
+      echo "| $(cut -d'|' -f3 <<<"${mail_lists[$i]}") | $q_rps | $q_p99 ms | $s_rps | $s_p99 ms | $(calc "'yes' if $s_bad == 0 and $q_bad == 0 and $s_p99 <= max($q_p99 * 1.2, $q_p99 + 5) else 'no'") |"
+    done
+    echo
+    echo "| List at a steady load (10 clients, $steady_pause ms between requests) | before: req/s | before: p99 | while sending: req/s | while sending: p99 | p99 kept (at most 20 % or 5 ms more) |"
+    echo "|---|---:|---:|---:|---:|:---:|"
+    for i in "${!mail_lists[@]}"; do
+      read -r q_rps q_p99 q_bad <<<"${quiet_steady[$i]}"
+      read -r s_rps s_p99 s_bad <<<"${sending_steady[$i]}"
       echo "| $(cut -d'|' -f3 <<<"${mail_lists[$i]}") | $q_rps | $q_p99 ms | $s_rps | $s_p99 ms | $(calc "'yes' if $s_bad == 0 and $q_bad == 0 and $s_p99 <= max($q_p99 * 1.2, $q_p99 + 5) else 'no'") |"
     done
     printf '\nPortal peak RSS (VmHWM) over the run: %s MiB.\n' "$(peak_rss)"
@@ -1560,6 +1591,7 @@ mails_bench() {
 if wants mails; then
   echo "==> Ankündigung eines Pakets an 50.000 bestätigte Kontakte"
   mail_pace=100
+  steady_pause=20
   # Rows as for mails_list, with the role in place of the cookie (each run signs in anew).
   mail_lists=("/user/downloads|dealer|customer page \`/user/downloads\` (dealer)"
     "/api/downloads/contact/?limit=20&offset=0&search=Nr.%20{n:5:9999}|dealer|dealer list, search by name"
@@ -1574,7 +1606,10 @@ if wants mails; then
     echo "the request. No mail server is set, so the mails go to the outbox folder, one file each, at"
     echo "\`AP_MAIL_PER_SECOND=$mail_pace\`. The lists are asked at 50 clients for 15 s each (wrk, every"
     echo "request a new question where the row has one, after a 3 s warm-up), 30 s after the portal's"
-    echo "start (it settles first), before the announcement and while it sends."
+    echo "start (it settles first), before the announcement and while it sends; then each at a steady"
+    echo "load below saturation (10 clients, each waiting $steady_pause ms before each request). At 50 clients the"
+    echo "machine is saturated: every millisecond a mail costs is taken from the lists, and the p99 is"
+    echo "mostly the queue for the two cores. The steady load is the one a busy day brings."
   } >"$work/mails.md"
   on_both_databases mails_bench "$work/mails.md"
 fi

@@ -7,10 +7,13 @@
 --   {company}      part of a company name of seed-large: two last names and a line of business
 -- AP_COOKIE is the session (none: no cookie). AP_STOP_AFTER, when set, stops each thread after
 -- that many answers (for the "alone" figure: one connection, the slowest of N questions).
+-- AP_PAUSE_MS, when set, makes each connection wait that long before each request: a steady
+-- load below what the portal can answer, as a busy day brings it (wrk's `delay`).
 
 local template = os.getenv("AP_QUESTION")
 local cookie = os.getenv("AP_COOKIE")
 local stop_after = tonumber(os.getenv("AP_STOP_AFTER") or "")
+local pause = tonumber(os.getenv("AP_PAUSE_MS") or "")
 local threads = 0
 
 function setup(thread)
@@ -67,5 +70,11 @@ function response(_, _, _)
   answers = answers + 1
   if stop_after and answers >= stop_after then
     wrk.thread:stop()
+  end
+end
+
+if pause then
+  function delay()
+    return pause
   end
 end
