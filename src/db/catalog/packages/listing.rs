@@ -495,18 +495,15 @@ fn push_seek(select: &mut DynQuery, filter: &PackageQuery, after: &Bookmark) {
     let (column, _) = order_of(filter);
     let beyond = if filter.ascending { ">" } else { "<" };
     let id = select.param(after.id);
-    let seek = match &after.key {
-        BookmarkKey::Id => format!(" and d.id {beyond} {id}"),
-        BookmarkKey::Time(time) => {
-            let key = select.param(*time);
-            format!(" and ({column}, d.id) {beyond} ({key}, {id})")
+    let key = match &after.key {
+        BookmarkKey::Id => {
+            select.push(&format!(" and d.id {beyond} {id}"));
+            return;
         }
-        BookmarkKey::Text(text) => {
-            let key = select.param(text.clone());
-            format!(" and ({column}, d.id) {beyond} ({key}, {id})")
-        }
+        BookmarkKey::Time(time) => select.param(*time),
+        BookmarkKey::Text(text) => select.param(text.clone()),
     };
-    select.push(&seek);
+    select.push(&format!(" and ({column}, d.id) {beyond} ({key}, {id})"));
 }
 
 /// The first start or end of a package after `now` (`None`: none lies ahead): from then on a

@@ -732,9 +732,7 @@ mod tests {
     /// A small `seed-large`: three providers of 40 packages, the dealer's company on three
     /// of their lists.
     async fn seeded() -> TestDb {
-        let t = TestDb::new().await;
-        let files = FileStore::new(t.data_dir.join("files")).unwrap();
-        let size = LargeDataSize {
+        seeded_with(LargeDataSize {
             providers: 3,
             lists_per_provider: 4,
             packages_per_provider: 40,
@@ -742,7 +740,13 @@ mod tests {
             companies: 20,
             contacts: 80,
             dealer_lists: 3,
-        };
+        })
+        .await
+    }
+
+    async fn seeded_with(size: LargeDataSize) -> TestDb {
+        let t = TestDb::new().await;
+        let files = FileStore::new(t.data_dir.join("files")).unwrap();
         seed_large(&t.db, &files, &size).await.unwrap();
         t
     }
@@ -894,9 +898,7 @@ mod tests {
     /// the pages the list gives read from its start (issue 41).
     #[tokio::test]
     async fn deep_pages_from_bookmarks_read_from_bookmarks_are_the_plain_pages() {
-        let t = TestDb::new().await;
-        let files = FileStore::new(t.data_dir.join("files")).unwrap();
-        let size = LargeDataSize {
+        let t = seeded_with(LargeDataSize {
             providers: 2,
             lists_per_provider: 1,
             // More than a list whose order is kept whole (`KEEP_ORDER_UP_TO`).
@@ -905,8 +907,8 @@ mod tests {
             companies: 2,
             contacts: 4,
             dealer_lists: 1,
-        };
-        seed_large(&t.db, &files, &size).await.unwrap();
+        })
+        .await;
         let answers = Answers::default().keeping_whole(false);
         let stamp = answers.stamp(&t.db).await.unwrap();
         for sort_by in ["startAt", "name", "endAt"] {
