@@ -340,7 +340,7 @@ impl Default for Config {
             preview_timeout_secs: 20,
             preview_memory_mb: 1024,
             preview_max_mb: 200,
-            kept_answers_mb: 64,
+            kept_answers_mb: 80,
             keep_whole_answers: true,
             list_time_limit_ms: 5_000,
             preview_renderer: None,
