@@ -468,8 +468,11 @@ fn environment_of(pid: u32) -> Option<Vec<String>> {
 fn descriptors_of(pid: u32) -> Option<Vec<(String, String)>> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(format!("/proc/{pid}/fd")).ok()? {
-        let entry = entry.ok()?;
-        let target = std::fs::read_link(entry.path()).ok()?;
+        // One closed between the listing and this look is not open any more.
+        let Ok(entry) = entry else { continue };
+        let Ok(target) = std::fs::read_link(entry.path()) else {
+            continue;
+        };
         found.push((
             entry.file_name().to_string_lossy().into_owned(),
             target.to_string_lossy().into_owned(),
@@ -625,11 +628,13 @@ async fn the_renderer_holds_none_of_the_portals_secrets_and_works_in_an_empty_fo
     assert_ne!(folder, work.canonicalize().unwrap());
     // Its only source of bytes is standard input: nothing open but the three pipes. The
     // child closes what it inherited first thing, so the last look while it renders counts.
+    // A look that finds nothing (the child just gone) keeps the one before; one taken while
+    // the child closes is followed by later ones while it renders.
     let mut descriptors = Vec::new();
-    while let Some(open) = descriptors_of(pid).filter(|open| !open.is_empty())
-        && renderers_of(portal_pid).contains(&pid)
-    {
-        descriptors = open;
+    while renderers_of(portal_pid).contains(&pid) {
+        if let Some(open) = descriptors_of(pid).filter(|open| !open.is_empty()) {
+            descriptors = open;
+        }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let numbers: Vec<&str> = descriptors.iter().map(|(fd, _)| fd.as_str()).collect();
